@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+/**
+ * Who is calling. `socket` is anyone who can open the 0600 unix socket: the filesystem is the access control.
+ * `anonymous` is a TCP caller on a public route.
+ */
+export const TokenKind = z.enum(['operator', 'device', 'agent', 'client']);
+export type TokenKind = z.infer<typeof TokenKind>;
+
+export type Principal =
+  | { kind: 'socket' }
+  | { kind: 'anonymous' }
+  | { kind: 'operator' }
+  | { kind: 'agent' }
+  | { kind: 'device'; id: string; name: string }
+  | { kind: 'client'; id: string; name: string; canPost: boolean };

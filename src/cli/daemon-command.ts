@@ -1,0 +1,27 @@
+import { startDaemon } from '../daemon/daemon.js';
+
+/** `leo daemon`: runs until SIGTERM/SIGINT, then shuts down gracefully; a second signal forces the exit. */
+export async function runDaemonCommand(): Promise<void> {
+  let daemon;
+  try {
+    daemon = await startDaemon();
+  } catch (err) {
+    console.error(`leo daemon: ${(err as Error).message}`);
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    daemon
+      .close()
+      .then(() => process.exit(0))
+      .catch((err) => {
+        console.error(`leo daemon: shutdown after ${signal} failed: ${(err as Error).message}`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGHUP', () => void daemon.reloadConfig('SIGHUP'));
+}

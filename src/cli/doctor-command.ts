@@ -1,0 +1,12 @@
+import { loadConfigFile } from '../config/load.js';
+import { resolvePaths, userHome } from '../core/home.js';
+import { runChecks } from '../doctor/checks.js';
+import { formatReport } from '../doctor/report.js';
+
+export async function runDoctorCommand(): Promise<void> {
+  const paths = resolvePaths();
+  const config = await loadConfigFile(paths.configFile, userHome());
+  const { text, exitCode } = formatReport(await runChecks({ paths, config }));
+  console.log(text);
+  process.exitCode = exitCode;
+}

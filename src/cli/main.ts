@@ -1,0 +1,32 @@
+import { Command, Option } from 'commander';
+import { LEO_VERSION } from '../core/version.js';
+import { runDaemonCommand } from './daemon-command.js';
+import { runDoctorCommand } from './doctor-command.js';
+import { registerTokenCommands } from './token-commands.js';
+
+const program = new Command()
+  .name('leo')
+  .description('Run a fleet of AI coding agents in tmux and talk to them from anywhere')
+  .version(LEO_VERSION, '-V, --version-flag');
+
+program
+  .command('daemon')
+  .description('run the daemon in the foreground (SIGTERM/SIGINT stop it, SIGHUP reloads leo.yaml)')
+  .action(runDaemonCommand);
+
+program
+  .command('doctor')
+  .description('check tmux, ffmpeg, whisper-cli and its model, the config, and file permissions')
+  .action(runDoctorCommand);
+
+program
+  .command('version')
+  .description('print the leo version')
+  .addOption(new Option('--json', 'print as JSON'))
+  .action((o: { json?: boolean }) => {
+    console.log(o.json ? JSON.stringify({ leo_version: LEO_VERSION, node: process.version }) : `leo ${LEO_VERSION}`);
+  });
+
+registerTokenCommands(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,310 @@
+// Schema for $LEO_HOME/leo.yaml.
+//
+// Conventions:
+// - Every object is a z.strictObject so unknown keys surface as
+//   `unrecognized_keys` issues; the loader (load.ts) turns those into warnings,
+//   strips the keys and re-validates.
+// - Every field has a default or is optional, so an empty or missing file
+//   yields a complete, valid Config.
+// - Durations ("120s", "30m", "1h", "90d", or a number of seconds) become
+//   milliseconds.
+// - Paths with a leading `~` are expanded against the home directory given to
+//   buildConfigSchema() — never os.homedir() implicitly.
+import os from "node:os";
+import path from "node:path";
+import ms from "ms";
+import { z } from "zod";
+
+/** Names of agents, templates, tasks and environments. */
+export const NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,62}$/;
+export const NameSchema = z
+  .string()
+  .regex(NAME_PATTERN, {
+    error: "must start with a letter or digit and contain only letters, digits, '.', '_' or '-' (max 63 characters)",
+  });
+
+export const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const EnvVarNameSchema = z
+  .string()
+  .regex(ENV_VAR_PATTERN, { error: "must be a valid environment variable name ([A-Za-z_][A-Za-z0-9_]*)" });
+
+export const HARNESSES = ["claude", "codex", "opencode", "shell"] as const;
+export const HarnessSchema = z.enum(HARNESSES);
+export type Harness = z.infer<typeof HarnessSchema>;
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const MiB = 1024 * 1024;
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+// ---------------------------------------------------------------------------
+// Building blocks
+
+/** Turns an explicit YAML null (`chat:` with nothing under it) into "absent". */
+function nullAsAbsent<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === null ? undefined : v), schema);
+}
+
+/** Parses "120s" / "30m" / "1h" / "90d" (via `ms`) or a number of seconds into milliseconds. */
+export function parseDuration(value: unknown): number | undefined {
+  if (typeof value === "number") {
+    return Number.isFinite(value) && value >= 0 ? Math.round(value * SECOND) : undefined;
+  }
+  if (typeof value !== "string") return undefined;
+  const s = value.trim();
+  // A bare numeric string means seconds, like a bare YAML number (ms() would read it as milliseconds).
+  if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * SECOND);
+  let out: number | undefined;
+  try {
+    out = ms(s as ms.StringValue) as number | undefined;
+  } catch {
+    return undefined;
+  }
+  return typeof out === "number" && Number.isFinite(out) && out >= 0 ? Math.round(out) : undefined;
+}
+
+function fmtDuration(msValue: number): string {
+  return ms(msValue, { long: false });
+}
+
+/** A duration field; output is milliseconds. Bounds are in milliseconds. */
+export function duration(opts: { min?: number; max?: number } = {}) {
+  return z.union([z.string(), z.number()]).transform((input, ctx) => {
+    const out = parseDuration(input);
+    if (out === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: `expected a duration like "30s", "5m", "1h", "90d" or a number of seconds, got ${JSON.stringify(input)}`,
+      });
+      return z.NEVER;
+    }
+    if (opts.min !== undefined && out < opts.min) {
+      ctx.addIssue({ code: "custom", message: `must be at least ${fmtDuration(opts.min)}, got ${JSON.stringify(input)}` });
+      return z.NEVER;
+    }
+    if (opts.max !== undefined && out > opts.max) {
+      ctx.addIssue({ code: "custom", message: `must be at most ${fmtDuration(opts.max)}, got ${JSON.stringify(input)}` });
+      return z.NEVER;
+    }
+    return out;
+  });
+}
+
+/** Splits "host:port" / "[v6]:port". Returns undefined when malformed. */
+export function parseListen(value: string): { host: string; port: number } | undefined {
+  const m = /^\[([0-9A-Fa-f:.]+(?:%[\w.-]+)?)\]:(\d{1,5})$/.exec(value) ?? /^([A-Za-z0-9._-]+):(\d{1,5})$/.exec(value);
+  if (!m || m[1] === undefined || m[2] === undefined) return undefined;
+  const port = Number(m[2]);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return undefined;
+  if (m[0].startsWith("[") && !m[1].includes(":")) return undefined;
+  return { host: m[1], port };
+}
+
+const ListenSchema = z.string().superRefine((v, ctx) => {
+  if (!parseListen(v)) {
+    ctx.addIssue({ code: "custom", message: `expected host:port, got ${JSON.stringify(v)}` });
+  }
+});
+
+const nonEmpty = () => z.string().min(1, { error: "must not be empty" });
+
+/** Accepts numbers/booleans in env maps (`PORT: 8080`) and stores them as strings. */
+const EnvValueSchema = z.preprocess(
+  (v) => (typeof v === "number" || typeof v === "boolean" ? String(v) : v),
+  z.string(),
+);
+const EnvMapSchema = z.record(EnvVarNameSchema, EnvValueSchema);
+
+function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function expandHome(p: string, home: string | undefined): string {
+  if (home === undefined) return p;
+  if (p === "~") return home;
+  if (p.startsWith("~/")) return path.join(home, p.slice(2));
+  return p;
+}
+
+/** Run object-level refinements even when a sibling field failed, so every error is reported at once. */
+const evenWithIssues = {
+  when: (payload: { value: unknown }) => payload.value !== null && typeof payload.value === "object",
+};
+
+function defaultThreads(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism()));
+}
+
+// ---------------------------------------------------------------------------
+
+export interface BuildOptions {
+  /** Home directory used to expand a leading `~` in path fields. When omitted, `~` is left as-is. */
+  home?: string;
+}
+
+export function buildConfigSchema(opts: BuildOptions = {}) {
+  const pathField = () =>
+    z
+      .string({
+        // A bare `~` is YAML for null; point the user at the fix instead of "expected string, got null".
+        error: (iss) => (iss.input === null ? 'expected a path, got null (a bare ~ is YAML null: write "~" or ~/...)' : undefined),
+      })
+      .min(1, { error: "must not be empty" })
+      .transform((p) => expandHome(p, opts.home));
+
+  const WebSchema = z.strictObject({
+    listen: ListenSchema.default("127.0.0.1:8370"),
+    /** Extra Host/Origin names accepted besides loopback. */
+    allowed_hosts: z.array(z.string().regex(/^[^\s/]+$/, { error: "must be a host name" })).default([]),
+    /** Max request body in bytes. */
+    body_limit: z.number().int().positive().default(1 * MiB),
+    /** Max queued events per SSE subscriber before it is dropped. */
+    sse_queue: z.number().int().positive().default(1024),
+  });
+
+  const LogSchema = z.strictObject({
+    level: z.enum(LOG_LEVELS).default("info"),
+  });
+
+  const PoolSchema = z.strictObject({
+    threads: z.number().int().min(1).max(64).default(defaultThreads),
+    max_queue: z.number().int().nonnegative().default(1000),
+  });
+
+  const ChatSchema = z.strictObject({
+    enabled: z.boolean().default(true),
+    whisper_model: pathField().optional(),
+    whisper_cli: pathField().optional(),
+    ffmpeg: pathField().optional(),
+    permission_timeout: duration({ min: SECOND }).default(120 * SECOND),
+    question_timeout: duration({ min: SECOND, max: HOUR }).default(HOUR),
+    attachment_max_bytes: z.number().int().positive().default(100 * MiB),
+    attachment_retention: duration({ min: MINUTE }).default(90 * DAY),
+  });
+
+  const DefaultsSchema = z.strictObject({
+    harness: HarnessSchema.default("claude"),
+    model: nonEmpty().optional(),
+    environments: z.array(NameSchema).default([]),
+    idle_suspend_after: duration({ min: SECOND }).optional(),
+    workspace_root: pathField().optional(),
+  });
+
+  const TemplateSchema = z
+    .strictObject({
+      harness: HarnessSchema.optional(),
+      command: nonEmpty().optional(),
+      model: nonEmpty().optional(),
+      workspace: pathField().optional(),
+      repo: nonEmpty().optional(),
+      branch: nonEmpty().optional(),
+      environments: z.array(NameSchema).optional(),
+      permissions: nullAsAbsent(
+        z
+          .strictObject({
+            bypass_permissions: z.boolean().optional(),
+            allow: z.array(nonEmpty()).optional(),
+          })
+          .optional(),
+      ),
+      chat: nullAsAbsent(
+        z
+          .strictObject({
+            enabled: z.boolean().optional(),
+            engine: z.enum(["openai", "claude-cli"]).optional(),
+            base_url: z.url({ error: "must be a URL" }).optional(),
+            api_key_env: EnvVarNameSchema.optional(),
+            model: nonEmpty().optional(),
+          })
+          .optional(),
+      ),
+      idle_suspend_after: duration({ min: SECOND }).optional(),
+      env: EnvMapSchema.optional(),
+    })
+    .superRefine((t, ctx) => {
+      if (t.harness === "shell" && t.command === undefined) {
+        ctx.addIssue({ code: "custom", path: ["command"], message: "required when harness is shell" });
+      }
+    }, evenWithIssues);
+
+  const TaskSchema = z
+    .strictObject({
+      schedule: nonEmpty(),
+      timezone: z
+        .string()
+        .refine(isValidTimeZone, { error: (iss) => `unknown time zone ${JSON.stringify(iss.input)}` })
+        .optional(),
+      enabled: z.boolean().default(true),
+      runtime: z.enum(["oneshot", "persistent"]).default("oneshot"),
+      template: NameSchema.optional(),
+      workspace: pathField().optional(),
+      model: nonEmpty().optional(),
+      harness: HarnessSchema.optional(),
+      prompt: nonEmpty(),
+      attempts: z.number().int().min(1).default(1),
+      timeout: duration({ min: SECOND }).default(30 * MINUTE),
+      notify_on_fail: z.boolean().default(false),
+      owner: NameSchema.optional(),
+      environments: z.array(NameSchema).optional(),
+    })
+    .superRefine((t, ctx) => {
+      if (t.runtime === "persistent" && t.template === undefined) {
+        ctx.addIssue({ code: "custom", path: ["template"], message: "required when runtime is persistent" });
+      }
+    }, evenWithIssues);
+
+  const AppearanceRuleSchema = z
+    .strictObject({
+      match: nullAsAbsent(
+        z
+          .strictObject({
+            /** Glob over the agent name. */
+            name: nonEmpty().optional(),
+            template: NameSchema.optional(),
+            harness: HarnessSchema.optional(),
+          })
+          .prefault({}),
+      ),
+      emoji: nonEmpty().optional(),
+      color: nonEmpty().optional(),
+    })
+    .superRefine((r, ctx) => {
+      if (r.emoji === undefined && r.color === undefined) {
+        ctx.addIssue({ code: "custom", message: "set emoji or color (or both)" });
+      }
+    }, evenWithIssues);
+
+  return z.strictObject({
+    web: nullAsAbsent(WebSchema.prefault({})),
+    log: nullAsAbsent(LogSchema.prefault({})),
+    pool: nullAsAbsent(PoolSchema.prefault({})),
+    chat: nullAsAbsent(ChatSchema.prefault({})),
+    defaults: nullAsAbsent(DefaultsSchema.prefault({})),
+    templates: nullAsAbsent(z.record(NameSchema, nullAsAbsent(TemplateSchema.prefault({}))).default({})),
+    tasks: nullAsAbsent(z.record(NameSchema, TaskSchema).default({})),
+    /** name → env map. Values can be secrets: never log or serve them. */
+    environments: nullAsAbsent(z.record(NameSchema, nullAsAbsent(EnvMapSchema.prefault({}))).default({})),
+    appearance_rules: nullAsAbsent(z.array(AppearanceRuleSchema).default([])),
+  });
+}
+
+/** Schema without `~` expansion; use buildConfigSchema({ home }) to expand paths. */
+export const ConfigSchema = buildConfigSchema();
+export type Config = z.infer<typeof ConfigSchema>;
+export type WebConfig = Config["web"];
+export type LogConfig = Config["log"];
+export type PoolConfig = Config["pool"];
+export type ChatConfig = Config["chat"];
+export type DefaultsConfig = Config["defaults"];
+export type TemplateConfig = Config["templates"][string];
+export type TaskConfig = Config["tasks"][string];
+export type EnvironmentConfig = Config["environments"][string];
+export type AppearanceRule = Config["appearance_rules"][number];

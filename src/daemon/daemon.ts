@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import { ulid } from 'ulid';
+import { Authenticator } from '../auth/authenticator.js';
+import { ensureTokenFile } from '../auth/token-file.js';
+import { tokenRoutes } from '../auth/token-routes.js';
+import { TokenStore } from '../auth/token-store.js';
+import { ConfigWatcher, type ReloadResult } from '../config/watch.js';
+import type { Config } from '../config/schema.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { resolvePaths, userHome, type LeoPaths } from '../core/home.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { EventBus } from '../events/bus.js';
+import { eventsRoutes } from '../events/events-routes.js';
+import { FeatureSet } from '../events/features.js';
+import { SseHub } from '../events/sse-hub.js';
+import { createServer } from '../http/server.js';
+import { systemRoutes } from '../http/system-routes.js';
+import { LoopDelayMonitor } from '../metrics/loop-delay.js';
+import { Metrics } from '../metrics/metrics.js';
+import { WorkerPool } from '../pool/worker-pool.js';
+import { openDatabase, type Database } from '../store/database.js';
+import { parseListen } from './listen.js';
+
+export interface DaemonOptions {
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface Daemon {
+  paths: LeoPaths;
+  bootId: string;
+  port: number;
+  operatorToken: string;
+  agentToken: string;
+  bus: EventBus;
+  hub: SseHub;
+  pool: WorkerPool;
+  db: Database;
+  tokens: TokenStore;
+  config(): Config;
+  reloadConfig(reason: string): Promise<ReloadResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: builds every service in dependency order, hands each domain its services, and starts the
+ * listeners last. Shutdown runs in reverse: stop accepting, end SSE streams, drain the pool, close the database.
+ */
+export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
+  const env = opts.env ?? process.env;
+  const clock = opts.clock ?? systemClock;
+  const paths = resolvePaths(env);
+  fs.mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(paths.stateDir, 0o700);
+
+  const bootLogger = opts.logger ?? createLogger('info');
+  const watcher = new ConfigWatcher({ path: paths.configFile, home: userHome(env), logger: bootLogger });
+  await watcher.start();
+  const config = () => watcher.current;
+  const logger = opts.logger ?? createLogger(config().log.level);
+  const listen = parseListen(config().web.listen);
+
+  const db = openDatabase(paths.database);
+  const tokens = new TokenStore(db, clock);
+  const operatorToken = ensureTokenFile(paths.operatorTokenFile, 'leo_op');
+  const agentToken = ensureTokenFile(paths.agentTokenFile, 'leo_ag');
+  const auth = new Authenticator(operatorToken, agentToken, tokens);
+
+  const bootId = ulid();
+  const features = new FeatureSet();
+  const bus = new EventBus(clock);
+  const hub = new SseHub({ bus, clock, features, bootId, maxQueued: () => config().web.sse_queue });
+  const pool = new WorkerPool({ threads: config().pool.threads, maxQueue: config().pool.max_queue });
+  await pool.run('ping', { at: clock.now() });
+  const loopDelay = new LoopDelayMonitor();
+  const metrics = new Metrics({
+    loopDelay: () => loopDelay.summary(),
+    sse: () => ({ subscribers: hub.subscribers, dropped: hub.dropped }),
+    eventsPublished: () => bus.stats().published,
+    pool: () => pool.readout(),
+  });
+
+  let ready = false;
+  const server = createServer({
+    logger,
+    bodyLimit: config().web.body_limit,
+    allowedHosts: () => config().web.allowed_hosts,
+    identify: (t) => auth.identify(t),
+    onResponse: (route, method, status) => metrics.countRequest(route, method, status),
+  });
+  const app = server.app;
+  app.addHook('preClose', async () => hub.closeAll());
+  await app.register(systemRoutes, { bootId, isReady: () => ready, features, metrics });
+  await app.register(tokenRoutes, { tokens });
+  await app.register(eventsRoutes, { hub });
+
+  watcher.on('change', (next: Config, prev: Config) => {
+    logger.info('config reloaded');
+    if (next.web.listen !== prev.web.listen) logger.warn('web.listen changed: restart the daemon to apply it');
+    if (next.pool.threads !== prev.pool.threads) logger.warn('pool.threads changed: restart the daemon to apply it');
+    if (next.log.level !== prev.log.level) logger.level = next.log.level;
+  });
+
+  let port: number;
+  try {
+    ({ port } = await server.listen(listen, paths.socketFile));
+  } catch (err) {
+    await app.close().catch(() => {});
+    await pool.close();
+    watcher.stop();
+    loopDelay.stop();
+    db.close();
+    throw err;
+  }
+  ready = true;
+  logger.info({ listen: `${listen.host}:${port}`, socket: paths.socketFile, boot_id: bootId }, 'leo daemon ready');
+
+  let closing: Promise<void> | null = null;
+  return {
+    paths,
+    bootId,
+    port,
+    operatorToken,
+    agentToken,
+    bus,
+    hub,
+    pool,
+    db,
+    tokens,
+    config,
+    reloadConfig: (reason) => watcher.reload(reason),
+    close() {
+      closing ??= (async () => {
+        ready = false;
+        watcher.stop();
+        await app.close();
+        await pool.close();
+        loopDelay.stop();
+        db.close();
+        logger.info('leo daemon stopped');
+      })();
+      return closing;
+    },
+  };
+}

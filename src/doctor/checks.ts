@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import type { Config } from '../config/schema.js';
+import type { LeoPaths } from '../core/home.js';
+import { probe, resolveProgram } from '../native/programs.js';
+import { migrations } from '../store/migrations.js';
+
+export type CheckStatus = 'ok' | 'missing' | 'wrong';
+
+export interface CheckResult {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  /** What to do about it; present whenever status is not ok. */
+  fix?: string;
+  /** A required part that is not ok makes `leo doctor` exit 1; optional ones (voice notes) only report. */
+  required: boolean;
+}
+
+export interface DoctorContext {
+  paths: LeoPaths;
+  /** The loaded config, or the loader's errors when it failed. */
+  config: { ok: true; config: Config; warnings: string[] } | { ok: false; errors: string[] };
+  envPath?: string;
+}
+
+const SETUP = 'node native-bins/setup.mjs (or npm start, which runs it)';
+const GGML_MAGIC = 0x67676d6c;
+
+export async function runChecks(ctx: DoctorContext): Promise<CheckResult[]> {
+  const cfg = ctx.config.ok ? ctx.config.config : null;
+  return [
+    checkConfig(ctx),
+    await checkProgram('tmux', undefined, '', ['-V'], true, ctx.envPath, 'apt-get install tmux'),
+    await checkProgram('ffmpeg', cfg?.chat.ffmpeg, 'chat.ffmpeg', ['-version'], false, ctx.envPath, 'apt-get install ffmpeg'),
+    await checkProgram('whisper-cli', cfg?.chat.whisper_cli, 'chat.whisper_cli', ['--help'], false, ctx.envPath, SETUP),
+    checkWhisperModel(cfg),
+    checkMode('state folder', ctx.paths.stateDir, 0o700, true),
+    checkMode('operator token', ctx.paths.operatorTokenFile, 0o600, true),
+    checkMode('agent token', ctx.paths.agentTokenFile, 0o600, true),
+    checkMode('socket', ctx.paths.socketFile, 0o600, true),
+    checkDatabase(ctx.paths.database),
+  ];
+}
+
+function checkConfig(ctx: DoctorContext): CheckResult {
+  const file = ctx.paths.configFile;
+  if (!ctx.config.ok)
+    return {
+      name: 'config',
+      status: 'wrong',
+      detail: ctx.config.errors.join('\n'),
+      fix: `edit ${file}; the daemon refuses to start until it validates`,
+      required: true,
+    };
+  const where = fs.existsSync(file) ? file : `${file} (absent: all defaults)`;
+  const warnings = ctx.config.warnings.length ? `; ${ctx.config.warnings.join('; ')}` : '';
+  return { name: 'config', status: 'ok', detail: `${where}${warnings}`, required: true };
+}
+
+async function checkProgram(
+  name: string,
+  configured: string | undefined,
+  configKey: string,
+  versionArgs: string[],
+  required: boolean,
+  envPath: string | undefined,
+  fix: string,
+): Promise<CheckResult> {
+  const purpose = required ? '' : ' (optional: voice notes)';
+  const found = resolveProgram(name, configured, configKey, envPath);
+  if (!found.path)
+    return {
+      name,
+      status: 'missing',
+      detail: configured ? `${configured} does not exist (set by ${configKey})${purpose}` : `not found in native-bins or PATH${purpose}`,
+      fix: configured ? `fix or remove ${configKey}` : fix,
+      required,
+    };
+  const run = await probe(found.path, versionArgs);
+  if (!run.ok)
+    return {
+      name,
+      status: 'wrong',
+      detail: `${found.path} does not run: ${run.output || 'no output'}${purpose}`,
+      fix,
+      required,
+    };
+  return { name, status: 'ok', detail: `${run.output} — ${found.path} [${found.source}]`, required };
+}
+
+function checkWhisperModel(cfg: Config | null): CheckResult {
+  const name = 'whisper model';
+  const model = cfg?.chat.whisper_model;
+  const fix = 'download a ggml whisper model (e.g. ggml-large-v3-turbo.bin) and set chat.whisper_model to its path';
+  if (!model) return { name, status: 'missing', detail: 'chat.whisper_model is not set (optional: voice notes)', fix, required: false };
+  let magic: number;
+  try {
+    const fd = fs.openSync(model, 'r');
+    const buf = Buffer.alloc(4);
+    fs.readSync(fd, buf, 0, 4, 0);
+    fs.closeSync(fd);
+    magic = buf.readUInt32LE(0);
+  } catch {
+    return { name, status: 'missing', detail: `${model} (chat.whisper_model) cannot be read`, fix, required: false };
+  }
+  if (magic !== GGML_MAGIC)
+    return { name, status: 'wrong', detail: `${model} is not a ggml model (bad magic)`, fix, required: false };
+  const mb = (fs.statSync(model).size / 2 ** 20).toFixed(1);
+  return { name, status: 'ok', detail: `${model} (${mb} MiB)`, required: false };
+}
+
+function checkMode(name: string, file: string, want: number, required: boolean): CheckResult {
+  let mode: number;
+  try {
+    mode = fs.statSync(file).mode & 0o777;
+  } catch {
+    return { name, status: 'ok', detail: `${file} not created yet (the daemon creates it)`, required };
+  }
+  if (mode & ~want)
+    return {
+      name,
+      status: 'wrong',
+      detail: `${file} is ${mode.toString(8)}, readable by others (want ${want.toString(8)})`,
+      fix: `chmod ${want.toString(8)} ${file}`,
+      required,
+    };
+  return { name, status: 'ok', detail: `${file} (${mode.toString(8)})`, required };
+}
+
+function checkDatabase(file: string): CheckResult {
+  const name = 'database';
+  if (!fs.existsSync(file)) return { name, status: 'ok', detail: `${file} not created yet`, required: true };
+  // Read the header's user_version (bytes 60..63, big-endian) without opening SQLite, so doctor never writes.
+  const header = Buffer.alloc(64);
+  const fd = fs.openSync(file, 'r');
+  fs.readSync(fd, header, 0, 64, 0);
+  fs.closeSync(fd);
+  const version = header.readUInt32BE(60);
+  if (version > migrations.length)
+    return {
+      name,
+      status: 'wrong',
+      detail: `${file} is at schema version ${version}, newer than this leo (${migrations.length})`,
+      fix: 'upgrade leo',
+      required: true,
+    };
+  return { name, status: 'ok', detail: `${file} (schema ${version} of ${migrations.length})`, required: true };
+}

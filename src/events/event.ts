@@ -1,0 +1,16 @@
+/**
+ * A published event. Stamped once by the bus; `frame` is the SSE text, serialized once and shared by every
+ * subscriber so fan-out costs one JSON.stringify per event, not one per subscriber.
+ */
+export interface BusEvent {
+  readonly type: string;
+  readonly seq: number;
+  readonly at: string;
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly frame: string;
+}
+
+export function sseFrame(type: string, data: unknown): string {
+  // JSON.stringify never emits a raw newline, so one data: line always holds the whole payload.
+  return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+}

@@ -1,0 +1,83 @@
+import type { ServerResponse } from 'node:http';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import type { EventBus } from './bus.js';
+import { sseFrame } from './event.js';
+import type { FeatureSet } from './features.js';
+import { SseStream } from './sse-stream.js';
+
+export const HEARTBEAT_MS = 20_000;
+
+export interface SseHubOptions {
+  bus: EventBus;
+  clock: Clock;
+  features: FeatureSet;
+  bootId: string;
+  /** Read per connection so a config reload applies to the next subscriber. */
+  maxQueued(): number;
+}
+
+/** Owns every open /api/v1/events stream: hello on connect, one shared heartbeat timer, and shutdown. */
+export class SseHub {
+  private readonly streams = new Set<SseStream>();
+  private heartbeat: TimerHandle | null = null;
+  private droppedCount = 0;
+
+  constructor(private readonly opts: SseHubOptions) {}
+
+  open(res: ServerResponse): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.socket?.setNoDelay(true);
+    let subscription: { unsubscribe(): void } | null = null;
+    const stream = new SseStream(res, {
+      maxQueued: this.opts.maxQueued(),
+      onDropped: () => this.droppedCount++,
+      onClosed: () => {
+        subscription?.unsubscribe();
+        this.streams.delete(stream);
+        this.updateHeartbeat();
+      },
+    });
+    this.streams.add(stream);
+    // Registration and the hello's seq come from one synchronous step: nothing can be published in between.
+    const sub = this.opts.bus.subscribe(stream);
+    subscription = sub;
+    stream.writeNow(
+      sseFrame('hello', {
+        seq: sub.startSeq,
+        at: sub.startAt,
+        boot_id: this.opts.bootId,
+        features: this.opts.features.list(),
+      }),
+    );
+    this.updateHeartbeat();
+  }
+
+  get subscribers(): number {
+    return this.streams.size;
+  }
+
+  get dropped(): number {
+    return this.droppedCount;
+  }
+
+  closeAll(): void {
+    for (const s of [...this.streams]) s.end();
+    this.updateHeartbeat();
+  }
+
+  private updateHeartbeat(): void {
+    if (this.streams.size > 0 && !this.heartbeat) {
+      this.heartbeat = this.opts.clock.setInterval(() => {
+        for (const s of this.streams) s.comment('heartbeat');
+      }, HEARTBEAT_MS);
+    } else if (this.streams.size === 0 && this.heartbeat) {
+      this.heartbeat.cancel();
+      this.heartbeat = null;
+    }
+  }
+}

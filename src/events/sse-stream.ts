@@ -1,0 +1,90 @@
+import type { ServerResponse } from 'node:http';
+import type { BusEvent } from './event.js';
+import type { Subscriber } from './bus.js';
+
+export interface SseStreamOptions {
+  /** Frames that may wait for the socket before the subscriber counts as too slow and is dropped. */
+  maxQueued: number;
+  onDropped(): void;
+  onClosed(): void;
+}
+
+/**
+ * One SSE connection. Frames queue in memory while the socket is draining; writes are coalesced once per tick; a
+ * subscriber whose queue passes maxQueued is disconnected instead of being buffered without bound (it is expected
+ * to reconnect and refetch the snapshot).
+ */
+export class SseStream implements Subscriber {
+  private queue: string[] = [];
+  private flushScheduled = false;
+  private waitingForDrain = false;
+  private closed = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly opts: SseStreamOptions,
+  ) {
+    res.on('drain', () => {
+      this.waitingForDrain = false;
+      this.flush();
+    });
+    res.on('close', () => this.close());
+  }
+
+  deliver(event: BusEvent): void {
+    this.enqueue(event.frame);
+  }
+
+  comment(text: string): void {
+    this.enqueue(`: ${text}\n\n`);
+  }
+
+  /** Writes a frame ahead of any queue; used for `hello`, which must be the first thing the client reads. */
+  writeNow(frame: string): void {
+    if (!this.closed) this.waitingForDrain = !this.res.write(frame) || this.waitingForDrain;
+  }
+
+  end(): void {
+    if (this.closed) return;
+    this.flush();
+    this.res.end();
+    this.close();
+  }
+
+  private enqueue(frame: string): void {
+    if (this.closed) return;
+    if (this.queue.length >= this.opts.maxQueued) {
+      this.drop();
+      return;
+    }
+    this.queue.push(frame);
+    if (!this.flushScheduled && !this.waitingForDrain) {
+      this.flushScheduled = true;
+      setImmediate(() => {
+        this.flushScheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  private flush(): void {
+    if (this.closed || this.waitingForDrain || this.queue.length === 0) return;
+    const chunk = this.queue.length === 1 ? this.queue[0]! : this.queue.join('');
+    this.queue = [];
+    if (!this.res.write(chunk)) this.waitingForDrain = true;
+  }
+
+  private drop(): void {
+    this.opts.onDropped();
+    this.queue = [];
+    this.res.destroy();
+    this.close();
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue = [];
+    this.opts.onClosed();
+  }
+}

@@ -1,0 +1,54 @@
+import type { Principal, TokenKind } from '../auth/token-kinds.js';
+
+/**
+ * What a route admits. Every route declares one (the server refuses to register a route without it), which is what
+ * lets the access-matrix test enumerate the whole route table.
+ */
+export interface RouteAccess {
+  /** Token kinds accepted on TCP; 'public' needs none. The unix socket admits everyone. */
+  tokens: readonly TokenKind[] | 'public';
+  /** Served on the unix socket only; TCP answers 404 as if the route did not exist. */
+  socketOnly?: boolean;
+  /** API-client tokens are admitted only when issued with can_post. */
+  clientMustPost?: boolean;
+}
+
+export const Access = {
+  public: { tokens: 'public' },
+  operator: { tokens: ['operator'] },
+  operatorOrDevice: { tokens: ['operator', 'device'] },
+  /** Read-only observers: dashboards hold API-client tokens. */
+  readers: { tokens: ['operator', 'device', 'client'] },
+  anyToken: { tokens: ['operator', 'device', 'client', 'agent'] },
+  agent: { tokens: ['agent'] },
+  socketOnly: { tokens: [], socketOnly: true },
+} as const satisfies Record<string, RouteAccess>;
+
+export type AccessDecision =
+  | { allowed: true; principal: Principal }
+  | { allowed: false; status: 401 | 403 | 404; error: string; code: string };
+
+/** Pure: decides a request from how it arrived, the route's declaration and the bearer token's owner. */
+export function decideAccess(input: {
+  viaSocket: boolean;
+  access: RouteAccess;
+  authorization: string | undefined;
+  identify(token: string): Principal | null;
+}): AccessDecision {
+  const { viaSocket, access } = input;
+  if (viaSocket) return { allowed: true, principal: { kind: 'socket' } };
+  if (access.socketOnly) return { allowed: false, status: 404, error: 'not found', code: 'not_found' };
+  if (access.tokens === 'public') return { allowed: true, principal: { kind: 'anonymous' } };
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(input.authorization ?? '');
+  if (!m) {
+    const error = input.authorization ? 'malformed Authorization header (expected "Bearer <token>")' : 'missing bearer token';
+    return { allowed: false, status: 401, error, code: 'unauthorized' };
+  }
+  const principal = input.identify(m[1]!);
+  if (!principal) return { allowed: false, status: 401, error: 'invalid or revoked token', code: 'unauthorized' };
+  if (principal.kind === 'socket' || principal.kind === 'anonymous' || !access.tokens.includes(principal.kind))
+    return { allowed: false, status: 403, error: `this route does not accept ${principal.kind} tokens`, code: 'forbidden' };
+  if (access.clientMustPost && principal.kind === 'client' && !principal.canPost)
+    return { allowed: false, status: 403, error: 'this API client was not granted can_post', code: 'forbidden' };
+  return { allowed: true, principal };
+}

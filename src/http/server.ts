@@ -1,0 +1,188 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import type { Socket } from 'node:net';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/token-kinds.js';
+import { decideAccess, type RouteAccess } from './access.js';
+import { HttpError } from './envelope.js';
+import { checkHostAndOrigin } from './host-gate.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    /** Set by the access hook before any handler runs; null only on unmatched URLs. */
+    principal: Principal | null;
+  }
+}
+
+export interface ServerOptions {
+  logger: Logger;
+  bodyLimit: number;
+  /** Read per request so a config reload changes the allowed hosts without a restart. */
+  allowedHosts(): readonly string[];
+  identify(token: string): Principal | null;
+  onResponse?(route: string, method: string, status: number): void;
+}
+
+export interface LeoServer {
+  app: FastifyInstance;
+  /** The listener that serves unix-socket connections; fastify itself owns the TCP one. */
+  socketServer: http.Server;
+  listen(tcp: { host: string; port: number }, socketPath: string): Promise<{ port: number }>;
+}
+
+/**
+ * One fastify instance, one route table, two listeners: TCP (host-gated, bearer tokens) and a 0600 unix socket
+ * (no token). Connections that arrive on the socket server are remembered so every hook can tell the two apart.
+ */
+export function createServer(opts: ServerOptions): LeoServer {
+  const socketConnections = new WeakSet<Socket>();
+  let socketServer!: http.Server;
+  // Fastify's generics would carry pino's Logger type into every plugin signature; the base logger type suffices.
+  const app = Fastify({
+    loggerInstance: opts.logger,
+    logController: new DebugRequestLog(),
+    bodyLimit: opts.bodyLimit,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    serverFactory(handler) {
+      socketServer = http.createServer(handler);
+      socketServer.on('connection', (s: Socket) => socketConnections.add(s));
+      return http.createServer(handler);
+    },
+  }) as unknown as FastifyInstance;
+
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.access) throw new Error(`route ${route.method} ${route.url} declares no access rule`);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const viaSocket = socketConnections.has(request.raw.socket);
+    if (!viaSocket) {
+      const refused = checkHostAndOrigin(request.headers.host, request.headers.origin, opts.allowedHosts());
+      if (refused) return reply.code(403).send({ ok: false, error: refused, code: 'forbidden_host' });
+    }
+    const access = request.routeOptions.config.access;
+    // Unmatched URLs reach here too, with no access rule; the not-found handler answers them.
+    if (!access) return;
+    const decision = decideAccess({
+      viaSocket,
+      access,
+      authorization: request.headers.authorization,
+      identify: opts.identify,
+    });
+    if (!decision.allowed) {
+      if (decision.status === 404) return reply.code(404).send(notFoundBody(request.method, request.url));
+      return reply.code(decision.status).send({ ok: false, error: decision.error, code: decision.code });
+    }
+    request.principal = decision.principal;
+  });
+
+  if (opts.onResponse) {
+    const count = opts.onResponse;
+    app.addHook('onResponse', async (request, reply) => {
+      count(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode);
+    });
+  }
+
+  app.addHook('onClose', async () => {
+    if (!socketServer.listening) return;
+    const socketPath = socketServer.address() as string;
+    await new Promise<void>((resolve) => {
+      socketServer.close(() => resolve());
+      socketServer.closeAllConnections();
+    });
+    fs.rmSync(socketPath, { force: true });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(notFoundBody(request.method, request.url));
+  });
+
+  app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
+    if (err instanceof HttpError) return reply.code(err.status).send(err.toEnvelope());
+    const mapped = mapFastifyError(err as FastifyError, request.routeOptions.bodyLimit ?? opts.bodyLimit);
+    if (mapped) return reply.code(mapped.status).send(mapped.toEnvelope());
+    request.log.error({ err, url: request.url }, 'unhandled error in route');
+    return reply.code(500).send({ ok: false, error: 'internal error', code: 'internal' });
+  });
+
+  return {
+    app,
+    get socketServer() {
+      return socketServer;
+    },
+    async listen(tcp, socketPath) {
+      await app.listen({ host: tcp.host, port: tcp.port });
+      await listenOnSocket(socketServer, socketPath);
+      const address = app.server.address();
+      return { port: typeof address === 'object' && address ? address.port : tcp.port };
+    },
+  };
+}
+
+/** Per-request lines go to debug: at the default level a busy daemon logs only what needs attention. */
+class DebugRequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+  override requestCompleted(error: Error | null | undefined, _request: FastifyRequest, reply: FastifyReply): void {
+    reply.log.debug({ res: reply, err: error ?? undefined, ms: reply.elapsedTime }, 'request completed');
+  }
+}
+
+function notFoundBody(method: string, url: string) {
+  return { ok: false, error: `no route ${method} ${url.split('?')[0]}`, code: 'not_found' };
+}
+
+/** Fastify's own errors (body parsing, limits, content types) rewritten as envelopes that say what is wrong. */
+function mapFastifyError(err: FastifyError, bodyLimit: number): HttpError | null {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HttpError(413, `request body is larger than the ${bodyLimit}-byte limit of this route`, 'body_too_large');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new HttpError(400, `malformed JSON body: ${err.message}`, 'bad_json');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HttpError(415, `unsupported Content-Type: ${err.message}`, 'unsupported_media_type');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new HttpError(400, 'Content-Length does not match the body', 'bad_length');
+    default:
+      break;
+  }
+  if (err instanceof SyntaxError || err.statusCode === 400)
+    return new HttpError(400, `malformed request: ${err.message}`, 'bad_request');
+  if (err.statusCode === 413) return new HttpError(413, err.message, 'body_too_large');
+  if (err.statusCode === 415) return new HttpError(415, err.message, 'unsupported_media_type');
+  return null;
+}
+
+/** Binds the unix socket, replacing a stale file but refusing to steal one a live daemon still answers on. */
+async function listenOnSocket(server: http.Server, socketPath: string): Promise<void> {
+  if (fs.existsSync(socketPath)) {
+    const live = await new Promise<boolean>((resolve) => {
+      const c = net.connect(socketPath);
+      c.once('connect', () => {
+        c.destroy();
+        resolve(true);
+      });
+      c.once('error', () => resolve(false));
+    });
+    if (live) throw new Error(`another leo daemon is already listening on ${socketPath}`);
+    fs.rmSync(socketPath, { force: true });
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  fs.chmodSync(socketPath, 0o600);
+}

@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** native-bins/bin, where `native-bins/setup.mjs` builds whisper-cli (from dist/src/native/ it is four levels up). */
+export const NATIVE_BIN_DIR = path.resolve(new URL('../../../native-bins/bin', import.meta.url).pathname);
+
+export interface ResolvedProgram {
+  path: string | null;
+  /** Where the path came from, for messages: the config key, native-bins, or PATH. */
+  source: string;
+}
+
+/** First executable named `name` on PATH. */
+export function findOnPath(name: string, envPath = process.env.PATH ?? ''): string | null {
+  for (const dir of envPath.split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here; keep looking
+    }
+  }
+  return null;
+}
+
+/**
+ * Resolves a native program: an explicit config path wins (and is reported missing rather than silently replaced
+ * when it does not exist), then the copy built into native-bins/, then PATH.
+ */
+export function resolveProgram(name: string, configured: string | undefined, configKey: string, envPath?: string): ResolvedProgram {
+  if (configured) return { path: fs.existsSync(configured) ? configured : null, source: `${configKey} (${configured})` };
+  const bundled = path.join(NATIVE_BIN_DIR, name);
+  if (fs.existsSync(bundled)) return { path: bundled, source: 'native-bins' };
+  return { path: findOnPath(name, envPath), source: 'PATH' };
+}
+
+/** Runs a program briefly and reports whether it started and exited 0, with its first output line. */
+export function probe(file: string, args: string[], timeoutMs = 10_000): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: timeoutMs }, (err, stdout, stderr) => {
+      const output = `${stdout}${stderr}`.split('\n').find((l) => l.trim()) ?? '';
+      resolve({ ok: !err, output: output.trim() });
+    });
+  });
+}

@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { migrate, NewerDatabaseError, schemaVersion, type Migration } from './migrate.js';
+import { migrations as leoMigrations } from './migrations.js';
+
+export type { Database };
+
+/**
+ * Opens chat.db: checks the schema version before touching anything (a newer file is refused and left byte-for-byte
+ * as it was), then WAL, foreign keys, a busy timeout, and the pending migrations.
+ */
+export function openDatabase(file: string, migrations: readonly Migration[] = leoMigrations): Database {
+  if (!fs.existsSync(file)) {
+    // Created 0600 before SQLite touches it; SQLite gives the -wal and -shm files the same mode.
+    fs.writeFileSync(file, '', { mode: 0o600 });
+  } else if (fs.statSync(file).size > 0) {
+    const probe = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+    try {
+      const found = schemaVersion(probe);
+      if (found > migrations.length) throw new NewerDatabaseError(file, found, migrations.length);
+    } finally {
+      probe.close();
+    }
+  }
+  const db = new BetterSqlite3(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    // NORMAL under WAL survives an application crash; see docs/ARCHITECTURE.md for the power-loss trade-off.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, migrations, file);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,42 @@
+import type { Database } from 'better-sqlite3';
+
+/** One schema step. Step i (0-based) takes the database from user_version i to i+1. */
+export interface Migration {
+  name: string;
+  up(db: Database): void;
+}
+
+export class NewerDatabaseError extends Error {
+  constructor(
+    readonly file: string,
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(
+      `${file} is at schema version ${found}, but this leo only knows versions up to ${supported}; ` +
+        `it was written by a newer leo. Upgrade leo (the file was left untouched).`,
+    );
+    this.name = 'NewerDatabaseError';
+  }
+}
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Applies each pending step in its own transaction, with user_version bumped inside that same transaction, so a
+ * step that throws leaves the database exactly at the previous version.
+ */
+export function migrate(db: Database, migrations: readonly Migration[], file: string): { from: number; to: number } {
+  const from = schemaVersion(db);
+  if (from > migrations.length) throw new NewerDatabaseError(file, from, migrations.length);
+  for (let v = from; v < migrations.length; v++) {
+    const step = migrations[v]!;
+    db.transaction(() => {
+      step.up(db);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+  return { from, to: migrations.length };
+}
