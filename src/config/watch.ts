@@ -142,7 +142,10 @@ export class ConfigWatcher extends EventEmitter<ConfigWatcherEvents> {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (this.stopped) return;
-      void this.reload("file changed");
+      this.reload("file changed").catch((err: unknown) => {
+        // Only a throwing `change` listener gets here; keep it from becoming an unhandled rejection.
+        this.logger.error({ file: this.path, err }, "config change listener failed");
+      });
     }, this.debounceMs);
     this.timer.unref();
   }

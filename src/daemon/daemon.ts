@@ -5,7 +5,7 @@ import { ensureTokenFile } from '../auth/token-file.js';
 import { tokenRoutes } from '../auth/token-routes.js';
 import { TokenStore } from '../auth/token-store.js';
 import { ConfigWatcher, type ReloadResult } from '../config/watch.js';
-import type { Config } from '../config/schema.js';
+import { parseListen, type Config } from '../config/schema.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { resolvePaths, userHome, type LeoPaths } from '../core/home.js';
 import { createLogger, type Logger } from '../core/logger.js';
@@ -19,7 +19,6 @@ import { LoopDelayMonitor } from '../metrics/loop-delay.js';
 import { Metrics } from '../metrics/metrics.js';
 import { WorkerPool } from '../pool/worker-pool.js';
 import { openDatabase, type Database } from '../store/database.js';
-import { parseListen } from './listen.js';
 
 export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
@@ -59,7 +58,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   await watcher.start();
   const config = () => watcher.current;
   const logger = opts.logger ?? createLogger(config().log.level);
-  const listen = parseListen(config().web.listen);
+  // The schema has already validated web.listen, so it parses.
+  const listen = parseListen(config().web.listen)!;
 
   const db = openDatabase(paths.database);
   const tokens = new TokenStore(db, clock);

@@ -1,0 +1,56 @@
+import http from 'node:http';
+
+export interface Target {
+  port?: number;
+  socketPath?: string;
+}
+
+export interface Response {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  json: any;
+}
+
+/** A plain node:http client that reaches either listener, so tests exercise real sockets, not fastify.inject. */
+export function request(
+  target: Target,
+  method: string,
+  path: string,
+  opts: { token?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string | Buffer } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let payload: string | Buffer | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    payload = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        method,
+        path,
+        headers,
+        ...(target.socketPath ? { socketPath: target.socketPath } : { host: '127.0.0.1', port: target.port }),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown = undefined;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            // not JSON (metrics, SSE); callers read text
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}

@@ -1,0 +1,16 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A throwaway LEO_HOME (and user home) under the system temp folder; never the real ~/.leo. */
+export function makeTempHome(configYaml = ''): { home: string; env: NodeJS.ProcessEnv; cleanup(): void } {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-test-'));
+  fs.writeFileSync(path.join(home, 'leo.yaml'), configYaml);
+  const env = { ...process.env, LEO_HOME: home, LEO_USER_HOME: home };
+  return { home, env, cleanup: () => fs.rmSync(home, { recursive: true, force: true }) };
+}
+
+/** Config text that binds an ephemeral loopback port and keeps logs quiet, plus whatever the test adds. */
+export function testConfig(extra = ''): string {
+  return `web:\n  listen: 127.0.0.1:0\nlog:\n  level: warn\npool:\n  threads: 1\n${extra}`;
+}

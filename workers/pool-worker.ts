@@ -1,0 +1,10 @@
+/**
+ * The Piscina worker module. Each named export is one kind of heavy task; the main thread picks it with
+ * `pool.run(name, input)`. Later tasks (transcribe, sweep, prune) are added here as their own modules' exports.
+ */
+
+/** Round-trip probe: proves at start-up that worker threads load and answer, and reports which thread did. */
+export async function ping(input: { at: number }): Promise<{ at: number; threadId: number }> {
+  const { threadId } = await import('node:worker_threads');
+  return { at: input.at, threadId };
+}
