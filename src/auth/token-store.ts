@@ -1,7 +1,7 @@
-import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../core/clock.js';
+import { newId } from '../core/ids.js';
 import { rfc3339 } from '../core/time.js';
 import { hashToken, newToken } from './secrets.js';
 
@@ -41,6 +41,8 @@ const toRecord = (r: Row): TokenRecord => ({ ...r, can_post: r.can_post === 1 })
 
 /** Paired-device and API-client tokens. Only SHA-256 hashes are stored; a lookup is by hash, never by value. */
 export class TokenStore {
+  private readonly lastTouched = new Map<string, number>();
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
@@ -49,7 +51,7 @@ export class TokenStore {
   issue(kind: IssuedTokenKind, name: string, canPost = false): { record: TokenRecord; token: string } {
     const token = newToken(kind === 'device' ? 'leo_dev' : 'leo_cli');
     const row: Row = {
-      id: ulid(this.clock.now()),
+      id: newId(this.clock.now()),
       kind,
       name,
       can_post: kind === 'client' && canPost ? 1 : 0,
@@ -94,7 +96,11 @@ export class TokenStore {
     return row ? toRecord(row) : null;
   }
 
+  /** Records use at most once a minute per token, so a chatty client does not turn every request into a write. */
   touch(id: string): void {
-    this.db.prepare(`UPDATE tokens SET last_used_at = ? WHERE id = ?`).run(rfc3339(this.clock.now()), id);
+    const now = this.clock.now();
+    if (now - (this.lastTouched.get(id) ?? -Infinity) < 60_000) return;
+    this.lastTouched.set(id, now);
+    this.db.prepare(`UPDATE tokens SET last_used_at = ? WHERE id = ?`).run(rfc3339(now), id);
   }
 }

@@ -21,12 +21,15 @@ export interface BusStats {
 
 /**
  * The in-process event bus behind /api/v1/events. Stamping and fan-out happen in one synchronous call, which on
- * Node's single thread is the critical section: no event can be stamped between another's stamp and its delivery,
- * so every subscriber sees seq order, and subscribe() reads the current seq in the same turn it registers.
+ * Node's single thread is the critical section, and subscribe() reads the current seq in the same turn it registers.
+ * A publish made from inside a delivery (a subscriber reacting to an event) is stamped at once but delivered after
+ * the current fan-out finishes, so every subscriber still sees strict seq order.
  */
 export class EventBus {
   private seq = 0;
   private readonly subscribers = new Set<Subscriber>();
+  private readonly pending: BusEvent[] = [];
+  private delivering = false;
 
   constructor(private readonly clock: Clock) {}
 
@@ -35,7 +38,15 @@ export class EventBus {
     const at = rfc3339(this.clock.now());
     const data = { seq, at, ...fields };
     const event: BusEvent = { type, seq, at, data, frame: sseFrame(type, data) };
-    for (const s of this.subscribers) s.deliver(event);
+    this.pending.push(event);
+    if (this.delivering) return event;
+    this.delivering = true;
+    try {
+      for (let next = this.pending.shift(); next; next = this.pending.shift())
+        for (const s of this.subscribers) s.deliver(next);
+    } finally {
+      this.delivering = false;
+    }
     return event;
   }
 

@@ -10,9 +10,9 @@ export interface SseStreamOptions {
 }
 
 /**
- * One SSE connection. Frames queue in memory while the socket is draining; writes are coalesced once per tick; a
- * subscriber whose queue passes maxQueued is disconnected instead of being buffered without bound (it is expected
- * to reconnect and refetch the snapshot).
+ * One SSE connection. Frames published in one tick are coalesced into one write. While the socket is draining,
+ * frames wait in a queue; a subscriber whose queue passes maxQueued is disconnected instead of being buffered without
+ * bound (it is expected to reconnect and refetch the snapshot).
  */
 export class SseStream implements Subscriber {
   private queue: string[] = [];
@@ -53,12 +53,17 @@ export class SseStream implements Subscriber {
 
   private enqueue(frame: string): void {
     if (this.closed) return;
-    if (this.queue.length >= this.opts.maxQueued) {
-      this.drop();
+    this.queue.push(frame);
+    if (this.waitingForDrain) {
+      // Only a socket that is not keeping up counts against the bound: that is the slow consumer.
+      if (this.queue.length > this.opts.maxQueued) this.drop();
       return;
     }
-    this.queue.push(frame);
-    if (!this.flushScheduled && !this.waitingForDrain) {
+    if (this.queue.length >= this.opts.maxQueued) {
+      this.flush();
+      return;
+    }
+    if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => {
         this.flushScheduled = false;

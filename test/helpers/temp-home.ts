@@ -10,7 +10,10 @@ export function makeTempHome(configYaml = ''): { home: string; env: NodeJS.Proce
   return { home, env, cleanup: () => fs.rmSync(home, { recursive: true, force: true }) };
 }
 
-/** Config text that binds an ephemeral loopback port and keeps logs quiet, plus whatever the test adds. */
-export function testConfig(extra = ''): string {
-  return `web:\n  listen: 127.0.0.1:0\nlog:\n  level: warn\npool:\n  threads: 1\n${extra}`;
+/**
+ * Config text that binds an ephemeral loopback port and keeps logs quiet, plus whatever the test adds:
+ * `web` holds extra lines for the web section (indented two spaces), `extra` other top-level sections.
+ */
+export function testConfig(extra = '', web = ''): string {
+  return `web:\n  listen: 127.0.0.1:0\n${web}log:\n  level: warn\npool:\n  threads: 1\n${extra}`;
 }

@@ -11,7 +11,7 @@ describe('listeners, tokens and the envelope (real TCP and unix socket)', () => 
   let clientToken: string;
 
   before(async () => {
-    t = await startTestDaemon({ config: 'web:\n  listen: 127.0.0.1:0\n  allowed_hosts: [leo.example.ts.net]\n  body_limit: 4096\n' });
+    t = await startTestDaemon({ web: '  allowed_hosts: [leo.example.ts.net]\n  body_limit: 4096\n' });
     agentToken = t.daemon.agentToken;
     deviceToken = t.daemon.tokens.issue('device', 'phone').token;
     clientToken = t.daemon.tokens.issue('client', 'den').token;
@@ -19,7 +19,7 @@ describe('listeners, tokens and the envelope (real TCP and unix socket)', () => 
   after(() => t.stop());
 
   it('401 without a token, with a malformed header and with an unknown token', async () => {
-    for (const headers of [{}, { authorization: 'Token abc' }, { authorization: 'Bearer leo_op_wrong' }]) {
+    for (const headers of [{}, { authorization: "Token abc" }, { authorization: "Bearer leo_op_wrong" }] as Record<string, string>[]) {
       const r = await request(t.tcp, 'GET', '/api/v1/version', { headers });
       assert.equal(r.status, 401, JSON.stringify(headers));
       assert.equal(r.json.ok, false);
