@@ -2,8 +2,13 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** native-bins/bin, where `native-bins/setup.mjs` builds whisper-cli (from dist/src/native/ it is four levels up). */
-export const NATIVE_BIN_DIR = path.resolve(new URL('../../../native-bins/bin', import.meta.url).pathname);
+/**
+ * native-bins/bin, where `native-bins/setup.mjs` builds whisper-cli (from dist/src/native/ it is three levels up).
+ * LEO_NATIVE_BIN_DIR points elsewhere, for packagers who install the programs in their own place.
+ */
+export function nativeBinDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.LEO_NATIVE_BIN_DIR || path.resolve(new URL('../../../native-bins/bin', import.meta.url).pathname);
+}
 
 export interface ResolvedProgram {
   path: string | null;
@@ -32,7 +37,7 @@ export function findOnPath(name: string, envPath = process.env.PATH ?? ''): stri
  */
 export function resolveProgram(name: string, configured: string | undefined, configKey: string, envPath?: string): ResolvedProgram {
   if (configured) return { path: fs.existsSync(configured) ? configured : null, source: `${configKey} (${configured})` };
-  const bundled = path.join(NATIVE_BIN_DIR, name);
+  const bundled = path.join(nativeBinDir(), name);
   if (fs.existsSync(bundled)) return { path: bundled, source: 'native-bins' };
   return { path: findOnPath(name, envPath), source: 'PATH' };
 }

@@ -1,0 +1,45 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const LEO_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/leo.js');
+
+/** Runs `leo <args>` to completion, as a user would from a shell. */
+export function runLeo(args: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [LEO_BIN, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Starts `leo daemon` as a child process and resolves once it logs that it is ready, with the port it bound. */
+export function spawnDaemon(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+  const child = spawn(process.execPath, [LEO_BIN, 'daemon'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`daemon did not become ready:\n${out}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /"listen":"[^"]*:(\d+)".*"leo daemon ready"/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(m[1]), output: () => out });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`daemon exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+export function waitForExit(child: ChildProcess, timeoutMs = 15_000): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('process did not exit')), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}

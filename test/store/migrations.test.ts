@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
+import { openDatabase } from '../../src/store/database.js';
+import { NewerDatabaseError, schemaVersion, type Migration } from '../../src/store/migrate.js';
+import { migrations } from '../../src/store/migrations.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-migrate-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const file = () => path.join(dir, `db${++n}.sqlite`);
+
+const notes: Migration = { name: 'notes', up: (db) => db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)') };
+const addTag: Migration = { name: 'tags', up: (db) => db.exec("ALTER TABLE notes ADD COLUMN tag TEXT NOT NULL DEFAULT 'none'") };
+const addIndex: Migration = { name: 'index', up: (db) => db.exec('CREATE INDEX notes_tag ON notes (tag)') };
+const halfDone: Migration = {
+  name: 'fails half-way',
+  up(db) {
+    db.exec('CREATE TABLE half (x)');
+    db.exec("UPDATE notes SET body = 'clobbered'");
+    throw new Error('step exploded');
+  },
+};
+
+const sha = (f: string) => createHash('sha256').update(fs.readFileSync(f)).digest('hex');
+
+describe('chat.db migrations', () => {
+  it('a fresh database reaches the latest version with WAL, foreign keys and a busy timeout', () => {
+    const f = file();
+    const db = openDatabase(f);
+    assert.equal(schemaVersion(db), migrations.length);
+    assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+    assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
+    assert.ok((db.pragma('busy_timeout', { simple: true }) as number) >= 1000);
+    assert.ok(db.prepare("SELECT name FROM sqlite_master WHERE name = 'tokens'").get());
+    db.close();
+    const again = openDatabase(f);
+    assert.equal(schemaVersion(again), migrations.length, 'reopening is a no-op');
+    again.close();
+  });
+
+  it('an older database is upgraded in place with its rows intact', () => {
+    const f = file();
+    const v1 = openDatabase(f, [notes]);
+    v1.prepare('INSERT INTO notes (body) VALUES (?), (?)').run('first', 'second');
+    v1.close();
+    const v3 = openDatabase(f, [notes, addTag, addIndex]);
+    assert.equal(schemaVersion(v3), 3);
+    assert.deepEqual(v3.prepare('SELECT id, body, tag FROM notes ORDER BY id').all(), [
+      { id: 1, body: 'first', tag: 'none' },
+      { id: 2, body: 'second', tag: 'none' },
+    ]);
+    v3.close();
+  });
+
+  it('a failed step leaves the database at the previous version, with nothing of that step applied', () => {
+    const f = file();
+    const v2 = openDatabase(f, [notes, addTag]);
+    v2.prepare('INSERT INTO notes (body) VALUES (?)').run('keep me');
+    v2.close();
+    assert.throws(() => openDatabase(f, [notes, addTag, halfDone]), /step exploded/);
+    const raw = new BetterSqlite3(f);
+    assert.equal(schemaVersion(raw), 2);
+    assert.equal(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get(), undefined);
+    assert.deepEqual(raw.prepare('SELECT body FROM notes').all(), [{ body: 'keep me' }]);
+    raw.close();
+    const later = openDatabase(f, [notes, addTag, addIndex]);
+    assert.equal(schemaVersion(later), 3, 'a fixed release upgrades it normally');
+    later.close();
+  });
+
+  it('a database from a newer leo is refused with both versions named, and left byte-for-byte unchanged', () => {
+    const f = file();
+    const newer = new BetterSqlite3(f);
+    newer.exec('CREATE TABLE future (x); INSERT INTO future VALUES (42);');
+    newer.pragma(`user_version = ${migrations.length + 5}`);
+    newer.close();
+    const before = sha(f);
+    const siblings = fs.readdirSync(dir).filter((x) => x.startsWith(path.basename(f))).sort();
+    assert.throws(
+      () => openDatabase(f),
+      (err: unknown) => {
+        assert.ok(err instanceof NewerDatabaseError);
+        assert.match(err.message, new RegExp(`version ${migrations.length + 5}.*up to ${migrations.length}`));
+        return true;
+      },
+    );
+    assert.equal(sha(f), before);
+    assert.deepEqual(fs.readdirSync(dir).filter((x) => x.startsWith(path.basename(f))).sort(), siblings);
+  });
+});
