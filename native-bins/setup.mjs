@@ -36,13 +36,48 @@ const BUILD_DIR = path.join(HERE, 'build');
  */
 export const PROGRAMS = Object.freeze([
   Object.freeze({ command: 'tmux', debPackage: 'tmux', requiredFor: 'runtime', purpose: 'hosts the agent sessions' }),
-  Object.freeze({ command: 'ffmpeg', debPackage: 'ffmpeg', requiredFor: 'runtime', purpose: 'converts voice notes to 16 kHz mono wav' }),
-  Object.freeze({ command: 'cmake', debPackage: 'cmake', requiredFor: 'build', purpose: 'configures the whisper-cli build' }),
-  Object.freeze({ command: 'gcc', debPackage: 'build-essential', requiredFor: 'build', purpose: 'C compiler for whisper-cli (ggml)' }),
-  Object.freeze({ command: 'g++', debPackage: 'build-essential', requiredFor: 'build', purpose: 'C++ compiler for whisper-cli' }),
-  Object.freeze({ command: 'make', debPackage: 'build-essential', requiredFor: 'build', purpose: 'drives the whisper-cli build' }),
-  Object.freeze({ command: 'espeak-ng', debPackage: 'espeak-ng', requiredFor: 'tests', purpose: 'synthesises speech for voice-note tests' }),
-  Object.freeze({ command: 'sox', debPackage: 'sox', requiredFor: 'tests', purpose: 'generates and inspects test audio' }),
+  Object.freeze({
+    command: 'ffmpeg',
+    debPackage: 'ffmpeg',
+    requiredFor: 'runtime',
+    purpose: 'converts voice notes to 16 kHz mono wav',
+  }),
+  Object.freeze({
+    command: 'cmake',
+    debPackage: 'cmake',
+    requiredFor: 'build',
+    purpose: 'configures the whisper-cli build',
+  }),
+  Object.freeze({
+    command: 'gcc',
+    debPackage: 'build-essential',
+    requiredFor: 'build',
+    purpose: 'C compiler for whisper-cli (ggml)',
+  }),
+  Object.freeze({
+    command: 'g++',
+    debPackage: 'build-essential',
+    requiredFor: 'build',
+    purpose: 'C++ compiler for whisper-cli',
+  }),
+  Object.freeze({
+    command: 'make',
+    debPackage: 'build-essential',
+    requiredFor: 'build',
+    purpose: 'drives the whisper-cli build',
+  }),
+  Object.freeze({
+    command: 'espeak-ng',
+    debPackage: 'espeak-ng',
+    requiredFor: 'tests',
+    purpose: 'synthesises speech for voice-note tests',
+  }),
+  Object.freeze({
+    command: 'sox',
+    debPackage: 'sox',
+    requiredFor: 'tests',
+    purpose: 'generates and inspects test audio',
+  }),
 ]);
 
 /**
@@ -56,7 +91,15 @@ export const WHISPER_SOURCE = Object.freeze({
   integrity: 'sha512-ceoilUVraRuR5FnNyXpGQT2auAR48Oc3AQBEmkXnVpSn9iN6yVRzQBFCqVTGWbk6Wdi95NhvwXNzFvuR7erLWw==',
   whisperCppVersion: '1.9.1',
   sourceDir: path.join(BUILD_DIR, 'nodejs-whisper-0.3.1', 'package', 'cpp', 'whisper.cpp'),
-  convertScript: path.join(BUILD_DIR, 'nodejs-whisper-0.3.1', 'package', 'cpp', 'whisper.cpp', 'models', 'convert-pt-to-ggml.py'),
+  convertScript: path.join(
+    BUILD_DIR,
+    'nodejs-whisper-0.3.1',
+    'package',
+    'cpp',
+    'whisper.cpp',
+    'models',
+    'convert-pt-to-ggml.py',
+  ),
   samplesDir: path.join(BIN_DIR, 'samples'),
 });
 
@@ -125,10 +168,16 @@ export function checkWhisperCli(binPath = nativeBinPath('whisper-cli')) {
   if (!fs.existsSync(binPath)) return { ok: false, version: null, reason: `${binPath} does not exist` };
   const help = spawnSync(binPath, ['--help'], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 });
   if (help.error || help.status !== 0) {
-    const why = help.error ? help.error.message : `exit code ${help.status}${help.signal ? ` (signal ${help.signal})` : ''}`;
+    const why = help.error
+      ? help.error.message
+      : `exit code ${help.status}${help.signal ? ` (signal ${help.signal})` : ''}`;
     return { ok: false, version: null, reason: `${binPath} --help failed: ${why}` };
   }
-  const ver = spawnSync(binPath, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000, encoding: 'utf8' });
+  const ver = spawnSync(binPath, ['--version'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 15_000,
+    encoding: 'utf8',
+  });
   const m = /version:\s*(\S+)/.exec(`${ver.stdout ?? ''}${ver.stderr ?? ''}`);
   return { ok: true, version: m ? m[1] : null };
 }
@@ -165,7 +214,9 @@ async function ensurePackages({ forTests, log }) {
   }
   if (!isRoot) {
     const cmd = `sudo apt-get update && sudo apt-get install -y --no-install-recommends ${pkgs.join(' ')}`;
-    throw new Error(`leo setup: missing programs: ${what}. Install them (as root) with:\n\n    ${cmd}\n\nthen run this again.`);
+    throw new Error(
+      `leo setup: missing programs: ${what}. Install them (as root) with:\n\n    ${cmd}\n\nthen run this again.`,
+    );
   }
 
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive', NEEDRESTART_MODE: 'a' };
@@ -181,9 +232,16 @@ async function ensurePackages({ forTests, log }) {
   await run(
     aptGet,
     [
-      '-q', '-y', '--no-install-recommends', ...lockOpt,
-      '-o', 'Dpkg::Options::=--force-confdef', '-o', 'Dpkg::Options::=--force-confold',
-      'install', ...pkgs,
+      '-q',
+      '-y',
+      '--no-install-recommends',
+      ...lockOpt,
+      '-o',
+      'Dpkg::Options::=--force-confdef',
+      '-o',
+      'Dpkg::Options::=--force-confold',
+      'install',
+      ...pkgs,
     ],
     { env, what: `apt-get install ${pkgs.join(' ')}` },
   );
@@ -213,7 +271,10 @@ async function ensureWhisperCli({ log }) {
     if (!needBuild && samplesPresent()) return false;
 
     if (needBuild) {
-      if (status.ok) log(`leo setup: ${target} is version ${status.version ?? '?'}, want ${WHISPER_SOURCE.whisperCppVersion}; rebuilding`);
+      if (status.ok)
+        log(
+          `leo setup: ${target} is version ${status.version ?? '?'}, want ${WHISPER_SOURCE.whisperCppVersion}; rebuilding`,
+        );
       else if (fs.existsSync(target)) log(`leo setup: ${status.reason}; rebuilding`);
     }
     const src = await ensureWhisperSource({ log });
@@ -235,7 +296,8 @@ async function ensureWhisperSource({ log }) {
   if (fs.existsSync(path.join(src, 'CMakeLists.txt'))) return src;
 
   const npm = findOnPath('npm');
-  if (!npm) throw new Error('leo setup: npm is not on PATH; it is needed to fetch the whisper.cpp source (nodejs-whisper)');
+  if (!npm)
+    throw new Error('leo setup: npm is not on PATH; it is needed to fetch the whisper.cpp source (nodejs-whisper)');
   fs.mkdirSync(BUILD_DIR, { recursive: true });
 
   const spec = `${WHISPER_SOURCE.npmPackage}@${WHISPER_SOURCE.npmVersion}`;
@@ -254,7 +316,9 @@ async function ensureWhisperSource({ log }) {
   const got = integrityOf(tgz);
   if (got !== WHISPER_SOURCE.integrity) {
     fs.rmSync(tgz, { force: true });
-    throw new Error(`leo setup: ${path.basename(tgz)} integrity mismatch: got ${got}, want ${WHISPER_SOURCE.integrity}`);
+    throw new Error(
+      `leo setup: ${path.basename(tgz)} integrity mismatch: got ${got}, want ${WHISPER_SOURCE.integrity}`,
+    );
   }
 
   // Extract into a temp dir, then rename, so an interrupted extraction never looks complete.
@@ -278,7 +342,9 @@ function integrityOf(file) {
 
 async function buildWhisperCli({ src, target, log }) {
   const buildTree = path.join(BUILD_DIR, 'whisper-cli-build');
-  const jobs = String(typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length || 1);
+  const jobs = String(
+    typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length || 1,
+  );
   const t0 = Date.now();
 
   log(`leo setup: configuring whisper-cli (whisper.cpp ${WHISPER_SOURCE.whisperCppVersion})…`);
@@ -428,7 +494,10 @@ function pidAlive(pid) {
 
 const invokedDirectly = (() => {
   try {
-    return process.argv[1] !== undefined && fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url));
+    return (
+      process.argv[1] !== undefined &&
+      fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url))
+    );
   } catch {
     return false;
   }
@@ -437,9 +506,11 @@ const invokedDirectly = (() => {
 if (invokedDirectly) {
   const args = process.argv.slice(2);
   if (args.includes('-h') || args.includes('--help')) {
-    console.log('usage: node native-bins/setup.mjs [--for-tests]\n' +
-      '  Installs missing Debian packages (tmux ffmpeg cmake build-essential; +espeak-ng sox with --for-tests)\n' +
-      '  and builds native-bins/bin/whisper-cli. Does nothing when everything is present.');
+    console.log(
+      'usage: node native-bins/setup.mjs [--for-tests]\n' +
+        '  Installs missing Debian packages (tmux ffmpeg cmake build-essential; +espeak-ng sox with --for-tests)\n' +
+        '  and builds native-bins/bin/whisper-cli. Does nothing when everything is present.',
+    );
     process.exit(0);
   }
   const unknown = args.filter((a) => a !== '--for-tests');

@@ -32,12 +32,16 @@ export const tokenRoutes: FastifyPluginAsync<{ tokens: TokenStore }> = async (ap
     return reply.code(201).send(issue('device', body.name, false));
   });
   app.get('/api/v1/devices', opts, async () => ok(tokens.list('device')));
-  app.delete('/api/v1/devices/:id', opts, async (req) => revoke('device', parseInput(IdParams, req.params, 'params').id));
+  app.delete('/api/v1/devices/:id', opts, async (req) =>
+    revoke('device', parseInput(IdParams, req.params, 'params').id),
+  );
 
   app.post('/api/v1/clients', opts, async (req, reply) => {
     const body = parseInput(CreateClientBody, req.body, 'body');
     return reply.code(201).send(issue('client', body.name, body.can_post));
   });
   app.get('/api/v1/clients', opts, async () => ok(tokens.list('client')));
-  app.delete('/api/v1/clients/:id', opts, async (req) => revoke('client', parseInput(IdParams, req.params, 'params').id));
+  app.delete('/api/v1/clients/:id', opts, async (req) =>
+    revoke('client', parseInput(IdParams, req.params, 'params').id),
+  );
 };

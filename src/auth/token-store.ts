@@ -24,7 +24,7 @@ export const TokenName = z
   .trim()
   .min(1, 'name must not be empty')
   .max(64, 'name must be at most 64 characters')
-  .regex(/^[\p{L}\p{N} ._'-]+$/u, 'name may hold letters, digits, spaces and . _ \' -');
+  .regex(/^[\p{L}\p{N} ._'-]+$/u, "name may hold letters, digits, spaces and . _ ' -");
 
 export class DuplicateTokenNameError extends Error {}
 

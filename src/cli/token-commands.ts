@@ -25,8 +25,15 @@ export function registerTokenCommands(program: Command): void {
     .command('pair <name>')
     .description('create a device token; it is printed once')
     .action((name: string) => issue('device', name, false));
-  device.command('list').option('--json').description('list paired devices').action((o) => list('device', o.json));
-  device.command('revoke <id-or-name>').description('revoke a device token').action((id: string) => revoke('device', id));
+  device
+    .command('list')
+    .option('--json')
+    .description('list paired devices')
+    .action((o) => list('device', o.json));
+  device
+    .command('revoke <id-or-name>')
+    .description('revoke a device token')
+    .action((id: string) => revoke('device', id));
 
   const client = program.command('client').description('API-client tokens (dashboards, integrations)');
   client
@@ -34,8 +41,15 @@ export function registerTokenCommands(program: Command): void {
     .option('--can-post', 'allow this client to post chat messages', false)
     .description('create an API-client token; it is printed once')
     .action((name: string, o: { canPost: boolean }) => issue('client', name, o.canPost));
-  client.command('list').option('--json').description('list API clients').action((o) => list('client', o.json));
-  client.command('revoke <id-or-name>').description('revoke an API-client token').action((id: string) => revoke('client', id));
+  client
+    .command('list')
+    .option('--json')
+    .description('list API clients')
+    .action((o) => list('client', o.json));
+  client
+    .command('revoke <id-or-name>')
+    .description('revoke an API-client token')
+    .action((id: string) => revoke('client', id));
 }
 
 function withStore<T>(fn: (store: TokenStore) => T): T {

@@ -1,8 +1,8 @@
 // Parsing and validation of leo.yaml. parseConfig is pure; loadConfigFile adds file I/O.
-import { readFile } from "node:fs/promises";
-import { Alias, LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
-import type { z } from "zod";
-import { buildConfigSchema, type Config } from "./schema.js";
+import { readFile } from 'node:fs/promises';
+import { Alias, LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import type { z } from 'zod';
+import { buildConfigSchema, type Config } from './schema.js';
 
 export interface ParseOptions {
   /** Name used as the prefix of every message, e.g. "leo.yaml" or the full path. */
@@ -12,43 +12,44 @@ export interface ParseOptions {
 }
 
 export type ParseResult =
-  | { ok: true; config: Config; warnings: string[] }
-  | { ok: false; errors: string[]; warnings: string[] };
+  { ok: true; config: Config; warnings: string[] } | { ok: false; errors: string[]; warnings: string[] };
 
 type PathSeg = PropertyKey;
 
 /** Renders a zod path as a dotted key: templates.foo.model, appearance_rules[0].emoji */
 export function formatKeyPath(segs: readonly PathSeg[]): string {
-  let out = "";
+  let out = '';
   for (const seg of segs) {
-    if (typeof seg === "number") out += `[${seg}]`;
-    else out += out === "" ? String(seg) : `.${String(seg)}`;
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else out += out === '' ? String(seg) : `.${String(seg)}`;
   }
   return out;
 }
 
 function describeValue(v: unknown): string {
-  if (v === undefined) return "nothing";
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "a list";
-  if (typeof v === "object") return "a mapping";
-  if (typeof v === "string") return JSON.stringify(v);
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  if (typeof v === 'string') return JSON.stringify(v);
   return `${typeof v} ${String(v)}`;
 }
 
 /** Concise messages for the common issue kinds; everything else keeps zod's text. */
 const errorMap: z.core.$ZodErrorMap = (iss) => {
   switch (iss.code) {
-    case "invalid_type":
-      if (iss.input === undefined) return "required";
-      return `expected ${iss.expected === "object" || iss.expected === "record" ? "a mapping" : iss.expected === "array" ? "a list" : iss.expected}, got ${describeValue(iss.input)}`;
-    case "invalid_value":
-      return `expected one of ${iss.values.map((v) => String(v)).join(", ")}, got ${describeValue(iss.input)}`;
-    case "too_small":
-      if (iss.origin === "number") return `must be ${iss.inclusive === false ? ">" : ">="} ${String(iss.minimum)}, got ${describeValue(iss.input)}`;
+    case 'invalid_type':
+      if (iss.input === undefined) return 'required';
+      return `expected ${iss.expected === 'object' || iss.expected === 'record' ? 'a mapping' : iss.expected === 'array' ? 'a list' : iss.expected}, got ${describeValue(iss.input)}`;
+    case 'invalid_value':
+      return `expected one of ${iss.values.map((v) => String(v)).join(', ')}, got ${describeValue(iss.input)}`;
+    case 'too_small':
+      if (iss.origin === 'number')
+        return `must be ${iss.inclusive === false ? '>' : '>='} ${String(iss.minimum)}, got ${describeValue(iss.input)}`;
       return undefined;
-    case "too_big":
-      if (iss.origin === "number") return `must be ${iss.inclusive === false ? "<" : "<="} ${String(iss.maximum)}, got ${describeValue(iss.input)}`;
+    case 'too_big':
+      if (iss.origin === 'number')
+        return `must be ${iss.inclusive === false ? '<' : '<='} ${String(iss.maximum)}, got ${describeValue(iss.input)}`;
       return undefined;
     default:
       return undefined;
@@ -80,7 +81,7 @@ class Locator {
         if (!pair) break;
         best = this.lineOf(pair.key as Node) ?? this.lineOf(pair.value as Node | null) ?? best;
         node = pair.value;
-      } else if (isSeq(node) && typeof seg === "number") {
+      } else if (isSeq(node) && typeof seg === 'number') {
         const item = node.items[seg];
         if (item === undefined) break;
         best = this.lineOf(item as Node) ?? best;
@@ -96,22 +97,22 @@ class Locator {
 function getAt(root: unknown, segs: readonly PathSeg[]): unknown {
   let cur = root;
   for (const seg of segs) {
-    if (cur === null || typeof cur !== "object") return undefined;
+    if (cur === null || typeof cur !== 'object') return undefined;
     cur = (cur as Record<PropertyKey, unknown>)[seg];
   }
   return cur;
 }
 
 function firstLine(msg: string): string {
-  const line = msg.split("\n", 1)[0]?.trim() ?? msg;
+  const line = msg.split('\n', 1)[0]?.trim() ?? msg;
   // yaml's prettyErrors appends " at line N, column M:"; the line is already in our prefix.
-  return line.replace(/ at line \d+, column \d+:?$/, "");
+  return line.replace(/ at line \d+, column \d+:?$/, '');
 }
 
 function issueMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === "invalid_key") {
+  if (issue.code === 'invalid_key') {
     const key = issue.path[issue.path.length - 1];
-    const inner = issue.issues[0]?.message ?? "invalid";
+    const inner = issue.issues[0]?.message ?? 'invalid';
     return `invalid name ${JSON.stringify(String(key))}: ${inner}`;
   }
   return issue.message;
@@ -145,7 +146,7 @@ export function parseConfig(text: string, opts: ParseOptions): ParseResult {
   // An empty document ("---", or only comments) is an empty config.
   const empty = contents === null || (isScalar(contents) && contents.value === null);
   if (!empty && !isMap(contents)) {
-    const what = isSeq(contents) ? "a list" : "a scalar";
+    const what = isSeq(contents) ? 'a list' : 'a scalar';
     const line = contents?.range ? lc.linePos(contents.range[0]).line : 1;
     return { ok: false, errors: [`${file}:${line}: top level must be a mapping of sections, got ${what}`], warnings };
   }
@@ -168,7 +169,7 @@ export function parseConfig(text: string, opts: ParseOptions): ParseResult {
     const errors: { line: number; msg: string }[] = [];
     let stripped = false;
     for (const issue of res.error.issues) {
-      if (issue.code === "unrecognized_keys") {
+      if (issue.code === 'unrecognized_keys') {
         const target = getAt(data, issue.path);
         for (const key of issue.keys) {
           const keyPath = [...issue.path, key];
@@ -177,7 +178,7 @@ export function parseConfig(text: string, opts: ParseOptions): ParseResult {
             seenUnknown.add(dotted);
             warnings.push(`${file}:${locator.line(keyPath)}: unknown key ${dotted} (ignored)`);
           }
-          if (target !== null && typeof target === "object" && key in target) {
+          if (target !== null && typeof target === 'object' && key in target) {
             delete (target as Record<string, unknown>)[key];
             stripped = true;
           }
@@ -187,7 +188,10 @@ export function parseConfig(text: string, opts: ParseOptions): ParseResult {
       const dotted = formatKeyPath(issue.path);
       const line = locator.line(issue.path);
       const prefix = `${file}:${line}: `;
-      errors.push({ line, msg: dotted === "" ? prefix + issueMessage(issue) : `${prefix}${dotted}: ${issueMessage(issue)}` });
+      errors.push({
+        line,
+        msg: dotted === '' ? prefix + issueMessage(issue) : `${prefix}${dotted}: ${issueMessage(issue)}`,
+      });
     }
     // Re-validate after stripping: issues hidden behind unknown keys (e.g. refinements) surface then.
     if (stripped) continue;
@@ -204,8 +208,8 @@ function dedupe(xs: string[]): string[] {
 
 /** The config an empty or missing leo.yaml yields. */
 export function defaultConfig(home: string): Config {
-  const res = parseConfig("", { file: "leo.yaml", home });
-  if (!res.ok) throw new Error(`default config is invalid:\n${res.errors.join("\n")}`);
+  const res = parseConfig('', { file: 'leo.yaml', home });
+  if (!res.ok) throw new Error(`default config is invalid:\n${res.errors.join('\n')}`);
   return res.config;
 }
 
@@ -218,10 +222,10 @@ export type LoadResult = ParseResult & { text: string | undefined };
 export async function loadConfigFile(path: string, home: string): Promise<LoadResult> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readFile(path, 'utf8');
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    if (err.code === "ENOENT") return { ok: true, config: defaultConfig(home), warnings: [], text: undefined };
+    if (err.code === 'ENOENT') return { ok: true, config: defaultConfig(home), warnings: [], text: undefined };
     return { ok: false, errors: [`${path}: cannot read config: ${err.message}`], warnings: [], text: undefined };
   }
   return { ...parseConfig(text, { file: path, home }), text };

@@ -10,29 +10,27 @@
 //   milliseconds.
 // - Paths with a leading `~` are expanded against the home directory given to
 //   buildConfigSchema() — never os.homedir() implicitly.
-import os from "node:os";
-import path from "node:path";
-import ms from "ms";
-import { z } from "zod";
+import os from 'node:os';
+import path from 'node:path';
+import ms from 'ms';
+import { z } from 'zod';
 
 /** Names of agents, templates, tasks and environments. */
 export const NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,62}$/;
-export const NameSchema = z
-  .string()
-  .regex(NAME_PATTERN, {
-    error: "must start with a letter or digit and contain only letters, digits, '.', '_' or '-' (max 63 characters)",
-  });
+export const NameSchema = z.string().regex(NAME_PATTERN, {
+  error: "must start with a letter or digit and contain only letters, digits, '.', '_' or '-' (max 63 characters)",
+});
 
 export const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const EnvVarNameSchema = z
   .string()
-  .regex(ENV_VAR_PATTERN, { error: "must be a valid environment variable name ([A-Za-z_][A-Za-z0-9_]*)" });
+  .regex(ENV_VAR_PATTERN, { error: 'must be a valid environment variable name ([A-Za-z_][A-Za-z0-9_]*)' });
 
-export const HARNESSES = ["claude", "codex", "opencode", "shell"] as const;
+export const HARNESSES = ['claude', 'codex', 'opencode', 'shell'] as const;
 export const HarnessSchema = z.enum(HARNESSES);
 export type Harness = z.infer<typeof HarnessSchema>;
 
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const MiB = 1024 * 1024;
 const SECOND = 1000;
@@ -50,10 +48,10 @@ function nullAsAbsent<T extends z.ZodType>(schema: T) {
 
 /** Parses "120s" / "30m" / "1h" / "90d" (via `ms`) or a number of seconds into milliseconds. */
 export function parseDuration(value: unknown): number | undefined {
-  if (typeof value === "number") {
+  if (typeof value === 'number') {
     return Number.isFinite(value) && value >= 0 ? Math.round(value * SECOND) : undefined;
   }
-  if (typeof value !== "string") return undefined;
+  if (typeof value !== 'string') return undefined;
   const s = value.trim();
   // A bare numeric string means seconds, like a bare YAML number (ms() would read it as milliseconds).
   if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * SECOND);
@@ -63,7 +61,7 @@ export function parseDuration(value: unknown): number | undefined {
   } catch {
     return undefined;
   }
-  return typeof out === "number" && Number.isFinite(out) && out >= 0 ? Math.round(out) : undefined;
+  return typeof out === 'number' && Number.isFinite(out) && out >= 0 ? Math.round(out) : undefined;
 }
 
 function fmtDuration(msValue: number): string {
@@ -76,17 +74,23 @@ export function duration(opts: { min?: number; max?: number } = {}) {
     const out = parseDuration(input);
     if (out === undefined) {
       ctx.addIssue({
-        code: "custom",
+        code: 'custom',
         message: `expected a duration like "30s", "5m", "1h", "90d" or a number of seconds, got ${JSON.stringify(input)}`,
       });
       return z.NEVER;
     }
     if (opts.min !== undefined && out < opts.min) {
-      ctx.addIssue({ code: "custom", message: `must be at least ${fmtDuration(opts.min)}, got ${JSON.stringify(input)}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be at least ${fmtDuration(opts.min)}, got ${JSON.stringify(input)}`,
+      });
       return z.NEVER;
     }
     if (opts.max !== undefined && out > opts.max) {
-      ctx.addIssue({ code: "custom", message: `must be at most ${fmtDuration(opts.max)}, got ${JSON.stringify(input)}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be at most ${fmtDuration(opts.max)}, got ${JSON.stringify(input)}`,
+      });
       return z.NEVER;
     }
     return out;
@@ -99,28 +103,28 @@ export function parseListen(value: string): { host: string; port: number } | und
   if (!m || m[1] === undefined || m[2] === undefined) return undefined;
   const port = Number(m[2]);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return undefined;
-  if (m[0].startsWith("[") && !m[1].includes(":")) return undefined;
+  if (m[0].startsWith('[') && !m[1].includes(':')) return undefined;
   return { host: m[1], port };
 }
 
 const ListenSchema = z.string().superRefine((v, ctx) => {
   if (!parseListen(v)) {
-    ctx.addIssue({ code: "custom", message: `expected host:port, got ${JSON.stringify(v)}` });
+    ctx.addIssue({ code: 'custom', message: `expected host:port, got ${JSON.stringify(v)}` });
   }
 });
 
-const nonEmpty = () => z.string().min(1, { error: "must not be empty" });
+const nonEmpty = () => z.string().min(1, { error: 'must not be empty' });
 
 /** Accepts numbers/booleans in env maps (`PORT: 8080`) and stores them as strings. */
 const EnvValueSchema = z.preprocess(
-  (v) => (typeof v === "number" || typeof v === "boolean" ? String(v) : v),
+  (v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v),
   z.string(),
 );
 const EnvMapSchema = z.record(EnvVarNameSchema, EnvValueSchema);
 
 function isValidTimeZone(tz: string): boolean {
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;
   } catch {
     return false;
@@ -129,14 +133,14 @@ function isValidTimeZone(tz: string): boolean {
 
 export function expandHome(p: string, home: string | undefined): string {
   if (home === undefined) return p;
-  if (p === "~") return home;
-  if (p.startsWith("~/")) return path.join(home, p.slice(2));
+  if (p === '~') return home;
+  if (p.startsWith('~/')) return path.join(home, p.slice(2));
   return p;
 }
 
 /** Run object-level refinements even when a sibling field failed, so every error is reported at once. */
 const evenWithIssues = {
-  when: (payload: { value: unknown }) => payload.value !== null && typeof payload.value === "object",
+  when: (payload: { value: unknown }) => payload.value !== null && typeof payload.value === 'object',
 };
 
 function defaultThreads(): number {
@@ -155,23 +159,28 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
     z
       .string({
         // A bare `~` is YAML for null; point the user at the fix instead of "expected string, got null".
-        error: (iss) => (iss.input === null ? 'expected a path, got null (a bare ~ is YAML null: write "~" or ~/...)' : undefined),
+        error: (iss) =>
+          iss.input === null ? 'expected a path, got null (a bare ~ is YAML null: write "~" or ~/...)' : undefined,
       })
-      .min(1, { error: "must not be empty" })
+      .min(1, { error: 'must not be empty' })
       .transform((p) => expandHome(p, opts.home));
 
   const WebSchema = z.strictObject({
-    listen: ListenSchema.default("127.0.0.1:8370"),
+    listen: ListenSchema.default('127.0.0.1:8370'),
     /** Extra Host/Origin names accepted besides loopback. */
-    allowed_hosts: z.array(z.string().regex(/^[^\s/]+$/, { error: "must be a host name" })).default([]),
+    allowed_hosts: z.array(z.string().regex(/^[^\s/]+$/, { error: 'must be a host name' })).default([]),
     /** Max request body in bytes. */
-    body_limit: z.number().int().positive().default(1 * MiB),
+    body_limit: z
+      .number()
+      .int()
+      .positive()
+      .default(1 * MiB),
     /** Max queued events per SSE subscriber before it is dropped. */
     sse_queue: z.number().int().positive().default(1024),
   });
 
   const LogSchema = z.strictObject({
-    level: z.enum(LOG_LEVELS).default("info"),
+    level: z.enum(LOG_LEVELS).default('info'),
   });
 
   const PoolSchema = z.strictObject({
@@ -186,12 +195,16 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
     ffmpeg: pathField().optional(),
     permission_timeout: duration({ min: SECOND }).default(120 * SECOND),
     question_timeout: duration({ min: SECOND, max: HOUR }).default(HOUR),
-    attachment_max_bytes: z.number().int().positive().default(100 * MiB),
+    attachment_max_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(100 * MiB),
     attachment_retention: duration({ min: MINUTE }).default(90 * DAY),
   });
 
   const DefaultsSchema = z.strictObject({
-    harness: HarnessSchema.default("claude"),
+    harness: HarnessSchema.default('claude'),
     model: nonEmpty().optional(),
     environments: z.array(NameSchema).default([]),
     idle_suspend_after: duration({ min: SECOND }).optional(),
@@ -219,8 +232,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
         z
           .strictObject({
             enabled: z.boolean().optional(),
-            engine: z.enum(["openai", "claude-cli"]).optional(),
-            base_url: z.url({ error: "must be a URL" }).optional(),
+            engine: z.enum(['openai', 'claude-cli']).optional(),
+            base_url: z.url({ error: 'must be a URL' }).optional(),
             api_key_env: EnvVarNameSchema.optional(),
             model: nonEmpty().optional(),
           })
@@ -230,8 +243,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       env: EnvMapSchema.optional(),
     })
     .superRefine((t, ctx) => {
-      if (t.harness === "shell" && t.command === undefined) {
-        ctx.addIssue({ code: "custom", path: ["command"], message: "required when harness is shell" });
+      if (t.harness === 'shell' && t.command === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['command'], message: 'required when harness is shell' });
       }
     }, evenWithIssues);
 
@@ -243,7 +256,7 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
         .refine(isValidTimeZone, { error: (iss) => `unknown time zone ${JSON.stringify(iss.input)}` })
         .optional(),
       enabled: z.boolean().default(true),
-      runtime: z.enum(["oneshot", "persistent"]).default("oneshot"),
+      runtime: z.enum(['oneshot', 'persistent']).default('oneshot'),
       template: NameSchema.optional(),
       workspace: pathField().optional(),
       model: nonEmpty().optional(),
@@ -256,8 +269,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       environments: z.array(NameSchema).optional(),
     })
     .superRefine((t, ctx) => {
-      if (t.runtime === "persistent" && t.template === undefined) {
-        ctx.addIssue({ code: "custom", path: ["template"], message: "required when runtime is persistent" });
+      if (t.runtime === 'persistent' && t.template === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['template'], message: 'required when runtime is persistent' });
       }
     }, evenWithIssues);
 
@@ -278,7 +291,7 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
     })
     .superRefine((r, ctx) => {
       if (r.emoji === undefined && r.color === undefined) {
-        ctx.addIssue({ code: "custom", message: "set emoji or color (or both)" });
+        ctx.addIssue({ code: 'custom', message: 'set emoji or color (or both)' });
       }
     }, evenWithIssues);
 
@@ -299,12 +312,12 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
 /** Schema without `~` expansion; use buildConfigSchema({ home }) to expand paths. */
 export const ConfigSchema = buildConfigSchema();
 export type Config = z.infer<typeof ConfigSchema>;
-export type WebConfig = Config["web"];
-export type LogConfig = Config["log"];
-export type PoolConfig = Config["pool"];
-export type ChatConfig = Config["chat"];
-export type DefaultsConfig = Config["defaults"];
-export type TemplateConfig = Config["templates"][string];
-export type TaskConfig = Config["tasks"][string];
-export type EnvironmentConfig = Config["environments"][string];
-export type AppearanceRule = Config["appearance_rules"][number];
+export type WebConfig = Config['web'];
+export type LogConfig = Config['log'];
+export type PoolConfig = Config['pool'];
+export type ChatConfig = Config['chat'];
+export type DefaultsConfig = Config['defaults'];
+export type TemplateConfig = Config['templates'][string];
+export type TaskConfig = Config['tasks'][string];
+export type EnvironmentConfig = Config['environments'][string];
+export type AppearanceRule = Config['appearance_rules'][number];

@@ -1,10 +1,10 @@
 // Keeps the live config: initial load, reload on file change (or when the daemon calls
 // reload("SIGHUP")), and last-good semantics when a reload fails.
-import { EventEmitter } from "node:events";
-import { watch, type FSWatcher } from "node:fs";
-import path from "node:path";
-import { loadConfigFile, type ParseResult } from "./load.js";
-import type { Config } from "./schema.js";
+import { EventEmitter } from 'node:events';
+import { watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import { loadConfigFile, type ParseResult } from './load.js';
+import type { Config } from './schema.js';
 
 /** The subset of a pino logger the watcher uses. */
 export interface ConfigLogger {
@@ -53,7 +53,7 @@ export class ConfigWatcher extends EventEmitter<ConfigWatcherEvents> {
 
   /** The last successfully loaded config. Throws before start(). */
   get current(): Config {
-    if (this.config === undefined) throw new Error("ConfigWatcher: current read before start()");
+    if (this.config === undefined) throw new Error('ConfigWatcher: current read before start()');
     return this.config;
   }
 
@@ -66,11 +66,11 @@ export class ConfigWatcher extends EventEmitter<ConfigWatcherEvents> {
     this.stopped = false;
     const res = await loadConfigFile(this.path, this.home);
     if (!res.ok) {
-      throw new Error(`invalid config ${this.path}:\n${res.errors.map((e) => `  ${e}`).join("\n")}`);
+      throw new Error(`invalid config ${this.path}:\n${res.errors.map((e) => `  ${e}`).join('\n')}`);
     }
     this.logWarnings(res.warnings);
     this.config = res.config;
-    this.logger.info({ file: this.path, exists: res.text !== undefined }, "config loaded");
+    this.logger.info({ file: this.path, exists: res.text !== undefined }, 'config loaded');
     this.startWatching();
     return res.config;
   }
@@ -98,16 +98,19 @@ export class ConfigWatcher extends EventEmitter<ConfigWatcherEvents> {
     const res = await loadConfigFile(this.path, this.home);
     if (!res.ok) {
       for (const e of res.errors) this.logger.error({ file: this.path, reason }, e);
-      this.logger.error({ file: this.path, reason, errors: res.errors.length }, "config reload failed; keeping the last good config");
-      this.emit("reload_failed", res.errors, reason);
+      this.logger.error(
+        { file: this.path, reason, errors: res.errors.length },
+        'config reload failed; keeping the last good config',
+      );
+      this.emit('reload_failed', res.errors, reason);
       return { ok: false, errors: res.errors, warnings: res.warnings };
     }
     this.logWarnings(res.warnings);
     const prev = this.config;
     this.config = res.config;
-    this.logger.info({ file: this.path, reason, exists: res.text !== undefined }, "config reloaded");
+    this.logger.info({ file: this.path, reason, exists: res.text !== undefined }, 'config reloaded');
     // Before start() there is no previous config to compare against: nothing to announce.
-    if (prev !== undefined) this.emit("change", res.config, prev);
+    if (prev !== undefined) this.emit('change', res.config, prev);
     return { ok: true, config: res.config, warnings: res.warnings };
   }
 
@@ -126,13 +129,13 @@ export class ConfigWatcher extends EventEmitter<ConfigWatcherEvents> {
         if (filename !== null && filename !== base) return;
         this.schedule();
       });
-      this.fsWatcher.on("error", (err) => {
-        this.logger.error({ file: this.path, err }, "config watcher failed; reload with SIGHUP");
+      this.fsWatcher.on('error', (err) => {
+        this.logger.error({ file: this.path, err }, 'config watcher failed; reload with SIGHUP');
         this.fsWatcher?.close();
         this.fsWatcher = undefined;
       });
     } catch (err) {
-      this.logger.warn({ file: this.path, err }, "cannot watch the config directory; reload with SIGHUP");
+      this.logger.warn({ file: this.path, err }, 'cannot watch the config directory; reload with SIGHUP');
     }
   }
 
@@ -142,9 +145,9 @@ export class ConfigWatcher extends EventEmitter<ConfigWatcherEvents> {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (this.stopped) return;
-      this.reload("file changed").catch((err: unknown) => {
+      this.reload('file changed').catch((err: unknown) => {
         // Only a throwing `change` listener gets here; keep it from becoming an unhandled rejection.
-        this.logger.error({ file: this.path, err }, "config change listener failed");
+        this.logger.error({ file: this.path, err }, 'config change listener failed');
       });
     }, this.debounceMs);
     this.timer.unref();

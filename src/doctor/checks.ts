@@ -31,8 +31,24 @@ export async function runChecks(ctx: DoctorContext): Promise<CheckResult[]> {
   return [
     checkConfig(ctx),
     await checkProgram('tmux', undefined, '', ['-V'], true, ctx.envPath, 'apt-get install tmux'),
-    await checkProgram('ffmpeg', cfg?.chat.ffmpeg, 'chat.ffmpeg', ['-version'], false, ctx.envPath, 'apt-get install ffmpeg'),
-    await checkProgram('whisper-cli', cfg?.chat.whisper_cli, 'chat.whisper_cli', ['--help'], false, ctx.envPath, SETUP),
+    await checkProgram(
+      'ffmpeg',
+      cfg?.chat.ffmpeg,
+      'chat.ffmpeg',
+      ['-version'],
+      false,
+      ctx.envPath,
+      'apt-get install ffmpeg',
+    ),
+    await checkProgram(
+      'whisper-cli',
+      cfg?.chat.whisper_cli,
+      'chat.whisper_cli',
+      ['--version'],
+      false,
+      ctx.envPath,
+      SETUP,
+    ),
     checkWhisperModel(cfg),
     checkMode('state folder', ctx.paths.stateDir, 0o700, true),
     checkMode('operator token', ctx.paths.operatorTokenFile, 0o600, true),
@@ -72,7 +88,9 @@ async function checkProgram(
     return {
       name,
       status: 'missing',
-      detail: configured ? `${configured} does not exist (set by ${configKey})${purpose}` : `not found in native-bins or PATH${purpose}`,
+      detail: configured
+        ? `${configured} does not exist (set by ${configKey})${purpose}`
+        : `not found in native-bins or PATH${purpose}`,
       fix: configured ? `fix or remove ${configKey}` : fix,
       required,
     };
@@ -92,7 +110,14 @@ function checkWhisperModel(cfg: Config | null): CheckResult {
   const name = 'whisper model';
   const model = cfg?.chat.whisper_model;
   const fix = 'download a ggml whisper model (e.g. ggml-large-v3-turbo.bin) and set chat.whisper_model to its path';
-  if (!model) return { name, status: 'missing', detail: 'chat.whisper_model is not set (optional: voice notes)', fix, required: false };
+  if (!model)
+    return {
+      name,
+      status: 'missing',
+      detail: 'chat.whisper_model is not set (optional: voice notes)',
+      fix,
+      required: false,
+    };
   let magic: number;
   try {
     const fd = fs.openSync(model, 'r');

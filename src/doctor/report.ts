@@ -13,7 +13,10 @@ export function formatReport(results: CheckResult[]): { text: string; exitCode: 
   const failed = results.filter((r) => r.required && r.status !== 'ok');
   const optional = results.filter((r) => !r.required && r.status !== 'ok');
   lines.push('');
-  if (failed.length) lines.push(`leo doctor: ${failed.length} required part(s) missing or wrong: ${failed.map((r) => r.name).join(', ')}`);
+  if (failed.length)
+    lines.push(
+      `leo doctor: ${failed.length} required part(s) missing or wrong: ${failed.map((r) => r.name).join(', ')}`,
+    );
   else if (optional.length)
     lines.push(`leo doctor: ready; optional parts not available: ${optional.map((r) => r.name).join(', ')}`);
   else lines.push('leo doctor: everything is in place');

@@ -25,8 +25,7 @@ export const Access = {
 } as const satisfies Record<string, RouteAccess>;
 
 export type AccessDecision =
-  | { allowed: true; principal: Principal }
-  | { allowed: false; status: 401 | 403 | 404; error: string; code: string };
+  { allowed: true; principal: Principal } | { allowed: false; status: 401 | 403 | 404; error: string; code: string };
 
 /** Pure: decides a request from how it arrived, the route's declaration and the bearer token's owner. */
 export function decideAccess(input: {
@@ -41,13 +40,20 @@ export function decideAccess(input: {
   if (access.tokens === 'public') return { allowed: true, principal: { kind: 'anonymous' } };
   const m = /^Bearer\s+(\S+)\s*$/i.exec(input.authorization ?? '');
   if (!m) {
-    const error = input.authorization ? 'malformed Authorization header (expected "Bearer <token>")' : 'missing bearer token';
+    const error = input.authorization
+      ? 'malformed Authorization header (expected "Bearer <token>")'
+      : 'missing bearer token';
     return { allowed: false, status: 401, error, code: 'unauthorized' };
   }
   const principal = input.identify(m[1]!);
   if (!principal) return { allowed: false, status: 401, error: 'invalid or revoked token', code: 'unauthorized' };
   if (principal.kind === 'socket' || principal.kind === 'anonymous' || !access.tokens.includes(principal.kind))
-    return { allowed: false, status: 403, error: `this route does not accept ${principal.kind} tokens`, code: 'forbidden' };
+    return {
+      allowed: false,
+      status: 403,
+      error: `this route does not accept ${principal.kind} tokens`,
+      code: 'forbidden',
+    };
   if (access.clientMustPost && principal.kind === 'client' && !principal.canPost)
     return { allowed: false, status: 403, error: 'this API client was not granted can_post', code: 'forbidden' };
   return { allowed: true, principal };

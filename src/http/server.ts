@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/token-kinds.js';
 import { decideAccess, type RouteAccess } from './access.js';
@@ -145,7 +151,11 @@ function notFoundBody(method: string, url: string) {
 function mapFastifyError(err: FastifyError, bodyLimit: number): HttpError | null {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError(413, `request body is larger than the ${bodyLimit}-byte limit of this route`, 'body_too_large');
+      return new HttpError(
+        413,
+        `request body is larger than the ${bodyLimit}-byte limit of this route`,
+        'body_too_large',
+      );
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new HttpError(400, `malformed JSON body: ${err.message}`, 'bad_json');

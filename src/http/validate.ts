@@ -5,7 +5,11 @@ import { badRequest } from './envelope.js';
  * Parses a request part with its zod schema. A failure is a 400 whose message names the field, e.g.
  * `body.name: name must not be empty`, and whose details carry the field path for clients.
  */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, part: 'body' | 'query' | 'params'): z.infer<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  part: 'body' | 'query' | 'params',
+): z.infer<S> {
   const result = schema.safeParse(value === undefined && part === 'body' ? null : value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

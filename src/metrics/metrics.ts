@@ -30,7 +30,12 @@ export class Metrics {
       registers: [r],
       collect() {
         const d = sources.loopDelay();
-        for (const [q, v] of [['0.5', d.p50], ['0.9', d.p90], ['0.99', d.p99], ['1', d.max]] as const)
+        for (const [q, v] of [
+          ['0.5', d.p50],
+          ['0.9', d.p90],
+          ['0.99', d.p99],
+          ['1', d.max],
+        ] as const)
           this.set({ quantile: q }, v / 1000);
       },
     });

@@ -35,8 +35,14 @@ export function findOnPath(name: string, envPath = process.env.PATH ?? ''): stri
  * Resolves a native program: an explicit config path wins (and is reported missing rather than silently replaced
  * when it does not exist), then the copy built into native-bins/, then PATH.
  */
-export function resolveProgram(name: string, configured: string | undefined, configKey: string, envPath?: string): ResolvedProgram {
-  if (configured) return { path: fs.existsSync(configured) ? configured : null, source: `${configKey} (${configured})` };
+export function resolveProgram(
+  name: string,
+  configured: string | undefined,
+  configKey: string,
+  envPath?: string,
+): ResolvedProgram {
+  if (configured)
+    return { path: fs.existsSync(configured) ? configured : null, source: `${configKey} (${configured})` };
   const bundled = path.join(nativeBinDir(), name);
   if (fs.existsSync(bundled)) return { path: bundled, source: 'native-bins' };
   return { path: findOnPath(name, envPath), source: 'PATH' };
@@ -46,7 +52,7 @@ export function resolveProgram(name: string, configured: string | undefined, con
 export function probe(file: string, args: string[], timeoutMs = 10_000): Promise<{ ok: boolean; output: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { timeout: timeoutMs }, (err, stdout, stderr) => {
-      const output = `${stdout}${stderr}`.split('\n').find((l) => l.trim()) ?? '';
+      const output = (`${stdout}${stderr}`.split('\n').find((l) => l.trim()) ?? '').replace(/\s+Copyright.*$/, '');
       resolve({ ok: !err, output: output.trim() });
     });
   });

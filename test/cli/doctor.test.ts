@@ -25,7 +25,8 @@ function fakeModel(file: string): string {
   return file;
 }
 
-const line = (out: string, name: string) => out.split('\n').find((l) => new RegExp(`^\\w+\\s+${name}\\s`).test(l)) ?? '';
+const line = (out: string, name: string) =>
+  out.split('\n').find((l) => new RegExp(`^\\w+\\s+${name}\\s`).test(l)) ?? '';
 
 describe('leo doctor', () => {
   it('on a machine that has everything: every line ok, exit 0', () => {
@@ -55,7 +56,10 @@ describe('leo doctor', () => {
       };
       const r = runLeo(['doctor'], env);
       assert.equal(r.status, 0, r.stdout + r.stderr);
-      assert.match(line(r.stdout, 'whisper-cli'), /^missing\s+whisper-cli\s+not found in native-bins or PATH \(optional: voice notes\)/);
+      assert.match(
+        line(r.stdout, 'whisper-cli'),
+        /^missing\s+whisper-cli\s+not found in native-bins or PATH \(optional: voice notes\)/,
+      );
       assert.match(r.stdout, /fix: node native-bins\/setup\.mjs/);
       assert.match(line(r.stdout, 'whisper model'), /^missing\s.*chat\.whisper_model is not set/);
       assert.match(line(r.stdout, 'tmux'), /^ok\s/);

@@ -1,28 +1,40 @@
-import assert from "node:assert/strict";
-import os from "node:os";
-import { describe, it } from "node:test";
-import { parseConfig } from "../../src/config/load.js";
-import { ConfigSchema, buildConfigSchema, expandHome, parseDuration, parseListen, type Config } from "../../src/config/schema.js";
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import { describe, it } from 'node:test';
+import { parseConfig } from '../../src/config/load.js';
+import {
+  ConfigSchema,
+  buildConfigSchema,
+  expandHome,
+  parseDuration,
+  parseListen,
+  type Config,
+} from '../../src/config/schema.js';
 
-const HOME = "/home/tester";
+const HOME = '/home/tester';
 
 function load(text: string): Config {
-  const res = parseConfig(text, { file: "leo.yaml", home: HOME });
-  if (!res.ok) assert.fail(`expected ok, got errors:\n${res.errors.join("\n")}`);
+  const res = parseConfig(text, { file: 'leo.yaml', home: HOME });
+  if (!res.ok) assert.fail(`expected ok, got errors:\n${res.errors.join('\n')}`);
   return res.config;
 }
 
-describe("config defaults", () => {
+describe('config defaults', () => {
   for (const [label, text] of [
-    ["empty file", ""],
-    ["comments only", "# nothing here\n"],
-    ["empty document", "---\n"],
-    ["empty sections", "web:\nchat:\ntemplates:\ntasks:\nenvironments:\nappearance_rules:\n"],
+    ['empty file', ''],
+    ['comments only', '# nothing here\n'],
+    ['empty document', '---\n'],
+    ['empty sections', 'web:\nchat:\ntemplates:\ntasks:\nenvironments:\nappearance_rules:\n'],
   ] as const) {
     it(`${label} yields a full valid config`, () => {
       const c = load(text);
-      assert.deepEqual(c.web, { listen: "127.0.0.1:8370", allowed_hosts: [], body_limit: 1024 * 1024, sse_queue: 1024 });
-      assert.deepEqual(c.log, { level: "info" });
+      assert.deepEqual(c.web, {
+        listen: '127.0.0.1:8370',
+        allowed_hosts: [],
+        body_limit: 1024 * 1024,
+        sse_queue: 1024,
+      });
+      assert.deepEqual(c.log, { level: 'info' });
       assert.equal(c.pool.threads, Math.min(4, os.availableParallelism()));
       assert.equal(c.pool.max_queue, 1000);
       assert.equal(c.chat.enabled, true);
@@ -31,7 +43,7 @@ describe("config defaults", () => {
       assert.equal(c.chat.attachment_max_bytes, 100 * 1024 * 1024);
       assert.equal(c.chat.attachment_retention, 90 * 24 * 3_600_000);
       assert.equal(c.chat.whisper_model, undefined);
-      assert.equal(c.defaults.harness, "claude");
+      assert.equal(c.defaults.harness, 'claude');
       assert.deepEqual(c.defaults.environments, []);
       assert.deepEqual(c.templates, {});
       assert.deepEqual(c.tasks, {});
@@ -40,13 +52,13 @@ describe("config defaults", () => {
     });
   }
 
-  it("the exported ConfigSchema parses {} to the same shape", () => {
+  it('the exported ConfigSchema parses {} to the same shape', () => {
     const c = ConfigSchema.parse({});
-    assert.equal(c.web.listen, "127.0.0.1:8370");
+    assert.equal(c.web.listen, '127.0.0.1:8370');
     assert.equal(c.chat.question_timeout, 3_600_000);
   });
 
-  it("task and template defaults are filled in", () => {
+  it('task and template defaults are filled in', () => {
     const c = load(`
 templates:
   bare:
@@ -55,33 +67,33 @@ tasks:
     schedule: "0 3 * * *"
     prompt: tidy up
 `);
-    assert.deepEqual(c.templates["bare"], {});
-    const t = c.tasks["nightly"];
+    assert.deepEqual(c.templates['bare'], {});
+    const t = c.tasks['nightly'];
     assert.ok(t);
     assert.equal(t.enabled, true);
-    assert.equal(t.runtime, "oneshot");
+    assert.equal(t.runtime, 'oneshot');
     assert.equal(t.attempts, 1);
     assert.equal(t.timeout, 30 * 60_000);
     assert.equal(t.notify_on_fail, false);
   });
 });
 
-describe("durations", () => {
-  it("parseDuration handles ms-style strings and seconds", () => {
-    assert.equal(parseDuration("120s"), 120_000);
-    assert.equal(parseDuration("30m"), 1_800_000);
-    assert.equal(parseDuration("1h"), 3_600_000);
-    assert.equal(parseDuration("90d"), 90 * 86_400_000);
+describe('durations', () => {
+  it('parseDuration handles ms-style strings and seconds', () => {
+    assert.equal(parseDuration('120s'), 120_000);
+    assert.equal(parseDuration('30m'), 1_800_000);
+    assert.equal(parseDuration('1h'), 3_600_000);
+    assert.equal(parseDuration('90d'), 90 * 86_400_000);
     assert.equal(parseDuration(45), 45_000);
     assert.equal(parseDuration(1.5), 1_500);
-    assert.equal(parseDuration("45"), 45_000, "a bare numeric string is seconds, like a bare number");
-    assert.equal(parseDuration("abc"), undefined);
-    assert.equal(parseDuration("-5s"), undefined);
+    assert.equal(parseDuration('45'), 45_000, 'a bare numeric string is seconds, like a bare number');
+    assert.equal(parseDuration('abc'), undefined);
+    assert.equal(parseDuration('-5s'), undefined);
     assert.equal(parseDuration(-1), undefined);
     assert.equal(parseDuration(true), undefined);
   });
 
-  it("duration fields are milliseconds in the parsed config", () => {
+  it('duration fields are milliseconds in the parsed config', () => {
     const c = load(`
 chat:
   permission_timeout: 90s
@@ -102,42 +114,45 @@ tasks:
     assert.equal(c.chat.question_timeout, 1_800_000);
     assert.equal(c.chat.attachment_retention, 7 * 86_400_000);
     assert.equal(c.defaults.idle_suspend_after, 7_200_000);
-    assert.equal(c.templates["t"]?.idle_suspend_after, 600_000);
-    assert.equal(c.tasks["x"]?.timeout, 300_000);
+    assert.equal(c.templates['t']?.idle_suspend_after, 600_000);
+    assert.equal(c.tasks['x']?.timeout, 300_000);
   });
 
-  it("question_timeout is capped at 1h", () => {
-    const res = parseConfig("chat:\n  question_timeout: 2h\n", { file: "leo.yaml", home: HOME });
+  it('question_timeout is capped at 1h', () => {
+    const res = parseConfig('chat:\n  question_timeout: 2h\n', { file: 'leo.yaml', home: HOME });
     assert.equal(res.ok, false);
     assert.deepEqual(!res.ok && res.errors, ['leo.yaml:2: chat.question_timeout: must be at most 1h, got "2h"']);
   });
 
-  it("a malformed duration is an error naming the key and line", () => {
-    const res = parseConfig("chat:\n\n  permission_timeout: soon\n", { file: "leo.yaml", home: HOME });
+  it('a malformed duration is an error naming the key and line', () => {
+    const res = parseConfig('chat:\n\n  permission_timeout: soon\n', { file: 'leo.yaml', home: HOME });
     assert.equal(res.ok, false);
-    assert.match(!res.ok ? res.errors[0] ?? "" : "", /^leo\.yaml:3: chat\.permission_timeout: expected a duration .* got "soon"$/);
+    assert.match(
+      !res.ok ? (res.errors[0] ?? '') : '',
+      /^leo\.yaml:3: chat\.permission_timeout: expected a duration .* got "soon"$/,
+    );
   });
 });
 
-describe("listen", () => {
-  it("parseListen accepts host:port and [v6]:port", () => {
-    assert.deepEqual(parseListen("127.0.0.1:8370"), { host: "127.0.0.1", port: 8370 });
-    assert.deepEqual(parseListen("localhost:80"), { host: "localhost", port: 80 });
-    assert.deepEqual(parseListen("[::1]:8370"), { host: "::1", port: 8370 });
-    assert.equal(parseListen("abc"), undefined);
-    assert.equal(parseListen("::1:8370"), undefined);
-    assert.equal(parseListen("host:70000"), undefined);
-    assert.equal(parseListen(":8370"), undefined);
-    assert.equal(parseListen("[abc]:1"), undefined);
+describe('listen', () => {
+  it('parseListen accepts host:port and [v6]:port', () => {
+    assert.deepEqual(parseListen('127.0.0.1:8370'), { host: '127.0.0.1', port: 8370 });
+    assert.deepEqual(parseListen('localhost:80'), { host: 'localhost', port: 80 });
+    assert.deepEqual(parseListen('[::1]:8370'), { host: '::1', port: 8370 });
+    assert.equal(parseListen('abc'), undefined);
+    assert.equal(parseListen('::1:8370'), undefined);
+    assert.equal(parseListen('host:70000'), undefined);
+    assert.equal(parseListen(':8370'), undefined);
+    assert.equal(parseListen('[abc]:1'), undefined);
   });
 
-  it("an IPv6 listen address loads", () => {
-    assert.equal(load('web:\n  listen: "[::1]:8370"\n').web.listen, "[::1]:8370");
+  it('an IPv6 listen address loads', () => {
+    assert.equal(load('web:\n  listen: "[::1]:8370"\n').web.listen, '[::1]:8370');
   });
 });
 
-describe("~ expansion", () => {
-  it("expands with the given home, never the real one", () => {
+describe('~ expansion', () => {
+  it('expands with the given home, never the real one', () => {
     const c = load(`
 chat:
   whisper_model: ~/.leo/models/ggml.bin
@@ -154,35 +169,38 @@ tasks:
     prompt: p
     workspace: "~/src/t"
 `);
-    assert.equal(c.chat.whisper_model, "/home/tester/.leo/models/ggml.bin");
-    assert.equal(c.chat.whisper_cli, "/home/tester/bin/whisper-cli");
-    assert.equal(c.chat.ffmpeg, "/opt/homebrew/bin/ffmpeg");
-    assert.equal(c.defaults.workspace_root, "/home/tester");
-    assert.equal(c.templates["w"]?.workspace, "/home/tester/src/w");
-    assert.equal(c.tasks["t"]?.workspace, "/home/tester/src/t");
+    assert.equal(c.chat.whisper_model, '/home/tester/.leo/models/ggml.bin');
+    assert.equal(c.chat.whisper_cli, '/home/tester/bin/whisper-cli');
+    assert.equal(c.chat.ffmpeg, '/opt/homebrew/bin/ffmpeg');
+    assert.equal(c.defaults.workspace_root, '/home/tester');
+    assert.equal(c.templates['w']?.workspace, '/home/tester/src/w');
+    assert.equal(c.tasks['t']?.workspace, '/home/tester/src/t');
   });
 
-  it("a bare ~ (YAML null) on a path field gets a helpful error", () => {
-    const res = parseConfig("defaults:\n  workspace_root: ~\n", { file: "leo.yaml", home: HOME });
+  it('a bare ~ (YAML null) on a path field gets a helpful error', () => {
+    const res = parseConfig('defaults:\n  workspace_root: ~\n', { file: 'leo.yaml', home: HOME });
     assert.deepEqual(!res.ok && res.errors, [
       'leo.yaml:2: defaults.workspace_root: expected a path, got null (a bare ~ is YAML null: write "~" or ~/...)',
     ]);
   });
 
-  it("expandHome leaves other paths and ~user alone", () => {
-    assert.equal(expandHome("~other/x", HOME), "~other/x");
-    assert.equal(expandHome("rel/~/x", HOME), "rel/~/x");
-    assert.equal(expandHome("~/x", undefined), "~/x");
+  it('expandHome leaves other paths and ~user alone', () => {
+    assert.equal(expandHome('~other/x', HOME), '~other/x');
+    assert.equal(expandHome('rel/~/x', HOME), 'rel/~/x');
+    assert.equal(expandHome('~/x', undefined), '~/x');
   });
 
-  it("the schema without a home leaves ~ as-is", () => {
-    assert.equal(ConfigSchema.parse({ chat: { whisper_model: "~/m.bin" } }).chat.whisper_model, "~/m.bin");
-    assert.equal(buildConfigSchema({ home: "/h" }).parse({ chat: { whisper_model: "~/m.bin" } }).chat.whisper_model, "/h/m.bin");
+  it('the schema without a home leaves ~ as-is', () => {
+    assert.equal(ConfigSchema.parse({ chat: { whisper_model: '~/m.bin' } }).chat.whisper_model, '~/m.bin');
+    assert.equal(
+      buildConfigSchema({ home: '/h' }).parse({ chat: { whisper_model: '~/m.bin' } }).chat.whisper_model,
+      '/h/m.bin',
+    );
   });
 });
 
-describe("sections", () => {
-  it("a full config round-trips", () => {
+describe('sections', () => {
+  it('a full config round-trips', () => {
     const c = load(`
 web:
   listen: 0.0.0.0:9000
@@ -241,15 +259,15 @@ appearance_rules:
   - match: { harness: shell }
     color: teal
 `);
-    assert.deepEqual(c.web.allowed_hosts, ["leo.local", "mac.tailnet.ts.net"]);
-    assert.equal(c.log.level, "debug");
+    assert.deepEqual(c.web.allowed_hosts, ['leo.local', 'mac.tailnet.ts.net']);
+    assert.equal(c.log.level, 'debug');
     assert.equal(c.pool.threads, 2);
-    assert.equal(c.defaults.harness, "codex");
-    assert.deepEqual(c.templates["fable"]?.env, { PORT: "8080", DEBUG: "true" });
-    assert.equal(c.templates["fable"]?.chat?.engine, "openai");
-    assert.equal(c.templates["sh"]?.command, "htop");
-    assert.equal(c.tasks["daily-news"]?.runtime, "persistent");
-    assert.deepEqual(c.environments["work"], { GH_TOKEN: "secret" });
-    assert.deepEqual(c.appearance_rules[1], { match: { harness: "shell" }, color: "teal" });
+    assert.equal(c.defaults.harness, 'codex');
+    assert.deepEqual(c.templates['fable']?.env, { PORT: '8080', DEBUG: 'true' });
+    assert.equal(c.templates['fable']?.chat?.engine, 'openai');
+    assert.equal(c.templates['sh']?.command, 'htop');
+    assert.equal(c.tasks['daily-news']?.runtime, 'persistent');
+    assert.deepEqual(c.environments['work'], { GH_TOKEN: 'secret' });
+    assert.deepEqual(c.appearance_rules[1], { match: { harness: 'shell' }, color: 'teal' });
   });
 });

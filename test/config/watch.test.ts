@@ -1,21 +1,21 @@
-import assert from "node:assert/strict";
-import { once } from "node:events";
-import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, it } from "node:test";
-import { pino } from "pino";
-import type { Config } from "../../src/config/schema.js";
-import { ConfigWatcher, type ConfigLogger } from "../../src/config/watch.js";
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { pino } from 'pino';
+import type { Config } from '../../src/config/schema.js';
+import { ConfigWatcher, type ConfigLogger } from '../../src/config/watch.js';
 
-const HOME = "/home/tester";
+const HOME = '/home/tester';
 const WAIT_MS = 5000;
 
 /**
  * Waits for `event`. The watcher itself never keeps the process alive (unref'd fs.watch and
  * timers), so this holds a ref'd timer that doubles as the failure timeout.
  */
-async function waitFor<T extends unknown[]>(w: ConfigWatcher, event: "change" | "reload_failed"): Promise<T> {
+async function waitFor<T extends unknown[]>(w: ConfigWatcher, event: 'change' | 'reload_failed'): Promise<T> {
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(new Error(`timed out waiting for ${event}`)), WAIT_MS);
   try {
@@ -30,27 +30,27 @@ function sleep(ms: number): Promise<void> {
 }
 
 interface LogLine {
-  level: "info" | "warn" | "error";
+  level: 'info' | 'warn' | 'error';
   obj: unknown;
   msg: string | undefined;
 }
 
 function memoryLogger(): ConfigLogger & { lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const log = (level: LogLine["level"]) => (obj: unknown, msg?: string) => {
+  const log = (level: LogLine['level']) => (obj: unknown, msg?: string) => {
     lines.push({ level, obj, msg });
   };
-  return { lines, info: log("info"), warn: log("warn"), error: log("error") };
+  return { lines, info: log('info'), warn: log('warn'), error: log('error') };
 }
 
-describe("ConfigWatcher", () => {
-  let dir = "";
-  let file = "";
+describe('ConfigWatcher', () => {
+  let dir = '';
+  let file = '';
   let watcher: ConfigWatcher | undefined;
 
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), "leo-config-watch-"));
-    file = path.join(dir, "leo.yaml");
+    dir = await mkdtemp(path.join(os.tmpdir(), 'leo-config-watch-'));
+    file = path.join(dir, 'leo.yaml');
   });
   afterEach(async () => {
     watcher?.stop();
@@ -64,20 +64,20 @@ describe("ConfigWatcher", () => {
   }
 
   function nextChange(w: ConfigWatcher): Promise<[Config, Config]> {
-    return waitFor<[Config, Config]>(w, "change");
+    return waitFor<[Config, Config]>(w, 'change');
   }
 
-  it("start() loads the file; current is the config", async () => {
-    await writeFile(file, "web:\n  listen: 127.0.0.1:9001\n");
+  it('start() loads the file; current is the config', async () => {
+    await writeFile(file, 'web:\n  listen: 127.0.0.1:9001\n');
     const { w } = make();
     assert.throws(() => w.current, /before start/);
     const c = await w.start();
-    assert.equal(c.web.listen, "127.0.0.1:9001");
+    assert.equal(c.web.listen, '127.0.0.1:9001');
     assert.equal(w.current, c);
   });
 
-  it("start() with an invalid config throws listing every error", async () => {
-    await writeFile(file, "web:\n  listen: abc\ntemplates:\n  sh:\n    harness: shell\n");
+  it('start() with an invalid config throws listing every error', async () => {
+    await writeFile(file, 'web:\n  listen: abc\ntemplates:\n  sh:\n    harness: shell\n');
     const { w } = make();
     await assert.rejects(w.start(), (err: Error) => {
       assert.match(err.message, /leo\.yaml:2: web\.listen: expected host:port, got "abc"/);
@@ -86,97 +86,97 @@ describe("ConfigWatcher", () => {
     });
   });
 
-  it("start() logs unknown-key warnings", async () => {
-    await writeFile(file, "web:\n  colour: red\n");
+  it('start() logs unknown-key warnings', async () => {
+    await writeFile(file, 'web:\n  colour: red\n');
     const { w, logger } = make();
     await w.start();
-    const warns = logger.lines.filter((l) => l.level === "warn").map((l) => l.msg);
+    const warns = logger.lines.filter((l) => l.level === 'warn').map((l) => l.msg);
     assert.deepEqual(warns, [`${file}:2: unknown key web.colour (ignored)`]);
   });
 
-  it("a valid edit emits change(new, old)", async () => {
-    await writeFile(file, "log:\n  level: info\n");
+  it('a valid edit emits change(new, old)', async () => {
+    await writeFile(file, 'log:\n  level: info\n');
     const { w } = make();
     const first = await w.start();
     const changed = nextChange(w);
-    await writeFile(file, "log:\n  level: debug\n");
+    await writeFile(file, 'log:\n  level: debug\n');
     const [next, prev] = await changed;
-    assert.equal(next.log.level, "debug");
+    assert.equal(next.log.level, 'debug');
     assert.equal(prev, first);
     assert.equal(w.current, next);
   });
 
-  it("a bad edit keeps the old config, logs the error and emits reload_failed", async () => {
-    await writeFile(file, "web:\n  listen: 127.0.0.1:9002\n");
+  it('a bad edit keeps the old config, logs the error and emits reload_failed', async () => {
+    await writeFile(file, 'web:\n  listen: 127.0.0.1:9002\n');
     const { w, logger } = make();
     const first = await w.start();
     let changes = 0;
-    w.on("change", () => changes++);
-    const failed = waitFor<[string[], string]>(w, "reload_failed");
-    await writeFile(file, "web:\n  listen: nope\n");
+    w.on('change', () => changes++);
+    const failed = waitFor<[string[], string]>(w, 'reload_failed');
+    await writeFile(file, 'web:\n  listen: nope\n');
     const [errors] = await failed;
     assert.deepEqual(errors, [`${file}:2: web.listen: expected host:port, got "nope"`]);
     assert.equal(w.current, first);
     assert.equal(changes, 0);
-    const logged = logger.lines.filter((l) => l.level === "error").map((l) => l.msg);
+    const logged = logger.lines.filter((l) => l.level === 'error').map((l) => l.msg);
     assert.ok(logged.includes(errors[0]), `error not logged: ${JSON.stringify(logged)}`);
 
     // A later fix is picked up again.
     const changed = nextChange(w);
-    await writeFile(file, "web:\n  listen: 127.0.0.1:9003\n");
+    await writeFile(file, 'web:\n  listen: 127.0.0.1:9003\n');
     const [next] = await changed;
-    assert.equal(next.web.listen, "127.0.0.1:9003");
+    assert.equal(next.web.listen, '127.0.0.1:9003');
   });
 
-  it("a file replaced by rename (editor save) is detected", async () => {
-    await writeFile(file, "pool:\n  max_queue: 1\n");
+  it('a file replaced by rename (editor save) is detected', async () => {
+    await writeFile(file, 'pool:\n  max_queue: 1\n');
     const { w } = make();
     await w.start();
     const changed = nextChange(w);
-    const tmp = path.join(dir, ".leo.yaml.swp");
-    await writeFile(tmp, "pool:\n  max_queue: 2\n");
+    const tmp = path.join(dir, '.leo.yaml.swp');
+    await writeFile(tmp, 'pool:\n  max_queue: 2\n');
     await rename(tmp, file);
     const [next] = await changed;
     assert.equal(next.pool.max_queue, 2);
 
     // The watch survives the replacement: a second replace is seen too.
     const changed2 = nextChange(w);
-    await writeFile(tmp, "pool:\n  max_queue: 3\n");
+    await writeFile(tmp, 'pool:\n  max_queue: 3\n');
     await rename(tmp, file);
     const [next2] = await changed2;
     assert.equal(next2.pool.max_queue, 3);
   });
 
-  it("a file created after start is detected", async () => {
+  it('a file created after start is detected', async () => {
     const { w } = make();
     const first = await w.start();
-    assert.equal(first.web.listen, "127.0.0.1:8370");
+    assert.equal(first.web.listen, '127.0.0.1:8370');
     const changed = nextChange(w);
-    await writeFile(file, "web:\n  listen: 127.0.0.1:9004\n");
+    await writeFile(file, 'web:\n  listen: 127.0.0.1:9004\n');
     const [next] = await changed;
-    assert.equal(next.web.listen, "127.0.0.1:9004");
+    assert.equal(next.web.listen, '127.0.0.1:9004');
   });
 
-  it("other files in the directory are ignored", async () => {
-    await writeFile(file, "");
+  it('other files in the directory are ignored', async () => {
+    await writeFile(file, '');
     const { w } = make();
     await w.start();
     let reloads = 0;
-    w.on("change", () => reloads++);
-    w.on("reload_failed", () => reloads++);
-    await writeFile(path.join(dir, "other.yaml"), "- not: config\n");
+    w.on('change', () => reloads++);
+    w.on('reload_failed', () => reloads++);
+    await writeFile(path.join(dir, 'other.yaml'), '- not: config\n');
     await sleep(150);
     assert.equal(reloads, 0);
   });
 
-  it("bursts of writes are debounced into one reload", async () => {
-    await writeFile(file, "");
+  it('bursts of writes are debounced into one reload', async () => {
+    await writeFile(file, '');
     const logger = memoryLogger();
     watcher = new ConfigWatcher({ path: file, home: HOME, logger, debounceMs: 200 });
     const w = watcher;
     await w.start();
     const seen: number[] = [];
-    w.on("change", (c) => seen.push(c.pool.max_queue));
+    w.on('change', (c) => seen.push(c.pool.max_queue));
     for (let i = 1; i <= 5; i++) {
       await writeFile(file, `pool:\n  max_queue: ${i}\n`);
       await sleep(5);
@@ -185,40 +185,40 @@ describe("ConfigWatcher", () => {
     assert.deepEqual(seen, [5]);
   });
 
-  it("reload(reason) re-reads on demand and reports the result", async () => {
-    await writeFile(file, "");
+  it('reload(reason) re-reads on demand and reports the result', async () => {
+    await writeFile(file, '');
     const { w } = make();
     await w.start();
     w.stop(); // no file events: only the explicit reload
-    await writeFile(file, "log:\n  level: warn\n");
+    await writeFile(file, 'log:\n  level: warn\n');
     const changed = nextChange(w);
-    const ok = await w.reload("SIGHUP");
+    const ok = await w.reload('SIGHUP');
     assert.ok(ok.ok);
-    assert.equal((await changed)[0].log.level, "warn");
+    assert.equal((await changed)[0].log.level, 'warn');
 
-    await writeFile(file, "log: [\n");
-    const bad = await w.reload("SIGHUP");
+    await writeFile(file, 'log: [\n');
+    const bad = await w.reload('SIGHUP');
     assert.equal(bad.ok, false);
-    assert.equal(w.current.log.level, "warn");
+    assert.equal(w.current.log.level, 'warn');
   });
 
-  it("stop() prevents further reloads", async () => {
-    await writeFile(file, "");
+  it('stop() prevents further reloads', async () => {
+    await writeFile(file, '');
     const { w } = make();
     await w.start();
     w.stop();
     let reloads = 0;
-    w.on("change", () => reloads++);
-    await writeFile(file, "log:\n  level: debug\n");
+    w.on('change', () => reloads++);
+    await writeFile(file, 'log:\n  level: debug\n');
     await sleep(150);
     assert.equal(reloads, 0);
-    assert.equal(w.current.log.level, "info");
+    assert.equal(w.current.log.level, 'info');
   });
 
-  it("accepts a pino logger", async () => {
-    await writeFile(file, "");
-    const logger = pino({ level: "silent" });
+  it('accepts a pino logger', async () => {
+    await writeFile(file, '');
+    const logger = pino({ level: 'silent' });
     watcher = new ConfigWatcher({ path: file, home: HOME, logger });
-    assert.equal((await watcher.start()).log.level, "info");
+    assert.equal((await watcher.start()).log.level, 'info');
   });
 });

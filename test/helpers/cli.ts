@@ -5,13 +5,18 @@ import { fileURLToPath } from 'node:url';
 export const LEO_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/leo.js');
 
 /** Runs `leo <args>` to completion, as a user would from a shell. */
-export function runLeo(args: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
+export function runLeo(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [LEO_BIN, ...args], { env, encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Starts `leo daemon` as a child process and resolves once it logs that it is ready, with the port it bound. */
-export function spawnDaemon(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+export function spawnDaemon(
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; port: number; output: () => string }> {
   const child = spawn(process.execPath, [LEO_BIN, 'daemon'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {

@@ -13,7 +13,9 @@ export interface TestDaemon {
 }
 
 /** The real daemon in-process with both real listeners, in a throwaway LEO_HOME. */
-export async function startTestDaemon(opts: { config?: string; web?: string; clock?: Clock } = {}): Promise<TestDaemon> {
+export async function startTestDaemon(
+  opts: { config?: string; web?: string; clock?: Clock } = {},
+): Promise<TestDaemon> {
   const t = makeTempHome(testConfig(opts.config ?? '', opts.web ?? ''));
   const daemon = await startDaemon({
     env: t.env,

@@ -19,7 +19,10 @@ describe('listeners, tokens and the envelope (real TCP and unix socket)', () => 
   after(() => t.stop());
 
   it('401 without a token, with a malformed header and with an unknown token', async () => {
-    for (const headers of [{}, { authorization: "Token abc" }, { authorization: "Bearer leo_op_wrong" }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Token abc' }, { authorization: 'Bearer leo_op_wrong' }] as Record<
+      string,
+      string
+    >[]) {
       const r = await request(t.tcp, 'GET', '/api/v1/version', { headers });
       assert.equal(r.status, 401, JSON.stringify(headers));
       assert.equal(r.json.ok, false);
@@ -55,7 +58,10 @@ describe('listeners, tokens and the envelope (real TCP and unix socket)', () => 
     const host = await request(t.tcp, 'GET', '/api/v1/version', { token, headers: { host: 'evil.example:8370' } });
     assert.equal(host.status, 403);
     assert.match(host.json.error, /Host/);
-    const origin = await request(t.tcp, 'GET', '/api/v1/version', { token, headers: { origin: 'https://evil.example' } });
+    const origin = await request(t.tcp, 'GET', '/api/v1/version', {
+      token,
+      headers: { origin: 'https://evil.example' },
+    });
     assert.equal(origin.status, 403);
     assert.match(origin.json.error, /Origin/);
     const configured = await request(t.tcp, 'GET', '/health', { headers: { host: 'leo.example.ts.net:8370' } });
@@ -64,7 +70,10 @@ describe('listeners, tokens and the envelope (real TCP and unix socket)', () => 
       headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET' },
     });
     for (const r of [host, origin, configured, preflight])
-      assert.deepEqual(Object.keys(r.headers).filter((h) => h.startsWith('access-control-')), []);
+      assert.deepEqual(
+        Object.keys(r.headers).filter((h) => h.startsWith('access-control-')),
+        [],
+      );
   });
 
   it('the socket serves the same routes without a token', async () => {
@@ -80,11 +89,19 @@ describe('listeners, tokens and the envelope (real TCP and unix socket)', () => 
     assert.equal(r.status, 404);
     assert.equal(r.json.ok, false);
     const missing = await request(t.tcp, 'GET', '/no/such/route', { token: t.daemon.operatorToken });
-    assert.deepEqual(missing.json, r.json.error.includes('/events') ? { ...r.json, error: 'no route GET /no/such/route' } : null);
+    assert.deepEqual(
+      missing.json,
+      r.json.error.includes('/events') ? { ...r.json, error: 'no route GET /no/such/route' } : null,
+    );
   });
 
   it('the socket file and token files are 0600', () => {
-    for (const f of [t.daemon.paths.socketFile, t.daemon.paths.operatorTokenFile, t.daemon.paths.agentTokenFile, t.daemon.paths.database])
+    for (const f of [
+      t.daemon.paths.socketFile,
+      t.daemon.paths.operatorTokenFile,
+      t.daemon.paths.agentTokenFile,
+      t.daemon.paths.database,
+    ])
       assert.equal(fs.statSync(f).mode & 0o777, 0o600, f);
     assert.equal(fs.statSync(t.daemon.paths.stateDir).mode & 0o777, 0o700);
   });
@@ -145,7 +162,10 @@ describe('listeners, tokens and the envelope (real TCP and unix socket)', () => 
 
   it('API-client tokens carry can_post', async () => {
     const token = t.daemon.operatorToken;
-    const created = await request(t.tcp, 'POST', '/api/v1/clients', { token, body: { name: 'poster', can_post: true } });
+    const created = await request(t.tcp, 'POST', '/api/v1/clients', {
+      token,
+      body: { name: 'poster', can_post: true },
+    });
     assert.equal(created.status, 201);
     assert.equal(created.json.data.can_post, true);
     const list = await request(t.tcp, 'GET', '/api/v1/clients', { token });

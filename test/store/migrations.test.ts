@@ -14,8 +14,14 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const file = () => path.join(dir, `db${++n}.sqlite`);
 
-const notes: Migration = { name: 'notes', up: (db) => db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)') };
-const addTag: Migration = { name: 'tags', up: (db) => db.exec("ALTER TABLE notes ADD COLUMN tag TEXT NOT NULL DEFAULT 'none'") };
+const notes: Migration = {
+  name: 'notes',
+  up: (db) => db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)'),
+};
+const addTag: Migration = {
+  name: 'tags',
+  up: (db) => db.exec("ALTER TABLE notes ADD COLUMN tag TEXT NOT NULL DEFAULT 'none'"),
+};
 const addIndex: Migration = { name: 'index', up: (db) => db.exec('CREATE INDEX notes_tag ON notes (tag)') };
 const halfDone: Migration = {
   name: 'fails half-way',
@@ -80,7 +86,10 @@ describe('chat.db migrations', () => {
     newer.pragma(`user_version = ${migrations.length + 5}`);
     newer.close();
     const before = sha(f);
-    const siblings = fs.readdirSync(dir).filter((x) => x.startsWith(path.basename(f))).sort();
+    const siblings = fs
+      .readdirSync(dir)
+      .filter((x) => x.startsWith(path.basename(f)))
+      .sort();
     assert.throws(
       () => openDatabase(f),
       (err: unknown) => {
@@ -90,6 +99,12 @@ describe('chat.db migrations', () => {
       },
     );
     assert.equal(sha(f), before);
-    assert.deepEqual(fs.readdirSync(dir).filter((x) => x.startsWith(path.basename(f))).sort(), siblings);
+    assert.deepEqual(
+      fs
+        .readdirSync(dir)
+        .filter((x) => x.startsWith(path.basename(f)))
+        .sort(),
+      siblings,
+    );
   });
 });
