@@ -22,4 +22,31 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'agents',
+    up(db) {
+      // state: 'active' (should be running), 'stopped' (stopped on purpose: stays down), 'parked' (idle-suspended:
+      // an inbound message wakes it). environments is a JSON array when the agent has its own override, else NULL;
+      // env holds the spawn request's extra variables (JSON), kept so a restart runs with the same environment.
+      db.exec(`
+        CREATE TABLE agents (
+          name        TEXT PRIMARY KEY,
+          template    TEXT,
+          repo        TEXT,
+          branch      TEXT,
+          workspace   TEXT,
+          model       TEXT,
+          harness     TEXT,
+          environments TEXT,
+          env         TEXT,
+          emoji       TEXT,
+          color       TEXT,
+          moved_to    TEXT,
+          moved_at    TEXT,
+          state       TEXT NOT NULL DEFAULT 'active' CHECK (state IN ('active', 'stopped', 'parked')),
+          created_at  TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];

@@ -1,0 +1,29 @@
+import type { Clock } from '../core/clock.js';
+import { rfc3339 } from '../core/time.js';
+import type { AgentMessage } from '../observe/schemas.js';
+
+export const RECENT_MESSAGES_CAP = 50;
+export const RECENT_MESSAGES_MAX_AGE_MS = 10 * 60_000;
+
+/**
+ * Who messaged whom, recently — never what was said. Oldest first, at most 50, nothing older than 10 minutes, so a
+ * consumer connecting mid-conversation can seed the pairs it missed.
+ */
+export class RecentMessages {
+  private entries: { from?: string; to: string; at: number }[] = [];
+
+  constructor(private readonly clock: Clock) {}
+
+  record(from: string | undefined, to: string): AgentMessage {
+    const at = this.clock.now();
+    this.entries.push({ ...(from ? { from } : {}), to, at });
+    if (this.entries.length > RECENT_MESSAGES_CAP) this.entries.splice(0, this.entries.length - RECENT_MESSAGES_CAP);
+    return { ...(from ? { from } : {}), to, at: rfc3339(at) };
+  }
+
+  list(): AgentMessage[] {
+    const cutoff = this.clock.now() - RECENT_MESSAGES_MAX_AGE_MS;
+    this.entries = this.entries.filter((e) => e.at >= cutoff);
+    return this.entries.map((e) => ({ ...(e.from ? { from: e.from } : {}), to: e.to, at: rfc3339(e.at) }));
+  }
+}

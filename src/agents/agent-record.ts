@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { HarnessSchema } from '../config/schema.js';
+
+/** Unlike config names, no `.`: tmux rewrites dots in session names, and `leo-<name>` must map back 1:1. */
+export const AgentName = z
+  .string()
+  .regex(/^[a-zA-Z0-9][a-zA-Z0-9_-]{0,62}$/, "must start with a letter or digit and hold only letters, digits, '_' or '-' (max 63)");
+
+export const AgentState = z.enum(['active', 'stopped', 'parked']);
+export type AgentState = z.infer<typeof AgentState>;
+
+/** What the agent store keeps per agent; the daemon rebuilds everything else from config and tmux. */
+export const AgentRecord = z.object({
+  name: AgentName,
+  template: z.string().nullable(),
+  repo: z.string().nullable(),
+  branch: z.string().nullable(),
+  workspace: z.string().nullable(),
+  model: z.string().nullable(),
+  harness: HarnessSchema.nullable(),
+  /** The agent's own environment list; null means "use the template's or the defaults". */
+  environments: z.array(z.string()).nullable(),
+  /** Extra variables from the spawn request. Secret: never served, never logged. */
+  env: z.record(z.string(), z.string()).nullable(),
+  emoji: z.string().nullable(),
+  color: z.string().nullable(),
+  moved_to: z.string().nullable(),
+  moved_at: z.string().nullable(),
+  state: AgentState,
+  created_at: z.string(),
+});
+export type AgentRecord = z.infer<typeof AgentRecord>;

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { Access } from '../http/access.js';
+import { HttpError, ok } from '../http/envelope.js';
+import { parseInput } from '../http/validate.js';
+import type { EventBus } from '../events/bus.js';
+import { AgentError } from './agent-error.js';
+import { AgentName } from './agent-record.js';
+import type { RecentMessages } from './agent-messages.js';
+
+export const AgentMessageBody = z.strictObject({ to: AgentName, text: z.string().min(1).max(100_000) });
+export const OperatorMessageBody = z.strictObject({ text: z.string().min(1).max(100_000) });
+const NameParams = z.object({ name: AgentName });
+
+export interface MessageRoutesDeps {
+  bus: EventBus;
+  recent: RecentMessages;
+  /** Hands the text to the target like any inbound message (waking it if parked); throws AgentError. */
+  deliver(to: string, text: string): Promise<void>;
+}
+
+/**
+ * Agent-to-agent messages (agent token, sender's name in the path) and operator messages to an agent. The bus and
+ * /state announce only who and when, never the text.
+ */
+export const messageRoutes: FastifyPluginAsync<MessageRoutesDeps> = async (app, deps) => {
+  const send = async (from: string | undefined, to: string, text: string) => {
+    const body = from ? `[Leo] Message from agent ${from}:\n${text}` : text;
+    try {
+      await deps.deliver(to, body);
+    } catch (err) {
+      if (err instanceof AgentError) throw new HttpError(err.kind === 'not_found' ? 404 : 400, err.message);
+      throw err;
+    }
+    const m = deps.recent.record(from, to);
+    deps.bus.publish('agent_message', { ...(m.from ? { from: m.from } : {}), to: m.to });
+    return ok({ delivered: true, to });
+  };
+
+  app.post('/api/agent/:name/message', { config: { access: Access.agent } }, async (req) => {
+    const from = parseInput(NameParams, req.params, 'params').name;
+    const body = parseInput(AgentMessageBody, req.body, 'body');
+    return send(from, body.to, body.text);
+  });
+
+  app.post('/api/v1/agents/:name/message', { config: { access: Access.operator } }, async (req) => {
+    const to = parseInput(NameParams, req.params, 'params').name;
+    const body = parseInput(OperatorMessageBody, req.body, 'body');
+    return send(undefined, to, body.text);
+  });
+};

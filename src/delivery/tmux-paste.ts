@@ -1,0 +1,19 @@
+import type { Clock } from '../core/clock.js';
+
+export interface PasteTarget {
+  pasteText(session: string, text: string, opts?: { bracketed?: boolean }): Promise<void>;
+  sendEnter(session: string): Promise<void>;
+}
+
+/** Time for the harness to take a bracketed paste in before Enter submits it (prior-art: 100-300 ms). */
+export const PASTE_SETTLE_MS = 250;
+
+/**
+ * Types a message into an agent's pane as one bracketed paste followed by Enter, so a multi-line text arrives as one
+ * prompt in any harness. Pastes into one pane are serialized by the caller (one delivery queue per agent).
+ */
+export async function pasteAndSubmit(tmux: PasteTarget, clock: Clock, session: string, text: string): Promise<void> {
+  await tmux.pasteText(session, text, { bracketed: true });
+  await new Promise<void>((resolve) => clock.setTimeout(resolve, PASTE_SETTLE_MS));
+  await tmux.sendEnter(session);
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/**
+ * The observability API's wire shapes (observability-api.md), one schema each, shared by routes, events and tests.
+ * Consumers must ignore unknown fields, so these only ever grow.
+ */
+
+export const AgentStatus = z.enum(['starting', 'running', 'stopped', 'restoring']);
+export type AgentStatus = z.infer<typeof AgentStatus>;
+
+export const Activity = z.enum(['working', 'idle', 'unknown']);
+export type Activity = z.infer<typeof Activity>;
+
+export const CurrentAction = z.object({ kind: z.literal('pane'), detail: z.string() });
+export type CurrentAction = z.infer<typeof CurrentAction>;
+
+export const Appearance = z.object({
+  emoji: z.string().optional(),
+  color: z.string().optional(),
+  emoji_source: z.string().optional(),
+  color_source: z.string().optional(),
+});
+export type Appearance = z.infer<typeof Appearance>;
+
+export const Agent = z.object({
+  name: z.string(),
+  display_name: z.string(),
+  template: z.string(),
+  repo: z.string(),
+  workspace: z.string(),
+  branch: z.string(),
+  status: AgentStatus,
+  activity: Activity,
+  model: z.string(),
+  harness: z.string(),
+  restarts: z.number().int(),
+  wake_on_message: z.boolean(),
+  started_at: z.string().nullable(),
+  last_activity_at: z.string().nullable(),
+  current_action: CurrentAction.nullable(),
+  environments: z.array(z.string()),
+  environments_source: z.enum(['override', 'default']),
+  environment_error: z.string().nullable(),
+  appearance: Appearance.optional(),
+  moved_to: z.string().optional(),
+  moved_at: z.string().optional(),
+});
+export type Agent = z.infer<typeof Agent>;
+
+export const TaskRunStatus = z.enum(['running', 'succeeded', 'failed']);
+
+export const TaskRun = z.object({
+  id: z.string(),
+  task: z.string(),
+  status: TaskRunStatus,
+  started_at: z.string(),
+  ended_at: z.string().nullable().optional(),
+  duration_ms: z.number().int().optional(),
+  error: z.string().nullable(),
+  workspace: z.string(),
+  model: z.string(),
+  harness: z.string(),
+});
+export type TaskRun = z.infer<typeof TaskRun>;
+
+export const Task = z.object({
+  name: z.string(),
+  schedule: z.string(),
+  timezone: z.string(),
+  enabled: z.boolean(),
+  runtime: z.enum(['oneshot', 'persistent']),
+  template: z.string().optional(),
+  workspace: z.string(),
+  model: z.string(),
+  harness: z.string(),
+  last_run_at: z.string().nullable(),
+  next_run_at: z.string().nullable(),
+});
+export type Task = z.infer<typeof Task>;
+
+export const AgentMessage = z.object({ from: z.string().optional(), to: z.string(), at: z.string() });
+export type AgentMessage = z.infer<typeof AgentMessage>;
+
+export const StateSnapshot = z.object({
+  version: z.literal(1),
+  server_time: z.string(),
+  leo_version: z.string(),
+  agents: z.array(Agent),
+  tasks: z.array(Task),
+  recent_runs: z.array(TaskRun),
+  recent_messages: z.array(AgentMessage),
+});
+export type StateSnapshot = z.infer<typeof StateSnapshot>;
