@@ -9,7 +9,8 @@ interface Row extends Omit<AgentRecord, 'environments' | 'env'> {
 const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
 const unjson = (v: string | null) => (v === null ? null : JSON.parse(v));
 
-const fromRow = (r: Row): AgentRecord => AgentRecord.parse({ ...r, environments: unjson(r.environments), env: unjson(r.env) });
+const fromRow = (r: Row): AgentRecord =>
+  AgentRecord.parse({ ...r, environments: unjson(r.environments), env: unjson(r.env) });
 
 const toRow = (a: AgentRecord): Row => ({ ...a, environments: json(a.environments), env: json(a.env) });
 

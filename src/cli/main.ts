@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { LEO_VERSION } from '../core/version.js';
+import { registerAgentCommands } from './agent-commands.js';
 import { runDaemonCommand } from './daemon-command.js';
 import { runDoctorCommand } from './doctor-command.js';
 import { registerTokenCommands } from './token-commands.js';
@@ -28,5 +29,6 @@ program
   });
 
 registerTokenCommands(program);
+registerAgentCommands(program);
 
 await program.parseAsync(process.argv);

@@ -42,14 +42,12 @@ export const configRoutes: FastifyPluginAsync<ConfigRoutesDeps> = async (app, de
     return ok(
       Object.keys(c.templates)
         .sort()
-        .map(
-          (name): TemplateSummary => ({
-            name,
-            harness: c.templates[name]!.harness ?? c.defaults.harness,
-            model: c.templates[name]!.model ?? c.defaults.model ?? '',
-            environments: c.templates[name]!.environments ?? [],
-          }),
-        ),
+        .map((name): TemplateSummary => ({
+          name,
+          harness: c.templates[name]!.harness ?? c.defaults.harness,
+          model: c.templates[name]!.model ?? c.defaults.model ?? '',
+          environments: c.templates[name]!.environments ?? [],
+        })),
     );
   });
 

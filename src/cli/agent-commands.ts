@@ -1,0 +1,126 @@
+import type { Command } from 'commander';
+import type { Agent } from '../observe/schemas.js';
+import { callDaemon } from './socket-client.js';
+
+/** `leo agent …`: the operator API's agent operations, through the daemon's socket. */
+export function registerAgentCommands(program: Command): void {
+  const agent = program.command('agent').description('spawn, list and control agents (needs the daemon running)');
+  const path = (name: string, action = '') => `/api/v1/agents/${encodeURIComponent(name)}${action ? `/${action}` : ''}`;
+  const act =
+    (fn: (...args: any[]) => Promise<unknown>) =>
+    async (...args: any[]) => {
+      try {
+        const out = await fn(...args);
+        if (out !== undefined) console.log(typeof out === 'string' ? out : JSON.stringify(out, null, 2));
+      } catch (err) {
+        console.error(`leo: ${(err as Error).message}`);
+        process.exitCode = 1;
+      }
+    };
+
+  agent
+    .command('list')
+    .option('--json', 'print the Agent objects as JSON')
+    .description('every agent Leo knows, with status and activity')
+    .action(
+      act(async (o: { json?: boolean }) => {
+        const agents = await callDaemon<Agent[]>('GET', '/api/v1/agents');
+        if (o.json) return agents;
+        if (!agents.length) return 'no agents';
+        return agents
+          .map(
+            (a) => `${a.name.padEnd(20)} ${a.status.padEnd(9)} ${a.activity.padEnd(8)} ${a.harness}/${a.model || '-'}`,
+          )
+          .join('\n');
+      }),
+    );
+
+  agent
+    .command('spawn <template>')
+    .description('create an agent from a template and start it')
+    .option('--name <name>', 'agent name (default: from the repo or the template)')
+    .option('--repo <repo>', 'git repository to clone into the workspace')
+    .option('--branch <branch>', 'branch to work on')
+    .option('--base <base>', 'where a new branch starts')
+    .option('--prompt <text>', 'first message for the agent')
+    .option('--environments <names>', 'comma-separated named environments (overrides the template)')
+    .option('--env <KEY=VALUE...>', 'extra environment variables')
+    .action(
+      act(async (template: string, o: Record<string, string | string[] | undefined>) => {
+        const env = Object.fromEntries(
+          ((o.env as string[] | undefined) ?? []).map((kv) => {
+            const i = kv.indexOf('=');
+            if (i <= 0) throw new Error(`--env ${kv}: expected KEY=VALUE`);
+            return [kv.slice(0, i), kv.slice(i + 1)];
+          }),
+        );
+        const body = {
+          template,
+          ...(o.name ? { name: o.name } : {}),
+          ...(o.repo ? { repo: o.repo } : {}),
+          ...(o.branch ? { branch: o.branch } : {}),
+          ...(o.base ? { base: o.base } : {}),
+          ...(o.prompt ? { prompt: o.prompt } : {}),
+          ...(o.environments ? { environments: String(o.environments).split(',').filter(Boolean) } : {}),
+          ...(Object.keys(env).length ? { env } : {}),
+        };
+        const a = await callDaemon<Agent>('POST', '/api/v1/agents/spawn', body);
+        return `spawned ${a.name} (${a.harness}, ${a.workspace})`;
+      }),
+    );
+
+  for (const action of ['stop', 'start', 'restart', 'reset'] as const)
+    agent
+      .command(`${action} <name>`)
+      .description(`${action} an agent`)
+      .action(
+        act(async (name: string) => {
+          const a = await callDaemon<Agent>('POST', path(name, action));
+          return `${a.name}: ${a.status}`;
+        }),
+      );
+
+  agent
+    .command('remove <name>')
+    .description('stop an agent and delete its record (its workspace stays)')
+    .action(act(async (name: string) => (await callDaemon('DELETE', path(name)), `removed ${name}`)));
+
+  agent
+    .command('rename <name> <new-name>')
+    .description('rename an agent, live or stopped')
+    .action(
+      act(
+        async (name: string, to: string) => (await callDaemon<Agent>('POST', path(name, 'rename'), { name: to })).name,
+      ),
+    );
+
+  agent
+    .command('set-template <name> <template>')
+    .description('switch an agent to another template (it restarts)')
+    .action(act(async (name: string, template: string) => callDaemon('POST', path(name, 'template'), { template })));
+
+  agent
+    .command('set-environment <name> [environments...]')
+    .description('switch the named environments (none: back to the template default); it restarts and resumes')
+    .action(
+      act(async (name: string, environments: string[]) =>
+        callDaemon('POST', path(name, 'environments'), { environments }),
+      ),
+    );
+
+  agent
+    .command('appearance <name>')
+    .description('set or clear the manual emoji and colour')
+    .option('--emoji <emoji>')
+    .option('--color <color>')
+    .option('--clear-emoji')
+    .option('--clear-color')
+    .action(
+      act(async (name: string, o: { emoji?: string; color?: string; clearEmoji?: boolean; clearColor?: boolean }) =>
+        callDaemon('PUT', path(name, 'appearance'), {
+          ...(o.clearEmoji ? { emoji: null } : o.emoji ? { emoji: o.emoji } : {}),
+          ...(o.clearColor ? { color: null } : o.color ? { color: o.color } : {}),
+        }),
+      ),
+    );
+}
