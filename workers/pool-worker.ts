@@ -8,3 +8,5 @@ export async function ping(input: { at: number }): Promise<{ at: number; threadI
   const { threadId } = await import('node:worker_threads');
   return { at: input.at, threadId };
 }
+
+export { sweep } from './sweep.js';

@@ -10,6 +10,8 @@ export interface ExecOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   timeoutMs?: number;
+  /** Written to the program's stdin, which is then closed (tmux `load-buffer -` reads a paste from it). */
+  input?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export type Exec = (file: string, args: readonly string[], opts?: ExecOptions) =
 
 export const realExec: Exec = (file, args, opts = {}) =>
   new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       file,
       args as string[],
       { env: opts.env, cwd: opts.cwd, timeout: opts.timeoutMs ?? 10_000, maxBuffer: 16 * 1024 * 1024 },
@@ -31,4 +33,10 @@ export const realExec: Exec = (file, args, opts = {}) =>
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
       },
     );
+    if (opts.input !== undefined) {
+      // A program that exits without reading all of its input makes the pipe error with EPIPE; its exit code says
+      // what happened, so the write error itself is not news.
+      child.stdin?.on('error', () => {});
+      child.stdin?.end(opts.input);
+    }
   });

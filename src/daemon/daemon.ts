@@ -6,6 +6,8 @@ import { tokenRoutes } from '../auth/token-routes.js';
 import { TokenStore } from '../auth/token-store.js';
 import { ConfigWatcher, type ReloadResult } from '../config/watch.js';
 import { parseListen, type Config } from '../config/schema.js';
+import { wireAgents } from './agents-wiring.js';
+import type { Supervisor } from '../agents/supervisor.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { resolvePaths, userHome, type LeoPaths } from '../core/home.js';
 import { createLogger, type Logger } from '../core/logger.js';
@@ -37,6 +39,7 @@ export interface Daemon {
   pool: WorkerPool;
   db: Database;
   tokens: TokenStore;
+  supervisor: Supervisor;
   config(): Config;
   reloadConfig(reason: string): Promise<ReloadResult>;
   close(): Promise<void>;
@@ -95,17 +98,43 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   await app.register(tokenRoutes, { tokens });
   await app.register(eventsRoutes, { hub });
 
+  let configBroken = false;
+  let port = listen.port;
+  const agents = await wireAgents({
+    app,
+    db,
+    bus,
+    pool,
+    clock,
+    logger,
+    paths,
+    features,
+    agentToken,
+    config,
+    configBroken: () => configBroken,
+    reloadConfig: (reason) => watcher.reload(reason),
+    baseUrl: () => {
+      const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
+      return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    },
+  });
+
+  watcher.on('reload_failed', () => (configBroken = true));
   watcher.on('change', (next: Config, prev: Config) => {
+    configBroken = false;
+    agents.supervisor.republishAppearances();
     logger.info('config reloaded');
     if (next.web.listen !== prev.web.listen) logger.warn('web.listen changed: restart the daemon to apply it');
     if (next.pool.threads !== prev.pool.threads) logger.warn('pool.threads changed: restart the daemon to apply it');
     if (next.log.level !== prev.log.level) logger.level = next.log.level;
   });
 
-  let port: number;
   try {
     ({ port } = await server.listen(listen, paths.socketFile));
+    // Listeners are up first so /health (ready: false) and /state (agents `restoring`) answer during the restore.
+    await agents.start();
   } catch (err) {
+    agents.stop();
     await app.close().catch(() => {});
     await pool.close();
     watcher.stop();
@@ -128,12 +157,15 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     pool,
     db,
     tokens,
+    supervisor: agents.supervisor,
     config,
     reloadConfig: (reason) => watcher.reload(reason),
     close() {
       closing ??= (async () => {
         ready = false;
         watcher.stop();
+        // Agents keep running in their tmux sessions: the next daemon adopts them.
+        agents.stop();
         await app.close();
         await pool.close();
         loopDelay.stop();

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { ManualClock, type Clock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
@@ -6,10 +8,16 @@ import type { Target } from './http.js';
 
 export interface TestDaemon {
   daemon: Daemon;
+  clock: Clock;
   home: string;
   tcp: Target;
   socket: Target;
+  /** Stops the daemon, ends Leo's private tmux server (agents outlive a daemon by design) and removes the home. */
   stop(): Promise<void>;
+}
+
+export function killTmuxServer(home: string): void {
+  spawnSync('tmux', ['-S', path.join(home, 'state', 'tmux.sock'), 'kill-server'], { stdio: 'ignore' });
 }
 
 /** The real daemon in-process with both real listeners, in a throwaway LEO_HOME. */
@@ -17,18 +25,17 @@ export async function startTestDaemon(
   opts: { config?: string; web?: string; clock?: Clock } = {},
 ): Promise<TestDaemon> {
   const t = makeTempHome(testConfig(opts.config ?? '', opts.web ?? ''));
-  const daemon = await startDaemon({
-    env: t.env,
-    clock: opts.clock ?? new ManualClock(Date.now()),
-    logger: createLogger('warn'),
-  });
+  const clock = opts.clock ?? new ManualClock(Date.now());
+  const daemon = await startDaemon({ env: t.env, clock, logger: createLogger('warn') });
   return {
     daemon,
+    clock,
     home: t.home,
     tcp: { port: daemon.port },
     socket: { socketPath: daemon.paths.socketFile },
     async stop() {
       await daemon.close();
+      killTmuxServer(t.home);
       t.cleanup();
     },
   };

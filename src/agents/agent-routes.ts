@@ -1,0 +1,138 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { Access } from '../http/access.js';
+import { HttpError, ok } from '../http/envelope.js';
+import { parseInput } from '../http/validate.js';
+import { NameSchema } from '../config/schema.js';
+import { AgentError } from './agent-error.js';
+import { AgentName } from './agent-record.js';
+import type { Supervisor } from './supervisor.js';
+
+const EnvVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+
+/** POST /api/v1/agents/spawn: the /api/agent/spawn body plus `environments`. */
+export const SpawnBody = z.strictObject({
+  template: NameSchema,
+  name: AgentName.optional(),
+  repo: z.string().min(1).max(2048).optional(),
+  branch: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[^\s~^:?*[\\]+$/, 'must be a git branch name')
+    .optional(),
+  base: z.string().min(1).max(255).optional(),
+  prompt: z.string().max(100_000).optional(),
+  env: z.record(EnvVarName, z.string().max(32_768)).optional(),
+  environments: z.array(NameSchema).max(32).optional(),
+});
+export type SpawnBody = z.infer<typeof SpawnBody>;
+
+export const EnvironmentsBody = z.strictObject({ environments: z.array(NameSchema).max(32) });
+export const RenameBody = z.strictObject({ name: AgentName });
+export const TemplateBody = z.strictObject({ template: NameSchema });
+export const AppearanceBody = z.strictObject({
+  emoji: z.string().min(1).max(16).nullable().optional(),
+  color: z.string().min(1).max(32).nullable().optional(),
+});
+const NameParams = z.object({ name: z.string().min(1).max(64) });
+
+export interface AgentRoutesDeps {
+  supervisor: Supervisor;
+  /** Delivers the spawn request's first prompt once the agent runs (the chat delivery path). */
+  deliverPrompt?(agent: string, prompt: string): void;
+  /** True when leo.yaml on disk currently fails validation: config-dependent writes answer config_unavailable. */
+  configBroken(): boolean;
+}
+
+/** The agent operations over the operator API; each maps AgentError to the spec's status codes. */
+export const agentRoutes: FastifyPluginAsync<AgentRoutesDeps> = async (app, deps) => {
+  const { supervisor } = deps;
+  const op = { config: { access: Access.operator } };
+  const run = async <T>(fn: () => Promise<T> | T): Promise<{ ok: true; data: T }> => {
+    try {
+      return ok(await fn());
+    } catch (err) {
+      throw toHttp(err);
+    }
+  };
+  const needConfig = () => {
+    if (deps.configBroken()) throw new HttpError(500, 'the config would not load', 'config_unavailable');
+  };
+  const nameOf = (params: unknown) => parseInput(NameParams, params, 'params').name;
+
+  app.get('/api/v1/agents', { config: { access: Access.readers } }, async () => ok(supervisor.list()));
+
+  app.get('/api/v1/agents/:name', { config: { access: Access.readers } }, async (req) =>
+    run(() => supervisor.get(nameOf(req.params))),
+  );
+
+  app.post('/api/v1/agents/spawn', op, async (req, reply) => {
+    const body = parseInput(SpawnBody, req.body, 'body');
+    needConfig();
+    const name = body.name ?? defaultName(body);
+    const res = await run(() => supervisor.spawn({ ...body, name }));
+    if (body.prompt) deps.deliverPrompt?.(name, body.prompt);
+    return reply.code(201).send(res);
+  });
+
+  for (const action of ['stop', 'start', 'restart', 'reset'] as const)
+    app.post(`/api/v1/agents/:name/${action}`, op, async (req) => run(() => supervisor[action](nameOf(req.params))));
+
+  app.delete('/api/v1/agents/:name', op, async (req) =>
+    run(async () => {
+      const name = nameOf(req.params);
+      await supervisor.remove(name);
+      return { name, removed: true };
+    }),
+  );
+
+  app.post('/api/v1/agents/:name/rename', op, async (req) => {
+    const body = parseInput(RenameBody, req.body, 'body');
+    return run(() => supervisor.rename(nameOf(req.params), body.name));
+  });
+
+  app.post('/api/v1/agents/:name/template', op, async (req) => {
+    const body = parseInput(TemplateBody, req.body, 'body');
+    needConfig();
+    return run(() => supervisor.setTemplate(nameOf(req.params), body.template));
+  });
+
+  app.post('/api/v1/agents/:name/environments', op, async (req) => {
+    const body = parseInput(EnvironmentsBody, req.body, 'body');
+    needConfig();
+    return run(() => supervisor.setEnvironments(nameOf(req.params), body.environments));
+  });
+
+  app.put('/api/v1/agents/:name/appearance', { config: { access: Access.operatorOrDevice } }, async (req) => {
+    const body = parseInput(AppearanceBody, req.body, 'body');
+    return run(() => supervisor.setAppearance(nameOf(req.params), body));
+  });
+};
+
+/** A spawn without a name takes the repo's last path segment, else the template's name. */
+function defaultName(body: SpawnBody): string {
+  const fromRepo = body.repo
+    ?.replace(/\.git$/, '')
+    .split(/[/:]/)
+    .filter(Boolean)
+    .at(-1);
+  const candidate = (fromRepo ?? body.template).replace(/[^a-zA-Z0-9_-]/g, '-').replace(/^[^a-zA-Z0-9]+/, '');
+  const parsed = AgentName.safeParse(candidate.slice(0, 63));
+  if (!parsed.success)
+    throw new HttpError(400, 'body.name: required (could not derive one from repo or template)', undefined, {
+      field: 'name',
+    });
+  return parsed.data;
+}
+
+function toHttp(err: unknown): unknown {
+  if (!(err instanceof AgentError)) return err;
+  const status = { not_found: 404, conflict: 409, invalid: 400, config_unavailable: 500 }[err.kind];
+  return new HttpError(
+    status,
+    err.message,
+    err.kind === 'config_unavailable' ? 'config_unavailable' : undefined,
+    err.field ? { field: err.field } : undefined,
+  );
+}

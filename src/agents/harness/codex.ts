@@ -1,0 +1,49 @@
+// Codex: Leo's MCP server is added with `-c` overrides on the command line instead of a per-agent CODEX_HOME. The
+// user's CODEX_HOME holds their login (auth.json) and model provider; a separate home would lose both, and copying
+// them would copy credentials. The overrides carry only the URL and the *name* of the env variable holding the token
+// (bearer_token_env_var), so argv stays free of secrets and nothing is written anywhere. Measured against codex
+// 0.169.0: Streamable HTTP via `url`, the token read from the named variable, every key accepted by --strict-config.
+import { assertNoTokenInArgv, optionValue, sessionEnv, tomlString } from './common.js';
+import {
+  AGENT_TOKEN_ENV,
+  HARNESS_MCP_TOOL_TIMEOUT_MS,
+  LEO_MCP_SERVER_NAME,
+  type LaunchContext,
+  type LaunchPlan,
+} from './types.js';
+
+/** `key=value` pairs for `-c`; values are TOML, as codex parses them. */
+export function codexConfigOverrides(ctx: LaunchContext): string[] {
+  const server = `mcp_servers.${LEO_MCP_SERVER_NAME}`;
+  return [
+    // The TUI can stop on an update prompt at start-up; an unattended session has nobody to dismiss it.
+    'check_for_update_on_startup=false',
+    `${server}.url=${tomlString(ctx.leo.mcpUrl)}`,
+    `${server}.bearer_token_env_var=${tomlString(AGENT_TOKEN_ENV)}`,
+    // Codex asks before MCP tools whose annotations suggest side effects; Leo's own tools never need that.
+    `${server}.default_tools_approval_mode=${tomlString('approve')}`,
+    `${server}.tool_timeout_sec=${Math.ceil(HARNESS_MCP_TOOL_TIMEOUT_MS / 1000)}`,
+    // Codex asks whether to trust a git workspace before anything else. Only the whole table can be overridden (a
+    // quoted path segment in a dotted -c key is not honoured), and it is not persisted: the user's config.toml keeps
+    // its own trust list, and this session only ever works in its workspace.
+    `projects={${tomlString(ctx.workspace)}={trust_level=${tomlString('trusted')}}}`,
+  ];
+}
+
+export function planCodex(ctx: LaunchContext): LaunchPlan {
+  const argv = ['codex'];
+  if (ctx.resume) {
+    // `resume --last` is scoped to the workspace, skips headless `codex exec` runs, and starts fresh when there is
+    // nothing to resume.
+    argv.push('resume', ctx.resumeSessionId !== undefined ? optionValue('session id', ctx.resumeSessionId) : '--last');
+  }
+  // A TUI attaches to an already running shared codex server when there is one; that server would have another
+  // session's env (LEO_AGENT, the token variable) and config, so each agent runs its own.
+  argv.push('--no-daemon');
+  for (const override of codexConfigOverrides(ctx)) argv.push('-c', override);
+  if (ctx.model !== undefined) argv.push('--model', optionValue('model', ctx.model));
+  if (ctx.permissions?.bypass_permissions === true) argv.push('--dangerously-bypass-approvals-and-sandbox');
+  // permissions.allow has no codex equivalent (its approvals are a policy, not a per-tool list), so it is not applied.
+  assertNoTokenInArgv(ctx, argv);
+  return { argv, env: sessionEnv(ctx), files: [] };
+}

@@ -1,0 +1,49 @@
+// planLaunch: one harness's launch, as data. The daemon writes `files`, then starts `argv` with `env` in a tmux session
+// in the workspace.
+import { planClaude } from './claude.js';
+import { planCodex } from './codex.js';
+import { planOpencode } from './opencode.js';
+import { planShell } from './shell.js';
+import type { Harness, LaunchContext, LaunchPlan } from './types.js';
+
+const PLANNERS: Record<Harness, (ctx: LaunchContext) => LaunchPlan> = {
+  claude: planClaude,
+  codex: planCodex,
+  opencode: planOpencode,
+  shell: planShell,
+};
+
+export function planLaunch(harness: Harness, ctx: LaunchContext): LaunchPlan {
+  return PLANNERS[harness](ctx);
+}
+
+export {
+  CLAUDE_HOOK_ARGS,
+  CLAUDE_HOOK_EVENTS,
+  CLAUDE_MCP_CONFIG_FILE,
+  CLAUDE_SETTINGS_FILE,
+  claudeMcpConfig,
+  claudeOnboardingSeed,
+  claudeSettings,
+  hookCommand,
+  hookCommands,
+  permissionHookTimeoutSeconds,
+  planClaude,
+  type ClaudeHookEvent,
+  type ClaudeMcpConfig,
+  type ClaudeSettings,
+} from './claude.js';
+export { codexConfigOverrides, planCodex } from './codex.js';
+export { OPENCODE_CONFIG_FILE, opencodeConfig, planOpencode, type OpencodeConfig } from './opencode.js';
+export { planShell } from './shell.js';
+export {
+  AGENT_TOKEN_ENV,
+  HARNESS_MCP_TOOL_TIMEOUT_MS,
+  LEO_MCP_SERVER_NAME,
+  LEO_MCP_TOOL_CEILING_MS,
+  type Harness,
+  type LaunchContext,
+  type LaunchPlan,
+  type LeoLaunchInfo,
+  type PlannedFile,
+} from './types.js';

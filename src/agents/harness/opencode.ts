@@ -1,0 +1,63 @@
+// opencode: Leo's MCP server comes in through a config file named by OPENCODE_CONFIG, which opencode merges over the
+// user's global config (their providers and models stay) and under the workspace's own opencode.json. Measured
+// against opencode 1.18.33: the V1 `mcp.<name>` shape (V2 docs move servers under `mcp.servers`, which 1.18 does not
+// read), `{env:VAR}` expanded in headers, and the TUI accepting --continue, --session and --auto.
+import path from 'node:path';
+import { assertNoTokenInArgv, jsonFile, optionValue, sessionEnv } from './common.js';
+import {
+  AGENT_TOKEN_ENV,
+  HARNESS_MCP_TOOL_TIMEOUT_MS,
+  LEO_MCP_SERVER_NAME,
+  type LaunchContext,
+  type LaunchPlan,
+} from './types.js';
+
+export const OPENCODE_CONFIG_FILE = 'opencode.json';
+
+export interface OpencodeConfig {
+  $schema: string;
+  mcp: Record<
+    string,
+    { type: 'remote'; url: string; headers: Record<string, string>; oauth: false; enabled: true; timeout: number }
+  >;
+}
+
+export function opencodeConfig(ctx: LaunchContext): OpencodeConfig {
+  return {
+    $schema: 'https://opencode.ai/config.json',
+    mcp: {
+      [LEO_MCP_SERVER_NAME]: {
+        type: 'remote',
+        url: ctx.leo.mcpUrl,
+        // opencode substitutes {env:VAR} when it loads the file, so the token stays in the environment.
+        headers: { Authorization: `Bearer {env:${AGENT_TOKEN_ENV}}` },
+        // A 401 from a stopped-and-restarted daemon must not send opencode into an OAuth discovery dance.
+        oauth: false,
+        enabled: true,
+        // Milliseconds, and it bounds tool calls too: the 5 s default would cut every leo_chat_ask short.
+        timeout: HARNESS_MCP_TOOL_TIMEOUT_MS,
+      },
+    },
+  };
+}
+
+export function planOpencode(ctx: LaunchContext): LaunchPlan {
+  const configPath = path.join(ctx.leo.agentDir, OPENCODE_CONFIG_FILE);
+  const argv = ['opencode'];
+  if (ctx.model !== undefined) argv.push('--model', optionValue('model', ctx.model));
+  if (ctx.resume) {
+    if (ctx.resumeSessionId !== undefined) argv.push('--session', optionValue('session id', ctx.resumeSessionId));
+    else argv.push('--continue');
+  }
+  if (ctx.permissions?.bypass_permissions === true) argv.push('--auto');
+  // permissions.allow is written in Claude's rule syntax; opencode's permission patterns differ enough that a
+  // translation would silently allow the wrong things, so it is not applied.
+  assertNoTokenInArgv(ctx, argv);
+  return {
+    argv,
+    // A self-update mid-session would swap the binary under a running agent, as DISABLE_AUTOUPDATER guards for Claude.
+    // OPENCODE_CONFIG replaces one a named environment may set: opencode reads only one such file.
+    env: sessionEnv(ctx, { OPENCODE_DISABLE_AUTOUPDATE: '1' }, { OPENCODE_CONFIG: configPath }),
+    files: [jsonFile(configPath, opencodeConfig(ctx))],
+  };
+}

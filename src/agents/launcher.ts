@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config/schema.js';
+import type { LeoPaths } from '../core/home.js';
+import type { AgentRecord } from './agent-record.js';
+import { AgentError } from './agent-error.js';
+import { planLaunch, type LaunchContext } from './harness/index.js';
+import { agentEnv, resolveAgent } from './resolve.js';
+import { sessionName } from './session-name.js';
+import type { Workspaces } from './workspaces.js';
+
+/** What the launcher needs from tmux. */
+export interface SessionStarter {
+  newSession(o: { name: string; cwd: string; command: readonly string[]; env?: Record<string, string> }): Promise<void>;
+}
+
+export interface LauncherDeps {
+  tmux: SessionStarter;
+  workspaces: Workspaces;
+  paths: LeoPaths;
+  config(): Config;
+  leo: Omit<LaunchContext['leo'], 'agentDir' | 'mcpUrl'> & { baseUrl(): string };
+}
+
+/** What the supervisor needs to start agents; the Launcher is the real one, tests hand in their own. */
+export interface AgentLauncher {
+  check(record: AgentRecord): void;
+  prepareWorkspace(workspace: string, record: AgentRecord, base?: string): Promise<void>;
+  launch(record: AgentRecord, opts: { resume: boolean }): Promise<void>;
+}
+
+/**
+ * Starts an agent's tmux session from its record: resolves the cascade, refuses what cannot start (unknown template,
+ * undefined environment), prepares the workspace, writes the harness's generated files, and runs its command line.
+ */
+export class Launcher implements AgentLauncher {
+  constructor(private readonly deps: LauncherDeps) {}
+
+  /** The checks `start`, `restart` and the stale-agent report share; throws AgentError('invalid') when refused. */
+  check(record: AgentRecord): void {
+    const r = resolveAgent(record, this.deps.config(), this.deps.paths.home);
+    const why = r.templateError ?? r.environmentError;
+    if (why) throw new AgentError('invalid', `cannot start ${record.name}: ${why}`);
+    if (r.harness === 'shell' && !r.command)
+      throw new AgentError('invalid', `cannot start ${record.name}: template "${r.template}" has no command`);
+  }
+
+  prepareWorkspace(workspace: string, record: AgentRecord, base?: string): Promise<void> {
+    return this.deps.workspaces.prepare(workspace, record, base);
+  }
+
+  async launch(record: AgentRecord, opts: { resume: boolean }): Promise<void> {
+    this.check(record);
+    const config = this.deps.config();
+    const r = resolveAgent(record, config, this.deps.paths.home);
+    await this.deps.workspaces.prepare(r.workspace, record);
+    const agentDir = path.join(this.deps.paths.stateDir, 'agents', record.name);
+    fs.mkdirSync(agentDir, { recursive: true, mode: 0o700 });
+    const { baseUrl, ...leo } = this.deps.leo;
+    const plan = planLaunch(r.harness, {
+      agent: record.name,
+      workspace: r.workspace,
+      ...(r.model ? { model: r.model } : {}),
+      ...(r.command ? { command: r.command } : {}),
+      permissions: r.permissions,
+      env: agentEnv(record, r, config),
+      leo: { ...leo, agentDir, mcpUrl: `${baseUrl()}/api/agent/${encodeURIComponent(record.name)}/mcp` },
+      resume: opts.resume,
+    });
+    for (const f of plan.files) {
+      fs.mkdirSync(path.dirname(f.path), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(f.path, f.content, { mode: f.mode });
+      fs.chmodSync(f.path, f.mode);
+    }
+    await this.deps.tmux.newSession({
+      name: sessionName(record.name),
+      cwd: r.workspace,
+      command: plan.argv,
+      env: plan.env,
+    });
+  }
+}

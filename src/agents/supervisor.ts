@@ -1,0 +1,518 @@
+import PQueue from 'p-queue';
+import type { Config } from '../config/schema.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import type { LeoPaths } from '../core/home.js';
+import type { Logger } from '../core/logger.js';
+import { rfc3339 } from '../core/time.js';
+import type { EventBus } from '../events/bus.js';
+import type { ActivitySnapshot } from '../observe/activity-tracker.js';
+import type { Agent, AgentStatus, Appearance } from '../observe/schemas.js';
+import type { SessionInfo } from '../tmux/list-format.js';
+import { AgentError } from './agent-error.js';
+import type { AgentRecord } from './agent-record.js';
+import type { AgentStore } from './agent-store.js';
+import { crashDelay, nextConsecutive } from './crash-backoff.js';
+import type { AgentLauncher } from './launcher.js';
+import { displayName, resolveAgent, resolveAppearance } from './resolve.js';
+import { agentOfSession, sessionName } from './session-name.js';
+
+/** What the supervisor asks of tmux beyond starting sessions (the launcher does that). */
+export interface SessionControl {
+  hasSession(name: string): Promise<boolean>;
+  killSession(name: string): Promise<boolean>;
+  renameSession(from: string, to: string): Promise<void>;
+  listSessions(): Promise<SessionInfo[]>;
+}
+
+export type ActivityView = ActivitySnapshot;
+
+export interface SupervisorDeps {
+  store: AgentStore;
+  tmux: SessionControl;
+  launcher: AgentLauncher;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  paths: LeoPaths;
+  config(): Config;
+  activity(agent: string): ActivityView;
+  /** Told when an agent leaves for good (stop, remove): its open asks close as agent_gone. */
+  onGone?(agent: string): void;
+}
+
+interface Runtime {
+  status: AgentStatus;
+  restarts: number;
+  consecutiveCrashes: number;
+  startedAt: number | null;
+  retry: TimerHandle | null;
+}
+
+export interface SpawnRequest {
+  name: string;
+  template: string;
+  repo?: string | undefined;
+  branch?: string | undefined;
+  base?: string | undefined;
+  environments?: string[] | undefined;
+  env?: Record<string, string> | undefined;
+  workspace?: string | undefined;
+}
+
+/**
+ * Owns every agent's lifecycle: the durable record, the live tmux session, and the in-memory runtime (status,
+ * restarts, start time). Operations on one agent run one at a time; each publishes exactly the events the
+ * observability spec describes for it.
+ */
+export class Supervisor {
+  private readonly runtimes = new Map<string, Runtime>();
+  private readonly queues = new Map<string, PQueue>();
+
+  constructor(private readonly deps: SupervisorDeps) {}
+
+  // ---- reading ------------------------------------------------------------------------------------------------
+
+  list(): Agent[] {
+    return this.deps.store.list().map((r) => this.view(r));
+  }
+
+  get(name: string): Agent {
+    return this.view(this.record(name));
+  }
+
+  runningSessions(): { agent: string; session: string }[] {
+    return [...this.runtimes]
+      .filter(([, rt]) => rt.status === 'running')
+      .map(([agent]) => ({ agent, session: sessionName(agent) }));
+  }
+
+  // ---- boot ---------------------------------------------------------------------------------------------------
+
+  /**
+   * Brings the fleet back after a daemon start: live sessions are adopted untouched; active agents without one are
+   * reported `restoring` and started; one that cannot start is stopped on purpose (it stays down until started).
+   */
+  async restore(): Promise<void> {
+    const live = new Set(
+      (await this.deps.tmux.listSessions()).filter((s) => !s.paneDead).map((s) => agentOfSession(s.name)),
+    );
+    const toStart: AgentRecord[] = [];
+    for (const record of this.deps.store.list()) {
+      const rt = this.runtime(record.name);
+      if (record.state !== 'active') rt.status = 'stopped';
+      else if (live.has(record.name)) {
+        rt.status = 'running';
+        rt.startedAt = this.deps.clock.now();
+      } else {
+        rt.status = 'restoring';
+        toStart.push(record);
+      }
+    }
+    await Promise.all(
+      toStart.map((record) =>
+        this.serial(record.name, async () => {
+          await this.deps.tmux.killSession(sessionName(record.name));
+          try {
+            await this.deps.launcher.launch(record, { resume: true });
+            this.markRunning(record.name);
+            this.stateChanged(record.name);
+          } catch (err) {
+            this.deps.logger.error(
+              { agent: record.name, err: (err as Error).message },
+              'restore failed; agent stopped',
+            );
+            this.deps.store.setState(record.name, 'stopped');
+            this.runtime(record.name).status = 'stopped';
+            this.stateChanged(record.name);
+          }
+        }),
+      ),
+    );
+  }
+
+  // ---- operations ---------------------------------------------------------------------------------------------
+
+  async spawn(req: SpawnRequest): Promise<Agent> {
+    const config = this.deps.config();
+    if (!config.templates[req.template])
+      throw new AgentError('invalid', `template "${req.template}" is not defined in leo.yaml`, 'template');
+    this.assertEnvironments(req.environments, config);
+    if (this.deps.store.get(req.name)) throw new AgentError('conflict', `an agent named "${req.name}" already exists`);
+    return this.serial(req.name, async () => {
+      const record: AgentRecord = {
+        name: req.name,
+        template: req.template,
+        repo: req.repo ?? null,
+        branch: req.branch ?? null,
+        workspace: req.workspace ?? null,
+        model: null,
+        harness: null,
+        environments: req.environments?.length ? req.environments : null,
+        env: req.env && Object.keys(req.env).length ? req.env : null,
+        emoji: null,
+        color: null,
+        moved_to: null,
+        moved_at: null,
+        state: 'active',
+        created_at: rfc3339(this.deps.clock.now()),
+      };
+      this.deps.launcher.check(record);
+      this.deps.store.insert(record);
+      try {
+        const workspace = resolveAgent(record, config, this.deps.paths.home).workspace;
+        await this.deps.launcher.prepareWorkspace(workspace, record, req.base);
+        await this.deps.launcher.launch(record, { resume: false });
+      } catch (err) {
+        this.deps.store.remove(record.name);
+        this.runtimes.delete(record.name);
+        throw err;
+      }
+      this.markRunning(record.name);
+      const agent = this.get(record.name);
+      this.deps.bus.publish('agent_spawned', { agent });
+      return agent;
+    });
+  }
+
+  /** Stops on purpose: it stays down until started, and its open asks close. */
+  stop(name: string): Promise<Agent> {
+    return this.serial(name, async () => {
+      this.record(name);
+      await this.halt(name);
+      this.deps.store.setState(name, 'stopped');
+      this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
+      this.deps.onGone?.(name);
+      return this.get(name);
+    });
+  }
+
+  /** Parks an idle agent: stopped, but an inbound message starts it again (wake()). */
+  park(name: string): Promise<Agent> {
+    return this.serial(name, async () => {
+      this.record(name);
+      await this.halt(name);
+      this.deps.store.setState(name, 'parked');
+      this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: true });
+      return this.get(name);
+    });
+  }
+
+  start(name: string): Promise<Agent> {
+    return this.serial(name, async () => {
+      const record = this.record(name);
+      if (this.runtime(name).status === 'running' && (await this.deps.tmux.hasSession(sessionName(name))))
+        return this.get(name);
+      await this.boot(record, true);
+      this.stateChanged(name);
+      return this.get(name);
+    });
+  }
+
+  /** Starts a stopped or parked agent for an inbound message; a running one is left alone. */
+  async wake(name: string): Promise<boolean> {
+    if (this.runtime(name).status === 'running') return false;
+    await this.start(name);
+    return true;
+  }
+
+  restart(name: string): Promise<Agent> {
+    return this.serial(name, async () => {
+      const record = this.record(name);
+      this.deps.launcher.check(record);
+      await this.halt(name);
+      this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
+      await this.boot(record, true);
+      const agent = this.get(name);
+      this.deps.bus.publish('agent_spawned', { agent });
+      return agent;
+    });
+  }
+
+  /** A fresh start: same identity, no conversation carried over, restart count back to zero. */
+  reset(name: string): Promise<Agent> {
+    return this.serial(name, async () => {
+      const record = this.record(name);
+      this.deps.launcher.check(record);
+      await this.halt(name);
+      this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
+      this.runtimes.delete(name);
+      await this.boot(record, false);
+      const agent = this.get(name);
+      this.deps.bus.publish('agent_spawned', { agent });
+      return agent;
+    });
+  }
+
+  remove(name: string): Promise<void> {
+    return this.serial(name, async () => {
+      this.record(name);
+      await this.halt(name);
+      this.deps.store.remove(name);
+      this.runtimes.delete(name);
+      this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
+      this.deps.onGone?.(name);
+    });
+  }
+
+  rename(from: string, to: string): Promise<Agent> {
+    return this.serial(from, async () => {
+      const record = this.record(from);
+      if (this.deps.store.get(to)) throw new AgentError('conflict', `an agent named "${to}" already exists`);
+      const rt = this.runtime(from);
+      const live = rt.status === 'running' && (await this.deps.tmux.hasSession(sessionName(from)));
+      this.deps.bus.publish('agent_stopped', { agent: from, wake_on_message: false });
+      if (live) {
+        await this.deps.tmux.renameSession(sessionName(from), sessionName(to));
+        // The live path reports from in-memory process state, which carries none of these (spec: rename).
+        const degraded: Agent = {
+          ...this.view({ ...record, name: to }),
+          template: '',
+          repo: '',
+          branch: '',
+          model: '',
+          workspace: '',
+          harness: '',
+        };
+        delete degraded.appearance;
+        this.deps.bus.publish('agent_spawned', { agent: degraded });
+      } else {
+        this.deps.bus.publish('agent_spawned', { agent: this.view({ ...record, name: to }, rt) });
+      }
+      this.deps.store.rename(from, to);
+      this.runtimes.delete(from);
+      this.runtimes.set(to, rt);
+      if (live) this.appearanceChanged(to);
+      return this.get(to);
+    });
+  }
+
+  setTemplate(name: string, template: string): Promise<Agent> {
+    return this.serial(name, async () => {
+      const record = this.record(name);
+      if (!this.deps.config().templates[template])
+        throw new AgentError('invalid', `template "${template}" is not defined in leo.yaml`, 'template');
+      const next = { ...record, template };
+      this.deps.launcher.check(next);
+      await this.halt(name);
+      this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
+      this.deps.store.update(name, { template });
+      await this.boot(next, true);
+      const agent = this.get(name);
+      this.deps.bus.publish('agent_spawned', { agent });
+      this.appearanceChanged(name);
+      return agent;
+    });
+  }
+
+  /** Switches the agent's named environments; a live or parked agent restarts and resumes its conversation. */
+  setEnvironments(name: string, environments: string[]): Promise<Agent> {
+    return this.serial(name, async () => {
+      const record = this.record(name);
+      this.assertEnvironments(environments, this.deps.config());
+      const next = { ...record, environments: environments.length ? environments : null };
+      this.deps.store.update(name, { environments: next.environments });
+      if (record.state !== 'stopped') {
+        await this.halt(name);
+        await this.boot(next, true);
+      }
+      const agent = this.get(name);
+      this.deps.bus.publish('agent_state_changed', {
+        agent: name,
+        status: agent.status,
+        wake_on_message: agent.wake_on_message,
+        environments: agent.environments,
+        environments_source: agent.environments_source,
+        environment_error: agent.environment_error,
+      });
+      this.appearanceChanged(name);
+      return agent;
+    });
+  }
+
+  /** `null` clears a value, `undefined` leaves it. */
+  setAppearance(name: string, patch: { emoji?: string | null; color?: string | null }): Promise<Agent> {
+    return this.serial(name, async () => {
+      this.record(name);
+      this.deps.store.update(name, {
+        ...(patch.emoji !== undefined ? { emoji: patch.emoji } : {}),
+        ...(patch.color !== undefined ? { color: patch.color } : {}),
+      });
+      this.appearanceChanged(name);
+      return this.get(name);
+    });
+  }
+
+  /** After a config reload every agent's appearance is republished, without diffing (spec). */
+  republishAppearances(): void {
+    for (const r of this.deps.store.list()) this.appearanceChanged(r.name);
+  }
+
+  // ---- the sweep's findings -----------------------------------------------------------------------------------
+
+  /**
+   * Called with each sweep's session list and the agents that were running when it started (one started mid-sweep
+   * may be missing from the list): a running agent whose session died is restarted with backoff.
+   */
+  onSweep(sessions: readonly SessionInfo[], swept: readonly string[]): void {
+    const byName = new Map(sessions.map((s) => [s.name, s]));
+    for (const name of swept) {
+      const rt = this.runtimes.get(name);
+      if (rt?.status !== 'running') continue;
+      const s = byName.get(sessionName(name));
+      if (!s || s.paneDead) void this.serial(name, () => this.crashed(name, s));
+    }
+    this.parkIdle();
+  }
+
+  private async crashed(name: string, session: SessionInfo | undefined): Promise<void> {
+    const rt = this.runtime(name);
+    if (rt.status !== 'running') return;
+    const ranFor = rt.startedAt === null ? 0 : this.deps.clock.now() - rt.startedAt;
+    rt.consecutiveCrashes = nextConsecutive(rt.consecutiveCrashes, ranFor);
+    rt.restarts++;
+    rt.status = 'starting';
+    this.deps.logger.warn(
+      { agent: name, exit: session?.deadStatus ?? null, signal: session?.deadSignal ?? null, restarts: rt.restarts },
+      'agent exited; restarting',
+    );
+    this.stateChanged(name);
+    await this.deps.tmux.killSession(sessionName(name));
+    this.scheduleRelaunch(name, crashDelay(rt.consecutiveCrashes));
+  }
+
+  private scheduleRelaunch(name: string, delayMs: number): void {
+    const rt = this.runtime(name);
+    rt.retry?.cancel();
+    rt.retry = this.deps.clock.setTimeout(() => {
+      rt.retry = null;
+      void this.serial(name, async () => {
+        const record = this.deps.store.get(name);
+        if (!record || rt.status !== 'starting') return;
+        try {
+          await this.deps.launcher.launch(record, { resume: true });
+          this.markRunning(name, false);
+          this.stateChanged(name);
+        } catch (err) {
+          rt.consecutiveCrashes++;
+          this.deps.logger.error({ agent: name, err: (err as Error).message }, 'agent restart failed; retrying');
+          this.scheduleRelaunch(name, crashDelay(rt.consecutiveCrashes));
+        }
+      });
+    }, delayMs);
+  }
+
+  private parkIdle(): void {
+    const now = this.deps.clock.now();
+    for (const { agent } of this.runningSessions()) {
+      const record = this.deps.store.get(agent);
+      if (!record) continue;
+      const after = resolveAgent(record, this.deps.config(), this.deps.paths.home).idleSuspendAfterMs;
+      const a = this.deps.activity(agent);
+      if (after !== null && a.activity === 'idle' && a.last_activity_at !== null && now - a.last_activity_at >= after)
+        void this.park(agent);
+    }
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------------------------
+
+  private async boot(record: AgentRecord, resume: boolean): Promise<void> {
+    await this.deps.tmux.killSession(sessionName(record.name));
+    await this.deps.launcher.launch(record, { resume });
+    this.deps.store.setState(record.name, 'active');
+    this.markRunning(record.name);
+  }
+
+  private async halt(name: string): Promise<void> {
+    const rt = this.runtime(name);
+    rt.retry?.cancel();
+    rt.retry = null;
+    await this.deps.tmux.killSession(sessionName(name));
+    rt.status = 'stopped';
+  }
+
+  private markRunning(name: string, resetCrashes = true): void {
+    const rt = this.runtime(name);
+    rt.status = 'running';
+    rt.startedAt = this.deps.clock.now();
+    if (resetCrashes) rt.consecutiveCrashes = 0;
+  }
+
+  private stateChanged(name: string): void {
+    const agent = this.get(name);
+    this.deps.bus.publish('agent_state_changed', {
+      agent: name,
+      status: agent.status,
+      wake_on_message: agent.wake_on_message,
+    });
+  }
+
+  private appearanceChanged(name: string): void {
+    this.deps.bus.publish('agent_appearance_changed', { agent: name, appearance: this.get(name).appearance ?? null });
+  }
+
+  private assertEnvironments(names: string[] | undefined, config: Config): void {
+    const missing = (names ?? []).filter((n) => !(n in config.environments));
+    if (missing.length)
+      throw new AgentError('invalid', `environments not defined in leo.yaml: ${missing.join(', ')}`, 'environments');
+  }
+
+  private record(name: string): AgentRecord {
+    const record = this.deps.store.get(name);
+    if (!record) throw new AgentError('not_found', `no agent named "${name}"`);
+    return record;
+  }
+
+  private runtime(name: string): Runtime {
+    let rt = this.runtimes.get(name);
+    if (!rt) {
+      rt = { status: 'stopped', restarts: 0, consecutiveCrashes: 0, startedAt: null, retry: null };
+      this.runtimes.set(name, rt);
+    }
+    return rt;
+  }
+
+  private serial<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    let q = this.queues.get(name);
+    if (!q) {
+      q = new PQueue({ concurrency: 1 });
+      this.queues.set(name, q);
+    }
+    return q.add(fn) as Promise<T>;
+  }
+
+  private view(record: AgentRecord, rt: Runtime = this.runtime(record.name)): Agent {
+    const config = this.deps.config();
+    const r = resolveAgent(record, config, this.deps.paths.home);
+    const status = rt.status;
+    const wake = status === 'stopped' && record.state === 'parked';
+    const a = status === 'running' ? this.deps.activity(record.name) : null;
+    const appearance: Appearance | undefined = resolveAppearance(
+      record,
+      { template: r.template, harness: r.harness },
+      config.appearance_rules,
+    );
+    return {
+      name: record.name,
+      display_name: displayName(record.name),
+      template: record.template ?? '',
+      repo: record.repo ?? '',
+      workspace: r.workspace,
+      branch: record.branch ?? '',
+      status,
+      activity: a?.activity ?? 'unknown',
+      model: r.model,
+      harness: r.harness,
+      restarts: rt.restarts,
+      wake_on_message: wake,
+      started_at: rt.startedAt === null ? null : rfc3339(rt.startedAt),
+      last_activity_at: a?.last_activity_at == null ? null : rfc3339(a.last_activity_at),
+      current_action: a?.activity === 'working' ? a.current_action : null,
+      environments: r.environments,
+      environments_source: r.environmentsSource,
+      environment_error: r.environmentError,
+      ...(appearance ? { appearance } : {}),
+      ...(record.moved_to ? { moved_to: record.moved_to } : {}),
+      ...(record.moved_at ? { moved_at: record.moved_at } : {}),
+    };
+  }
+}

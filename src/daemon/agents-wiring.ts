@@ -1,0 +1,137 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { AgentStore } from '../agents/agent-store.js';
+import { RecentMessages } from '../agents/agent-messages.js';
+import { agentRoutes } from '../agents/agent-routes.js';
+import { Launcher } from '../agents/launcher.js';
+import { messageRoutes } from '../agents/message-routes.js';
+import { sessionName } from '../agents/session-name.js';
+import { Supervisor } from '../agents/supervisor.js';
+import { Workspaces } from '../agents/workspaces.js';
+import { configRoutes } from '../config/config-routes.js';
+import type { Config } from '../config/schema.js';
+import type { Clock } from '../core/clock.js';
+import { realExec } from '../core/exec.js';
+import type { LeoPaths } from '../core/home.js';
+import type { Logger } from '../core/logger.js';
+import { pasteAndSubmit } from '../delivery/tmux-paste.js';
+import type { EventBus } from '../events/bus.js';
+import type { FeatureSet } from '../events/features.js';
+import { ActivitySweeper } from '../observe/activity-sweeper.js';
+import { ActivityTracker } from '../observe/activity-tracker.js';
+import { stateRoutes } from '../observe/state-routes.js';
+import type { WorkerPool } from '../pool/worker-pool.js';
+import type { Database } from '../store/database.js';
+import { taskViews } from '../tasks/task-view.js';
+import { Tmux } from '../tmux/tmux.js';
+
+/** bin/leo.js, which generated hook commands run (from dist/src/daemon/ it is three levels up). */
+const LEO_BIN = path.resolve(new URL('../../../bin/leo.js', import.meta.url).pathname);
+
+export interface AgentsWiringDeps {
+  app: FastifyInstance;
+  db: Database;
+  bus: EventBus;
+  pool: WorkerPool;
+  clock: Clock;
+  logger: Logger;
+  paths: LeoPaths;
+  features: FeatureSet;
+  agentToken: string;
+  config(): Config;
+  configBroken(): boolean;
+  reloadConfig(reason: string): Promise<unknown>;
+  /** The TCP base URL agents reach Leo on (their MCP endpoint lives under it). */
+  baseUrl(): string;
+}
+
+/**
+ * Builds the agents domain (store, tmux, launcher, supervisor, activity tracking) and registers its routes and those
+ * of the observability API it feeds. Returns what the daemon's start and stop sequence drives.
+ */
+export async function wireAgents(d: AgentsWiringDeps) {
+  const tmuxSocket = path.join(d.paths.stateDir, 'tmux.sock');
+  const tmux = new Tmux({ socketPath: tmuxSocket, exec: realExec });
+  const store = new AgentStore(d.db);
+  const tracker = new ActivityTracker();
+  const launcher = new Launcher({
+    tmux,
+    workspaces: new Workspaces(realExec),
+    paths: d.paths,
+    config: d.config,
+    leo: {
+      home: d.paths.home,
+      agentToken: d.agentToken,
+      leoBin: LEO_BIN,
+      nodeBin: process.execPath,
+      socketPath: d.paths.socketFile,
+      baseUrl: d.baseUrl,
+    },
+  });
+  const supervisor = new Supervisor({
+    store,
+    tmux,
+    launcher,
+    bus: d.bus,
+    clock: d.clock,
+    logger: d.logger,
+    paths: d.paths,
+    config: d.config,
+    activity: (agent) => tracker.snapshot(agent),
+  });
+  const sweeper = new ActivitySweeper({
+    clock: d.clock,
+    pool: d.pool,
+    tracker,
+    tmuxSocket,
+    agentsRunning: () => supervisor.runningSessions(),
+    publish: (c) =>
+      d.bus.publish('agent_activity', { agent: c.agent, activity: c.activity, current_action: c.current_action }),
+    onObservation: (o, swept) =>
+      supervisor.onSweep(
+        o.sessions,
+        swept.map((s) => s.agent),
+      ),
+    onError: (err) => d.logger.warn({ err: (err as Error).message }, 'activity sweep failed'),
+  });
+  const recent = new RecentMessages(d.clock);
+
+  d.features.add('agent_environments', 'agent_appearance', 'agent_status_restoring');
+  await d.app.register(agentRoutes, { supervisor, configBroken: d.configBroken });
+  await d.app.register(configRoutes, {
+    config: d.config,
+    configFile: d.paths.configFile,
+    home: d.paths.home,
+    configBroken: d.configBroken,
+    reload: d.reloadConfig,
+  });
+  await d.app.register(stateRoutes, {
+    clock: d.clock,
+    agents: () => supervisor.list(),
+    tasks: () => taskViews(d.config(), d.clock.now(), () => null),
+    recentRuns: () => [],
+    recentMessages: () => recent.list(),
+  });
+  await d.app.register(messageRoutes, {
+    bus: d.bus,
+    recent,
+    deliver: async (to, text) => {
+      supervisor.get(to);
+      await supervisor.wake(to);
+      await pasteAndSubmit(tmux, d.clock, sessionName(to), text);
+    },
+  });
+
+  return {
+    supervisor,
+    sweeper,
+    tmux,
+    async start(): Promise<void> {
+      await supervisor.restore();
+      sweeper.start();
+    },
+    stop(): void {
+      sweeper.stop();
+    },
+  };
+}

@@ -1,0 +1,268 @@
+import { randomBytes } from 'node:crypto';
+import type { Exec, ExecResult } from '../core/exec.js';
+import { planCaptureBatches, splitCaptureBatch } from './capture-batch.js';
+import { tmuxArg, tmuxFormatLiteral } from './escape.js';
+import { LIST_SESSIONS_FORMAT, parseListSessions, type SessionInfo } from './list-format.js';
+import { shellQuoteArgv } from './shell-quote.js';
+
+export type { SessionInfo };
+
+export interface TmuxOptions {
+  /** Leo's own server socket; the user's default server is never touched. */
+  socketPath: string;
+  exec: Exec;
+  tmuxBin?: string;
+  /** Per tmux invocation. */
+  timeoutMs?: number;
+  historyLimit?: number;
+}
+
+export interface NewSessionOptions {
+  name: string;
+  cwd: string;
+  /** The program and its arguments, exactly as the program should receive them. */
+  command: readonly string[];
+  env?: Record<string, string>;
+  width?: number;
+  height?: number;
+}
+
+export class TmuxError extends Error {
+  constructor(
+    readonly command: string,
+    readonly code: number,
+    readonly stderr: string,
+  ) {
+    super(`tmux ${command} failed (exit ${code}): ${stderr.trim() || 'no output'}`);
+    this.name = 'TmuxError';
+  }
+}
+
+/**
+ * Session names Leo creates: tmux rewrites `.` and `:` in names and reads them as target separators, expands `#` in
+ * some arguments, and a leading `-` would read as an option, so only a plain alphabet is accepted.
+ */
+const SESSION_NAME = /^[A-Za-z0-9_@+][A-Za-z0-9_@+-]{0,127}$/;
+
+export function assertSessionName(name: string): void {
+  if (!SESSION_NAME.test(name)) throw new Error(`invalid tmux session name: ${JSON.stringify(name)}`);
+}
+
+/** tmux's answers for "nothing listens on that socket": no server means no sessions, not a failure. */
+export function isNoServer(stderr: string): boolean {
+  return /no server running|error connecting to/i.test(stderr);
+}
+
+function isNoSession(stderr: string): boolean {
+  return /can't find session|session not found/i.test(stderr);
+}
+
+/** `=name` matches the session exactly; a bare name would also match any session it is a prefix of. */
+function sessionTarget(name: string): string {
+  assertSessionName(name);
+  return `=${name}`;
+}
+
+/** The session's current window's active pane (a bare `=name` is read as a pane title for pane targets). */
+function paneTarget(name: string): string {
+  return `${sessionTarget(name)}:`;
+}
+
+function envArgs(env: Record<string, string> | undefined): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(env ?? {})) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new Error(`invalid environment variable name: ${JSON.stringify(k)}`);
+    out.push('-e', tmuxArg(`${k}=${v}`));
+  }
+  return out;
+}
+
+/**
+ * The pane's command. tmux runs a single-string command with the user's default-shell (which may be fish or
+ * anything else), so the argv is handed to /bin/sh explicitly, POSIX-quoted, and `exec` makes the program itself the
+ * pane's process: pane_pid is the agent and pane_dead_status is its own exit status.
+ */
+function paneCommand(argv: readonly string[]): string[] {
+  return ['--', '/bin/sh', '-c', tmuxArg(`exec ${shellQuoteArgv(argv)}`)];
+}
+
+function dimension(value: number | undefined, fallback: number): string {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v < 1 || v > 10_000) throw new Error(`invalid pane dimension: ${v}`);
+  return String(v);
+}
+
+/** Leo's private tmux server, driven only through the exec seam. */
+export class Tmux {
+  readonly socketPath: string;
+  private readonly exec: Exec;
+  private readonly bin: string;
+  private readonly timeoutMs: number;
+  private readonly historyLimit: number;
+
+  constructor(opts: TmuxOptions) {
+    this.socketPath = opts.socketPath;
+    this.exec = opts.exec;
+    this.bin = opts.tmuxBin ?? 'tmux';
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.historyLimit = opts.historyLimit ?? 5000;
+  }
+
+  /**
+   * Starts a detached session running `command`. The server options ride in the same invocation, ahead of
+   * new-session, so they hold from the pane's first instant: even a command that exits at once leaves a dead pane
+   * whose status can be read. They are global because every session on this server is an agent.
+   */
+  async newSession(o: NewSessionOptions): Promise<void> {
+    assertSessionName(o.name);
+    await this.check('new-session', [
+      ...this.serverOptions(),
+      ';',
+      'new-session',
+      '-d',
+      '-s',
+      o.name,
+      '-c',
+      tmuxFormatLiteral(o.cwd),
+      '-x',
+      dimension(o.width, 200),
+      '-y',
+      dimension(o.height, 50),
+      ...envArgs(o.env),
+      ...paneCommand(o.command),
+    ]);
+  }
+
+  async hasSession(name: string): Promise<boolean> {
+    const r = await this.run(['has-session', '-t', sessionTarget(name)]);
+    return r.code === 0;
+  }
+
+  /** Returns whether the session existed. */
+  async killSession(name: string): Promise<boolean> {
+    const r = await this.run(['kill-session', '-t', sessionTarget(name)]);
+    if (r.code === 0) return true;
+    if (isNoSession(r.stderr) || isNoServer(r.stderr)) return false;
+    throw new TmuxError('kill-session', r.code, r.stderr);
+  }
+
+  async renameSession(from: string, to: string): Promise<void> {
+    assertSessionName(to);
+    await this.check('rename-session', ['rename-session', '-t', sessionTarget(from), '--', to]);
+  }
+
+  /** Every session with its activity and pane state, in one tmux call; [] when no server is running. */
+  async listSessions(): Promise<SessionInfo[]> {
+    const r = await this.run(['list-sessions', '-F', LIST_SESSIONS_FORMAT]);
+    if (r.code !== 0) {
+      if (isNoServer(r.stderr)) return [];
+      throw new TmuxError('list-sessions', r.code, r.stderr);
+    }
+    return parseListSessions(r.stdout);
+  }
+
+  /** The visible screen plus up to `lines` lines of history, wrapped lines joined, without escape sequences. */
+  async capturePane(name: string, lines = 50): Promise<string> {
+    if (!Number.isInteger(lines) || lines < 0) throw new Error(`invalid line count: ${lines}`);
+    const r = await this.check('capture-pane', ['capture-pane', '-p', '-J', '-t', paneTarget(name), '-S', `-${lines}`]);
+    return r.stdout;
+  }
+
+  /**
+   * capturePane for many sessions in as few tmux calls as fit (one, for up to about a hundred), keyed by session. A
+   * session whose capture failed (it ended since it was listed) is absent; the others are still captured.
+   */
+  async capturePanes(names: readonly string[], lines = 50): Promise<Map<string, string>> {
+    if (!Number.isInteger(lines) || lines < 0) throw new Error(`invalid line count: ${lines}`);
+    const out = new Map<string, string>();
+    let rest = [...names];
+    while (rest.length > 0) {
+      const nonce = randomBytes(8).toString('hex');
+      const [batch] = planCaptureBatches(rest, lines, nonce, paneTarget);
+      if (!batch) break;
+      const r = await this.run(batch.args);
+      const { captures, failed } = splitCaptureBatch(r.stdout, nonce, r.code === 0);
+      for (const [i, text] of captures) out.set(rest[i]!, text);
+      if (r.code === 0) rest = rest.slice(batch.indexes.length);
+      else if (failed !== null) rest = rest.slice(failed + 1);
+      else if (isNoServer(r.stderr)) break;
+      else throw new TmuxError('capture-pane', r.code, r.stderr);
+    }
+    return out;
+  }
+
+  /** Restarts the session's pane in place (killing whatever still runs there), e.g. after a crash left it dead. */
+  async respawn(
+    name: string,
+    command: readonly string[],
+    cwd: string,
+    env: Record<string, string> = {},
+  ): Promise<void> {
+    await this.check('respawn-pane', [
+      'respawn-pane',
+      '-k',
+      '-t',
+      paneTarget(name),
+      '-c',
+      tmuxFormatLiteral(cwd),
+      ...envArgs(env),
+      ...paneCommand(command),
+    ]);
+  }
+
+  /**
+   * Pastes `text` into the pane as one paste: it travels on stdin (no argv or tmux message size limit) into a
+   * buffer of its own, so concurrent pastes never pick up each other's text, and paste-buffer -d removes it.
+   * `bracketed` (default true) wraps it in bracketed-paste markers when the program asked for them.
+   */
+  async pasteText(name: string, text: string, opts: { bracketed?: boolean } = {}): Promise<void> {
+    if (text === '') return;
+    const buffer = `leo-paste-${randomBytes(8).toString('hex')}`;
+    const paste = ['paste-buffer', ...(opts.bracketed === false ? [] : ['-p']), '-d', '-b', buffer];
+    const r = await this.run(['load-buffer', '-b', buffer, '-', ';', ...paste, '-t', paneTarget(name)], text);
+    if (r.code !== 0) {
+      await this.run(['delete-buffer', '-b', buffer]).catch(() => undefined);
+      throw new TmuxError('paste-buffer', r.code, r.stderr);
+    }
+  }
+
+  async sendEnter(name: string): Promise<void> {
+    await this.check('send-keys', ['send-keys', '-t', paneTarget(name), 'Enter']);
+  }
+
+  async killServer(): Promise<void> {
+    const r = await this.run(['kill-server']);
+    if (r.code !== 0 && !isNoServer(r.stderr)) throw new TmuxError('kill-server', r.code, r.stderr);
+  }
+
+  private serverOptions(): string[] {
+    return [
+      'set-option',
+      '-g',
+      'history-limit',
+      String(this.historyLimit),
+      ';',
+      'set-option',
+      '-gw',
+      'remain-on-exit',
+      'on',
+    ];
+  }
+
+  private async check(what: string, args: string[], input?: string): Promise<ExecResult> {
+    const r = await this.run(args, input);
+    if (r.code !== 0) throw new TmuxError(what, r.code, r.stderr);
+    return r;
+  }
+
+  private run(args: string[], input?: string): Promise<ExecResult> {
+    // -f /dev/null: a user's ~/.tmux.conf must not change how Leo's server behaves. TMUX is dropped so a daemon
+    // started from inside tmux cannot have its commands resolve against the user's session.
+    const env = { ...process.env, TMUX: undefined, TMUX_PANE: undefined };
+    return this.exec(this.bin, ['-S', this.socketPath, '-f', '/dev/null', ...args], {
+      env,
+      timeoutMs: this.timeoutMs,
+      ...(input !== undefined ? { input } : {}),
+    });
+  }
+}

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { codexConfigOverrides, LEO_MCP_TOOL_CEILING_MS, planCodex } from '../../../src/agents/harness/index.js';
+import { tomlString } from '../../../src/agents/harness/common.js';
+import { assertNoSecrets, LEO_KEYS, makeCtx, MCP_URL, TOKEN, WORKSPACE } from './fixture.js';
+
+const OVERRIDES = [
+  'check_for_update_on_startup=false',
+  `mcp_servers.leo.url="${MCP_URL}"`,
+  'mcp_servers.leo.bearer_token_env_var="LEO_AGENT_TOKEN"',
+  'mcp_servers.leo.default_tools_approval_mode="approve"',
+  'mcp_servers.leo.tool_timeout_sec=1980',
+  `projects={"${WORKSPACE}"={trust_level="trusted"}}`,
+];
+const OVERRIDE_ARGS = OVERRIDES.flatMap((o) => ['-c', o]);
+
+/** The `-c` values as a key → value map; TOML basic strings with the escapes tomlString emits are valid JSON. */
+function overrideMap(argv: string[]): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  argv.forEach((arg, i) => {
+    if (arg !== '-c') return;
+    const kv = argv[i + 1] as string;
+    const eq = kv.indexOf('=');
+    const raw = kv.slice(eq + 1);
+    out.set(kv.slice(0, eq), raw.startsWith('"') ? JSON.parse(raw) : raw);
+  });
+  return out;
+}
+
+describe('codex argv', () => {
+  it('defaults: own server process, Leo’s MCP server through -c overrides, no model', () => {
+    assert.deepEqual(planCodex(makeCtx()).argv, ['codex', '--no-daemon', ...OVERRIDE_ARGS]);
+  });
+
+  it('model', () => {
+    assert.deepEqual(planCodex(makeCtx({ model: 'gpt-5.1-codex' })).argv, [
+      'codex',
+      '--no-daemon',
+      ...OVERRIDE_ARGS,
+      '--model',
+      'gpt-5.1-codex',
+    ]);
+  });
+
+  it('resume continues the most recent session in the workspace, or a known one', () => {
+    assert.deepEqual(planCodex(makeCtx({ resume: true })).argv.slice(0, 4), [
+      'codex',
+      'resume',
+      '--last',
+      '--no-daemon',
+    ]);
+    const id = '0199a213-81c0-7800-8aa1-bbab2a035a53';
+    assert.deepEqual(planCodex(makeCtx({ resume: true, resumeSessionId: id })).argv.slice(0, 4), [
+      'codex',
+      'resume',
+      id,
+      '--no-daemon',
+    ]);
+  });
+
+  it('bypass_permissions adds the bypass flag; allow rules have no codex form', () => {
+    const argv = planCodex(makeCtx({ permissions: { bypass_permissions: true, allow: ['Bash(git *)'] } })).argv;
+    assert.equal(argv.at(-1), '--dangerously-bypass-approvals-and-sandbox');
+    assert.ok(!argv.some((a) => a.includes('git *')));
+    assert.ok(!planCodex(makeCtx()).argv.includes('--dangerously-bypass-approvals-and-sandbox'));
+  });
+
+  it('the overrides parse as the intended config', () => {
+    const map = overrideMap(planCodex(makeCtx()).argv);
+    assert.equal(map.get('mcp_servers.leo.url'), MCP_URL);
+    assert.equal(map.get('mcp_servers.leo.bearer_token_env_var'), 'LEO_AGENT_TOKEN');
+    assert.equal(map.get('mcp_servers.leo.default_tools_approval_mode'), 'approve');
+    assert.ok(Number(map.get('mcp_servers.leo.tool_timeout_sec')) * 1000 > LEO_MCP_TOOL_CEILING_MS);
+    assert.deepEqual(codexConfigOverrides(makeCtx()), OVERRIDES);
+  });
+
+  it('an awkward workspace path is escaped in the trust table', () => {
+    const workspace = '/home/a "b"\\c\nd\tü\u0001';
+    const projects = overrideMap(planCodex(makeCtx({ workspace })).argv).get('projects') as string;
+    const m = /^\{("(?:[^"\\]|\\.)*")=\{trust_level="trusted"\}\}$/.exec(projects);
+    assert.ok(m, projects);
+    assert.equal(JSON.parse(m[1] as string), workspace);
+  });
+
+  it('never puts the token in argv', () => {
+    const ctx = makeCtx({ model: 'm', resume: true, permissions: { bypass_permissions: true } });
+    assertNoSecrets(planCodex(ctx), ctx);
+    assert.throws(() => planCodex(makeCtx({ workspace: `/w/${TOKEN}` })), /agent token in argv/);
+  });
+});
+
+describe('codex env and files', () => {
+  it('no files and no CODEX_HOME of its own: the user’s login and provider stay in play', () => {
+    const ctx = makeCtx();
+    const plan = planCodex(ctx);
+    assert.deepEqual(plan.files, []);
+    assert.deepEqual(Object.keys(plan.env), [...Object.keys(ctx.env), ...LEO_KEYS].sort());
+    assert.equal(plan.env.LEO_AGENT_TOKEN, TOKEN);
+  });
+
+  it('a named environment’s CODEX_HOME passes through', () => {
+    assert.equal(
+      planCodex(makeCtx({ env: { CODEX_HOME: '/home/alice/.codex-work' } })).env.CODEX_HOME,
+      '/home/alice/.codex-work',
+    );
+  });
+});
+
+describe('tomlString', () => {
+  it('escapes quotes, backslashes and control characters', () => {
+    assert.equal(tomlString('plain'), '"plain"');
+    assert.equal(tomlString('a"b\\c'), '"a\\"b\\\\c"');
+    assert.equal(tomlString('\n\r\t\u0000\u001f\u007f'), '"\\n\\r\\t\\u0000\\u001f\\u007f"');
+    assert.equal(tomlString('ü→😀'), '"ü→😀"');
+  });
+});

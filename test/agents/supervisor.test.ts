@@ -1,0 +1,291 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { AgentRecord } from '../../src/agents/agent-record.js';
+import { AgentStore } from '../../src/agents/agent-store.js';
+import type { AgentLauncher } from '../../src/agents/launcher.js';
+import { Supervisor, type SessionControl } from '../../src/agents/supervisor.js';
+import { parseConfig } from '../../src/config/load.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { resolvePaths } from '../../src/core/home.js';
+import { createLogger } from '../../src/core/logger.js';
+import { EventBus } from '../../src/events/bus.js';
+import type { BusEvent } from '../../src/events/event.js';
+import { openDatabase, type Database } from '../../src/store/database.js';
+import type { SessionInfo } from '../../src/tmux/list-format.js';
+
+/** tmux as a map of sessions: enough to drive the supervisor's decisions without a server. */
+class FakeTmux implements SessionControl {
+  sessions = new Map<string, SessionInfo>();
+  async hasSession(name: string) {
+    return this.sessions.has(name);
+  }
+  async killSession(name: string) {
+    return this.sessions.delete(name);
+  }
+  async renameSession(from: string, to: string) {
+    const s = this.sessions.get(from)!;
+    this.sessions.delete(from);
+    this.sessions.set(to, { ...s, name: to });
+  }
+  async listSessions() {
+    return [...this.sessions.values()];
+  }
+  add(name: string) {
+    this.sessions.set(name, {
+      name,
+      activity: 0,
+      attached: 0,
+      panePid: 1,
+      paneDead: false,
+      deadStatus: null,
+      deadSignal: null,
+    });
+  }
+}
+
+/** Launches by adding a session; `gate` holds launches until released, `fail` makes them throw. */
+class FakeLauncher implements AgentLauncher {
+  launches: { name: string; resume: boolean }[] = [];
+  gate: Promise<void> | null = null;
+  fail = new Set<string>();
+  constructor(private readonly tmux: FakeTmux) {}
+  check() {}
+  async prepareWorkspace() {}
+  async launch(record: AgentRecord, opts: { resume: boolean }) {
+    await this.gate;
+    if (this.fail.has(record.name)) throw new Error('boom');
+    this.launches.push({ name: record.name, resume: opts.resume });
+    this.tmux.add(`leo-${record.name}`);
+  }
+}
+
+const yaml = `
+environments:
+  base: { A: "1" }
+  work: { B: "2" }
+templates:
+  t: { harness: shell, command: "sleep 100" }
+  u: { harness: shell, command: "sleep 200" }
+`;
+
+describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
+  let dir: string;
+  let db: Database;
+  let clock: ManualClock;
+  let tmux: FakeTmux;
+  let launcher: FakeLauncher;
+  let bus: EventBus;
+  let events: BusEvent[];
+  let gone: string[];
+  let sup: Supervisor;
+  let configText: string;
+
+  const build = () =>
+    new Supervisor({
+      store: new AgentStore(db),
+      tmux,
+      launcher,
+      bus,
+      clock,
+      logger: createLogger('silent'),
+      paths: resolvePaths({ LEO_HOME: dir }),
+      config: () => {
+        const r = parseConfig(configText, { file: 'leo.yaml', home: dir });
+        assert.ok(r.ok);
+        return r.config;
+      },
+      activity: () => ({ activity: 'unknown', current_action: null, last_activity_at: null }),
+      onGone: (a) => gone.push(a),
+    });
+  const types = () =>
+    events.map(
+      (e) =>
+        `${e.type}:${String(e.data.agent && typeof e.data.agent === 'object' ? (e.data.agent as { name: string }).name : e.data.agent)}`,
+    );
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-sup-'));
+    db = openDatabase(path.join(dir, 'chat.db'));
+    clock = new ManualClock(Date.UTC(2026, 0, 1));
+    tmux = new FakeTmux();
+    launcher = new FakeLauncher(tmux);
+    bus = new EventBus(clock);
+    events = [];
+    gone = [];
+    bus.subscribe({ deliver: (e) => events.push(e) });
+    configText = yaml;
+    sup = build();
+  });
+  afterEach(() => {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('spawn persists, launches and announces agent_spawned with the full Agent', async () => {
+    const a = await sup.spawn({ name: 'den', template: 't' });
+    assert.equal(a.status, 'running');
+    assert.deepEqual(types(), ['agent_spawned:den']);
+    const spawned = events[0]!.data.agent as Record<string, unknown>;
+    assert.equal(spawned.template, 't');
+    assert.equal(spawned.harness, 'shell');
+    assert.equal(spawned.wake_on_message, false);
+    await assert.rejects(sup.spawn({ name: 'den', template: 't' }), /already exists/);
+    await assert.rejects(sup.spawn({ name: 'x', template: 'nope' }), /template "nope"/);
+    await assert.rejects(sup.spawn({ name: 'x', template: 't', environments: ['ghost'] }), /ghost/);
+  });
+
+  it('a crashed session restarts with backoff, counting restarts and folding to starting meanwhile', async () => {
+    await sup.spawn({ name: 'den', template: 't' });
+    events.length = 0;
+    tmux.sessions.get('leo-den')!.paneDead = true;
+    sup.onSweep(await tmux.listSessions(), ['den']);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(sup.get('den').status, 'starting');
+    assert.equal(sup.get('den').restarts, 1);
+    assert.equal(tmux.sessions.has('leo-den'), false, 'the dead pane is cleared');
+    clock.advance(999);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(sup.get('den').status, 'starting', 'not before the 1 s backoff');
+    clock.advance(1);
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(sup.get('den').status, 'running');
+    assert.deepEqual(launcher.launches.at(-1), { name: 'den', resume: true });
+    assert.deepEqual(
+      events.map((e) => [e.type, e.data.status]),
+      [
+        ['agent_state_changed', 'starting'],
+        ['agent_state_changed', 'running'],
+      ],
+    );
+    // A second crash right away waits twice as long.
+    tmux.sessions.delete('leo-den');
+    sup.onSweep([], ['den']);
+    await new Promise((r) => setImmediate(r));
+    clock.advance(1999);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(sup.get('den').status, 'starting');
+    clock.advance(1);
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(sup.get('den').restarts, 2);
+    assert.equal(sup.get('den').status, 'running');
+  });
+
+  it('restore adopts live sessions, reports restoring until started, and stops one that fails', async () => {
+    await sup.spawn({ name: 'live', template: 't' });
+    await sup.spawn({ name: 'gone', template: 't' });
+    await sup.spawn({ name: 'broken', template: 't' });
+    await sup.spawn({ name: 'off', template: 't' });
+    await sup.stop('off');
+    tmux.sessions.delete('leo-gone');
+    tmux.sessions.delete('leo-broken');
+    launcher.launches = [];
+    events.length = 0;
+
+    sup = build();
+    let release!: () => void;
+    launcher.gate = new Promise((r) => (release = r));
+    launcher.fail.add('broken');
+    const restoring = sup.restore();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(sup.get('live').status, 'running');
+    assert.equal(sup.get('gone').status, 'restoring');
+    assert.equal(sup.get('gone').wake_on_message, false);
+    assert.equal(sup.get('off').status, 'stopped');
+    release();
+    await restoring;
+    assert.deepEqual(launcher.launches, [{ name: 'gone', resume: true }]);
+    assert.equal(sup.get('gone').status, 'running');
+    assert.equal(sup.get('broken').status, 'stopped');
+    assert.equal(sup.get('broken').wake_on_message, false, 'a failed restore is a deliberate stop');
+    assert.deepEqual(events.map((e) => [e.data.agent, e.data.status]).sort(), [
+      ['broken', 'stopped'],
+      ['gone', 'running'],
+    ]);
+  });
+
+  it('stop, park, wake, start and remove: the events and flags of the spec', async () => {
+    await sup.spawn({ name: 'den', template: 't' });
+    events.length = 0;
+    await sup.park('den');
+    assert.deepEqual([sup.get('den').status, sup.get('den').wake_on_message], ['stopped', true]);
+    assert.equal(await sup.wake('den'), true);
+    assert.equal(await sup.wake('den'), false, 'a running agent is left alone');
+    await sup.stop('den');
+    assert.deepEqual([sup.get('den').status, sup.get('den').wake_on_message], ['stopped', false]);
+    await sup.start('den');
+    await sup.remove('den');
+    assert.deepEqual(
+      events.map((e) => [e.type, e.data.wake_on_message ?? null, e.data.status ?? null]),
+      [
+        ['agent_stopped', true, null],
+        ['agent_state_changed', false, 'running'],
+        ['agent_stopped', false, null],
+        ['agent_state_changed', false, 'running'],
+        ['agent_stopped', false, null],
+      ],
+    );
+    assert.deepEqual(gone, ['den', 'den'], 'stop and remove close open asks; parking does not');
+    assert.throws(() => sup.get('den'), /no agent named "den"/);
+  });
+
+  it('rename live: stopped old, degraded spawned new, then appearance; stopped: full fields from the record', async () => {
+    await sup.spawn({ name: 'den', template: 't' });
+    events.length = 0;
+    await sup.rename('den', 'lair');
+    assert.deepEqual(types(), ['agent_stopped:den', 'agent_spawned:lair', 'agent_appearance_changed:lair']);
+    const live = events[1]!.data.agent as Record<string, unknown>;
+    for (const f of ['template', 'repo', 'branch', 'model', 'workspace', 'harness']) assert.equal(live[f], '', f);
+    assert.equal('appearance' in live, false);
+    assert.equal(tmux.sessions.has('leo-lair'), true, 'the live session is renamed, not restarted');
+    assert.equal(sup.get('lair').template, 't');
+
+    await sup.stop('lair');
+    events.length = 0;
+    await sup.rename('lair', 'den');
+    assert.deepEqual(types(), ['agent_stopped:lair', 'agent_spawned:den']);
+    const stopped = events[1]!.data.agent as Record<string, unknown>;
+    assert.equal(stopped.template, 't');
+    assert.equal(stopped.harness, 'shell');
+    assert.equal(stopped.status, 'stopped');
+  });
+
+  it('restart, reset and set-template stop then spawn; set-environment carries the environment fields', async () => {
+    await sup.spawn({ name: 'den', template: 't' });
+    events.length = 0;
+    await sup.restart('den');
+    await sup.reset('den');
+    await sup.setTemplate('den', 'u');
+    assert.deepEqual(types(), [
+      'agent_stopped:den',
+      'agent_spawned:den',
+      'agent_stopped:den',
+      'agent_spawned:den',
+      'agent_stopped:den',
+      'agent_spawned:den',
+      'agent_appearance_changed:den',
+    ]);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'agent_stopped').map((e) => e.data.wake_on_message),
+      [false, false, false],
+    );
+    assert.equal(sup.get('den').template, 'u');
+    events.length = 0;
+    await sup.setEnvironments('den', ['work', 'base']);
+    assert.deepEqual(types(), ['agent_state_changed:den', 'agent_appearance_changed:den']);
+    assert.deepEqual(events[0]!.data.environments, ['work', 'base']);
+    assert.equal(events[0]!.data.environments_source, 'override');
+    assert.equal(events[0]!.data.environment_error, null);
+    await sup.setEnvironments('den', []);
+    assert.equal(events.at(-2)!.data.environments_source, 'default');
+    await assert.rejects(sup.setEnvironments('den', ['ghost']), /ghost/);
+  });
+
+  it('an environment removed from config shows as environment_error', async () => {
+    await sup.spawn({ name: 'den', template: 't', environments: ['work'] });
+    configText = yaml.replace('  work: { B: "2" }\n', '');
+    assert.match(sup.get('den').environment_error ?? '', /"work"/);
+  });
+});

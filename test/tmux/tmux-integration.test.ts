@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { lastPaneLine } from '../../src/observe/pane-line.js';
+import type { SessionInfo } from '../../src/tmux/list-format.js';
+import { eventually, PRINTING_LOOP, privateTmux } from './real-tmux.js';
+
+describe('Tmux against a real tmux server', () => {
+  const t = privateTmux();
+  const { tmux } = t;
+  const session = async (name: string): Promise<SessionInfo | undefined> =>
+    (await tmux.listSessions()).find((s) => s.name === name);
+
+  before(async () => {
+    assert.deepEqual(await tmux.listSessions(), [], 'no server yet is no sessions');
+  });
+  after(() => t.cleanup());
+
+  it('runs a command whose output moves the activity and whose last line reads back sanitized', async () => {
+    await tmux.newSession({ name: 'printer', cwd: t.dir, command: PRINTING_LOOP, env: {} });
+    const first = await eventually('the session', () => session('printer'));
+    assert.equal(first.paneDead, false);
+    assert.ok(first.panePid !== null && first.panePid > 0);
+    assert.equal(first.attached, 0);
+    // session_activity has 1-second resolution.
+    const later = await eventually('an activity advance', async () => {
+      const s = await session('printer');
+      return s && s.activity > first.activity ? s : undefined;
+    });
+    assert.ok(later.activity > first.activity);
+    const line = lastPaneLine(await tmux.capturePane('printer'));
+    assert.match(String(line), /^tick \d+ +done$/);
+  });
+
+  it('captures many panes in one call, skipping one that does not exist', async () => {
+    const panes = await tmux.capturePanes(['printer', 'no-such-session', 'printer'], 0);
+    assert.deepEqual([...panes.keys()], ['printer']);
+    assert.match(String(lastPaneLine(panes.get('printer') ?? '')), /^tick \d+ +done$/);
+    assert.deepEqual([...(await tmux.capturePanes(['ghost'])).keys()], []);
+  });
+
+  it('a command that exits at once leaves a dead pane with its exit status', async () => {
+    await tmux.newSession({ name: 'falls', cwd: t.dir, command: ['false'] });
+    const dead = await eventually('the dead pane', async () => {
+      const s = await session('falls');
+      return s?.paneDead ? s : undefined;
+    });
+    assert.deepEqual([dead.deadStatus, dead.deadSignal], [1, null]);
+  });
+
+  it('a crashed command keeps its last output and status; a signal is reported as such', async () => {
+    await tmux.newSession({ name: 'crash', cwd: t.dir, command: ['sh', '-c', 'echo last words; sleep 0.5; exit 7'] });
+    await tmux.newSession({ name: 'killed', cwd: t.dir, command: ['sh', '-c', 'sleep 0.2; kill -9 $$'] });
+    const crash = await eventually('the crash', async () => {
+      const s = await session('crash');
+      return s?.paneDead ? s : undefined;
+    });
+    assert.equal(crash.deadStatus, 7);
+    const screen = await tmux.capturePane('crash');
+    assert.match(screen, /last words/);
+    assert.match(screen, /Pane is dead \(status 7/);
+    const killed = await eventually('the kill', async () => {
+      const s = await session('killed');
+      return s?.paneDead ? s : undefined;
+    });
+    assert.deepEqual([killed.deadStatus, killed.deadSignal], [null, 9]);
+
+    await tmux.respawn('crash', ['sh', '-c', 'echo again; sleep 30'], t.dir);
+    await eventually('the respawned pane', async () => {
+      const s = await session('crash');
+      return s && !s.paneDead && lastPaneLine(await tmux.capturePane('crash', 0)) === 'again' ? s : undefined;
+    });
+  });
+
+  it('passes argv, env and cwd through verbatim, whatever they contain', async () => {
+    const cwd = path.join(t.dir, "we#{session_name}ird 'dir'");
+    fs.mkdirSync(cwd);
+    const nasty = `it's; $HOME \`id\` "q" \\ *;`;
+    await tmux.newSession({
+      name: 'argv',
+      cwd,
+      command: ['sh', '-c', 'printf "[%s][%s][%s]\\n" "$PWD" "$LEO_X" "$1"; sleep 30', 'sh', nasty],
+      env: { LEO_X: 'v;' },
+    });
+    const line = await eventually(
+      'the printed line',
+      async () => lastPaneLine(await tmux.capturePane('argv')) ?? undefined,
+    );
+    assert.equal(line, `[${cwd}][v;][${nasty}]`);
+  });
+
+  it('has, renames and kills sessions by exact name', async () => {
+    await tmux.newSession({ name: 'alpha-long', cwd: t.dir, command: ['sleep', '30'] });
+    assert.equal(await tmux.hasSession('alpha-long'), true);
+    assert.equal(await tmux.hasSession('alpha'), false, 'a prefix is not a match');
+    await tmux.renameSession('alpha-long', 'beta');
+    assert.equal(await tmux.hasSession('alpha-long'), false);
+    assert.equal(await tmux.hasSession('beta'), true);
+    await assert.rejects(tmux.renameSession('nope', 'x'), /can't find session/);
+    assert.equal(await tmux.killSession('beta'), true);
+    assert.equal(await tmux.killSession('beta'), false);
+    assert.equal(await tmux.hasSession('beta'), false);
+    await assert.rejects(tmux.newSession({ name: 'printer', cwd: t.dir, command: ['true'] }), /duplicate session/);
+  });
+
+  it('pastes text and presses Enter', async () => {
+    await tmux.newSession({ name: 'cat', cwd: t.dir, command: ['cat'] });
+    await eventually('cat', () => session('cat'));
+    await tmux.pasteText('cat', "pasted 'text'; with $stuff");
+    await tmux.sendEnter('cat');
+    const screen = await eventually('the echo', async () => {
+      const s = await tmux.capturePane('cat');
+      return s.split('\n').filter((l) => l === "pasted 'text'; with $stuff").length === 2 ? s : undefined;
+    });
+    assert.ok(screen);
+    await assert.rejects(tmux.pasteText('nope', 'x'), /can't find/);
+  });
+});
