@@ -25,6 +25,8 @@ export const AgentRecord = z.object({
   environments: z.array(z.string()).nullable(),
   /** Extra variables from the spawn request. Secret: never served, never logged. */
   env: z.record(z.string(), z.string()).nullable(),
+  /** The harness's conversation id to resume after a restart (Claude reports it through its SessionStart hook). */
+  session_id: z.string().nullable(),
   emoji: z.string().nullable(),
   color: z.string().nullable(),
   moved_to: z.string().nullable(),

@@ -66,6 +66,8 @@ export class Launcher implements AgentLauncher {
       env: agentEnv(record, r, config),
       leo: { ...leo, agentDir, mcpUrl: `${baseUrl()}/api/agent/${encodeURIComponent(record.name)}/mcp` },
       resume: opts.resume,
+      ...(opts.resume && record.session_id ? { resumeSessionId: record.session_id } : {}),
+      permissionWaitMs: Math.max(config.chat.permission_timeout, config.chat.question_timeout),
     });
     for (const f of plan.files) {
       fs.mkdirSync(path.dirname(f.path), { recursive: true, mode: 0o700 });

@@ -149,6 +149,7 @@ export class Supervisor {
         harness: null,
         environments: req.environments?.length ? req.environments : null,
         env: req.env && Object.keys(req.env).length ? req.env : null,
+        session_id: null,
         emoji: null,
         color: null,
         moved_to: null,
@@ -236,7 +237,8 @@ export class Supervisor {
       await this.halt(name);
       this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
       this.runtimes.delete(name);
-      await this.boot(record, false);
+      this.deps.store.update(name, { session_id: null });
+      await this.boot({ ...record, session_id: null }, false);
       const agent = this.get(name);
       this.deps.bus.publish('agent_spawned', { agent });
       return agent;
@@ -340,6 +342,11 @@ export class Supervisor {
       this.appearanceChanged(name);
       return this.get(name);
     });
+  }
+
+  /** Remembers the conversation a harness reported, so the next restart resumes exactly it. */
+  noteSession(name: string, sessionId: string): void {
+    if (this.deps.store.get(name)) this.deps.store.update(name, { session_id: sessionId });
   }
 
   /** After a config reload every agent's appearance is republished, without diffing (spec). */

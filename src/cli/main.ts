@@ -3,6 +3,7 @@ import { LEO_VERSION } from '../core/version.js';
 import { registerAgentCommands } from './agent-commands.js';
 import { runDaemonCommand } from './daemon-command.js';
 import { runDoctorCommand } from './doctor-command.js';
+import { runHookCommand } from './hook-command.js';
 import { registerTokenCommands } from './token-commands.js';
 
 const program = new Command()
@@ -19,6 +20,11 @@ program
   .command('doctor')
   .description('check tmux, ffmpeg, whisper-cli and its model, the config, and file permissions')
   .action(runDoctorCommand);
+
+program
+  .command('hook <event>', { hidden: true })
+  .description('run by agent harnesses (Claude Code hooks): hands the hook input to the daemon')
+  .action(runHookCommand);
 
 program
   .command('version')

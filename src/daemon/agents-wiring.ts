@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AgentStore } from '../agents/agent-store.js';
 import { RecentMessages } from '../agents/agent-messages.js';
 import { agentRoutes } from '../agents/agent-routes.js';
+import { hookRoutes } from '../agents/hook-routes.js';
 import { Launcher } from '../agents/launcher.js';
 import { messageRoutes } from '../agents/message-routes.js';
 import { sessionName } from '../agents/session-name.js';
@@ -98,6 +99,14 @@ export async function wireAgents(d: AgentsWiringDeps) {
 
   d.features.add('agent_environments', 'agent_appearance', 'agent_status_restoring');
   await d.app.register(agentRoutes, { supervisor, configBroken: d.configBroken });
+  await d.app.register(hookRoutes, {
+    handlers: {
+      'session-start': ({ agent, payload }) => {
+        if (typeof payload.session_id === 'string') supervisor.noteSession(agent, payload.session_id);
+        return {};
+      },
+    },
+  });
   await d.app.register(configRoutes, {
     config: d.config,
     configFile: d.paths.configFile,
@@ -118,7 +127,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     deliver: async (to, text) => {
       supervisor.get(to);
       await supervisor.wake(to);
-      await pasteAndSubmit(tmux, d.clock, sessionName(to), text);
+      await pasteAndSubmit(tmux, sessionName(to), text);
     },
   });
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../core/clock.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface PasteTarget {
   pasteText(session: string, text: string, opts?: { bracketed?: boolean }): Promise<void>;
@@ -10,10 +10,11 @@ export const PASTE_SETTLE_MS = 250;
 
 /**
  * Types a message into an agent's pane as one bracketed paste followed by Enter, so a multi-line text arrives as one
- * prompt in any harness. Pastes into one pane are serialized by the caller (one delivery queue per agent).
+ * prompt in any harness. Pastes into one pane are serialized by the caller (one delivery queue per agent). The settle
+ * is real time, not the Clock seam: it paces a terminal, it is not a deadline.
  */
-export async function pasteAndSubmit(tmux: PasteTarget, clock: Clock, session: string, text: string): Promise<void> {
+export async function pasteAndSubmit(tmux: PasteTarget, session: string, text: string): Promise<void> {
   await tmux.pasteText(session, text, { bracketed: true });
-  await new Promise<void>((resolve) => clock.setTimeout(resolve, PASTE_SETTLE_MS));
+  await sleep(PASTE_SETTLE_MS);
   await tmux.sendEnter(session);
 }

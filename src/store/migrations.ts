@@ -27,7 +27,8 @@ export const migrations: readonly Migration[] = [
     up(db) {
       // state: 'active' (should be running), 'stopped' (stopped on purpose: stays down), 'parked' (idle-suspended:
       // an inbound message wakes it). environments is a JSON array when the agent has its own override, else NULL;
-      // env holds the spawn request's extra variables (JSON), kept so a restart runs with the same environment.
+      // env holds the spawn request's extra variables (JSON), kept so a restart runs with the same environment;
+      // session_id is the harness's own conversation id (Claude's, from its SessionStart hook) that a restart resumes.
       db.exec(`
         CREATE TABLE agents (
           name        TEXT PRIMARY KEY,
@@ -39,6 +40,7 @@ export const migrations: readonly Migration[] = [
           harness     TEXT,
           environments TEXT,
           env         TEXT,
+          session_id  TEXT,
           emoji       TEXT,
           color       TEXT,
           moved_to    TEXT,

@@ -19,6 +19,7 @@ const rec = (name: string): AgentRecord => ({
   harness: null,
   environments: ['a', 'b'],
   env: { SECRET: 'x' },
+  session_id: null,
   emoji: null,
   color: null,
   moved_to: null,

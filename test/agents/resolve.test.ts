@@ -22,6 +22,7 @@ const record = (over: Partial<AgentRecord> = {}): AgentRecord => ({
   harness: null,
   environments: null,
   env: null,
+  session_id: null,
   emoji: null,
   color: null,
   moved_to: null,

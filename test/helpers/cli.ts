@@ -13,6 +13,26 @@ export function runLeo(
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * Runs `leo <args>` without blocking this process: needed whenever the command talks to a daemon running inside the
+ * test process, which could not answer while spawnSync held the event loop.
+ */
+export function runLeoAsync(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [LEO_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
+}
+
 /** Starts `leo daemon` as a child process and resolves once it logs that it is ready, with the port it bound. */
 export function spawnDaemon(
   env: NodeJS.ProcessEnv,

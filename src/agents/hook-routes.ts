@@ -1,0 +1,42 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { Access } from '../http/access.js';
+import { ok } from '../http/envelope.js';
+import { parseInput } from '../http/validate.js';
+import { AgentName } from './agent-record.js';
+
+/** What `leo hook <event>` posts: the agent it runs for (LEO_AGENT) and the harness's hook input, untouched. */
+export const HookBody = z.strictObject({
+  agent: AgentName,
+  payload: z.record(z.string(), z.unknown()),
+});
+export type HookBody = z.infer<typeof HookBody>;
+
+export const HookEvent = z.enum(['session-start', 'user-prompt-submit', 'permission-request', 'stop']);
+export type HookEvent = z.infer<typeof HookEvent>;
+
+/**
+ * What a hook handler answers: `output` is printed by `leo hook` for the harness to read (a PermissionRequest
+ * decision); absent means print nothing, which every hook event reads as "no opinion".
+ */
+export interface HookAnswer {
+  output?: string;
+}
+
+export type HookHandler = (body: HookBody) => Promise<HookAnswer> | HookAnswer;
+
+/**
+ * POST /hooks/:event, on the socket only: the harness hooks Leo installs hand their input to the daemon here. Each
+ * domain registers the events it handles; an event nobody handles is acknowledged and ignored.
+ */
+export const hookRoutes: FastifyPluginAsync<{ handlers: Partial<Record<HookEvent, HookHandler>> }> = async (
+  app,
+  { handlers },
+) => {
+  app.post('/hooks/:event', { config: { access: Access.socketOnly }, bodyLimit: 8 * 1024 * 1024 }, async (req) => {
+    const { event } = parseInput(z.object({ event: HookEvent }), req.params, 'params');
+    const body = parseInput(HookBody, req.body, 'body');
+    const handler = handlers[event];
+    return ok(handler ? await handler(body) : {});
+  });
+};
