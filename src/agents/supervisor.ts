@@ -80,6 +80,18 @@ export class Supervisor {
     return this.view(this.record(name));
   }
 
+  has(name: string): boolean {
+    return this.deps.store.get(name) !== null;
+  }
+
+  names(): string[] {
+    return this.deps.store.list().map((r) => r.name);
+  }
+
+  isRunning(name: string): boolean {
+    return this.runtimes.get(name)?.status === 'running';
+  }
+
   runningSessions(): { agent: string; session: string }[] {
     return [...this.runtimes]
       .filter(([, rt]) => rt.status === 'running')
@@ -352,6 +364,15 @@ export class Supervisor {
   /** After a config reload every agent's appearance is republished, without diffing (spec). */
   republishAppearances(): void {
     for (const r of this.deps.store.list()) this.appearanceChanged(r.name);
+  }
+
+  /** For shutdown: no more crash restarts, and every operation already queued has finished. */
+  async close(): Promise<void> {
+    for (const rt of this.runtimes.values()) {
+      rt.retry?.cancel();
+      rt.retry = null;
+    }
+    await Promise.all([...this.queues.values()].map((q) => q.onIdle()));
   }
 
   // ---- the sweep's findings -----------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ import { agentRoutes } from '../agents/agent-routes.js';
 import { hookRoutes } from '../agents/hook-routes.js';
 import { Launcher } from '../agents/launcher.js';
 import { messageRoutes } from '../agents/message-routes.js';
-import { sessionName } from '../agents/session-name.js';
 import { Supervisor } from '../agents/supervisor.js';
 import { Workspaces } from '../agents/workspaces.js';
 import { configRoutes } from '../config/config-routes.js';
@@ -15,7 +14,8 @@ import type { Clock } from '../core/clock.js';
 import { realExec } from '../core/exec.js';
 import type { LeoPaths } from '../core/home.js';
 import type { Logger } from '../core/logger.js';
-import { pasteAndSubmit } from '../delivery/tmux-paste.js';
+import { Deliverer } from '../chat/delivery.js';
+import { tmuxPasteRoute } from '../delivery/tmux-paste.js';
 import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../events/features.js';
 import { ActivitySweeper } from '../observe/activity-sweeper.js';
@@ -96,6 +96,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     onError: (err) => d.logger.warn({ err: (err as Error).message }, 'activity sweep failed'),
   });
   const recent = new RecentMessages(d.clock);
+  const deliverer = new Deliverer([tmuxPasteRoute(tmux, (agent) => supervisor.isRunning(agent))]);
 
   d.features.add('agent_environments', 'agent_appearance', 'agent_status_restoring');
   await d.app.register(agentRoutes, { supervisor, configBroken: d.configBroken });
@@ -127,7 +128,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     deliver: async (to, text) => {
       supervisor.get(to);
       await supervisor.wake(to);
-      await pasteAndSubmit(tmux, sessionName(to), text);
+      await deliverer.deliver(to, text);
     },
   });
 
@@ -135,12 +136,14 @@ export async function wireAgents(d: AgentsWiringDeps) {
     supervisor,
     sweeper,
     tmux,
+    deliverer,
     async start(): Promise<void> {
       await supervisor.restore();
       sweeper.start();
     },
-    stop(): void {
-      sweeper.stop();
+    async stop(): Promise<void> {
+      await sweeper.stop();
+      await supervisor.close();
     },
   };
 }

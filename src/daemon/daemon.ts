@@ -7,6 +7,7 @@ import { TokenStore } from '../auth/token-store.js';
 import { ConfigWatcher, type ReloadResult } from '../config/watch.js';
 import { parseListen, type Config } from '../config/schema.js';
 import { wireAgents } from './agents-wiring.js';
+import { wireChat } from './chat-wiring.js';
 import type { Supervisor } from '../agents/supervisor.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { resolvePaths, userHome, type LeoPaths } from '../core/home.js';
@@ -119,6 +120,18 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     },
   });
 
+  const chat = await wireChat({
+    app,
+    db,
+    bus,
+    clock,
+    logger,
+    features,
+    supervisor: agents.supervisor,
+    deliverer: agents.deliverer,
+  });
+  chat.chat.failLeftovers();
+
   watcher.on('reload_failed', () => (configBroken = true));
   watcher.on('change', (next: Config, prev: Config) => {
     configBroken = false;
@@ -134,7 +147,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     // Listeners are up first so /health (ready: false) and /state (agents `restoring`) answer during the restore.
     await agents.start();
   } catch (err) {
-    agents.stop();
+    await agents.stop();
     await app.close().catch(() => {});
     await pool.close();
     watcher.stop();
@@ -164,9 +177,10 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
       closing ??= (async () => {
         ready = false;
         watcher.stop();
-        // Agents keep running in their tmux sessions: the next daemon adopts them.
-        agents.stop();
         await app.close();
+        // Work already under way finishes before the store closes; agents keep running in tmux for the next daemon.
+        await agents.stop();
+        await chat.chat.drain();
         await pool.close();
         loopDelay.stop();
         db.close();

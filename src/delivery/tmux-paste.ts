@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sessionName } from '../agents/session-name.js';
+import type { DeliveryRoute } from '../chat/delivery.js';
 
 export interface PasteTarget {
   pasteText(session: string, text: string, opts?: { bracketed?: boolean }): Promise<void>;
@@ -17,4 +19,13 @@ export async function pasteAndSubmit(tmux: PasteTarget, session: string, text: s
   await tmux.pasteText(session, text, { bracketed: true });
   await sleep(PASTE_SETTLE_MS);
   await tmux.sendEnter(session);
+}
+
+/** The route every harness has: type into the agent's pane. Available whenever the agent's session runs. */
+export function tmuxPasteRoute(tmux: PasteTarget, isRunning: (agent: string) => boolean): DeliveryRoute {
+  return {
+    name: 'tmux',
+    available: isRunning,
+    deliver: (agent, text) => pasteAndSubmit(tmux, sessionName(agent), text),
+  };
 }

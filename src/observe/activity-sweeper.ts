@@ -67,13 +67,14 @@ export class ActivitySweeper {
     return this.inFlight;
   }
 
-  /** Stops the ticker and the pending flush; a sweep still running finishes without publishing. */
-  stop(): void {
+  /** Stops the ticker and the pending flush; resolves once a sweep still running has finished (unpublished). */
+  async stop(): Promise<void> {
     this.stopped = true;
     this.ticker?.cancel();
     this.ticker = null;
     this.flushTimer?.cancel();
     this.flushTimer = null;
+    await this.inFlight;
   }
 
   stats(): SweeperStats {

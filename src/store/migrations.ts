@@ -51,4 +51,63 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'chat',
+    up(db) {
+      // One row per thread message (the spec's Message); JSON columns hold answer/input/permission as sent on the
+      // wire. delivery_note is internal: why an inbound message failed, for the log and the system note.
+      db.exec(`
+        CREATE TABLE messages (
+          id            TEXT PRIMARY KEY,
+          agent         TEXT NOT NULL,
+          direction     TEXT NOT NULL CHECK (direction IN ('in', 'out')),
+          kind          TEXT NOT NULL CHECK (kind IN ('text', 'voice', 'file', 'task', 'ask', 'permission', 'system')),
+          text          TEXT NOT NULL DEFAULT '',
+          sender        TEXT,
+          transcript    TEXT,
+          reply_to      TEXT,
+          task          TEXT,
+          run_id        TEXT,
+          state         TEXT NOT NULL DEFAULT '',
+          answer        TEXT,
+          input         TEXT,
+          permission    TEXT,
+          ts            TEXT NOT NULL,
+          deadline      TEXT,
+          closed_reason TEXT,
+          delivery_note TEXT
+        ) STRICT;
+        CREATE INDEX messages_thread ON messages (agent, id);
+        CREATE INDEX messages_pending ON messages (state) WHERE state IN ('pending', 'open');
+        CREATE TABLE attachments (
+          id         TEXT PRIMARY KEY,
+          message_id TEXT REFERENCES messages (id),
+          agent      TEXT NOT NULL,
+          filename   TEXT NOT NULL,
+          mime       TEXT NOT NULL,
+          bytes      INTEGER NOT NULL,
+          path       TEXT NOT NULL,
+          available  INTEGER NOT NULL DEFAULT 1,
+          created_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX attachments_message ON attachments (message_id);
+        CREATE TABLE read_markers (
+          agent        TEXT PRIMARY KEY,
+          last_read_id TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE reminders (
+          id         TEXT PRIMARY KEY,
+          agent      TEXT NOT NULL,
+          text       TEXT NOT NULL,
+          at         TEXT NOT NULL,
+          at_ms      INTEGER NOT NULL,
+          task       TEXT,
+          run_id     TEXT,
+          state      TEXT NOT NULL DEFAULT 'scheduled' CHECK (state IN ('scheduled', 'fired', 'cancelled')),
+          created_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX reminders_due ON reminders (at_ms) WHERE state = 'scheduled';
+      `);
+    },
+  },
 ];

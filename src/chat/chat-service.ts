@@ -1,0 +1,119 @@
+import type { Logger } from '../core/logger.js';
+import type { EventBus } from '../events/bus.js';
+import type { ChatStore, NewMessage } from './chat-store.js';
+import { formatDelivery } from './delivery-format.js';
+import type { Deliverer } from './delivery.js';
+import { PINNED_AGENT, type Message, type Thread } from './message.js';
+
+/** What the chat needs to know about agents, from the supervisor. */
+export interface ChatAgents {
+  exists(agent: string): boolean;
+  names(): string[];
+  isRunning(agent: string): boolean;
+  /** Starts a stopped or parked agent; throws when it cannot start. */
+  start(agent: string): Promise<unknown>;
+}
+
+export interface ChatServiceDeps {
+  store: ChatStore;
+  bus: EventBus;
+  deliverer: Deliverer;
+  agents: ChatAgents;
+  logger: Logger;
+}
+
+export type ChatChange = 'state' | 'answer' | 'attachments';
+
+/**
+ * The thread side of Leo Chat: stores messages, publishes chat.message / chat.updated, and drives an inbound
+ * message from pending to delivered or failed.
+ */
+export class ChatService {
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly deps: ChatServiceDeps) {}
+
+  /** For shutdown: resolves once every delivery already started has ended (delivered or failed). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size) await Promise.all([...this.inFlight]);
+  }
+
+  /** Stores an inbound message as pending and starts its delivery; resolves once it is stored. */
+  send(agent: string, m: { text: string; sender?: string; reply_to?: string; attachmentIds?: string[] }): Message {
+    const message = this.add({
+      agent,
+      direction: 'in',
+      kind: 'text',
+      text: m.text,
+      state: 'pending',
+      ...(m.sender ? { sender: m.sender } : {}),
+      ...(m.reply_to ? { reply_to: m.reply_to } : {}),
+      ...(m.attachmentIds ? { attachmentIds: m.attachmentIds } : {}),
+    });
+    const delivery = this.deliver(message).finally(() => this.inFlight.delete(delivery));
+    this.inFlight.add(delivery);
+    return message;
+  }
+
+  /** A system note in a thread (delivery failures, "Starting…"): outbound, never pushed, never delivered. */
+  note(agent: string, text: string): Message {
+    return this.add({ agent, direction: 'out', kind: 'system', text, state: '' });
+  }
+
+  threads(): Thread[] {
+    const withMessages = new Map(this.deps.store.threads().map((t) => [t.agent, t]));
+    const names = new Set([...this.deps.agents.names(), ...withMessages.keys()]);
+    return [...names]
+      .map((agent): Thread => {
+        const t = withMessages.get(agent);
+        return { agent, last_message: t?.last ?? null, unread: t?.unread ?? 0, pinned: agent === PINNED_AGENT };
+      })
+      .sort(
+        (a, b) =>
+          Number(b.pinned) - Number(a.pinned) ||
+          (b.last_message?.id ?? '').localeCompare(a.last_message?.id ?? '') ||
+          a.agent.localeCompare(b.agent),
+      );
+  }
+
+  /**
+   * At start-up: a message still pending was in flight when the daemon stopped. No route here keeps a durable outbox,
+   * so it may or may not have reached the agent: it is failed with a note to send it again, never replayed.
+   */
+  failLeftovers(): void {
+    for (const m of this.deps.store.pendingInbound()) {
+      this.setState(m.id, 'failed', 'the daemon restarted before delivery finished');
+      this.note(m.agent, 'Leo restarted before your message was delivered; please send it again.');
+    }
+  }
+
+  private add(m: NewMessage): Message {
+    const message = this.deps.store.insert(m);
+    this.deps.bus.publish('chat.message', { message });
+    return message;
+  }
+
+  private setState(id: string, state: Message['state'], note?: string): Message | null {
+    const message = this.deps.store.update(id, { state, ...(note ? { note } : {}) });
+    if (message) this.deps.bus.publish('chat.updated', { message, change: 'state' satisfies ChatChange });
+    return message;
+  }
+
+  private async deliver(message: Message): Promise<void> {
+    const { agents, deliverer, logger } = this.deps;
+    try {
+      if (!agents.isRunning(message.agent)) {
+        this.note(message.agent, `Starting ${message.agent}…`);
+        await agents.start(message.agent);
+      }
+      const route = await deliverer.deliver(message.agent, formatDelivery(message.text, []));
+      this.setState(message.id, 'delivered');
+      logger.debug({ agent: message.agent, id: message.id, route }, 'chat message delivered');
+    } catch (err) {
+      const why = (err as Error).message;
+      logger.warn({ agent: message.agent, id: message.id, err: why }, 'chat message delivery failed');
+      this.setState(message.id, 'failed', why);
+      this.note(message.agent, `Couldn't deliver your message: ${why}`);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/** How a chat message reads when typed into an agent (leo-chat.md, Delivery). Pure. */
+
+export const CARD_TEXT_LIMIT = 1500;
+
+export type ReplyContext =
+  | { kind: 'task'; task: string; runId: string; at: string; text: string }
+  | { kind: 'ask'; messageId: string; at: string; question: string; answer?: unknown };
+
+function cut(text: string, limit = CARD_TEXT_LIMIT): string {
+  const chars = [...text];
+  return chars.length <= limit ? text : `${chars.slice(0, limit).join('')}…`;
+}
+
+export function formatDelivery(text: string, attachmentPaths: readonly string[], reply?: ReplyContext): string {
+  const lines = [`[Leo Chat] ${text}`];
+  if (attachmentPaths.length) lines.push(`Attachments: ${attachmentPaths.join(', ')}`);
+  if (reply?.kind === 'task')
+    lines.push(`In reply to task ${reply.task} run ${reply.runId} (${reply.at}): ${cut(reply.text)}`);
+  if (reply?.kind === 'ask') {
+    lines.push(`In reply to your leo_chat_ask ${reply.messageId} (${reply.at}): ${cut(reply.question)}`);
+    if (reply.answer !== undefined) lines.push(`Answer: ${JSON.stringify(reply.answer)}`);
+  }
+  return lines.join('\n');
+}

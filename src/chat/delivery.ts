@@ -1,0 +1,46 @@
+import PQueue from 'p-queue';
+
+/**
+ * One way of getting a user turn into an agent (the claude bridge, the agent's peer inbox, tmux paste). Routes are
+ * tried in order; `available` says whether a route can serve this agent at all, `deliver` throws when it tried and
+ * failed.
+ */
+export interface DeliveryRoute {
+  readonly name: string;
+  available(agent: string): boolean | Promise<boolean>;
+  deliver(agent: string, text: string): Promise<void>;
+}
+
+export class DeliveryError extends Error {}
+
+/**
+ * Delivers into agents through the first route that works. Deliveries to one agent run one at a time (never two
+ * pastes interleaved in one pane); different agents deliver in parallel.
+ */
+export class Deliverer {
+  private readonly queues = new Map<string, PQueue>();
+
+  constructor(private readonly routes: readonly DeliveryRoute[]) {}
+
+  /** Resolves with the route that delivered; rejects with a DeliveryError that says why every route failed. */
+  deliver(agent: string, text: string): Promise<string> {
+    let q = this.queues.get(agent);
+    if (!q) {
+      q = new PQueue({ concurrency: 1 });
+      this.queues.set(agent, q);
+    }
+    return q.add(async () => {
+      const reasons: string[] = [];
+      for (const route of this.routes) {
+        if (!(await route.available(agent))) continue;
+        try {
+          await route.deliver(agent, text);
+          return route.name;
+        } catch (err) {
+          reasons.push(`${route.name}: ${(err as Error).message}`);
+        }
+      }
+      throw new DeliveryError(reasons.length ? reasons.join('; ') : 'no delivery route is available for this agent');
+    }) as Promise<string>;
+  }
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** The spec's Message and Thread wire shapes (leo-chat.md, API). `state` is always present; `attachments` is []. */
+export const Direction = z.enum(['in', 'out']);
+export const MessageKind = z.enum(['text', 'voice', 'file', 'task', 'ask', 'permission', 'system']);
+export type MessageKind = z.infer<typeof MessageKind>;
+
+/** Inbound: pending|delivered|failed. Ask and permission: open|answered|expired. Outbound text: ''. */
+export const MessageState = z.enum(['', 'pending', 'delivered', 'failed', 'open', 'answered', 'expired']);
+export type MessageState = z.infer<typeof MessageState>;
+
+export const ClosedReason = z.enum(['timeout', 'withdrawn', 'agent_gone', 'dismissed']);
+
+export const AttachmentRef = z.object({
+  id: z.string(),
+  filename: z.string(),
+  mime: z.string(),
+  bytes: z.number().int(),
+  available: z.boolean(),
+});
+export type AttachmentRef = z.infer<typeof AttachmentRef>;
+
+export const Answer = z.object({
+  values: z.array(z.string()),
+  text: z.string(),
+  answers: z.record(z.string(), z.object({ values: z.array(z.string()), text: z.string() })).optional(),
+});
+
+export const Message = z.object({
+  id: z.string(),
+  agent: z.string(),
+  direction: Direction,
+  kind: MessageKind,
+  text: z.string(),
+  sender: z.string().optional(),
+  transcript: z.string().optional(),
+  reply_to: z.string().optional(),
+  task: z.string().optional(),
+  run_id: z.string().optional(),
+  state: MessageState,
+  answer: Answer.optional(),
+  input: z.record(z.string(), z.unknown()).optional(),
+  permission: z.object({ tool: z.string(), summary: z.string() }).optional(),
+  attachments: z.array(AttachmentRef),
+  ts: z.string(),
+  deadline: z.string().optional(),
+  closed_reason: ClosedReason.optional(),
+});
+export type Message = z.infer<typeof Message>;
+
+export const Thread = z.object({
+  agent: z.string(),
+  last_message: Message.nullable(),
+  unread: z.number().int(),
+  pinned: z.boolean(),
+});
+export type Thread = z.infer<typeof Thread>;
+
+/** Only the assistant's thread is pinned. */
+export const PINNED_AGENT = 'assistant';

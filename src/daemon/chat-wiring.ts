@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { Supervisor } from '../agents/supervisor.js';
+import { chatRoutes } from '../chat/chat-routes.js';
+import { ChatService } from '../chat/chat-service.js';
+import { ChatStore } from '../chat/chat-store.js';
+import type { Deliverer } from '../chat/delivery.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { EventBus } from '../events/bus.js';
+import type { FeatureSet } from '../events/features.js';
+import type { Database } from '../store/database.js';
+
+export interface ChatWiringDeps {
+  app: FastifyInstance;
+  db: Database;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  features: FeatureSet;
+  supervisor: Supervisor;
+  deliverer: Deliverer;
+}
+
+/** Builds Leo Chat's thread store and service over the agents domain, and registers /api/v1/chat. */
+export async function wireChat(d: ChatWiringDeps) {
+  const store = new ChatStore(d.db, d.clock);
+  const chat = new ChatService({
+    store,
+    bus: d.bus,
+    deliverer: d.deliverer,
+    logger: d.logger,
+    agents: {
+      exists: (a) => d.supervisor.has(a),
+      names: () => d.supervisor.names(),
+      isRunning: (a) => d.supervisor.isRunning(a),
+      start: (a) => d.supervisor.start(a),
+    },
+  });
+  d.features.add('chat.messages');
+  await d.app.register(chatRoutes, { chat, store, agentExists: (a) => d.supervisor.has(a) });
+  return { chat, store };
+}

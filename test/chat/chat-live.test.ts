@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createLogger } from '../../src/core/logger.js';
+import { startDaemon } from '../../src/daemon/daemon.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { request } from '../helpers/http.js';
+import { SseClient } from '../helpers/sse-client.js';
+
+const CONFIG = `
+environments:
+  acct: { K: v }
+templates:
+  cat: { harness: shell, command: "exec cat" }
+  needy: { harness: shell, command: "exec cat", environments: [acct] }
+`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('Leo Chat threads with a shell agent in real tmux', () => {
+  let t: TestDaemon;
+  let sse: SseClient;
+  const op = (method: string, p: string, body?: unknown) =>
+    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
+  const pane = (agent: string) =>
+    spawnSync('tmux', ['-S', path.join(t.home, 'state', 'tmux.sock'), 'capture-pane', '-p', '-t', `=leo-${agent}:`], {
+      encoding: 'utf8',
+    }).stdout;
+  const stateOf = async (agent: string, id: string, want: string) => {
+    for (let i = 0; i < 60; i++) {
+      const page = (await op('GET', `/api/v1/chat/${agent}/messages?limit=50`)).json.data;
+      const m = page.messages.find((x: { id: string }) => x.id === id);
+      if (m?.state === want) return page.messages;
+      await sleep(100);
+    }
+    assert.fail(`message ${id} never became ${want}`);
+  };
+
+  before(async () => {
+    t = await startTestDaemon({ config: CONFIG });
+    sse = await SseClient.open(t.tcp, '/api/v1/events', t.daemon.operatorToken);
+    await sse.waitFor(1);
+    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+  });
+  after(async () => {
+    sse.close();
+    await t.stop();
+  });
+
+  it('a sent message arrives in the pane in the spec format and goes pending → delivered', async () => {
+    const mark = sse.events.length;
+    const r = await op('POST', '/api/v1/chat/den/messages', { text: 'hello there' });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json.data.state, 'pending');
+    assert.deepEqual(r.json.data.attachments, []);
+    await stateOf('den', r.json.data.id, 'delivered');
+    assert.match(pane('den'), /\[Leo Chat\] hello there/);
+    await sse.waitUntil(() => sse.events.slice(mark).some((e) => e.event === 'chat.updated'));
+    const evs = sse.events.slice(mark).filter((e) => e.event.startsWith('chat.'));
+    assert.deepEqual(
+      evs.map((e) => [e.event, e.data.message.state, e.data.change ?? null]),
+      [
+        ['chat.message', 'pending', null],
+        ['chat.updated', 'delivered', 'state'],
+      ],
+    );
+  });
+
+  it('a message to a stopped agent starts it first, with a Starting… note', async () => {
+    await op('POST', '/api/v1/agents/den/stop');
+    const r = await op('POST', '/api/v1/chat/den/messages', { text: 'are you up?' });
+    const messages = await stateOf('den', r.json.data.id, 'delivered');
+    assert.ok(messages.some((m: { kind: string; text: string }) => m.kind === 'system' && m.text === 'Starting den…'));
+    await sleep(300);
+    assert.match(pane('den'), /\[Leo Chat\] are you up\?/);
+  });
+
+  it('a failing route marks the message failed with a note that says why', async () => {
+    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'needy', name: 'nee' })).status, 201);
+    await op('POST', '/api/v1/agents/nee/stop');
+    const text = (await import('node:fs'))
+      .readFileSync(t.daemon.paths.configFile, 'utf8')
+      .replace('  acct: { K: v }\n', '');
+    (await import('node:fs')).writeFileSync(t.daemon.paths.configFile, text);
+    await t.daemon.reloadConfig('test');
+    const r = await op('POST', '/api/v1/chat/nee/messages', { text: 'this cannot arrive' });
+    const messages = await stateOf('nee', r.json.data.id, 'failed');
+    const note = messages.at(-1);
+    assert.equal(note.kind, 'system');
+    assert.match(note.text, /Couldn't deliver your message: .*"acct"/);
+  });
+
+  it('threads list every agent, unread counts, read markers; bad input is refused', async () => {
+    const threads = (await op('GET', '/api/v1/chat/threads')).json.data;
+    assert.deepEqual(threads.map((x: { agent: string }) => x.agent).sort(), ['den', 'nee']);
+    const den = threads.find((x: { agent: string }) => x.agent === 'den');
+    assert.ok(den.unread >= 1, 'system notes from the agent side count as unread');
+    assert.equal(den.pinned, false);
+    assert.equal((await op('POST', '/api/v1/chat/den/read')).status, 200);
+    assert.equal(
+      (await op('GET', '/api/v1/chat/threads')).json.data.find((x: { agent: string }) => x.agent === 'den').unread,
+      0,
+    );
+    assert.equal((await op('POST', '/api/v1/chat/ghost/messages', { text: 'x' })).status, 404);
+    const empty = await op('POST', '/api/v1/chat/den/messages', { text: '   ' });
+    assert.equal(empty.status, 400);
+    assert.match(empty.json.error, /body\.text/);
+    assert.equal((await op('GET', '/api/v1/chat/den/messages?limit=9999')).status, 400);
+  });
+
+  it('API clients post only with can_post, as client:<name>; agent tokens are refused', async () => {
+    const ro = t.daemon.tokens.issue('client', 'watcher').token;
+    const rw = t.daemon.tokens.issue('client', 'bot', true).token;
+    const send = (token: string) =>
+      request(t.tcp, 'POST', '/api/v1/chat/den/messages', { token, body: { text: 'from a bot' } });
+    assert.equal((await send(ro)).status, 403);
+    assert.equal((await send(t.daemon.agentToken)).status, 403);
+    const posted = await send(rw);
+    assert.equal(posted.status, 201);
+    assert.equal(posted.json.data.sender, 'client:bot');
+    assert.equal((await request(t.tcp, 'GET', '/api/v1/chat/threads', { token: rw })).status, 403);
+  });
+});
+
+describe('chat across a daemon restart', () => {
+  it('a message still pending is marked failed with a note, and never pasted', async () => {
+    const t = await startTestDaemon({ config: CONFIG });
+    const home = t.home;
+    try {
+      await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
+        token: t.daemon.operatorToken,
+        body: { template: 'cat', name: 'den' },
+      });
+      await t.daemon.close();
+      const { ChatStore } = await import('../../src/chat/chat-store.js');
+      const { openDatabase } = await import('../../src/store/database.js');
+      const db = openDatabase(path.join(home, 'state', 'chat.db'));
+      const leftover = new ChatStore(db, { now: () => Date.now() } as never).insert({
+        agent: 'den',
+        direction: 'in',
+        kind: 'text',
+        text: 'in flight at the crash',
+        state: 'pending',
+      });
+      db.close();
+      const again = await startDaemon({
+        env: { ...process.env, LEO_HOME: home, LEO_USER_HOME: home },
+        logger: createLogger('silent'),
+      });
+      try {
+        const page = (await request({ socketPath: again.paths.socketFile }, 'GET', '/api/v1/chat/den/messages')).json
+          .data;
+        const m = page.messages.find((x: { id: string }) => x.id === leftover.id);
+        assert.equal(m.state, 'failed');
+        assert.match(page.messages.at(-1).text, /send it again/);
+        await sleep(500);
+        const p = spawnSync(
+          'tmux',
+          ['-S', path.join(home, 'state', 'tmux.sock'), 'capture-pane', '-p', '-t', '=leo-den:'],
+          { encoding: 'utf8' },
+        ).stdout;
+        assert.equal(p.includes('in flight at the crash'), false);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      spawnSync('tmux', ['-S', path.join(home, 'state', 'tmux.sock'), 'kill-server']);
+      (await import('node:fs')).rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
