@@ -1,6 +1,7 @@
 import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
-import type { ChatStore, NewMessage } from './chat-store.js';
+import type { AttachmentStore } from './attachments.js';
+import type { ChatStore, NewMessage, Page } from './chat-store.js';
 import { formatDelivery } from './delivery-format.js';
 import type { Deliverer } from './delivery.js';
 import { PINNED_AGENT, type Message, type Thread } from './message.js';
@@ -16,6 +17,9 @@ export interface ChatAgents {
 
 export interface ChatServiceDeps {
   store: ChatStore;
+  attachments: AttachmentStore;
+  /** Read per post: chat.attachment_max_bytes. */
+  maxAttachmentBytes(): number;
   bus: EventBus;
   deliverer: Deliverer;
   agents: ChatAgents;
@@ -53,6 +57,28 @@ export class ChatService {
     const delivery = this.deliver(message).finally(() => this.inFlight.delete(delivery));
     this.inFlight.add(delivery);
     return message;
+  }
+
+  /**
+   * An agent's own post (leo_chat_post): outbound text, a file message when it carries files (the text is then the
+   * caption), or a task card when it comes from a task run. Files are copied into the attachment store.
+   */
+  post(agent: string, p: { text: string; files?: string[]; task?: string; runId?: string }): Message {
+    const refs = (p.files ?? []).map((f) => this.deps.attachments.saveCopy(agent, f, this.deps.maxAttachmentBytes()));
+    return this.add({
+      agent,
+      direction: 'out',
+      kind: p.task ? 'task' : refs.length ? 'file' : 'text',
+      text: p.text,
+      state: '',
+      ...(p.task ? { task: p.task } : {}),
+      ...(p.runId ? { run_id: p.runId } : {}),
+      attachmentIds: refs.map((r) => r.id),
+    });
+  }
+
+  history(agent: string, opts: { limit: number; before?: string }): Page {
+    return this.deps.store.page(agent, opts);
   }
 
   /** A system note in a thread (delivery failures, "Starting…"): outbound, never pushed, never delivered. */
@@ -106,7 +132,8 @@ export class ChatService {
         this.note(message.agent, `Starting ${message.agent}…`);
         await agents.start(message.agent);
       }
-      const route = await deliverer.deliver(message.agent, formatDelivery(message.text, []));
+      const paths = this.deps.attachments.pathsOf(message.id);
+      const route = await deliverer.deliver(message.agent, formatDelivery(message.text, paths));
       this.setState(message.id, 'delivered');
       logger.debug({ agent: message.agent, id: message.id, route }, 'chat message delivered');
     } catch (err) {

@@ -1,8 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../agents/supervisor.js';
 import { chatRoutes } from '../chat/chat-routes.js';
+import { chatTools } from '../mcp/chat-tools.js';
+import { mcpRoutes } from '../mcp/mcp-routes.js';
 import { ChatService } from '../chat/chat-service.js';
 import { ChatStore } from '../chat/chat-store.js';
+import { AttachmentStore } from '../chat/attachments.js';
+import type { Config } from '../config/schema.js';
+import type { LeoPaths } from '../core/home.js';
+import path from 'node:path';
 import type { Deliverer } from '../chat/delivery.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -19,13 +25,18 @@ export interface ChatWiringDeps {
   features: FeatureSet;
   supervisor: Supervisor;
   deliverer: Deliverer;
+  paths: LeoPaths;
+  config(): Config;
 }
 
 /** Builds Leo Chat's thread store and service over the agents domain, and registers /api/v1/chat. */
 export async function wireChat(d: ChatWiringDeps) {
   const store = new ChatStore(d.db, d.clock);
+  const attachments = new AttachmentStore(d.db, d.clock, path.join(d.paths.stateDir, 'chat', 'attachments'));
   const chat = new ChatService({
     store,
+    attachments,
+    maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
     bus: d.bus,
     deliverer: d.deliverer,
     logger: d.logger,
@@ -38,5 +49,6 @@ export async function wireChat(d: ChatWiringDeps) {
   });
   d.features.add('chat.messages');
   await d.app.register(chatRoutes, { chat, store, agentExists: (a) => d.supervisor.has(a) });
-  return { chat, store };
+  await d.app.register(mcpRoutes, { tools: chatTools(chat), agentExists: (a) => d.supervisor.has(a) });
+  return { chat, store, attachments };
 }

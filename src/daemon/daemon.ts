@@ -129,6 +129,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     features,
     supervisor: agents.supervisor,
     deliverer: agents.deliverer,
+    paths,
+    config,
   });
   chat.chat.failLeftovers();
 

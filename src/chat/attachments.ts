@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+import type { Clock } from '../core/clock.js';
+import { newId } from '../core/ids.js';
+import { rfc3339 } from '../core/time.js';
+import type { Database } from '../store/database.js';
+import type { AttachmentRef } from './message.js';
+
+export class AttachmentError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 413,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A file name that is safe as the last path segment: no separators, no control characters, no leading dots, at most
+ * 200 bytes; whatever is left of the original stays readable. Pure.
+ */
+export function sanitizeFilename(raw: string): string {
+  const base = raw.split(/[\\/]/).pop() ?? '';
+  let name = base
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/[<>:"|?*]/g, '_')
+    .replace(/^[.\s]+/, '')
+    .trim();
+  while (Buffer.byteLength(name) > 200) name = name.slice(0, -1);
+  return name || 'file';
+}
+
+const MIME: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.md': 'text/markdown',
+  '.json': 'application/json',
+  '.csv': 'text/csv',
+  '.m4a': 'audio/mp4',
+  '.ogg': 'audio/ogg',
+  '.opus': 'audio/ogg',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.webm': 'audio/webm',
+};
+
+export function mimeOf(filename: string, declared?: string): string {
+  if (declared && /^[\w.+-]+\/[\w.+-]+$/.test(declared)) return declared.toLowerCase();
+  return MIME[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * Attachment files under $LEO_HOME/state/chat/attachments/<agent>/<id>/<name>, and their rows. Every path is built
+ * from a fresh id and a sanitized name and checked to stay inside the root, so no input can write elsewhere.
+ */
+export class AttachmentStore {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    readonly root: string,
+  ) {}
+
+  /** Streams an upload to disk, refusing (and removing) it past maxBytes. The row has no message yet. */
+  async saveStream(agent: string, rawName: string, declaredMime: string | undefined, body: Readable, maxBytes: number) {
+    const { id, file, filename } = this.place(agent, rawName);
+    let bytes = 0;
+    const cap = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        if (bytes > maxBytes) done(new AttachmentError(413, `attachment is larger than ${maxBytes} bytes`));
+        else done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, cap, fs.createWriteStream(file, { mode: 0o600, flags: 'wx' }));
+    } catch (err) {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+      throw err;
+    }
+    return this.record(id, agent, filename, mimeOf(filename, declaredMime), bytes, file);
+  }
+
+  /** Copies a file an agent posts (leo_chat_post files) into the store. */
+  saveCopy(agent: string, source: string, maxBytes: number): AttachmentRef {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(source);
+    } catch {
+      throw new AttachmentError(400, `file not found: ${source}`);
+    }
+    if (!st.isFile()) throw new AttachmentError(400, `not a regular file: ${source}`);
+    if (st.size > maxBytes) throw new AttachmentError(413, `${source} is larger than ${maxBytes} bytes`);
+    const { id, file, filename } = this.place(agent, path.basename(source));
+    fs.copyFileSync(source, file);
+    fs.chmodSync(file, 0o600);
+    return this.record(id, agent, filename, mimeOf(filename), st.size, file);
+  }
+
+  /** The file of an attachment in this agent's thread, when it is still on disk. */
+  fileOf(agent: string, id: string): { path: string; ref: AttachmentRef } | null {
+    const row = this.db
+      .prepare('SELECT id, filename, mime, bytes, available, path FROM attachments WHERE id = ? AND agent = ?')
+      .get(id, agent) as (Omit<AttachmentRef, 'available'> & { available: number; path: string }) | undefined;
+    if (!row) return null;
+    const { path: file, available, ...rest } = row;
+    return { path: file, ref: { ...rest, available: available === 1 && fs.existsSync(file) } };
+  }
+
+  /** Absolute paths of a message's attachments, for the delivered text. */
+  pathsOf(messageId: string): string[] {
+    return this.db
+      .prepare('SELECT path FROM attachments WHERE message_id = ? ORDER BY id')
+      .pluck()
+      .all(messageId) as string[];
+  }
+
+  private place(agent: string, rawName: string): { id: string; file: string; filename: string } {
+    const id = newId(this.clock.now());
+    const filename = sanitizeFilename(rawName);
+    const dir = path.join(this.root, agent, id);
+    const file = path.join(dir, filename);
+    if (!file.startsWith(this.root + path.sep)) throw new AttachmentError(400, 'invalid attachment path');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return { id, file, filename };
+  }
+
+  private record(
+    id: string,
+    agent: string,
+    filename: string,
+    mime: string,
+    bytes: number,
+    file: string,
+  ): AttachmentRef {
+    this.db
+      .prepare(
+        'INSERT INTO attachments (id, agent, filename, mime, bytes, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(id, agent, filename, mime, bytes, file, rfc3339(this.clock.now()));
+    return { id, filename, mime, bytes, available: true };
+  }
+}

@@ -1,0 +1,71 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+import { AgentName } from '../agents/agent-record.js';
+import { AttachmentError } from '../chat/attachments.js';
+import { LEO_VERSION } from '../core/version.js';
+import { Access } from '../http/access.js';
+import { notFound } from '../http/envelope.js';
+import { parseInput } from '../http/validate.js';
+import { ToolInputError, type ToolCaller, type chatTools } from './chat-tools.js';
+
+type Tools = ReturnType<typeof chatTools>;
+
+/** One MCP server per request (stateless Streamable HTTP): the caller's identity comes from the path and headers. */
+function buildServer(tools: Tools, caller: ToolCaller): McpServer {
+  const server = new McpServer({ name: 'leo', version: LEO_VERSION });
+  // The SDK types each callback against its own shape; over a table of tools one loose signature is enough.
+  const register = server.registerTool.bind(server) as unknown as (
+    name: string,
+    config: { description: string; inputSchema: object },
+    cb: (args: unknown) => Promise<unknown>,
+  ) => void;
+  for (const [name, tool] of Object.entries(tools)) {
+    register(name, { description: tool.description, inputSchema: tool.input }, async (args) => {
+      try {
+        const result = await (tool.run as (c: ToolCaller, a: unknown) => unknown)(caller, args);
+        return {
+          content: [{ type: 'text' as const, text: JSON.stringify(result) }],
+          structuredContent: result as Record<string, unknown>,
+        };
+      } catch (err) {
+        if (err instanceof ToolInputError || err instanceof AttachmentError)
+          return { isError: true, content: [{ type: 'text' as const, text: err.message }] };
+        throw err;
+      }
+    });
+  }
+  return server;
+}
+
+/**
+ * Leo's MCP endpoint for agents: /api/agent/{name}/mcp, Streamable HTTP, agent token on TCP. A headless task run
+ * names itself with X-Leo-Task / X-Leo-Run-Id so its posts become task cards.
+ */
+export const mcpRoutes: FastifyPluginAsync<{ tools: Tools; agentExists(name: string): boolean }> = async (
+  app,
+  { tools, agentExists },
+) => {
+  const handler = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+    const { name } = parseInput(z.object({ name: AgentName }), req.params, 'params');
+    if (!agentExists(name)) throw notFound(`no agent named "${name}"`);
+    const header = (h: string) => {
+      const v = req.headers[h];
+      return typeof v === 'string' && v.length <= 200 ? v : undefined;
+    };
+    const server = buildServer(tools, { agent: name, task: header('x-leo-task'), runId: header('x-leo-run-id') });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req.raw, reply.raw, req.body);
+  };
+  const opts = { config: { access: Access.agent } };
+  app.post('/api/agent/:name/mcp', opts, handler);
+  app.get('/api/agent/:name/mcp', opts, handler);
+  app.delete('/api/agent/:name/mcp', opts, handler);
+};

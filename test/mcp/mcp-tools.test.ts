@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { request } from '../helpers/http.js';
+
+const CONFIG = `
+templates:
+  cat: { harness: shell, command: "exec cat" }
+`;
+
+describe("Leo's MCP endpoint, through the SDK's own Streamable HTTP client", () => {
+  let t: TestDaemon;
+  let client: Client;
+
+  const connect = async (agent: string, token: string, headers: Record<string, string> = {}) => {
+    const c = new Client({ name: 'test', version: '1' });
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${t.daemon.port}/api/agent/${agent}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
+      }),
+    );
+    return c;
+  };
+
+  before(async () => {
+    t = await startTestDaemon({ config: CONFIG });
+    const r = await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
+      token: t.daemon.operatorToken,
+      body: { template: 'cat', name: 'den' },
+    });
+    assert.equal(r.status, 201);
+    client = await connect('den', t.daemon.agentToken);
+  });
+  after(async () => {
+    await client.close();
+    await t.stop();
+  });
+
+  it('lists the tools with JSON Schemas generated from the zod inputs', async () => {
+    const { tools } = await client.listTools();
+    const post = tools.find((x) => x.name === 'leo_chat_post');
+    assert.ok(post);
+    assert.deepEqual(Object.keys((post.inputSchema as { properties: object }).properties).sort(), ['files', 'text']);
+    assert.ok(tools.some((x) => x.name === 'leo_chat_history'));
+  });
+
+  it('leo_chat_post posts text and files into the thread; leo_chat_history reads it back', async () => {
+    const file = path.join(t.home, 'report.txt');
+    fs.writeFileSync(file, 'the report');
+    const posted = await client.callTool({ name: 'leo_chat_post', arguments: { text: 'see attached', files: [file] } });
+    assert.equal(posted.isError, undefined);
+    const id = (posted.structuredContent as { message_id: string }).message_id;
+    const page = (await request(t.tcp, 'GET', '/api/v1/chat/den/messages', { token: t.daemon.operatorToken })).json
+      .data;
+    const m = page.messages.find((x: { id: string }) => x.id === id);
+    assert.equal(m.kind, 'file');
+    assert.equal(m.direction, 'out');
+    assert.equal(m.text, 'see attached');
+    assert.deepEqual(
+      m.attachments.map((a: { filename: string; bytes: number; mime: string }) => [a.filename, a.bytes, a.mime]),
+      [['report.txt', 10, 'text/plain']],
+    );
+    const history = await client.callTool({ name: 'leo_chat_history', arguments: { limit: 5 } });
+    const messages = (history.structuredContent as { messages: { id: string }[] }).messages;
+    assert.equal(messages.at(-1)!.id, id);
+  });
+
+  it('bad tool input is a tool error, not a crash; a task run posts task cards', async () => {
+    const empty = await client.callTool({ name: 'leo_chat_post', arguments: { text: '  ' } });
+    assert.equal(empty.isError, true);
+    const missing = await client.callTool({ name: 'leo_chat_post', arguments: { text: 'x', files: ['/nope/x'] } });
+    assert.equal(missing.isError, true);
+    assert.match(JSON.stringify(missing.content), /file not found/);
+    const task = await connect('den', t.daemon.agentToken, { 'x-leo-task': 'daily-news', 'x-leo-run-id': 'run-1' });
+    const card = await task.callTool({ name: 'leo_chat_post', arguments: { text: 'news is in' } });
+    await task.close();
+    const id = (card.structuredContent as { message_id: string }).message_id;
+    const page = (await request(t.tcp, 'GET', '/api/v1/chat/den/messages', { token: t.daemon.operatorToken })).json
+      .data;
+    const m = page.messages.find((x: { id: string }) => x.id === id);
+    assert.deepEqual([m.kind, m.task, m.run_id], ['task', 'daily-news', 'run-1']);
+  });
+
+  it('only the agent token on TCP; unknown agents 404', async () => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const headers = { accept: 'application/json, text/event-stream' };
+    assert.equal((await request(t.tcp, 'POST', '/api/agent/den/mcp', { body, headers })).status, 401);
+    assert.equal(
+      (await request(t.tcp, 'POST', '/api/agent/den/mcp', { body, headers, token: t.daemon.operatorToken })).status,
+      403,
+    );
+    assert.equal(
+      (await request(t.tcp, 'POST', '/api/agent/ghost/mcp', { body, headers, token: t.daemon.agentToken })).status,
+      404,
+    );
+  });
+});
