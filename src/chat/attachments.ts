@@ -8,6 +8,9 @@ import { rfc3339 } from '../core/time.js';
 import type { Database } from '../store/database.js';
 import type { AttachmentRef } from './message.js';
 
+/** Uploads made without an agent wait here until a message claims them. */
+export const UNCLAIMED = '_unclaimed';
+
 export class AttachmentError extends Error {
   constructor(
     readonly status: 400 | 404 | 413,
@@ -112,6 +115,29 @@ export class AttachmentStore {
     if (!row) return null;
     const { path: file, available, ...rest } = row;
     return { path: file, ref: { ...rest, available: available === 1 && fs.existsSync(file) } };
+  }
+
+  /**
+   * Gives unclaimed uploads to a message in `agent`'s thread: an upload made without an agent belongs to the first
+   * message that sends it, and moves into that agent's folder. Unknown or already-claimed ids are refused.
+   */
+  claim(agent: string, ids: readonly string[]): void {
+    const rows = ids.map((id) => {
+      const row = this.db.prepare('SELECT agent, path, message_id FROM attachments WHERE id = ?').get(id) as
+        { agent: string; path: string; message_id: string | null } | undefined;
+      if (!row || row.message_id !== null || (row.agent !== agent && row.agent !== UNCLAIMED))
+        throw new AttachmentError(400, `attachment ${id} is unknown or already sent`);
+      return { id, ...row };
+    });
+    for (const r of rows) {
+      if (r.agent === agent) continue;
+      const dir = path.join(this.root, agent, r.id);
+      fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+      fs.renameSync(path.dirname(r.path), dir);
+      this.db
+        .prepare('UPDATE attachments SET agent = ?, path = ? WHERE id = ?')
+        .run(agent, path.join(dir, path.basename(r.path)), r.id);
+    }
   }
 
   /** Absolute paths of a message's attachments, for the delivered text. */

@@ -6,10 +6,24 @@ import { notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import type { ChatService } from './chat-service.js';
 import type { ChatStore } from './chat-store.js';
+import { AttachmentError, UNCLAIMED, type AttachmentStore } from './attachments.js';
+import { HttpError } from '../http/envelope.js';
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 
-export const SendBody = z.strictObject({
-  text: z.string().trim().min(1, 'must not be empty').max(100_000),
-  reply_to: z.string().min(1).max(64).optional(),
+export const SendBody = z
+  .strictObject({
+    text: z.string().trim().max(100_000).default(''),
+    reply_to: z.string().min(1).max(64).optional(),
+    attachments: z.array(z.string().min(1).max(64)).max(20).optional(),
+  })
+  .refine((b) => b.text.length > 0 || (b.attachments?.length ?? 0) > 0, {
+    message: 'must not be empty (send text, attachments, or both)',
+    path: ['text'],
+  });
+export const UploadQuery = z.strictObject({
+  filename: z.string().min(1).max(1024),
+  agent: AgentName.optional(),
 });
 export const PageQuery = z.strictObject({
   before: z.string().min(1).max(64).optional(),
@@ -22,7 +36,9 @@ const AgentParams = z.object({ agent: AgentName });
 export interface ChatRoutesDeps {
   chat: ChatService;
   store: ChatStore;
+  attachments: AttachmentStore;
   agentExists(agent: string): boolean;
+  maxAttachmentBytes(): number;
 }
 
 /**
@@ -60,14 +76,60 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
       const body = parseInput(SendBody, req.body, 'body');
       const p = req.principal;
       const sender = p?.kind === 'client' ? `client:${p.name}` : undefined;
-      const message = deps.chat.send(agent, {
-        text: body.text,
-        ...(sender ? { sender } : {}),
-        ...(body.reply_to ? { reply_to: body.reply_to } : {}),
-      });
+      const message = await mapAttachmentErrors(() =>
+        deps.chat.send(agent, {
+          text: body.text,
+          ...(sender ? { sender } : {}),
+          ...(body.reply_to ? { reply_to: body.reply_to } : {}),
+          ...(body.attachments ? { attachmentIds: body.attachments } : {}),
+        }),
+      );
       return reply.code(201).send(ok(message));
     },
   );
+
+  // Uploads stream to disk: the raw body is the file, whatever its content type.
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  app.post(
+    '/api/v1/chat/uploads',
+    { config: { access: { tokens: ['operator', 'device', 'client'], clientMustPost: true } } },
+    async (req, reply) => {
+      const q = parseInput(UploadQuery, req.query, 'query');
+      if (q.agent && !deps.agentExists(q.agent)) throw notFound(`no agent named "${q.agent}"`);
+      if (typeof (req.body as Readable | undefined)?.pipe !== 'function')
+        throw new HttpError(
+          415,
+          'send the file itself as the body (any content type but JSON)',
+          'unsupported_media_type',
+        );
+      const declared = Number(req.headers['content-length']);
+      if (declared > deps.maxAttachmentBytes())
+        throw new HttpError(413, `attachment is larger than ${deps.maxAttachmentBytes()} bytes`, 'body_too_large');
+      const ref = await mapAttachmentErrors(() =>
+        deps.attachments.saveStream(
+          q.agent ?? UNCLAIMED,
+          q.filename,
+          req.headers['content-type'],
+          req.body as Readable,
+          deps.maxAttachmentBytes(),
+        ),
+      );
+      return reply.code(201).send(ok(ref));
+    },
+  );
+
+  app.get('/api/v1/chat/:agent/attachments/:id', readers, async (req, reply) => {
+    const agent = agentOf(req);
+    const { id } = parseInput(z.object({ id: z.string().min(1).max(64) }), req.params, 'params');
+    const found = deps.attachments.fileOf(agent, id);
+    if (!found) throw notFound(`no attachment ${id} in ${agent}'s thread`);
+    if (!found.ref.available) throw new HttpError(410, `attachment ${id} was pruned`, 'gone');
+    return reply
+      .type(found.ref.mime)
+      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(found.ref.filename)}`)
+      .header('x-content-type-options', 'nosniff')
+      .send(fs.createReadStream(found.path));
+  });
 
   app.post('/api/v1/chat/:agent/read', readers, async (req) => {
     const agent = agentOf(req);
@@ -77,3 +139,12 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
     return ok({ agent, read_up_to: upTo });
   });
 };
+
+/** AttachmentError carries its own status (400, 404, 413); everything else passes through. */
+async function mapAttachmentErrors<T>(fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw err instanceof AttachmentError ? new HttpError(err.status, err.message) : err;
+  }
+}

@@ -44,6 +44,7 @@ export class ChatService {
 
   /** Stores an inbound message as pending and starts its delivery; resolves once it is stored. */
   send(agent: string, m: { text: string; sender?: string; reply_to?: string; attachmentIds?: string[] }): Message {
+    if (m.attachmentIds?.length) this.deps.attachments.claim(agent, m.attachmentIds);
     const message = this.add({
       agent,
       direction: 'in',

@@ -48,7 +48,13 @@ export async function wireChat(d: ChatWiringDeps) {
     },
   });
   d.features.add('chat.messages');
-  await d.app.register(chatRoutes, { chat, store, agentExists: (a) => d.supervisor.has(a) });
+  await d.app.register(chatRoutes, {
+    chat,
+    store,
+    attachments,
+    agentExists: (a) => d.supervisor.has(a),
+    maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
+  });
   await d.app.register(mcpRoutes, { tools: chatTools(chat), agentExists: (a) => d.supervisor.has(a) });
   return { chat, store, attachments };
 }
