@@ -36,8 +36,6 @@ export interface SupervisorDeps {
   paths: LeoPaths;
   config(): Config;
   activity(agent: string): ActivityView;
-  /** Told when an agent leaves for good (stop, remove): its open asks close as agent_gone. */
-  onGone?(agent: string): void;
 }
 
 interface Runtime {
@@ -67,8 +65,14 @@ export interface SpawnRequest {
 export class Supervisor {
   private readonly runtimes = new Map<string, Runtime>();
   private readonly queues = new Map<string, PQueue>();
+  private readonly goneListeners: ((agent: string) => void)[] = [];
 
   constructor(private readonly deps: SupervisorDeps) {}
+
+  /** Told when an agent leaves for good (stop, remove): its open asks close as agent_gone. */
+  onGone(listener: (agent: string) => void): void {
+    this.goneListeners.push(listener);
+  }
 
   // ---- reading ------------------------------------------------------------------------------------------------
 
@@ -194,7 +198,7 @@ export class Supervisor {
       await this.halt(name);
       this.deps.store.setState(name, 'stopped');
       this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
-      this.deps.onGone?.(name);
+      for (const l of this.goneListeners) l(name);
       return this.get(name);
     });
   }
@@ -264,7 +268,7 @@ export class Supervisor {
       this.deps.store.remove(name);
       this.runtimes.delete(name);
       this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
-      this.deps.onGone?.(name);
+      for (const l of this.goneListeners) l(name);
     });
   }
 

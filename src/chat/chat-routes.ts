@@ -5,6 +5,8 @@ import { Access } from '../http/access.js';
 import { notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import type { ChatService } from './chat-service.js';
+import { AskError, type AskService } from './asks.js';
+import { AnswerBody } from './ask-answer.js';
 import type { ChatStore } from './chat-store.js';
 import { AttachmentError, UNCLAIMED, type AttachmentStore } from './attachments.js';
 import { HttpError } from '../http/envelope.js';
@@ -35,6 +37,7 @@ const AgentParams = z.object({ agent: AgentName });
 
 export interface ChatRoutesDeps {
   chat: ChatService;
+  asks: AskService;
   store: ChatStore;
   attachments: AttachmentStore;
   agentExists(agent: string): boolean;
@@ -129,6 +132,17 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
       .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(found.ref.filename)}`)
       .header('x-content-type-options', 'nosniff')
       .send(fs.createReadStream(found.path));
+  });
+
+  app.post('/api/v1/chat/:agent/messages/:id/answer', readers, async (req) => {
+    const agent = agentOf(req);
+    const { id } = parseInput(z.object({ id: z.string().min(1).max(64) }), req.params, 'params');
+    const body = parseInput(AnswerBody, req.body, 'body');
+    try {
+      return ok(deps.asks.answer(agent, id, body));
+    } catch (err) {
+      throw err instanceof AskError ? new HttpError(err.status, err.message) : err;
+    }
   });
 
   app.post('/api/v1/chat/:agent/read', readers, async (req) => {

@@ -2,7 +2,9 @@ import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
 import type { AttachmentStore } from './attachments.js';
 import type { ChatStore, NewMessage, Page } from './chat-store.js';
-import { formatDelivery } from './delivery-format.js';
+import { formatDelivery, type ReplyContext } from './delivery-format.js';
+import { answerLabels } from './ask-answer.js';
+import type { AskInput } from './ask-input.js';
 import type { Deliverer } from './delivery.js';
 import { PINNED_AGENT, type Message, type Thread } from './message.js';
 
@@ -114,6 +116,24 @@ export class ChatService {
     }
   }
 
+  /** What a reply refers to, in the words the agent sees: a task card it posted, or its own ask (with the answer). */
+  private replyContext(replyTo: string | undefined): ReplyContext | undefined {
+    const target = replyTo ? this.deps.store.get(replyTo) : null;
+    if (!target) return undefined;
+    if (target.kind === 'ask') {
+      const answer = target.answer && {
+        message_id: target.id,
+        values: target.answer.values,
+        labels: answerLabels(target.input as unknown as AskInput, target.answer.values),
+        text: target.answer.text,
+      };
+      return { kind: 'ask', messageId: target.id, at: target.ts, question: target.text, ...(answer ? { answer } : {}) };
+    }
+    if (target.task && target.run_id)
+      return { kind: 'task', task: target.task, runId: target.run_id, at: target.ts, text: target.text };
+    return undefined;
+  }
+
   private add(m: NewMessage): Message {
     const message = this.deps.store.insert(m);
     this.deps.bus.publish('chat.message', { message });
@@ -134,7 +154,10 @@ export class ChatService {
         await agents.start(message.agent);
       }
       const paths = this.deps.attachments.pathsOf(message.id);
-      const route = await deliverer.deliver(message.agent, formatDelivery(message.text, paths));
+      const route = await deliverer.deliver(
+        message.agent,
+        formatDelivery(message.text, paths, this.replyContext(message.reply_to)),
+      );
       this.setState(message.id, 'delivered');
       logger.debug({ agent: message.agent, id: message.id, route }, 'chat message delivered');
     } catch (err) {

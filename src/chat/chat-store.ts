@@ -166,6 +166,18 @@ export class ChatStore {
     );
   }
 
+  /** Open asks, of one agent or of every thread. */
+  openAsks(agent?: string): Message[] {
+    const rows = (
+      agent === undefined
+        ? this.db.prepare(`SELECT * FROM messages WHERE kind = 'ask' AND state = 'open' ORDER BY id`).all()
+        : this.db
+            .prepare(`SELECT * FROM messages WHERE kind = 'ask' AND state = 'open' AND agent = ? ORDER BY id`)
+            .all(agent)
+    ) as Row[];
+    return rows.map((r) => this.toMessage(r));
+  }
+
   /** Inbound messages still waiting for delivery (at start-up: left over from before a restart). */
   pendingInbound(): Message[] {
     const rows = this.db

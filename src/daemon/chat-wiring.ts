@@ -4,6 +4,7 @@ import { chatRoutes } from '../chat/chat-routes.js';
 import { chatTools } from '../mcp/chat-tools.js';
 import { mcpRoutes } from '../mcp/mcp-routes.js';
 import { ChatService } from '../chat/chat-service.js';
+import { AskService } from '../chat/asks.js';
 import { ChatStore } from '../chat/chat-store.js';
 import { AttachmentStore } from '../chat/attachments.js';
 import type { Config } from '../config/schema.js';
@@ -47,14 +48,16 @@ export async function wireChat(d: ChatWiringDeps) {
       start: (a) => d.supervisor.start(a),
     },
   });
-  d.features.add('chat.messages');
+  const asks = new AskService({ store, bus: d.bus, clock: d.clock, chat });
+  d.features.add('chat.messages', 'chat.asks');
   await d.app.register(chatRoutes, {
     chat,
     store,
     attachments,
+    asks,
     agentExists: (a) => d.supervisor.has(a),
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
   });
-  await d.app.register(mcpRoutes, { tools: chatTools(chat), agentExists: (a) => d.supervisor.has(a) });
-  return { chat, store, attachments };
+  await d.app.register(mcpRoutes, { tools: chatTools(chat, asks), agentExists: (a) => d.supervisor.has(a) });
+  return { chat, store, attachments, asks };
 }

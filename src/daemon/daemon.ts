@@ -133,6 +133,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     config,
   });
   chat.chat.failLeftovers();
+  chat.asks.restore();
+  agents.supervisor.onGone((agent) => chat.asks.agentGone(agent));
 
   watcher.on('reload_failed', () => (configBroken = true));
   watcher.on('change', (next: Config, prev: Config) => {
@@ -183,6 +185,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
         // Work already under way finishes before the store closes; agents keep running in tmux for the next daemon.
         await agents.stop();
         await chat.chat.drain();
+        chat.asks.close();
         await pool.close();
         loopDelay.stop();
         db.close();

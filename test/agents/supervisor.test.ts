@@ -83,8 +83,8 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
   let sup: Supervisor;
   let configText: string;
 
-  const build = () =>
-    new Supervisor({
+  const build = () => {
+    const s = new Supervisor({
       store: new AgentStore(db),
       tmux,
       launcher,
@@ -98,8 +98,10 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
         return r.config;
       },
       activity: () => ({ activity: 'unknown', current_action: null, last_activity_at: null }),
-      onGone: (a) => gone.push(a),
     });
+    s.onGone((a) => gone.push(a));
+    return s;
+  };
   const types = () =>
     events.map(
       (e) =>
