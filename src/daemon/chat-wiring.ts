@@ -3,6 +3,7 @@ import type { Supervisor } from '../agents/supervisor.js';
 import { chatRoutes } from '../chat/chat-routes.js';
 import { chatTools } from '../mcp/chat-tools.js';
 import { mcpRoutes } from '../mcp/mcp-routes.js';
+import { agentChatRoutes } from '../mcp/agent-chat-routes.js';
 import { ChatService } from '../chat/chat-service.js';
 import { AskService } from '../chat/asks.js';
 import { ChatStore } from '../chat/chat-store.js';
@@ -58,6 +59,8 @@ export async function wireChat(d: ChatWiringDeps) {
     agentExists: (a) => d.supervisor.has(a),
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
   });
-  await d.app.register(mcpRoutes, { tools: chatTools(chat, asks), agentExists: (a) => d.supervisor.has(a) });
+  const tools = chatTools(chat, asks);
+  await d.app.register(mcpRoutes, { tools, agentExists: (a) => d.supervisor.has(a) });
+  await d.app.register(agentChatRoutes, { tools, agentExists: (a) => d.supervisor.has(a) });
   return { chat, store, attachments, asks };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChatService } from '../chat/chat-service.js';
 import { AskToolInput, parseAskRequest } from '../chat/ask-input.js';
-import { AskError, type AskService } from '../chat/asks.js';
+import type { AskService } from '../chat/asks.js';
 
 /**
  * Leo's agent tools: each input is a zod shape, which the MCP SDK also publishes as the tool's JSON Schema, and the
@@ -23,6 +23,8 @@ export const HistoryInput = {
 /** Who is calling: the agent named in the path, and the task run when a headless run calls. */
 export interface ToolCaller {
   agent: string;
+  /** Bare-string ask options are accepted only as MCP tool input; the HTTP routes take {value, label} objects. */
+  via?: 'mcp' | 'api';
   task?: string | undefined;
   runId?: string | undefined;
 }
@@ -30,16 +32,6 @@ export interface ToolCaller {
 export const WithdrawInput = { message_id: z.string().min(1).max(64).describe('The id leo_chat_ask returned') };
 
 export class ToolInputError extends Error {}
-
-/** An ask refused for the caller's own reasons (unknown id, settled, not theirs) is a tool error, not a crash. */
-async function asTool<T>(fn: () => T | Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof AskError) throw new ToolInputError(err.message);
-    throw err;
-  }
-}
 
 export function chatTools(chat: ChatService, asks: AskService) {
   return {
@@ -64,20 +56,18 @@ export function chatTools(chat: ChatService, asks: AskService) {
         'After 30 minutes the call returns pending: true with message_id; call again with only message_id to keep waiting.',
       input: AskToolInput.shape,
       run(caller: ToolCaller, args: unknown) {
-        return asTool(async () => {
-          const req = parseAskRequest(args, { source: 'mcp' });
-          if (!req.ok) throw new ToolInputError(req.error);
-          if (req.request.kind === 'resume') return asks.wait(caller, req.request.messageId);
-          const m = asks.open(caller, req.request.question, req.request.input, req.request.timeoutS);
-          return asks.wait(caller, m.id);
-        });
+        const req = parseAskRequest(args, { source: caller.via ?? 'mcp' });
+        if (!req.ok) throw new ToolInputError(req.error);
+        if (req.request.kind === 'resume') return asks.wait(caller, req.request.messageId);
+        const m = asks.open(caller, req.request.question, req.request.input, req.request.timeoutS);
+        return asks.wait(caller, m.id);
       },
     },
     leo_chat_ask_withdraw: {
       description: 'Withdraw one of your open asks; a call blocked on it returns at once.',
       input: WithdrawInput,
       run(caller: ToolCaller, args: { message_id: string }) {
-        return asTool(() => asks.withdraw(caller, args.message_id));
+        return asks.withdraw(caller, args.message_id);
       },
     },
     leo_chat_history: {

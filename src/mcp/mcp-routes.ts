@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { z } from 'zod';
 import { AgentName } from '../agents/agent-record.js';
 import { AttachmentError } from '../chat/attachments.js';
+import { AskError } from '../chat/asks.js';
 import { LEO_VERSION } from '../core/version.js';
 import { Access } from '../http/access.js';
 import { notFound } from '../http/envelope.js';
@@ -30,7 +31,7 @@ function buildServer(tools: Tools, caller: ToolCaller): McpServer {
           structuredContent: result as Record<string, unknown>,
         };
       } catch (err) {
-        if (err instanceof ToolInputError || err instanceof AttachmentError)
+        if (err instanceof ToolInputError || err instanceof AttachmentError || err instanceof AskError)
           return { isError: true, content: [{ type: 'text' as const, text: err.message }] };
         throw err;
       }

@@ -99,3 +99,48 @@ describe("Leo's MCP endpoint, through the SDK's own Streamable HTTP client", () 
     );
   });
 });
+
+describe('the same tools as HTTP routes (/api/agent/{name}/chat/*)', () => {
+  let t: TestDaemon;
+  before(async () => {
+    t = await startTestDaemon({ config: CONFIG });
+    await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
+      token: t.daemon.operatorToken,
+      body: { template: 'cat', name: 'den' },
+    });
+  });
+  after(() => t.stop());
+
+  it('post, history, ask (answered while it blocks) and withdraw with the spec status codes', async () => {
+    const agent = (p: string, body: unknown) =>
+      request(t.tcp, 'POST', `/api/agent/den/chat/${p}`, { token: t.daemon.agentToken, body });
+    const posted = await agent('post', { text: 'hi from REST' });
+    assert.equal(posted.status, 200, posted.text);
+    const history = await agent('history', { limit: 1 });
+    assert.equal(history.json.data.messages[0].text, 'hi from REST');
+    assert.equal((await agent('post', { text: 'x', bogus: 1 })).status, 400);
+    const bare = await agent('ask', { question: 'Bare?', options: ['a'] });
+    assert.equal(bare.status, 400, 'bare-string options are MCP-only');
+
+    const blocked = agent('ask', { question: 'Pick', options: [{ value: 'a', label: 'A' }] });
+    let id = '';
+    for (let i = 0; i < 50 && !id; i++) {
+      await new Promise((r) => setTimeout(r, 40));
+      const page = (await request(t.tcp, 'GET', '/api/v1/chat/den/messages', { token: t.daemon.operatorToken })).json
+        .data;
+      id = page.messages.find((m: { kind: string; state: string }) => m.kind === 'ask' && m.state === 'open')?.id ?? '';
+    }
+    await request(t.tcp, 'POST', `/api/v1/chat/den/messages/${id}/answer`, {
+      token: t.daemon.operatorToken,
+      body: { values: ['a'] },
+    });
+    assert.deepEqual((await blocked).json.data, { message_id: id, values: ['a'], labels: ['A'], text: '' });
+    const settled = await agent('ask/withdraw', { message_id: id });
+    assert.equal(settled.status, 409);
+    const theirs = await request(t.tcp, 'POST', '/api/agent/other/chat/ask/withdraw', {
+      token: t.daemon.agentToken,
+      body: { message_id: id },
+    });
+    assert.equal(theirs.status, 404, 'an unknown agent in the path');
+  });
+});

@@ -1,0 +1,42 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { AgentName } from '../agents/agent-record.js';
+import { AttachmentError } from '../chat/attachments.js';
+import { AskError } from '../chat/asks.js';
+import { Access } from '../http/access.js';
+import { HttpError, notFound, ok } from '../http/envelope.js';
+import { parseInput } from '../http/validate.js';
+import { ToolInputError, type ToolCaller, type chatTools } from './chat-tools.js';
+
+type Tools = ReturnType<typeof chatTools>;
+
+/**
+ * The agent tools as plain HTTP: POST /api/agent/{name}/chat/{post,ask,ask/withdraw,history} with the agent token.
+ * Same inputs and results as the MCP tools (one definition serves both).
+ */
+export const agentChatRoutes: FastifyPluginAsync<{ tools: Tools; agentExists(name: string): boolean }> = async (
+  app,
+  { tools, agentExists },
+) => {
+  const routes = {
+    post: tools.leo_chat_post,
+    ask: tools.leo_chat_ask,
+    'ask/withdraw': tools.leo_chat_ask_withdraw,
+    history: tools.leo_chat_history,
+  } as const;
+  for (const [action, tool] of Object.entries(routes)) {
+    app.post(`/api/agent/:name/chat/${action}`, { config: { access: Access.agent } }, async (req) => {
+      const { name } = parseInput(z.object({ name: AgentName }), req.params, 'params');
+      if (!agentExists(name)) throw notFound(`no agent named "${name}"`);
+      const args = action === 'ask' ? (req.body ?? {}) : parseInput(z.strictObject(tool.input), req.body ?? {}, 'body');
+      try {
+        return ok(await (tool.run as (c: ToolCaller, a: unknown) => unknown)({ agent: name, via: 'api' }, args));
+      } catch (err) {
+        if (err instanceof AskError) throw new HttpError(err.status, err.message);
+        if (err instanceof AttachmentError) throw new HttpError(err.status, err.message);
+        if (err instanceof ToolInputError) throw new HttpError(400, err.message);
+        throw err;
+      }
+    });
+  }
+};
