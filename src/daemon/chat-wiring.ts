@@ -6,6 +6,7 @@ import { mcpRoutes } from '../mcp/mcp-routes.js';
 import { agentChatRoutes } from '../mcp/agent-chat-routes.js';
 import { ChatService } from '../chat/chat-service.js';
 import { AskService } from '../chat/asks.js';
+import { ReminderService } from '../chat/reminders.js';
 import { ChatStore } from '../chat/chat-store.js';
 import { AttachmentStore } from '../chat/attachments.js';
 import type { Config } from '../config/schema.js';
@@ -59,8 +60,10 @@ export async function wireChat(d: ChatWiringDeps) {
     agentExists: (a) => d.supervisor.has(a),
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
   });
-  const tools = chatTools(chat, asks);
+  const reminders = new ReminderService({ db: d.db, clock: d.clock, chat });
+  d.features.add('chat.reminders');
+  const tools = chatTools(chat, asks, reminders);
   await d.app.register(mcpRoutes, { tools, agentExists: (a) => d.supervisor.has(a) });
   await d.app.register(agentChatRoutes, { tools, agentExists: (a) => d.supervisor.has(a) });
-  return { chat, store, attachments, asks };
+  return { chat, store, attachments, asks, reminders };
 }

@@ -134,6 +134,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   });
   chat.chat.failLeftovers();
   chat.asks.restore();
+  chat.reminders.start();
   agents.supervisor.onGone((agent) => chat.asks.agentGone(agent));
 
   watcher.on('reload_failed', () => (configBroken = true));
@@ -186,6 +187,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
         await agents.stop();
         await chat.chat.drain();
         chat.asks.close();
+        chat.reminders.close();
         await pool.close();
         loopDelay.stop();
         db.close();

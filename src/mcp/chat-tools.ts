@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ChatService } from '../chat/chat-service.js';
 import { AskToolInput, parseAskRequest } from '../chat/ask-input.js';
 import type { AskService } from '../chat/asks.js';
+import type { ReminderService } from '../chat/reminders.js';
 
 /**
  * Leo's agent tools: each input is a zod shape, which the MCP SDK also publishes as the tool's JSON Schema, and the
@@ -31,9 +32,18 @@ export interface ToolCaller {
 
 export const WithdrawInput = { message_id: z.string().min(1).max(64).describe('The id leo_chat_ask returned') };
 
+export const ScheduleInput = {
+  text: z.string().min(1).max(10_000).describe('What to post into your thread'),
+  at: z
+    .string()
+    .max(64)
+    .describe('RFC 3339 time with an offset, e.g. 2026-10-14T09:00:00-04:00; future, within a year'),
+};
+export const ScheduleCancelInput = { id: z.string().min(1).max(64).describe('The id leo_chat_schedule returned') };
+
 export class ToolInputError extends Error {}
 
-export function chatTools(chat: ChatService, asks: AskService) {
+export function chatTools(chat: ChatService, asks: AskService, reminders: ReminderService) {
   return {
     leo_chat_post: {
       description:
@@ -68,6 +78,27 @@ export function chatTools(chat: ChatService, asks: AskService) {
       input: WithdrawInput,
       run(caller: ToolCaller, args: { message_id: string }) {
         return asks.withdraw(caller, args.message_id);
+      },
+    },
+    leo_chat_schedule: {
+      description: 'Post a reminder into your thread at a given time (RFC 3339 with offset). Not recurring.',
+      input: ScheduleInput,
+      run(caller: ToolCaller, args: { text: string; at: string }) {
+        return reminders.schedule(caller, args.text, args.at);
+      },
+    },
+    leo_chat_schedule_list: {
+      description: "List your thread's pending reminders.",
+      input: {},
+      run(caller: ToolCaller) {
+        return { reminders: reminders.list(caller.agent) };
+      },
+    },
+    leo_chat_schedule_cancel: {
+      description: 'Cancel one of your pending reminders.',
+      input: ScheduleCancelInput,
+      run(caller: ToolCaller, args: { id: string }) {
+        return reminders.cancel(caller.agent, args.id);
       },
     },
     leo_chat_history: {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AgentName } from '../agents/agent-record.js';
 import { AttachmentError } from '../chat/attachments.js';
 import { AskError } from '../chat/asks.js';
+import { ReminderError } from '../chat/reminders.js';
 import { LEO_VERSION } from '../core/version.js';
 import { Access } from '../http/access.js';
 import { notFound } from '../http/envelope.js';
@@ -31,7 +32,12 @@ function buildServer(tools: Tools, caller: ToolCaller): McpServer {
           structuredContent: result as Record<string, unknown>,
         };
       } catch (err) {
-        if (err instanceof ToolInputError || err instanceof AttachmentError || err instanceof AskError)
+        if (
+          err instanceof ToolInputError ||
+          err instanceof AttachmentError ||
+          err instanceof AskError ||
+          err instanceof ReminderError
+        )
           return { isError: true, content: [{ type: 'text' as const, text: err.message }] };
         throw err;
       }

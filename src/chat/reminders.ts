@@ -1,0 +1,155 @@
+import type { Clock, TimerHandle } from '../core/clock.js';
+import { newId } from '../core/ids.js';
+import { rfc3339 } from '../core/time.js';
+import type { Database } from '../store/database.js';
+import type { ChatService } from './chat-service.js';
+
+export const REMINDER_MAX_AHEAD_MS = 366 * 24 * 3600_000;
+/** A reminder fired more than this late says so. */
+export const LATE_AFTER_MS = 60_000;
+/** Timers are re-armed at least this often, so a reminder a year out never needs a timer Node cannot hold. */
+const MAX_TIMER_MS = 6 * 3600_000;
+
+export class ReminderError extends Error {}
+
+export interface Reminder {
+  id: string;
+  text: string;
+  at: string;
+}
+
+interface Row {
+  id: string;
+  agent: string;
+  text: string;
+  at: string;
+  at_ms: number;
+  task: string | null;
+  run_id: string | null;
+  state: 'scheduled' | 'fired' | 'cancelled';
+}
+
+const RFC3339_WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?([+-]\d\d:\d\d|Z)$/;
+
+/** Pure: the `at` of leo_chat_schedule, checked (RFC 3339 with an offset, strictly future, at most a year out). */
+export function parseReminderTime(at: string, now: number): number {
+  if (!RFC3339_WITH_OFFSET.test(at))
+    throw new ReminderError(
+      `at: expected an RFC 3339 time with an offset, like 2026-10-14T09:00:00-04:00; got ${JSON.stringify(at)}`,
+    );
+  const ms = Date.parse(at);
+  const [y, mo, d, h, mi] = at.match(/\d+/g)!.map(Number) as [number, number, number, number, number];
+  // Date.parse rolls 2026-02-30 over into March; a calendar date that does not exist is refused instead.
+  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (Number.isNaN(ms) || mo < 1 || mo > 12 || d < 1 || d > daysInMonth || h > 23 || mi > 59)
+    throw new ReminderError(`at: ${JSON.stringify(at)} is not a real time`);
+  if (ms <= now) throw new ReminderError('at: must be in the future');
+  if (ms - now > REMINDER_MAX_AHEAD_MS) throw new ReminderError('at: must be at most a year from now');
+  return ms;
+}
+
+/** Pure: "Tue 14 Oct 2026 09:00 EDT" in the daemon's local time zone. */
+export function formatLocal(ms: number): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    })
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
+}
+
+/**
+ * leo_chat_schedule: reminders stored in chat.db that post into their thread when due. Each fires exactly once, also
+ * after downtime: the row is claimed (scheduled → fired) in the same statement that decides it fires.
+ */
+export class ReminderService {
+  private timer: TimerHandle | null = null;
+
+  constructor(private readonly deps: { db: Database; clock: Clock; chat: ChatService }) {}
+
+  schedule(thread: { agent: string; task?: string | undefined; runId?: string | undefined }, text: string, at: string) {
+    if (!text.trim()) throw new ReminderError('text: must not be empty');
+    const atMs = parseReminderTime(at, this.deps.clock.now());
+    const id = newId(this.deps.clock.now());
+    this.deps.db
+      .prepare(
+        'INSERT INTO reminders (id, agent, text, at, at_ms, task, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        id,
+        thread.agent,
+        text,
+        rfc3339(atMs),
+        atMs,
+        thread.task ?? null,
+        thread.runId ?? null,
+        rfc3339(this.deps.clock.now()),
+      );
+    this.rearm();
+    return { id, text, at: rfc3339(atMs) };
+  }
+
+  list(agent: string): Reminder[] {
+    return this.deps.db
+      .prepare(`SELECT id, text, at FROM reminders WHERE agent = ? AND state = 'scheduled' ORDER BY at_ms, id`)
+      .all(agent) as Reminder[];
+  }
+
+  cancel(agent: string, id: string): { id: string; cancelled: true } {
+    const row = this.deps.db.prepare('SELECT agent, state FROM reminders WHERE id = ?').get(id) as
+      Pick<Row, 'agent' | 'state'> | undefined;
+    if (!row || row.agent !== agent) throw new ReminderError(`no reminder ${id} in your thread`);
+    if (row.state !== 'scheduled')
+      throw new ReminderError(`reminder ${id} has already ${row.state === 'fired' ? 'fired' : 'been cancelled'}`);
+    this.deps.db.prepare(`UPDATE reminders SET state = 'cancelled' WHERE id = ? AND state = 'scheduled'`).run(id);
+    this.rearm();
+    return { id, cancelled: true };
+  }
+
+  /** Fires everything due (including what came due while the daemon was down) and arms the next timer. */
+  start(): void {
+    this.fireDue();
+  }
+
+  close(): void {
+    this.timer?.cancel();
+    this.timer = null;
+  }
+
+  private fireDue(): void {
+    const now = this.deps.clock.now();
+    const due = this.deps.db
+      .prepare(`SELECT * FROM reminders WHERE state = 'scheduled' AND at_ms <= ? ORDER BY at_ms, id`)
+      .all(now) as Row[];
+    const claim = this.deps.db.prepare(`UPDATE reminders SET state = 'fired' WHERE id = ? AND state = 'scheduled'`);
+    for (const r of due) {
+      if (claim.run(r.id).changes !== 1) continue;
+      const late = now - r.at_ms > LATE_AFTER_MS ? `\n_(late — scheduled for ${formatLocal(r.at_ms)})_` : '';
+      this.deps.chat.post(r.agent, {
+        text: `${r.text}${late}`,
+        ...(r.task ? { task: r.task } : {}),
+        ...(r.run_id ? { runId: r.run_id } : {}),
+      });
+    }
+    this.rearm();
+  }
+
+  private rearm(): void {
+    this.timer?.cancel();
+    this.timer = null;
+    const next = this.deps.db.prepare(`SELECT MIN(at_ms) FROM reminders WHERE state = 'scheduled'`).pluck().get() as
+      number | null;
+    if (next === null) return;
+    const delay = Math.min(Math.max(0, next - this.deps.clock.now()), MAX_TIMER_MS);
+    this.timer = this.deps.clock.setTimeout(() => this.fireDue(), delay);
+  }
+}
