@@ -24,15 +24,13 @@ export interface HookAnswer {
 }
 
 export type HookHandler = (body: HookBody) => Promise<HookAnswer> | HookAnswer;
+export type HookHandlers = Partial<Record<HookEvent, HookHandler>>;
 
 /**
  * POST /hooks/:event, on the socket only: the harness hooks Leo installs hand their input to the daemon here. Each
  * domain registers the events it handles; an event nobody handles is acknowledged and ignored.
  */
-export const hookRoutes: FastifyPluginAsync<{ handlers: Partial<Record<HookEvent, HookHandler>> }> = async (
-  app,
-  { handlers },
-) => {
+export const hookRoutes: FastifyPluginAsync<{ handlers: HookHandlers }> = async (app, { handlers }) => {
   app.post('/hooks/:event', { config: { access: Access.socketOnly }, bodyLimit: 8 * 1024 * 1024 }, async (req) => {
     const { event } = parseInput(z.object({ event: HookEvent }), req.params, 'params');
     const body = parseInput(HookBody, req.body, 'body');

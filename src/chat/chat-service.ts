@@ -26,6 +26,8 @@ export interface ChatServiceDeps {
   deliverer: Deliverer;
   agents: ChatAgents;
   logger: Logger;
+  /** Told of every message typed into an agent, with the exact text, so its reply can be captured. */
+  onDelivered?(agent: string, messageId: string, deliveredText: string): void;
 }
 
 export type ChatChange = 'state' | 'answer' | 'attachments';
@@ -66,7 +68,7 @@ export class ChatService {
    * An agent's own post (leo_chat_post): outbound text, a file message when it carries files (the text is then the
    * caption), or a task card when it comes from a task run. Files are copied into the attachment store.
    */
-  post(agent: string, p: { text: string; files?: string[]; task?: string; runId?: string }): Message {
+  post(agent: string, p: { text: string; files?: string[]; task?: string; runId?: string; replyTo?: string }): Message {
     const refs = (p.files ?? []).map((f) => this.deps.attachments.saveCopy(agent, f, this.deps.maxAttachmentBytes()));
     return this.add({
       agent,
@@ -76,6 +78,7 @@ export class ChatService {
       state: '',
       ...(p.task ? { task: p.task } : {}),
       ...(p.runId ? { run_id: p.runId } : {}),
+      ...(p.replyTo ? { reply_to: p.replyTo } : {}),
       attachmentIds: refs.map((r) => r.id),
     });
   }
@@ -154,11 +157,10 @@ export class ChatService {
         await agents.start(message.agent);
       }
       const paths = this.deps.attachments.pathsOf(message.id);
-      const route = await deliverer.deliver(
-        message.agent,
-        formatDelivery(message.text, paths, this.replyContext(message.reply_to)),
-      );
+      const text = formatDelivery(message.text, paths, this.replyContext(message.reply_to));
+      const route = await deliverer.deliver(message.agent, text);
       this.setState(message.id, 'delivered');
+      this.deps.onDelivered?.(message.agent, message.id, text);
       logger.debug({ agent: message.agent, id: message.id, route }, 'chat message delivered');
     } catch (err) {
       const why = (err as Error).message;

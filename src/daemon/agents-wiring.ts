@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AgentStore } from '../agents/agent-store.js';
 import { RecentMessages } from '../agents/agent-messages.js';
 import { agentRoutes } from '../agents/agent-routes.js';
-import { hookRoutes } from '../agents/hook-routes.js';
+import { hookRoutes, type HookHandlers } from '../agents/hook-routes.js';
 import { Launcher } from '../agents/launcher.js';
 import { messageRoutes } from '../agents/message-routes.js';
 import { Supervisor } from '../agents/supervisor.js';
@@ -100,14 +100,14 @@ export async function wireAgents(d: AgentsWiringDeps) {
 
   d.features.add('agent_environments', 'agent_appearance', 'agent_status_restoring');
   await d.app.register(agentRoutes, { supervisor, configBroken: d.configBroken });
-  await d.app.register(hookRoutes, {
-    handlers: {
-      'session-start': ({ agent, payload }) => {
-        if (typeof payload.session_id === 'string') supervisor.noteSession(agent, payload.session_id);
-        return {};
-      },
+  // Other domains add their hook handlers (the chat's Stop) to this table after they are wired.
+  const hooks: HookHandlers = {
+    'session-start': ({ agent, payload }) => {
+      if (typeof payload.session_id === 'string') supervisor.noteSession(agent, payload.session_id);
+      return {};
     },
-  });
+  };
+  await d.app.register(hookRoutes, { handlers: hooks });
   await d.app.register(configRoutes, {
     config: d.config,
     configFile: d.paths.configFile,
@@ -137,6 +137,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     sweeper,
     tmux,
     deliverer,
+    hooks,
     async start(): Promise<void> {
       await supervisor.restore();
       sweeper.start();

@@ -7,6 +7,9 @@ import { agentChatRoutes } from '../mcp/agent-chat-routes.js';
 import { ChatService } from '../chat/chat-service.js';
 import { AskService } from '../chat/asks.js';
 import { ReminderService } from '../chat/reminders.js';
+import { ReplyWatch } from '../chat/reply-watch.js';
+import type { CaptureResult } from '../chat/reply-capture.js';
+import type { WorkerPool } from '../pool/worker-pool.js';
 import { ChatStore } from '../chat/chat-store.js';
 import { AttachmentStore } from '../chat/attachments.js';
 import type { Config } from '../config/schema.js';
@@ -29,6 +32,7 @@ export interface ChatWiringDeps {
   supervisor: Supervisor;
   deliverer: Deliverer;
   paths: LeoPaths;
+  pool: WorkerPool;
   config(): Config;
 }
 
@@ -36,8 +40,17 @@ export interface ChatWiringDeps {
 export async function wireChat(d: ChatWiringDeps) {
   const store = new ChatStore(d.db, d.clock);
   const attachments = new AttachmentStore(d.db, d.clock, path.join(d.paths.stateDir, 'chat', 'attachments'));
-  const chat = new ChatService({
+  // The watch and the service refer to each other: replies are posted through the service it watches.
+  let chat: ChatService | null = null;
+  const replies = new ReplyWatch({
+    clock: d.clock,
+    logger: d.logger,
+    capture: (input) => d.pool.run<CaptureResult>('captureReplyTask', input),
+    post: (agent, text, replyTo) => chat?.post(agent, { text, replyTo }),
+  });
+  chat = new ChatService({
     store,
+    onDelivered: (agent, id, text) => replies.delivered(agent, id, text),
     attachments,
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
     bus: d.bus,
@@ -65,5 +78,5 @@ export async function wireChat(d: ChatWiringDeps) {
   const tools = chatTools(chat, asks, reminders);
   await d.app.register(mcpRoutes, { tools, agentExists: (a) => d.supervisor.has(a) });
   await d.app.register(agentChatRoutes, { tools, agentExists: (a) => d.supervisor.has(a) });
-  return { chat, store, attachments, asks, reminders };
+  return { chat, store, attachments, asks, reminders, replies };
 }

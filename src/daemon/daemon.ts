@@ -130,9 +130,11 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     supervisor: agents.supervisor,
     deliverer: agents.deliverer,
     paths,
+    pool,
     config,
   });
   chat.chat.failLeftovers();
+  agents.hooks.stop = ({ agent, payload }) => (void chat.replies.onStop(agent, payload), {});
   chat.asks.restore();
   chat.reminders.start();
   agents.supervisor.onGone((agent) => chat.asks.agentGone(agent));
