@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import type { Clock } from '../core/clock.js';
+import { encodeTime } from 'ulid';
 import { newId } from '../core/ids.js';
 import { rfc3339 } from '../core/time.js';
 import type { Database } from '../store/database.js';
@@ -138,6 +139,21 @@ export class AttachmentStore {
         .prepare('UPDATE attachments SET agent = ?, path = ? WHERE id = ?')
         .run(agent, path.join(dir, path.basename(r.path)), r.id);
     }
+  }
+
+  /** Files still on disk that were created before `cutoff` (ms), oldest first, at most `limit`. */
+  expired(cutoff: number, limit = 500): { id: string; path: string }[] {
+    // Ids are ULIDs: the smallest id minted at `cutoff` bounds everything created before it, on the primary key.
+    const bound = `${encodeTime(Math.max(0, cutoff), 10)}${'0'.repeat(16)}`;
+    return this.db
+      .prepare('SELECT id, path FROM attachments WHERE available = 1 AND id < ? ORDER BY id LIMIT ?')
+      .all(bound, limit) as { id: string; path: string }[];
+  }
+
+  /** The row stays (the thread still shows the file's name and size), marked unavailable. */
+  markPruned(ids: readonly string[]): void {
+    const mark = this.db.prepare('UPDATE attachments SET available = 0 WHERE id = ?');
+    this.db.transaction(() => ids.forEach((id) => mark.run(id)))();
   }
 
   /** Absolute paths of a message's attachments, for the delivered text. */

@@ -91,35 +91,33 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
     },
   );
 
-  // Uploads stream to disk: the raw body is the file, whatever its content type.
-  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-  app.post(
-    '/api/v1/chat/uploads',
-    { config: { access: { tokens: ['operator', 'device', 'client'], clientMustPost: true } } },
-    async (req, reply) => {
-      const q = parseInput(UploadQuery, req.query, 'query');
-      if (q.agent && !deps.agentExists(q.agent)) throw notFound(`no agent named "${q.agent}"`);
-      if (typeof (req.body as Readable | undefined)?.pipe !== 'function')
-        throw new HttpError(
-          415,
-          'send the file itself as the body (any content type but JSON)',
-          'unsupported_media_type',
+  // Uploads stream to disk: the raw body is the file, whatever its content type (text/plain and JSON included), so
+  // this one route gets its own context with a single pass-through parser.
+  await app.register(async (uploads) => {
+    uploads.removeAllContentTypeParsers();
+    uploads.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    uploads.post(
+      '/api/v1/chat/uploads',
+      { config: { access: { tokens: ['operator', 'device', 'client'], clientMustPost: true } } },
+      async (req, reply) => {
+        const q = parseInput(UploadQuery, req.query, 'query');
+        if (q.agent && !deps.agentExists(q.agent)) throw notFound(`no agent named "${q.agent}"`);
+        const declared = Number(req.headers['content-length']);
+        if (declared > deps.maxAttachmentBytes())
+          throw new HttpError(413, `attachment is larger than ${deps.maxAttachmentBytes()} bytes`, 'body_too_large');
+        const ref = await mapAttachmentErrors(() =>
+          deps.attachments.saveStream(
+            q.agent ?? UNCLAIMED,
+            q.filename,
+            req.headers['content-type'],
+            req.body as Readable,
+            deps.maxAttachmentBytes(),
+          ),
         );
-      const declared = Number(req.headers['content-length']);
-      if (declared > deps.maxAttachmentBytes())
-        throw new HttpError(413, `attachment is larger than ${deps.maxAttachmentBytes()} bytes`, 'body_too_large');
-      const ref = await mapAttachmentErrors(() =>
-        deps.attachments.saveStream(
-          q.agent ?? UNCLAIMED,
-          q.filename,
-          req.headers['content-type'],
-          req.body as Readable,
-          deps.maxAttachmentBytes(),
-        ),
-      );
-      return reply.code(201).send(ok(ref));
-    },
-  );
+        return reply.code(201).send(ok(ref));
+      },
+    );
+  });
 
   app.get('/api/v1/chat/:agent/attachments/:id', readers, async (req, reply) => {
     const agent = agentOf(req);

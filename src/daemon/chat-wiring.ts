@@ -8,6 +8,7 @@ import { ChatService } from '../chat/chat-service.js';
 import { AskService } from '../chat/asks.js';
 import { ReminderService } from '../chat/reminders.js';
 import { ReplyWatch } from '../chat/reply-watch.js';
+import { AttachmentPruner } from '../chat/attachment-pruner.js';
 import type { CaptureResult } from '../chat/reply-capture.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import { ChatStore } from '../chat/chat-store.js';
@@ -78,5 +79,12 @@ export async function wireChat(d: ChatWiringDeps) {
   const tools = chatTools(chat, asks, reminders);
   await d.app.register(mcpRoutes, { tools, agentExists: (a) => d.supervisor.has(a) });
   await d.app.register(agentChatRoutes, { tools, agentExists: (a) => d.supervisor.has(a) });
-  return { chat, store, attachments, asks, reminders, replies };
+  const pruner = new AttachmentPruner({
+    attachments,
+    clock: d.clock,
+    logger: d.logger,
+    retentionMs: () => d.config().chat.attachment_retention,
+    prune: (input) => d.pool.run<string[]>('pruneFiles', input),
+  });
+  return { chat, store, attachments, asks, reminders, replies, pruner };
 }

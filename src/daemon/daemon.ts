@@ -41,6 +41,8 @@ export interface Daemon {
   db: Database;
   tokens: TokenStore;
   supervisor: Supervisor;
+  /** Runs one attachment-pruning pass now (it also runs on its own every six hours). */
+  pruneAttachments(): Promise<void>;
   config(): Config;
   reloadConfig(reason: string): Promise<ReloadResult>;
   close(): Promise<void>;
@@ -137,6 +139,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   agents.hooks.stop = ({ agent, payload }) => (void chat.replies.onStop(agent, payload), {});
   chat.asks.restore();
   chat.reminders.start();
+  chat.pruner.start();
   agents.supervisor.onGone((agent) => chat.asks.agentGone(agent));
 
   watcher.on('reload_failed', () => (configBroken = true));
@@ -178,6 +181,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     db,
     tokens,
     supervisor: agents.supervisor,
+    pruneAttachments: () => chat.pruner.runOnce(),
     config,
     reloadConfig: (reason) => watcher.reload(reason),
     close() {
@@ -190,6 +194,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
         await chat.chat.drain();
         chat.asks.close();
         chat.reminders.close();
+        await chat.pruner.stop();
         await pool.close();
         loopDelay.stop();
         db.close();

@@ -108,11 +108,12 @@ describe('uploads and downloads', () => {
     const noName = await upload('agent=den', 'x');
     assert.equal(noName.status, 400);
     assert.match(noName.json.error, /query\.filename/);
-    const json = await request(t.tcp, 'POST', '/api/v1/chat/uploads?filename=a.json', {
+    const json = await request(t.tcp, 'POST', '/api/v1/chat/uploads?filename=a.json&agent=den', {
       token: t.daemon.operatorToken,
       body: { a: 1 },
     });
-    assert.equal(json.status, 415);
+    assert.equal(json.status, 201, 'a JSON file is just a file');
+    fs.rmSync(path.join(root(), 'den', json.json.data.id), { recursive: true });
     assert.equal(files().length, before, 'nothing was left on disk');
     const traversal = await upload('filename=../../../../tmp/evil.txt&agent=den', 'x');
     assert.equal(traversal.status, 201);
@@ -120,5 +121,50 @@ describe('uploads and downloads', () => {
     assert.ok(fs.existsSync(path.join(root(), 'den', traversal.json.data.id, 'evil.txt')));
     const ro = t.daemon.tokens.issue('client', 'viewer').token;
     assert.equal((await upload('filename=x.txt', 'x', ro)).status, 403);
+  });
+});
+
+describe('attachment pruning', () => {
+  it('removes files past the retention on the pool, keeps the rows as unavailable', async () => {
+    const { ManualClock } = await import('../../src/core/clock.js');
+    const clock = new ManualClock(Date.now());
+    const t = await startTestDaemon({
+      config: CONFIG.replace(
+        'attachment_max_bytes: 1000\n',
+        'attachment_max_bytes: 1000\n  attachment_retention: 90d\n',
+      ),
+      clock,
+    });
+    try {
+      await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
+        token: t.daemon.operatorToken,
+        body: { template: 'cat', name: 'den' },
+      });
+      const up = await request(t.tcp, 'POST', '/api/v1/chat/uploads?filename=old.txt&agent=den', {
+        token: t.daemon.operatorToken,
+        rawBody: 'old',
+        headers: { 'content-type': 'text/plain' },
+      });
+      assert.equal(up.status, 201, up.text);
+      const file = path.join(t.home, 'state', 'chat', 'attachments', 'den', up.json.data.id, 'old.txt');
+      assert.ok(fs.existsSync(file));
+      clock.advance(89 * 24 * 3600_000);
+      await t.daemon.pruneAttachments();
+      assert.ok(fs.existsSync(file), 'not yet 90 days old');
+      clock.advance(2 * 24 * 3600_000);
+      await t.daemon.pruneAttachments();
+      assert.equal(fs.existsSync(file), false);
+      assert.equal(fs.existsSync(path.dirname(file)), false);
+      const down = await request(t.tcp, 'GET', `/api/v1/chat/den/attachments/${up.json.data.id}`, {
+        token: t.daemon.operatorToken,
+      });
+      assert.equal(down.status, 410);
+      const row = t.daemon.db.prepare('SELECT available FROM attachments WHERE id = ?').get(up.json.data.id) as {
+        available: number;
+      };
+      assert.equal(row.available, 0);
+    } finally {
+      await t.stop();
+    }
   });
 });
