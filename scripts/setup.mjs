@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Makes a fresh clone runnable: npm packages, then Debian packages and native programs (native-bins/setup.mjs).
+// Makes a fresh clone runnable: npm packages, then Debian packages and native programs (native-bins/setup.mjs), and
+// with --for-tests the real agent CLIs the end-to-end tests drive (native-bins/clis.mjs).
 // Each step is skipped when already done, so `npm start` and `npm test` stay fast after the first run.
 // Node builtins only: this runs before node_modules exists.
 import { createHash } from 'node:crypto';
@@ -27,6 +28,11 @@ try {
   ensureNpmPackages();
   const { ensureNative } = await import('../native-bins/setup.mjs');
   await ensureNative({ forTests, log });
+  if (forTests) {
+    // The real agent CLIs for the end-to-end tests; never fails setup (without the registry those tests skip).
+    const { ensureClis } = await import('../native-bins/clis.mjs');
+    await ensureClis({ log });
+  }
 } catch (err) {
   log(err instanceof Error ? err.message : String(err));
   process.exit(1);

@@ -82,8 +82,13 @@ function envArgs(env: Record<string, string> | undefined): string[] {
  * anything else), so the argv is handed to /bin/sh explicitly, POSIX-quoted, and `exec` makes the program itself the
  * pane's process: pane_pid is the agent and pane_dead_status is its own exit status.
  */
-function paneCommand(argv: readonly string[]): string[] {
-  return ['--', '/bin/sh', '-c', tmuxArg(`exec ${shellQuoteArgv(argv)}`)];
+/**
+ * tmux 3.3a's new-session ignores `-e PATH=…` (the pane inherits the client's PATH), so a PATH the agent's
+ * environment sets is applied by the pane's shell itself before the program is looked up.
+ */
+function paneCommand(argv: readonly string[], env: Record<string, string> | undefined): string[] {
+  const path = env?.PATH === undefined ? '' : `PATH=${shellQuoteArgv([env.PATH])}; export PATH; `;
+  return ['--', '/bin/sh', '-c', tmuxArg(`${path}exec ${shellQuoteArgv(argv)}`)];
 }
 
 function dimension(value: number | undefined, fallback: number): string {
@@ -129,7 +134,7 @@ export class Tmux {
       '-y',
       dimension(o.height, 50),
       ...envArgs(o.env),
-      ...paneCommand(o.command),
+      ...paneCommand(o.command, o.env),
     ]);
   }
 
@@ -206,7 +211,7 @@ export class Tmux {
       '-c',
       tmuxFormatLiteral(cwd),
       ...envArgs(env),
-      ...paneCommand(command),
+      ...paneCommand(command, env),
     ]);
   }
 

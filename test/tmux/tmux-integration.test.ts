@@ -104,6 +104,18 @@ describe('Tmux against a real tmux server', () => {
     await assert.rejects(tmux.newSession({ name: 'printer', cwd: t.dir, command: ['true'] }), /duplicate session/);
   });
 
+  it('a PATH in the env finds the program (tmux alone would ignore -e PATH)', async () => {
+    const bin = path.join(t.dir, 'own-bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'only-here'), '#!/bin/sh\necho found-it; sleep 30\n', { mode: 0o755 });
+    await tmux.newSession({ name: 'pathy', cwd: t.dir, command: ['only-here'], env: { PATH: `${bin}:/usr/bin:/bin` } });
+    const text = await eventually('output', async () => {
+      const p = await tmux.capturePane('pathy');
+      return p.includes('found-it') ? p : undefined;
+    });
+    assert.match(text, /found-it/);
+  });
+
   it('pastes text and presses Enter', async () => {
     await tmux.newSession({ name: 'cat', cwd: t.dir, command: ['cat'] });
     await eventually('cat', () => session('cat'));

@@ -1,0 +1,214 @@
+// The real Claude Code CLI, launched by the daemon in its private tmux exactly as a user's agent would be, against the
+// scripted API server: a typed prompt must show as `working` on the event stream while the reply streams, and as
+// `idle` once the turn is over and the idle threshold has passed on the daemon's clock.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import type { ManualClock } from '../../src/core/clock.js';
+import { AnthropicServer } from '../helpers/anthropic-server.js';
+import { claudeSandbox, findClaude } from '../helpers/claude-cli.js';
+import { startTestDaemon } from '../helpers/daemon.js';
+import { request } from '../helpers/http.js';
+import { SseClient, type SseMessage } from '../helpers/sse-client.js';
+
+const AGENT = 'claude-e2e';
+const MODEL = 'claude-sonnet-4-5';
+const PROMPT = 'Summarise the plan in one line, marker LEO-E2E-7731';
+const REPLY = 'The plan: probe, script, stream, and settle into idle.';
+/** How long the scripted reply streams: long enough for a few 1 s sweeps to see the spinner move. */
+const REPLY_MS = 4000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs: number, everyMs = 100) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('a real claude agent', () => {
+  it(
+    'goes working while its reply streams and idle after the threshold; Leo hooks do not break it',
+    { timeout: 120_000 },
+    async (t) => {
+      const claude = await findClaude();
+      if ('missing' in claude) {
+        t.skip(claude.missing);
+        return;
+      }
+      const started = Date.now();
+      const api = await AnthropicServer.start({ replies: [{ text: REPLY, delayMs: REPLY_MS, chunks: 6 }] });
+      const sandbox = claudeSandbox({ baseUrl: api.url });
+      const workspace = path.join(sandbox.dir, 'workspace');
+      fs.mkdirSync(workspace);
+      sandbox.seed(workspace);
+      // The daemon runs `claude` by name: the named environment puts it on the agent's PATH, as a user would.
+      const env = { ...sandbox.env, PATH: [path.dirname(claude.bin), process.env.PATH].join(path.delimiter) };
+
+      // JSON is YAML: the env map goes in verbatim, whatever characters the temp paths hold.
+      const config = [
+        'environments:',
+        `  anthropic-offline: ${JSON.stringify(env)}`,
+        'templates:',
+        '  coder:',
+        '    harness: claude',
+        `    model: ${MODEL}`,
+        `    workspace: ${JSON.stringify(workspace)}`,
+        '    environments: [anthropic-offline]',
+        '',
+      ].join('\n');
+      const d = await startTestDaemon({ config });
+      const clock = d.clock as ManualClock;
+      const token = d.daemon.operatorToken;
+      const sse = await SseClient.open(d.tcp, '/api/v1/events', token);
+      const sock = path.join(d.home, 'state', 'tmux.sock');
+      const tmux = (...args: string[]) => spawnSync('tmux', ['-S', sock, ...args], { encoding: 'utf8' });
+      const pane = () => tmux('capture-pane', '-p', '-t', `=leo-${AGENT}:`).stdout ?? '';
+      const activity = (from: number, kind: string) =>
+        sse.events.slice(from).find((e: SseMessage) => e.event === 'agent_activity' && e.data.activity === kind);
+      t.after(async () => {
+        const pid = Number(tmux('display-message', '-p', '-t', `=leo-${AGENT}:`, '#{pane_pid}').stdout.trim());
+        sse.close();
+        await d.stop();
+        // Claude saves its state as it exits on the hangup; removing the sandbox under it would leave strays behind.
+        if (pid > 0) await until('claude to exit', () => !alive(pid), 10_000).catch(() => undefined);
+        await api.close();
+        sandbox.cleanup();
+      });
+      await sse.waitFor(1);
+
+      const spawned = await request(d.tcp, 'POST', '/api/v1/agents/spawn', {
+        token,
+        body: { template: 'coder', name: AGENT },
+      });
+      assert.equal(spawned.status, 201, spawned.text);
+      assert.equal(spawned.json.data.harness, 'claude');
+
+      // Claude's input prompt: onboarding, trust and API-key dialogs were all skipped by the seed.
+      await until('claude to show its prompt', () => pane().includes('for shortcuts'), 30_000).catch((err) => {
+        throw new Error(`${(err as Error).message}; pane:\n${pane()}`);
+      });
+      assert.match(pane(), new RegExp(`Claude Code v${claude.version.replace(/\./g, '\\.')}`), 'the pinned claude ran');
+
+      // One sweep takes the session's baseline, so the typing below reads as an advance.
+      clock.advance(2000);
+      await sleep(300);
+      const beforePrompt = sse.events.length;
+
+      tmux('send-keys', '-t', `=leo-${AGENT}:`, '-l', PROMPT);
+      await sleep(300);
+      // An Enter right after typing is occasionally swallowed; the input line still holding the text means resend.
+      const stillTyped = () =>
+        pane()
+          .split('\n')
+          .filter((l) => l.startsWith('❯'))
+          .at(-1)
+          ?.includes(PROMPT) ?? false;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        tmux('send-keys', '-t', `=leo-${AGENT}:`, 'Enter');
+        const sent = await until(
+          'the prompt to be submitted',
+          () => api.prompts().includes(PROMPT) || !stillTyped(),
+          2000,
+        )
+          .then(() => true)
+          .catch(() => false);
+        if (sent) break;
+      }
+      await api.waitForRequest((r) => r.body?.stream === true && JSON.stringify(r.body).includes(PROMPT), 10_000);
+
+      // tmux's activity time has one-second resolution: sweep about once a real second while the reply streams.
+      let working: SseMessage | undefined;
+      for (let i = 0; i < 12 && !working; i++) {
+        clock.advance(2000);
+        await sleep(1000);
+        working = activity(beforePrompt, 'working');
+      }
+      assert.ok(
+        working,
+        `agent_activity working after the prompt; events: ${JSON.stringify(sse.events.slice(beforePrompt))}`,
+      );
+      assert.equal(working.data.agent, AGENT);
+      assert.equal(working.data.current_action?.kind, 'pane');
+
+      // The turn is over once the reply is on screen and Claude has run the Stop hook (it writes a summary of it).
+      const transcriptDir = path.join(sandbox.configDir, 'projects');
+      const stopSummary = () => {
+        for (const f of fs.existsSync(transcriptDir) ? fs.readdirSync(transcriptDir, { recursive: true }) : []) {
+          if (!String(f).endsWith('.jsonl')) continue;
+          for (const line of fs.readFileSync(path.join(transcriptDir, String(f)), 'utf8').split('\n')) {
+            if (!line.includes('stop_hook_summary')) continue;
+            return JSON.parse(line) as { hookInfos: { command: string }[]; preventedContinuation: boolean };
+          }
+        }
+        return undefined;
+      };
+      await until('the reply on screen', () => pane().replace(/\s+/g, ' ').includes(REPLY), 15_000);
+      const summary = await until('the Stop hook summary in the transcript', stopSummary, 15_000);
+      assert.ok(
+        summary.hookInfos.some((h) => /bin\/leo\.js'? '?hook'? '?stop/.test(h.command)),
+        `Leo's Stop hook ran: ${JSON.stringify(summary.hookInfos)}`,
+      );
+      assert.equal(summary.preventedContinuation, false, 'the Stop hook did not hold the turn open');
+
+      // Claude still redraws after the turn: a "tmux focus-events off" notice it shows during the turn is taken down
+      // about 8 s later, and even without it the screen changes once more a few seconds after the reply. Output after
+      // the sweeps below would read as new work, so wait for the notice to go and for a quiet spell.
+      await until('the focus-events notice to go', () => !pane().includes('focus-events off'), 20_000);
+      const windowActivity = () =>
+        tmux('display-message', '-p', '-t', `=leo-${AGENT}:`, '#{window_activity}').stdout.trim();
+      let seen = windowActivity();
+      let quietSince = Date.now();
+      await until(
+        'the pane to stay quiet',
+        () => {
+          const now = windowActivity();
+          if (now !== seen) [seen, quietSince] = [now, Date.now()];
+          return Date.now() - quietSince >= 3000;
+        },
+        20_000,
+      );
+      // Past the 15 s threshold on the daemon's clock, giving each sweep real time to reach tmux and come back.
+      const afterWorking = sse.events.indexOf(working);
+      let idle: SseMessage | undefined;
+      for (let i = 0; i < 30 && !idle; i++) {
+        clock.advance(2000);
+        await sleep(200);
+        idle = activity(afterWorking + 1, 'idle');
+      }
+      assert.ok(
+        idle,
+        `agent_activity idle after the threshold; events: ${JSON.stringify(sse.events.slice(afterWorking))}`,
+      );
+      assert.equal(idle.data.agent, AGENT);
+      assert.equal(idle.data.current_action, null);
+
+      // What Claude sent: the typed prompt, once, in one agent turn, and nothing but the Messages API.
+      const turns = api.messageRequests().filter((r) => JSON.stringify(r.body).includes(PROMPT));
+      assert.equal(turns.length, 1, 'one model turn for the prompt');
+      assert.deepEqual(api.prompts(), [PROMPT]);
+      assert.deepEqual(api.endpoints(), ['POST /v1/messages']);
+      const state = await request(d.tcp, 'GET', '/api/v1/state', { token });
+      const agent = state.json.data.agents.find((a: { name: string }) => a.name === AGENT);
+      assert.equal(agent.status, 'running', 'claude is still up after its hooks ran');
+      assert.equal(agent.activity, 'idle');
+      t.diagnostic(`working detail: ${JSON.stringify(working.data.current_action?.detail)}`);
+      t.diagnostic(`ran in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    },
+  );
+});

@@ -1,0 +1,90 @@
+// Running the real Claude Code CLI against the scripted API server (anthropic-server.ts): where the pinned binary is,
+// the environment that keeps it offline and away from the user's ~/.claude, and the seed interactive mode needs.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { claudeOnboardingSeed } from '../../src/agents/harness/claude.js';
+
+/** native-bins/clis.mjs, found from dist/test/helpers/ or test/helpers/ alike. */
+async function installer(): Promise<{ claudeBinPath(): string; CLAUDE_CODE_VERSION: string }> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const up of ['../..', '../../..']) {
+    const candidate = path.resolve(here, up, 'native-bins', 'clis.mjs');
+    if (fs.existsSync(candidate)) return import(candidate);
+  }
+  throw new Error('native-bins/clis.mjs not found');
+}
+
+/**
+ * The pinned claude binary installed by `node scripts/setup.mjs --for-tests`, or why it cannot be used (for the
+ * test's skip message).
+ */
+export async function findClaude(): Promise<{ bin: string; version: string } | { missing: string }> {
+  const { claudeBinPath, CLAUDE_CODE_VERSION } = await installer();
+  const bin = claudeBinPath();
+  try {
+    fs.accessSync(bin, fs.constants.X_OK);
+  } catch {
+    return {
+      missing: `claude ${CLAUDE_CODE_VERSION} is not installed at ${bin} (run \`node scripts/setup.mjs --for-tests\`; it needs the npm registry)`,
+    };
+  }
+  return { bin, version: CLAUDE_CODE_VERSION };
+}
+
+/** Claude records an approved key by its last 20 characters; a key this long makes that suffix unique to the test. */
+export function testApiKey(): string {
+  return `test-key-${Math.random().toString(36).slice(2).padEnd(12, '0')}-offline`;
+}
+
+export interface ClaudeSandbox {
+  /** The sandbox's own temp folder (config dir, TMPDIR, room for a workspace); removed by cleanup. */
+  dir: string;
+  /** CLAUDE_CONFIG_DIR: settings, transcripts and the onboarding seed live here, never in ~/.claude. */
+  configDir: string;
+  apiKey: string;
+  /** The variables claude needs to run offline against `baseUrl`. */
+  env: Record<string, string>;
+  /** Marks `workspace` trusted and onboarding done, so interactive claude starts straight at its prompt. */
+  seed(workspace: string): void;
+  cleanup(): void;
+}
+
+/**
+ * A throwaway Claude config dir and the env that points claude at `baseUrl`. `binDir` (the claude binary's folder)
+ * goes first on the env's PATH, for a child process that runs `claude` by name. Not for a tmux session: tmux 3.3
+ * `new-session` takes PATH from the invoking client and ignores `-e PATH=…`, so there the caller's own PATH counts.
+ */
+export function claudeSandbox(opts: { baseUrl: string; binDir?: string; apiKey?: string }): ClaudeSandbox {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-claude-'));
+  const configDir = path.join(root, 'config');
+  fs.mkdirSync(configDir, { mode: 0o700 });
+  const tmpDir = path.join(root, 'tmp');
+  fs.mkdirSync(tmpDir, { mode: 0o700 });
+  const apiKey = opts.apiKey ?? testApiKey();
+  const env: Record<string, string> = {
+    ANTHROPIC_BASE_URL: opts.baseUrl,
+    ANTHROPIC_API_KEY: apiKey,
+    CLAUDE_CONFIG_DIR: configDir,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    // Claude leaves sockets (cc-socks/<pid>.sock) in the temp folder; keep them in the sandbox that cleanup removes.
+    TMPDIR: tmpDir,
+  };
+  if (opts.binDir) env.PATH = [opts.binDir, process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'].join(path.delimiter);
+  return {
+    dir: root,
+    configDir,
+    apiKey,
+    env,
+    seed(workspace: string) {
+      // Claude keys projects by the real path; a symlinked temp dir (macOS /var → /private/var) would not match.
+      const real = fs.existsSync(workspace) ? fs.realpathSync(workspace) : workspace;
+      fs.writeFileSync(path.join(configDir, '.claude.json'), claudeOnboardingSeed(real, apiKey), { mode: 0o600 });
+    },
+    cleanup() {
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
