@@ -58,7 +58,7 @@ export class AskService {
       kind: 'ask',
       text: question,
       state: 'open',
-      input: input as unknown as Record<string, unknown>,
+      input,
       ...(caller.task ? { task: caller.task } : {}),
       ...(caller.runId ? { run_id: caller.runId } : {}),
       ...(deadline !== undefined ? { deadline: rfc3339(deadline) } : {}),

@@ -49,7 +49,7 @@ export interface ChatRoutesDeps {
  * messages carry sender `client:<name>`). The socket serves the same paths without a token.
  */
 export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) => {
-  const readers = { config: { access: { tokens: ['operator', 'device'] as const } } };
+  const readers = { config: { access: Access.operatorOrDevice } };
   const agentOf = (req: FastifyRequest) => {
     const { agent } = parseInput(AgentParams, req.params, 'params');
     if (!deps.agentExists(agent) && !deps.store.newestId(agent)) throw notFound(`no agent named "${agent}"`);

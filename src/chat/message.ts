@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AskInputType } from './ask-input.js';
+import { MessageInput } from './questions.js';
 
 /** The spec's Message and Thread wire shapes (leo-chat.md, API). `state` is always present; `attachments` is []. */
 export const Direction = z.enum(['in', 'out']);
@@ -10,6 +12,10 @@ export const MessageState = z.enum(['', 'pending', 'delivered', 'failed', 'open'
 export type MessageState = z.infer<typeof MessageState>;
 
 export const ClosedReason = z.enum(['timeout', 'withdrawn', 'agent_gone', 'dismissed']);
+
+/** An ask's input type on the wire: what an agent may ask for, plus the daemon-built questions card. */
+export const InputType = z.enum([...AskInputType.options, 'questions']);
+export type InputType = z.infer<typeof InputType>;
 
 export const AttachmentRef = z.object({
   id: z.string(),
@@ -32,18 +38,19 @@ export const Message = z.object({
   direction: Direction,
   kind: MessageKind,
   text: z.string(),
-  sender: z.string().optional(),
+  /** client:<name> on a message an API client posted; absent on everything the agent wrote. */
+  sender: z.string().regex(/^client:.+/).optional(),
   transcript: z.string().optional(),
   reply_to: z.string().optional(),
   task: z.string().optional(),
   run_id: z.string().optional(),
   state: MessageState,
   answer: Answer.optional(),
-  input: z.record(z.string(), z.unknown()).optional(),
+  input: MessageInput.optional(),
   permission: z.object({ tool: z.string(), summary: z.string() }).optional(),
   attachments: z.array(AttachmentRef),
   ts: z.string(),
-  deadline: z.string().optional(),
+  deadline: z.iso.datetime({ offset: true }).optional(),
   closed_reason: ClosedReason.optional(),
 });
 export type Message = z.infer<typeof Message>;

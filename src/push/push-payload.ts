@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { InputType, MessageKind, type AskOption, type Message } from './message-shape.js';
+import type { AskOption } from '../chat/ask-input.js';
+import { InputType, MessageKind, type Message } from '../chat/message.js';
 
 /**
  * What a chat message pushes (leo-chat.md, "Push"). Pure: the caller hands in the stored message and the agent's
@@ -82,9 +83,10 @@ export function pushForMessage(message: Message, agentDisplay: string): PushReco
   if (message.kind !== 'ask') return push;
 
   // input_type is always sent for an ask; an ask stored without input can only be a plain text question.
-  push.input_type = message.input?.type ?? 'text';
-  if (push.input_type === 'buttons') {
-    const options = (message.input?.options ?? []).map(pushOption);
+  const input = message.input;
+  push.input_type = input?.type ?? 'text';
+  if (input?.type === 'buttons') {
+    const options = (input.options ?? []).map(pushOption);
     if (options.length > 0 && byteLength(JSON.stringify({ ...push, options })) <= PUSH_RECORD_MAX_BYTES) {
       push.options = options;
     }

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ManualClock } from '../../src/core/clock.js';
 import { runLeoAsync } from '../helpers/cli.js';
-import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 
@@ -25,10 +23,7 @@ describe('agent messages, idle parking, hooks and the agent CLI', () => {
   let sse: SseClient;
   const op = (method: string, p: string, body?: unknown) =>
     request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
-  const pane = (agent: string) =>
-    spawnSync('tmux', ['-S', path.join(t.home, 'state', 'tmux.sock'), 'capture-pane', '-p', '-t', `=leo-${agent}:`], {
-      encoding: 'utf8',
-    }).stdout;
+  const pane = (agent: string) => paneText(t.home, agent);
   const waitPane = async (agent: string, re: RegExp) => {
     for (let i = 0; i < 50 && !re.test(pane(agent)); i++) await sleep(100);
     assert.match(pane(agent), re);

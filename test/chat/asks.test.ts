@@ -51,9 +51,13 @@ describe('ask lifecycle through MCP (clock seam)', () => {
     throw new Error('no open ask');
   };
   const pane = () =>
-    spawnSync('tmux', ['-S', path.join(t.home, 'state', 'tmux.sock'), 'capture-pane', '-p', '-J', '-S', '-500', '-t', '=leo-den:'], {
-      encoding: 'utf8',
-    }).stdout;
+    spawnSync(
+      'tmux',
+      ['-S', path.join(t.home, 'state', 'tmux.sock'), 'capture-pane', '-p', '-J', '-S', '-500', '-t', '=leo-den:'],
+      {
+        encoding: 'utf8',
+      },
+    ).stdout;
 
   before(async () => {
     clock = new ManualClock(Date.now());

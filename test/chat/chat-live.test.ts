@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
-import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 
@@ -22,10 +22,7 @@ describe('Leo Chat threads with a shell agent in real tmux', () => {
   let sse: SseClient;
   const op = (method: string, p: string, body?: unknown) =>
     request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
-  const pane = (agent: string) =>
-    spawnSync('tmux', ['-S', path.join(t.home, 'state', 'tmux.sock'), 'capture-pane', '-p', '-t', `=leo-${agent}:`], {
-      encoding: 'utf8',
-    }).stdout;
+  const pane = (agent: string) => paneText(t.home, agent);
   const stateOf = async (agent: string, id: string, want: string) => {
     for (let i = 0; i < 60; i++) {
       const page = (await op('GET', `/api/v1/chat/${agent}/messages?limit=50`)).json.data;

@@ -77,7 +77,7 @@ describe('leo_chat_schedule over MCP, across restarts', () => {
 
       const soon = await tool('den', 'leo_chat_schedule', { text: 'stand-up', at: '2026-10-13T13:00:00Z' });
       assert.equal(soon.isError, undefined, JSON.stringify(soon.content));
-      const later = await tool('den', 'leo_chat_schedule', { text: 'review', at: '2026-10-13T15:00:00+00:00' });
+      await tool('den', 'leo_chat_schedule', { text: 'review', at: '2026-10-13T15:00:00+00:00' });
       const drop = await tool('den', 'leo_chat_schedule', { text: 'never', at: '2026-10-13T16:00:00Z' });
       assert.equal((await tool('den', 'leo_chat_schedule', { text: 'x', at: '2026-10-13T09:00:00' })).isError, true);
       assert.deepEqual(

@@ -16,6 +16,25 @@ export interface TestDaemon {
   stop(): Promise<void>;
 }
 
+/** What an agent's pane shows (with `history` lines of scrollback), read from Leo's private tmux server. */
+export function paneText(home: string, agent: string, history = 0): string {
+  return spawnSync(
+    'tmux',
+    [
+      '-S',
+      path.join(home, 'state', 'tmux.sock'),
+      'capture-pane',
+      '-p',
+      '-J',
+      '-S',
+      `-${history}`,
+      '-t',
+      `=leo-${agent}:`,
+    ],
+    { encoding: 'utf8' },
+  ).stdout;
+}
+
 export function killTmuxServer(home: string): void {
   spawnSync('tmux', ['-S', path.join(home, 'state', 'tmux.sock'), 'kill-server'], { stdio: 'ignore' });
 }

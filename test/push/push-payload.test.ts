@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Message, type AskOption } from '../../src/push/message-shape.js';
+import type { AskOption } from '../../src/chat/ask-input.js';
+import { Message } from '../../src/chat/message.js';
 import {
   BODY_MAX_BYTES,
   PUSH_RECORD_MAX_BYTES,
