@@ -39,7 +39,10 @@ export const Message = z.object({
   kind: MessageKind,
   text: z.string(),
   /** client:<name> on a message an API client posted; absent on everything the agent wrote. */
-  sender: z.string().regex(/^client:.+/).optional(),
+  sender: z
+    .string()
+    .regex(/^client:.+/)
+    .optional(),
   transcript: z.string().optional(),
   reply_to: z.string().optional(),
   task: z.string().optional(),
