@@ -4,6 +4,7 @@ import { registerAgentCommands } from './agent-commands.js';
 import { runDaemonCommand } from './daemon-command.js';
 import { runDoctorCommand } from './doctor-command.js';
 import { runHookCommand } from './hook-command.js';
+import { runMcpStdio } from './mcp-stdio-command.js';
 import { registerTokenCommands } from './token-commands.js';
 
 const program = new Command()
@@ -25,6 +26,12 @@ program
   .command('hook <event>', { hidden: true })
   .description('run by agent harnesses (Claude Code hooks): hands the hook input to the daemon')
   .action(runHookCommand);
+
+program
+  .command('mcp-stdio')
+  .description("Leo's agent tools over MCP stdio, for harnesses without HTTP MCP (relays to LEO_MCP_URL)")
+  .option('--url <url>', 'the MCP endpoint (default: $LEO_MCP_URL)')
+  .action(runMcpStdio);
 
 program
   .command('version')

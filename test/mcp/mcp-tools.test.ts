@@ -144,3 +144,47 @@ describe('the same tools as HTTP routes (/api/agent/{name}/chat/*)', () => {
     assert.equal(theirs.status, 404, 'an unknown agent in the path');
   });
 });
+
+describe('leo mcp-stdio relays the tools for stdio-only harnesses', () => {
+  it('lists and calls them through the daemon', async () => {
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { LEO_BIN } = await import('../helpers/cli.js');
+    const t = await startTestDaemon({ config: CONFIG });
+    try {
+      await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
+        token: t.daemon.operatorToken,
+        body: { template: 'cat', name: 'den' },
+      });
+      const c = new Client({ name: 'stdio-test', version: '1' });
+      await c.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [LEO_BIN, 'mcp-stdio'],
+          env: {
+            ...(process.env as Record<string, string>),
+            LEO_MCP_URL: `http://127.0.0.1:${t.daemon.port}/api/agent/den/mcp`,
+            LEO_AGENT_TOKEN: t.daemon.agentToken,
+          },
+        }),
+      );
+      const names = (await c.listTools()).tools.map((x) => x.name).sort();
+      assert.deepEqual(names, [
+        'leo_chat_ask',
+        'leo_chat_ask_withdraw',
+        'leo_chat_history',
+        'leo_chat_post',
+        'leo_chat_schedule',
+        'leo_chat_schedule_cancel',
+        'leo_chat_schedule_list',
+      ]);
+      const r = await c.callTool({ name: 'leo_chat_post', arguments: { text: 'over stdio' } });
+      assert.equal(r.isError, undefined);
+      await c.close();
+      const page = (await request(t.tcp, 'GET', '/api/v1/chat/den/messages', { token: t.daemon.operatorToken })).json
+        .data;
+      assert.equal(page.messages.at(-1).text, 'over stdio');
+    } finally {
+      await t.stop();
+    }
+  });
+});
