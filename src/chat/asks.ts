@@ -41,7 +41,16 @@ export class AskService {
   private readonly timers = new Map<string, TimerHandle>();
   private readonly waiters = new Map<string, Set<(r: AskResult) => void>>();
 
-  constructor(private readonly deps: { store: ChatStore; bus: EventBus; clock: Clock; chat: ChatService }) {}
+  constructor(
+    private readonly deps: {
+      store: ChatStore;
+      bus: EventBus;
+      clock: Clock;
+      chat: ChatService;
+      /** Told of each new ask message (the push side listens). */
+      onStored?(message: Message): void;
+    },
+  ) {}
 
   open(caller: AskCaller, question: string, input: AskInput, timeoutS: number | null): Message {
     const origin = !caller.runId
@@ -64,6 +73,7 @@ export class AskService {
       ...(deadline !== undefined ? { deadline: rfc3339(deadline) } : {}),
     });
     this.deps.bus.publish('chat.message', { message });
+    this.deps.onStored?.(message);
     if (deadline !== undefined) this.arm(message.id, deadline);
     return message;
   }

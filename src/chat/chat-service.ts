@@ -26,6 +26,8 @@ export interface ChatServiceDeps {
   deliverer: Deliverer;
   agents: ChatAgents;
   logger: Logger;
+  /** Told of every message stored (either direction): the push side listens here. */
+  onStored?(message: Message): void;
   /** Told of every message typed into an agent, with the exact text, so its reply can be captured. */
   onDelivered?(agent: string, messageId: string, deliveredText: string): void;
 }
@@ -140,6 +142,7 @@ export class ChatService {
   private add(m: NewMessage): Message {
     const message = this.deps.store.insert(m);
     this.deps.bus.publish('chat.message', { message });
+    this.deps.onStored?.(message);
     return message;
   }
 

@@ -9,6 +9,14 @@ import { AskService } from '../chat/asks.js';
 import { ReminderService } from '../chat/reminders.js';
 import { ReplyWatch } from '../chat/reply-watch.js';
 import { AttachmentPruner } from '../chat/attachment-pruner.js';
+import { displayName } from '../agents/resolve.js';
+import type { Message } from '../chat/message.js';
+import { PushDispatcher } from '../push/dispatcher.js';
+import { pushForMessage } from '../push/push-payload.js';
+import { pushRoutes } from '../push/push-routes.js';
+import { SubscriptionStore } from '../push/subscription-store.js';
+import { WebPushProvider } from '../push/web-push-provider.js';
+import { WebhookProvider } from '../push/webhook-provider.js';
 import type { CaptureResult } from '../chat/reply-capture.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import { ChatStore } from '../chat/chat-store.js';
@@ -40,6 +48,20 @@ export interface ChatWiringDeps {
 /** Builds Leo Chat's thread store and service over the agents domain, and registers /api/v1/chat. */
 export async function wireChat(d: ChatWiringDeps) {
   const store = new ChatStore(d.db, d.clock);
+  const subscriptions = new SubscriptionStore(d.db, d.clock);
+  const webPush = await WebPushProvider.open({ keyPath: path.join(d.paths.stateDir, 'vapid.json') });
+  const pushes = new PushDispatcher({
+    providers: [webPush, new WebhookProvider()],
+    subscriptions: { list: () => subscriptions.list(), remove: (id) => void subscriptions.remove(id) },
+    // No client reports an open thread yet, so nothing is held back for being on screen.
+    presence: { viewing: () => false },
+    logger: d.logger,
+    now: () => d.clock.now(),
+  });
+  const push = (message: Message) => {
+    const record = pushForMessage(message, displayName(message.agent));
+    if (record) pushes.dispatch(record);
+  };
   const attachments = new AttachmentStore(d.db, d.clock, path.join(d.paths.stateDir, 'chat', 'attachments'));
   // The watch and the service refer to each other: replies are posted through the service it watches.
   let chat: ChatService | null = null;
@@ -52,6 +74,7 @@ export async function wireChat(d: ChatWiringDeps) {
   chat = new ChatService({
     store,
     onDelivered: (agent, id, text) => replies.delivered(agent, id, text),
+    onStored: push,
     attachments,
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
     bus: d.bus,
@@ -64,7 +87,8 @@ export async function wireChat(d: ChatWiringDeps) {
       start: (a) => d.supervisor.start(a),
     },
   });
-  const asks = new AskService({ store, bus: d.bus, clock: d.clock, chat });
+  const asks = new AskService({ store, bus: d.bus, clock: d.clock, chat, onStored: push });
+  await d.app.register(pushRoutes, { store: subscriptions, vapidPublicKey: () => webPush.publicKey() });
   d.features.add('chat.messages', 'chat.asks');
   await d.app.register(chatRoutes, {
     chat,
@@ -86,5 +110,5 @@ export async function wireChat(d: ChatWiringDeps) {
     retentionMs: () => d.config().chat.attachment_retention,
     prune: (input) => d.pool.run<string[]>('pruneFiles', input),
   });
-  return { chat, store, attachments, asks, reminders, replies, pruner };
+  return { chat, store, attachments, asks, reminders, replies, pruner, pushes };
 }

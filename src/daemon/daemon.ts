@@ -195,6 +195,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
         chat.asks.close();
         chat.reminders.close();
         await chat.pruner.stop();
+        await chat.pushes.idle();
         await pool.close();
         loopDelay.stop();
         db.close();

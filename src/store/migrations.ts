@@ -110,4 +110,18 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'push subscriptions',
+    up(db) {
+      // body is the subscription as registered (endpoint and keys, or url and secret): secret, never served back.
+      db.exec(`
+        CREATE TABLE push_subscriptions (
+          id         TEXT PRIMARY KEY,
+          provider   TEXT NOT NULL CHECK (provider IN ('web-push', 'webhook')),
+          body       TEXT NOT NULL,
+          created_at TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];

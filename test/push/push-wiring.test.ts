@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { verifySignature } from '../../src/push/webhook-provider.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { request } from '../helpers/http.js';
+
+const SECRET = 'a-long-enough-shared-secret';
+
+describe('pushes for chat messages, to a webhook subscription on 127.0.0.1', () => {
+  let t: TestDaemon;
+  let receiver: http.Server;
+  let url = '';
+  const got: { body: any; signed: boolean }[] = [];
+
+  before(async () => {
+    receiver = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', () => {
+        got.push({
+          body: JSON.parse(raw),
+          signed: verifySignature(SECRET, raw, String(req.headers['x-leo-signature'])),
+        });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/push`;
+    t = await startTestDaemon({ config: 'templates:\n  cat: { harness: shell, command: "exec cat" }\n' });
+    await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
+      token: t.daemon.operatorToken,
+      body: { template: 'cat', name: 'leo-den' },
+    });
+  });
+  after(async () => {
+    await t.stop();
+    receiver.close();
+  });
+
+  it('a device registers a webhook; the agent’s post pushes (signed), the user’s own message does not', async () => {
+    const device = t.daemon.tokens.issue('device', 'phone').token;
+    const sub = await request(t.tcp, 'POST', '/api/v1/push/subscriptions', {
+      token: device,
+      body: { provider: 'webhook', url, secret: SECRET, device: 'phone' },
+    });
+    assert.equal(sub.status, 201, sub.text);
+    const listed = await request(t.tcp, 'GET', '/api/v1/push/subscriptions', { token: device });
+    assert.equal(JSON.stringify(listed.json.data).includes(SECRET), false, 'secrets never served');
+    assert.equal(JSON.stringify(listed.json.data).includes(url), false);
+    const key = await request(t.tcp, 'GET', '/api/v1/push/vapid-public-key', { token: device });
+    assert.match(key.json.data.public_key, /^[A-Za-z0-9_-]{80,}$/);
+
+    await request(t.tcp, 'POST', '/api/v1/chat/leo-den/messages', {
+      token: t.daemon.operatorToken,
+      body: { text: 'from me' },
+    });
+    const posted = await request(t.tcp, 'POST', '/api/agent/leo-den/chat/post', {
+      token: t.daemon.agentToken,
+      body: { text: 'build is green' },
+    });
+    for (let i = 0; i < 50 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(got.length, 1, 'only the agent’s message pushed');
+    assert.equal(got[0]!.signed, true);
+    assert.deepEqual(
+      [got[0]!.body.kind, got[0]!.body.title, got[0]!.body.body, got[0]!.body.message_id, got[0]!.body.message_kind],
+      ['chat', 'den', 'build is green', posted.json.data.message_id, 'text'],
+    );
+    const bad = await request(t.tcp, 'POST', '/api/v1/push/subscriptions', {
+      token: device,
+      body: { provider: 'webhook', url, secret: 'short' },
+    });
+    assert.equal(bad.status, 400);
+    assert.equal(
+      (await request(t.tcp, 'DELETE', `/api/v1/push/subscriptions/${sub.json.data.id}`, { token: device })).status,
+      200,
+    );
+  });
+});
