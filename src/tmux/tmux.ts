@@ -53,8 +53,12 @@ export function isNoServer(stderr: string): boolean {
   return /no server running|error connecting to/i.test(stderr);
 }
 
+/**
+ * tmux's answers for "that session is not there". `no current target` comes from a server that is exiting because its
+ * last session just ended: killing twice in a row (stop, then start) can meet it.
+ */
 function isNoSession(stderr: string): boolean {
-  return /can't find session|session not found/i.test(stderr);
+  return /can't find session|session not found|no current target/i.test(stderr);
 }
 
 /** `=name` matches the session exactly; a bare name would also match any session it is a prefix of. */
@@ -251,6 +255,13 @@ export class Tmux {
       '-gw',
       'remain-on-exit',
       'on',
+      ';',
+      // The server outlives its last session, so stopping the only agent and starting it again never races a
+      // server that is shutting down.
+      'set-option',
+      '-s',
+      'exit-empty',
+      'off',
     ];
   }
 

@@ -116,6 +116,19 @@ describe('Tmux against a real tmux server', () => {
     assert.match(text, /found-it/);
   });
 
+  it('killing the last session twice in a row is not an error, and the server stays for the next one', async () => {
+    const solo = privateTmux();
+    try {
+      await solo.tmux.newSession({ name: 'only', cwd: solo.dir, command: ['sleep', '30'] });
+      assert.equal(await solo.tmux.killSession('only'), true);
+      assert.equal(await solo.tmux.killSession('only'), false);
+      await solo.tmux.newSession({ name: 'only', cwd: solo.dir, command: ['sleep', '30'] });
+      assert.equal(await solo.tmux.hasSession('only'), true);
+    } finally {
+      await solo.cleanup();
+    }
+  });
+
   it('pastes text and presses Enter', async () => {
     await tmux.newSession({ name: 'cat', cwd: t.dir, command: ['cat'] });
     await eventually('cat', () => session('cat'));
