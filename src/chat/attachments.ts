@@ -72,8 +72,13 @@ export class AttachmentStore {
     readonly root: string,
   ) {}
 
-  /** Streams an upload to disk, refusing (and removing) it past maxBytes. The row has no message yet. */
+  /**
+   * Streams an upload to disk, refusing (and removing) it past maxBytes. The row has no message yet. A client names
+   * a file, never a path: a name with a separator or a `..` is refused before anything is written.
+   */
   async saveStream(agent: string, rawName: string, declaredMime: string | undefined, body: Readable, maxBytes: number) {
+    if (/[\\/]/.test(rawName) || rawName === '..' || rawName === '.')
+      throw new AttachmentError(400, `filename must be a plain file name, not a path: ${JSON.stringify(rawName)}`);
     const { id, file, filename } = this.place(agent, rawName);
     let bytes = 0;
     const cap = new Transform({

@@ -115,10 +115,13 @@ describe('uploads and downloads', () => {
     assert.equal(json.status, 201, 'a JSON file is just a file');
     fs.rmSync(path.join(root(), 'den', json.json.data.id), { recursive: true });
     assert.equal(files().length, before, 'nothing was left on disk');
-    const traversal = await upload('filename=../../../../tmp/evil.txt&agent=den', 'x');
-    assert.equal(traversal.status, 201);
-    assert.equal(traversal.json.data.filename, 'evil.txt');
-    assert.ok(fs.existsSync(path.join(root(), 'den', traversal.json.data.id, 'evil.txt')));
+    for (const name of ['../../../../tmp/evil.txt', '..', 'a/b.txt', '..\\win.ini']) {
+      const traversal = await upload(`filename=${encodeURIComponent(name)}&agent=den`, 'x');
+      assert.equal(traversal.status, 400, name);
+      assert.match(traversal.json.error, /plain file name/);
+    }
+    assert.equal(files().length, before, 'still nothing on disk');
+    assert.equal(fs.existsSync('/tmp/evil.txt'), false);
     const ro = t.daemon.tokens.issue('client', 'viewer').token;
     assert.equal((await upload('filename=x.txt', 'x', ro)).status, 403);
   });
