@@ -14,6 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { invokedDirectly } from './invoked.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLIS_DIR = path.join(HERE, 'clis');
@@ -183,18 +184,7 @@ function run(cmd, args, { what }) {
   });
 }
 
-const invokedDirectly = (() => {
-  try {
-    return (
-      process.argv[1] !== undefined &&
-      fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url))
-    );
-  } catch {
-    return false;
-  }
-})();
-
-if (invokedDirectly) {
+if (invokedDirectly(import.meta.url)) {
   const { claude } = await ensureClis({ log: (line) => console.error(`clis: ${line}`) });
   if (claude) console.log(claude);
   process.exit(claude ? 0 : 1);

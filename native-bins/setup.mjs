@@ -23,6 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { invokedDirectly } from './invoked.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const BIN_DIR = path.join(HERE, 'bin');
@@ -492,18 +493,7 @@ function pidAlive(pid) {
 // ---------------------------------------------------------------------------------------------
 // CLI
 
-const invokedDirectly = (() => {
-  try {
-    return (
-      process.argv[1] !== undefined &&
-      fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url))
-    );
-  } catch {
-    return false;
-  }
-})();
-
-if (invokedDirectly) {
+if (invokedDirectly(import.meta.url)) {
   const args = process.argv.slice(2);
   if (args.includes('-h') || args.includes('--help')) {
     console.log(
