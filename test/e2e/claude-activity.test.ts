@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { ManualClock } from '../../src/core/clock.js';
 import { AnthropicServer } from '../helpers/anthropic-server.js';
-import { claudeSandbox, findClaude } from '../helpers/claude-cli.js';
+import { claudeSandbox, claudeTemplateConfig, findClaude } from '../helpers/claude-cli.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { SseClient, type SseMessage } from '../helpers/sse-client.js';
@@ -54,24 +54,7 @@ describe('a real claude agent', () => {
       const started = Date.now();
       const api = await AnthropicServer.start({ replies: [{ text: REPLY, delayMs: REPLY_MS, chunks: 6 }] });
       const sandbox = claudeSandbox({ baseUrl: api.url });
-      const workspace = path.join(sandbox.dir, 'workspace');
-      fs.mkdirSync(workspace);
-      sandbox.seed(workspace);
-      // The daemon runs `claude` by name: the named environment puts it on the agent's PATH, as a user would.
-      const env = { ...sandbox.env, PATH: [path.dirname(claude.bin), process.env.PATH].join(path.delimiter) };
-
-      // JSON is YAML: the env map goes in verbatim, whatever characters the temp paths hold.
-      const config = [
-        'environments:',
-        `  anthropic-offline: ${JSON.stringify(env)}`,
-        'templates:',
-        '  coder:',
-        '    harness: claude',
-        `    model: ${MODEL}`,
-        `    workspace: ${JSON.stringify(workspace)}`,
-        '    environments: [anthropic-offline]',
-        '',
-      ].join('\n');
+      const config = claudeTemplateConfig(claude.bin, sandbox, MODEL);
       const d = await startTestDaemon({ config });
       const clock = d.clock as ManualClock;
       const token = d.daemon.operatorToken;

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { AnthropicServer, isAgentTurn, type RecordedRequest } from '../helpers/anthropic-server.js';
-import { claudeSandbox, findClaude } from '../helpers/claude-cli.js';
+import { claudeSandbox, claudeTemplateConfig, findClaude } from '../helpers/claude-cli.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 
@@ -101,24 +101,7 @@ describe('Leo Chat with a real claude agent', () => {
         },
       });
       const sandbox = claudeSandbox({ baseUrl: api.url });
-      const workspace = path.join(sandbox.dir, 'workspace');
-      fs.mkdirSync(workspace);
-      sandbox.seed(workspace);
-      // The daemon runs `claude` by name: the named environment puts it on the agent's PATH, as a user would.
-      const env = { ...sandbox.env, PATH: [path.dirname(claude.bin), process.env.PATH].join(path.delimiter) };
-
-      // JSON is YAML: the env map goes in verbatim, whatever characters the temp paths hold.
-      const config = [
-        'environments:',
-        `  anthropic-offline: ${JSON.stringify(env)}`,
-        'templates:',
-        '  coder:',
-        '    harness: claude',
-        `    model: ${MODEL}`,
-        `    workspace: ${JSON.stringify(workspace)}`,
-        '    environments: [anthropic-offline]',
-        '',
-      ].join('\n');
+      const config = claudeTemplateConfig(claude.bin, sandbox, MODEL);
       // The daemon's clock is left alone: reply capture compares the delivery time with the transcript's real times.
       const d = await startTestDaemon({ config });
       const token = d.daemon.operatorToken;

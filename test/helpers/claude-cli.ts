@@ -88,3 +88,27 @@ export function claudeSandbox(opts: { baseUrl: string; binDir?: string; apiKey?:
     },
   };
 }
+
+/**
+ * leo.yaml for one claude template (`coder`) working offline in the sandbox: a seeded workspace, and a named
+ * environment carrying the sandbox's ANTHROPIC_* and CLAUDE_CONFIG_DIR plus a PATH that finds the claude binary —
+ * the way a user hands an agent its credentials.
+ */
+export function claudeTemplateConfig(claudeBin: string, sandbox: ClaudeSandbox, model: string): string {
+  const workspace = path.join(sandbox.dir, 'workspace');
+  fs.mkdirSync(workspace, { recursive: true });
+  sandbox.seed(workspace);
+  const env = { ...sandbox.env, PATH: [path.dirname(claudeBin), process.env.PATH].join(path.delimiter) };
+  // JSON is YAML: the env map goes in verbatim, whatever characters the temp paths hold.
+  return [
+    'environments:',
+    `  anthropic-offline: ${JSON.stringify(env)}`,
+    'templates:',
+    '  coder:',
+    '    harness: claude',
+    `    model: ${model}`,
+    `    workspace: ${JSON.stringify(workspace)}`,
+    '    environments: [anthropic-offline]',
+    '',
+  ].join('\n');
+}
