@@ -12,3 +12,4 @@ export async function ping(input: { at: number }): Promise<{ at: number; threadI
 export { sweep } from './sweep.js';
 export { captureReplyTask } from './reply-capture.js';
 export { pruneFiles } from './prune.js';
+export { transcribe } from './transcribe.js';
