@@ -161,6 +161,11 @@ export class AttachmentStore {
     this.db.transaction(() => ids.forEach((id) => mark.run(id)))();
   }
 
+  /** Whether a stored attachment file is audio (by its extension, as its mime was derived). */
+  isAudio(file: string): boolean {
+    return mimeOf(path.basename(file)).startsWith('audio/');
+  }
+
   /** Absolute paths of a message's attachments, for the delivered text. */
   pathsOf(messageId: string): string[] {
     return this.db

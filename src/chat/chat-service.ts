@@ -26,13 +26,20 @@ export interface ChatServiceDeps {
   deliverer: Deliverer;
   agents: ChatAgents;
   logger: Logger;
+  /**
+   * Turns a voice note's audio into text on the worker pool; resolves with the transcript or a failure that names
+   * the step (ffmpeg, whisper, timeout, missing) and why.
+   */
+  transcribe(
+    audioPath: string,
+  ): Promise<{ ok: true; transcript: string } | { ok: false; stage: string; error: string }>;
   /** Told of every message stored (either direction): the push side listens here. */
   onStored?(message: Message): void;
   /** Told of every message typed into an agent, with the exact text, so its reply can be captured. */
   onDelivered?(agent: string, messageId: string, deliveredText: string): void;
 }
 
-export type ChatChange = 'state' | 'answer' | 'attachments';
+export type ChatChange = 'state' | 'answer' | 'transcript';
 
 /**
  * The thread side of Leo Chat: stores messages, publishes chat.message / chat.updated, and drives an inbound
@@ -51,10 +58,14 @@ export class ChatService {
   /** Stores an inbound message as pending and starts its delivery; resolves once it is stored. */
   send(agent: string, m: { text: string; sender?: string; reply_to?: string; attachmentIds?: string[] }): Message {
     if (m.attachmentIds?.length) this.deps.attachments.claim(agent, m.attachmentIds);
+    // An audio upload makes its message a voice note.
+    const voice = (m.attachmentIds ?? []).some((id) =>
+      this.deps.attachments.fileOf(agent, id)?.ref.mime.startsWith('audio/'),
+    );
     const message = this.add({
       agent,
       direction: 'in',
-      kind: 'text',
+      kind: voice ? 'voice' : 'text',
       text: m.text,
       state: 'pending',
       ...(m.sender ? { sender: m.sender } : {}),
@@ -121,6 +132,25 @@ export class ChatService {
     }
   }
 
+  /**
+   * Transcribes a voice note before delivery and stores the transcript on the message. Any failure fails the
+   * message with a note naming the cause (the audio stays), and nothing is delivered half-done: null.
+   */
+  private async transcribed(message: Message, paths: string[]): Promise<string | null> {
+    const audio = paths.find((p) => this.deps.attachments.isAudio(p));
+    const r = audio
+      ? await this.deps.transcribe(audio)
+      : ({ ok: false, stage: 'missing', error: 'the voice note has no audio file' } as const);
+    if (!r.ok) {
+      this.setState(message.id, 'failed', `${r.stage}: ${r.error}`);
+      this.note(message.agent, `Couldn't transcribe your voice note (${r.stage}): ${r.error}. The audio was kept.`);
+      return null;
+    }
+    const updated = this.deps.store.update(message.id, { transcript: r.transcript });
+    if (updated) this.deps.bus.publish('chat.updated', { message: updated, change: 'transcript' satisfies ChatChange });
+    return [message.text, r.transcript].filter((t) => t.trim()).join('\n');
+  }
+
   /** What a reply refers to, in the words the agent sees: a task card it posted, or its own ask (with the answer). */
   private replyContext(replyTo: string | undefined): ReplyContext | undefined {
     const target = replyTo ? this.deps.store.get(replyTo) : null;
@@ -160,7 +190,9 @@ export class ChatService {
         await agents.start(message.agent);
       }
       const paths = this.deps.attachments.pathsOf(message.id);
-      const text = formatDelivery(message.text, paths, this.replyContext(message.reply_to));
+      const said = message.kind === 'voice' ? await this.transcribed(message, paths) : message.text;
+      if (said === null) return;
+      const text = formatDelivery(said, paths, this.replyContext(message.reply_to));
       const route = await deliverer.deliver(message.agent, text);
       this.setState(message.id, 'delivered');
       this.deps.onDelivered?.(message.agent, message.id, text);

@@ -91,6 +91,7 @@ export class ChatStore {
       state?: MessageState;
       answer?: Message['answer'];
       closed_reason?: Message['closed_reason'];
+      transcript?: string;
       note?: string;
     },
   ): Message | null {
@@ -100,6 +101,7 @@ export class ChatStore {
     if (patch.answer !== undefined) (sets.push('answer = @answer'), (args.answer = JSON.stringify(patch.answer)));
     if (patch.closed_reason !== undefined) (sets.push('closed_reason = @cr'), (args.cr = patch.closed_reason));
     if (patch.note !== undefined) (sets.push('delivery_note = @note'), (args.note = patch.note));
+    if (patch.transcript !== undefined) (sets.push('transcript = @transcript'), (args.transcript = patch.transcript));
     if (sets.length) this.db.prepare(`UPDATE messages SET ${sets.join(', ')} WHERE id = @id`).run(args);
     return this.get(id);
   }

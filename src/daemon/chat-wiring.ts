@@ -17,6 +17,8 @@ import { pushRoutes } from '../push/push-routes.js';
 import { SubscriptionStore } from '../push/subscription-store.js';
 import { WebPushProvider } from '../push/web-push-provider.js';
 import { WebhookProvider } from '../push/webhook-provider.js';
+import { resolveProgram } from '../native/programs.js';
+import type { TranscribeResult } from '../../workers/transcribe.js';
 import type { CaptureResult } from '../chat/reply-capture.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import { ChatStore } from '../chat/chat-store.js';
@@ -75,6 +77,23 @@ export async function wireChat(d: ChatWiringDeps) {
     store,
     onDelivered: (agent, id, text) => replies.delivered(agent, id, text),
     onStored: push,
+    // Program and model paths are read at each transcription: setting them needs no restart.
+    transcribe: async (audio) => {
+      const c = d.config().chat;
+      if (!c.whisper_model)
+        return { ok: false, stage: 'missing', error: 'no whisper model: set chat.whisper_model (leo doctor explains)' };
+      const whisper = resolveProgram('whisper-cli', c.whisper_cli, 'chat.whisper_cli');
+      const ffmpeg = resolveProgram('ffmpeg', c.ffmpeg, 'chat.ffmpeg');
+      if (!whisper.path) return { ok: false, stage: 'missing', error: `whisper-cli not found (${whisper.source})` };
+      if (!ffmpeg.path) return { ok: false, stage: 'missing', error: `ffmpeg not found (${ffmpeg.source})` };
+      return d.pool.run<TranscribeResult>('transcribe', {
+        audio,
+        model: c.whisper_model,
+        whisperCli: whisper.path,
+        ffmpeg: ffmpeg.path,
+        workDir: path.join(d.paths.stateDir, 'tmp'),
+      });
+    },
     attachments,
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
     bus: d.bus,
