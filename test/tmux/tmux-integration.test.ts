@@ -52,9 +52,10 @@ describe('Tmux against a real tmux server', () => {
   it('a crashed command keeps its last output and status; a signal is reported as such', async () => {
     await tmux.newSession({ name: 'crash', cwd: t.dir, command: ['sh', '-c', 'echo last words; sleep 0.5; exit 7'] });
     await tmux.newSession({ name: 'killed', cwd: t.dir, command: ['sh', '-c', 'sleep 0.2; kill -9 $$'] });
+    // tmux can report the pane dead a moment before it has recorded the exit status: wait for both.
     const crash = await eventually('the crash', async () => {
       const s = await session('crash');
-      return s?.paneDead ? s : undefined;
+      return s?.paneDead && s.deadStatus !== null ? s : undefined;
     });
     assert.equal(crash.deadStatus, 7);
     const screen = await tmux.capturePane('crash');
@@ -62,7 +63,7 @@ describe('Tmux against a real tmux server', () => {
     assert.match(screen, /Pane is dead \(status 7/);
     const killed = await eventually('the kill', async () => {
       const s = await session('killed');
-      return s?.paneDead ? s : undefined;
+      return s?.paneDead && s.deadSignal !== null ? s : undefined;
     });
     assert.deepEqual([killed.deadStatus, killed.deadSignal], [null, 9]);
 
