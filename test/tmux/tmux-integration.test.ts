@@ -44,7 +44,7 @@ describe('Tmux against a real tmux server', () => {
     await tmux.newSession({ name: 'falls', cwd: t.dir, command: ['false'] });
     const dead = await eventually('the dead pane', async () => {
       const s = await session('falls');
-      return s?.paneDead ? s : undefined;
+      return s?.paneDead && s.deadStatus !== null ? s : undefined;
     });
     assert.deepEqual([dead.deadStatus, dead.deadSignal], [1, null]);
   });
