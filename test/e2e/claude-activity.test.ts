@@ -11,6 +11,7 @@ import { AnthropicServer } from '../helpers/anthropic-server.js';
 import { claudeSandbox, claudeTemplateConfig, findClaude } from '../helpers/claude-cli.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import { alive, until } from '../helpers/wait.js';
 import { SseClient, type SseMessage } from '../helpers/sse-client.js';
 
 const AGENT = 'claude-e2e';
@@ -21,25 +22,6 @@ const REPLY = 'The plan: probe, script, stream, and settle into idle.';
 const REPLY_MS = 4000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs: number, everyMs = 100) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('a real claude agent', () => {
   it(

@@ -12,6 +12,7 @@ import { AnthropicServer, isAgentTurn, type RecordedRequest } from '../helpers/a
 import { claudeSandbox, claudeTemplateConfig, findClaude } from '../helpers/claude-cli.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import { alive, until } from '../helpers/wait.js';
 
 const AGENT = 'claude-chat-e2e';
 const MODEL = 'claude-sonnet-4-5';
@@ -34,30 +35,6 @@ interface ChatMessage {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(
-  what: string,
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs: number,
-  everyMs = 100,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The last user-role message of a request: what this model call is answering (a prompt or a tool result). */
 function lastUserMessage(body: any): any {
