@@ -4,6 +4,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { LEO_VERSION } from '../core/version.js';
+import { CallerEnv } from '../mcp/tool-caller.js';
 
 /** Leo's ceiling on one tool call (leo_chat_ask waits up to 30 minutes of it). */
 const TOOL_CEILING_MS = 32 * 60_000;
@@ -11,7 +12,7 @@ const TOOL_CEILING_MS = 32 * 60_000;
 /**
  * `leo mcp-stdio`: Leo's agent tools for harnesses that only speak MCP over stdio. It relays tools/list and
  * tools/call to the daemon's Streamable HTTP endpoint (LEO_MCP_URL, with LEO_AGENT_TOKEN), which stays the only
- * implementation.
+ * implementation. LEO_TASK, LEO_RUN_ID and LEO_DISPATCH travel as the X-Leo-* caller headers.
  */
 export async function runMcpStdio(opts: { url?: string }): Promise<void> {
   const url = opts.url ?? process.env.LEO_MCP_URL;
@@ -24,7 +25,9 @@ export async function runMcpStdio(opts: { url?: string }): Promise<void> {
   }
   const upstream = new Client({ name: 'leo-mcp-stdio', version: LEO_VERSION });
   await upstream.connect(
-    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${token}`, ...callerHeaders() } },
+    }),
   );
   const server = new Server({ name: 'leo', version: LEO_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, (req) => upstream.listTools(req.params));
@@ -33,4 +36,14 @@ export async function runMcpStdio(opts: { url?: string }): Promise<void> {
   );
   server.onclose = () => void upstream.close();
   await server.connect(new StdioServerTransport());
+}
+
+/** A task run or a dispatched subagent says so through its environment; the daemon decides what that allows. */
+function callerHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [header, name] of Object.entries(CallerEnv)) {
+    const value = process.env[name];
+    if (value) headers[header] = value;
+  }
+  return headers;
 }

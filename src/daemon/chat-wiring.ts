@@ -15,6 +15,7 @@ import { PushDispatcher } from '../push/dispatcher.js';
 import { pushForMessage } from '../push/push-payload.js';
 import { pushRoutes } from '../push/push-routes.js';
 import { SubscriptionStore } from '../push/subscription-store.js';
+import { PresenceBoard } from '../push/presence-board.js';
 import { WebPushProvider } from '../push/web-push-provider.js';
 import { WebhookProvider } from '../push/webhook-provider.js';
 import { resolveProgram } from '../native/programs.js';
@@ -51,12 +52,12 @@ export interface ChatWiringDeps {
 export async function wireChat(d: ChatWiringDeps) {
   const store = new ChatStore(d.db, d.clock);
   const subscriptions = new SubscriptionStore(d.db, d.clock);
+  const presence = new PresenceBoard(d.clock);
   const webPush = await WebPushProvider.open({ keyPath: path.join(d.paths.stateDir, 'vapid.json') });
   const pushes = new PushDispatcher({
     providers: [webPush, new WebhookProvider()],
     subscriptions: { list: () => subscriptions.list(), remove: (id) => void subscriptions.remove(id) },
-    // No client reports an open thread yet, so nothing is held back for being on screen.
-    presence: { viewing: () => false },
+    presence,
     logger: d.logger,
     now: () => d.clock.now(),
   });
@@ -107,7 +108,7 @@ export async function wireChat(d: ChatWiringDeps) {
     },
   });
   const asks = new AskService({ store, bus: d.bus, clock: d.clock, chat, onStored: push });
-  await d.app.register(pushRoutes, { store: subscriptions, vapidPublicKey: () => webPush.publicKey() });
+  await d.app.register(pushRoutes, { store: subscriptions, presence, vapidPublicKey: () => webPush.publicKey() });
   d.features.add('chat.messages', 'chat.asks');
   await d.app.register(chatRoutes, {
     chat,

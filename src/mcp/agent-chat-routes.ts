@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { AgentName } from '../agents/agent-record.js';
 import { AttachmentError } from '../chat/attachments.js';
 import { AskError } from '../chat/asks.js';
 import { Access } from '../http/access.js';
-import { HttpError, notFound, ok } from '../http/envelope.js';
+import { HttpError, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import { ToolInputError, type ToolCaller, type chatTools } from './chat-tools.js';
+import { toolCaller } from './tool-caller.js';
 
 type Tools = ReturnType<typeof chatTools>;
 
@@ -26,11 +26,10 @@ export const agentChatRoutes: FastifyPluginAsync<{ tools: Tools; agentExists(nam
   } as const;
   for (const [action, tool] of Object.entries(routes)) {
     app.post(`/api/agent/:name/chat/${action}`, { config: { access: Access.agent } }, async (req) => {
-      const { name } = parseInput(z.object({ name: AgentName }), req.params, 'params');
-      if (!agentExists(name)) throw notFound(`no agent named "${name}"`);
+      const caller = toolCaller(req, agentExists, 'api');
       const args = action === 'ask' ? (req.body ?? {}) : parseInput(z.strictObject(tool.input), req.body ?? {}, 'body');
       try {
-        return ok(await (tool.run as (c: ToolCaller, a: unknown) => unknown)({ agent: name, via: 'api' }, args));
+        return ok(await (tool.run as (c: ToolCaller, a: unknown) => unknown)(caller, args));
       } catch (err) {
         if (err instanceof AskError) throw new HttpError(err.status, err.message);
         if (err instanceof AttachmentError) throw new HttpError(err.status, err.message);

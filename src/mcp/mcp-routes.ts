@@ -1,16 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { z } from 'zod';
-import { AgentName } from '../agents/agent-record.js';
 import { AttachmentError } from '../chat/attachments.js';
 import { AskError } from '../chat/asks.js';
 import { ReminderError } from '../chat/reminders.js';
 import { LEO_VERSION } from '../core/version.js';
 import { Access } from '../http/access.js';
-import { notFound } from '../http/envelope.js';
-import { parseInput } from '../http/validate.js';
 import { ToolInputError, type ToolCaller, type chatTools } from './chat-tools.js';
+import { toolCaller } from './tool-caller.js';
 
 type Tools = ReturnType<typeof chatTools>;
 
@@ -48,20 +45,14 @@ function buildServer(tools: Tools, caller: ToolCaller): McpServer {
 
 /**
  * Leo's MCP endpoint for agents: /api/agent/{name}/mcp, Streamable HTTP, agent token on TCP. A headless task run
- * names itself with X-Leo-Task / X-Leo-Run-Id so its posts become task cards.
+ * names itself with X-Leo-Task / X-Leo-Run-Id so its posts become task cards; a leo_dispatch subagent is refused.
  */
 export const mcpRoutes: FastifyPluginAsync<{ tools: Tools; agentExists(name: string): boolean }> = async (
   app,
   { tools, agentExists },
 ) => {
   const handler = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
-    const { name } = parseInput(z.object({ name: AgentName }), req.params, 'params');
-    if (!agentExists(name)) throw notFound(`no agent named "${name}"`);
-    const header = (h: string) => {
-      const v = req.headers[h];
-      return typeof v === 'string' && v.length <= 200 ? v : undefined;
-    };
-    const server = buildServer(tools, { agent: name, task: header('x-leo-task'), runId: header('x-leo-run-id') });
+    const server = buildServer(tools, toolCaller(req, agentExists, 'mcp'));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {

@@ -3,13 +3,21 @@ import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
+import { AgentName } from '../agents/agent-record.js';
+import type { PresenceBoard } from './presence-board.js';
 import { NewSubscription, type SubscriptionStore } from './subscription-store.js';
 
-/** Devices register where their pushes go; the VAPID public key is what a browser subscribes with. */
-export const pushRoutes: FastifyPluginAsync<{ store: SubscriptionStore; vapidPublicKey(): string }> = async (
-  app,
-  { store, vapidPublicKey },
-) => {
+export const PresenceReport = z.strictObject({ viewing: z.boolean() });
+
+/**
+ * Devices register where their pushes go; the VAPID public key is what a browser subscribes with. A client with a
+ * thread on screen says so (and repeats it within the TTL) so the messages it is already showing do not push.
+ */
+export const pushRoutes: FastifyPluginAsync<{
+  store: SubscriptionStore;
+  presence: PresenceBoard;
+  vapidPublicKey(): string;
+}> = async (app, { store, presence, vapidPublicKey }) => {
   const opts = { config: { access: Access.operatorOrDevice } };
   app.get('/api/v1/push/vapid-public-key', opts, async () => ok({ public_key: vapidPublicKey() }));
   app.post('/api/v1/push/subscriptions', opts, async (req, reply) =>
@@ -20,5 +28,12 @@ export const pushRoutes: FastifyPluginAsync<{ store: SubscriptionStore; vapidPub
     const { id } = parseInput(z.object({ id: z.string().min(1).max(64) }), req.params, 'params');
     if (!store.remove(id)) throw notFound(`no push subscription ${id}`);
     return ok({ id, removed: true });
+  });
+  app.put('/api/v1/chat/:agent/presence', opts, async (req) => {
+    const { agent } = parseInput(z.object({ agent: AgentName }), req.params, 'params');
+    const { viewing } = parseInput(PresenceReport, req.body, 'body');
+    const p = req.principal;
+    const viewer = p && 'id' in p ? `${p.kind}:${p.id}` : (p?.kind ?? 'anonymous');
+    return ok({ agent, ...presence.report(agent, viewer, viewing) });
   });
 };

@@ -98,6 +98,23 @@ describe("Leo's MCP endpoint, through the SDK's own Streamable HTTP client", () 
       404,
     );
   });
+
+  it('refuses a leo_dispatch subagent with 403 and a reason', async () => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const headers = { accept: 'application/json, text/event-stream', 'x-leo-dispatch': 'sub-1' };
+    const r = await request(t.tcp, 'POST', '/api/agent/den/mcp', { body, headers, token: t.daemon.agentToken });
+    assert.equal(r.status, 403);
+    assert.match(r.json.error, /leo_dispatch subagents cannot use/);
+    const rest = await request(t.tcp, 'POST', '/api/agent/den/chat/post', {
+      token: t.daemon.agentToken,
+      headers: { 'x-leo-dispatch': '1' },
+      body: { text: 'from a subagent' },
+    });
+    assert.equal(rest.status, 403);
+    const page = (await request(t.tcp, 'GET', '/api/v1/chat/den/messages', { token: t.daemon.operatorToken })).json
+      .data;
+    assert.ok(!page.messages.some((m: { text: string }) => m.text === 'from a subagent'));
+  });
 });
 
 describe('the same tools as HTTP routes (/api/agent/{name}/chat/*)', () => {
@@ -146,7 +163,7 @@ describe('the same tools as HTTP routes (/api/agent/{name}/chat/*)', () => {
 });
 
 describe('leo mcp-stdio relays the tools for stdio-only harnesses', () => {
-  it('lists and calls them through the daemon', async () => {
+  it('lists and calls them through the daemon, a task run named by its environment', async () => {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const { LEO_BIN } = await import('../helpers/cli.js');
     const t = await startTestDaemon({ config: CONFIG });
@@ -164,6 +181,8 @@ describe('leo mcp-stdio relays the tools for stdio-only harnesses', () => {
             ...(process.env as Record<string, string>),
             LEO_MCP_URL: `http://127.0.0.1:${t.daemon.port}/api/agent/den/mcp`,
             LEO_AGENT_TOKEN: t.daemon.agentToken,
+            LEO_TASK: 'nightly',
+            LEO_RUN_ID: 'run-7',
           },
         }),
       );
@@ -182,7 +201,8 @@ describe('leo mcp-stdio relays the tools for stdio-only harnesses', () => {
       await c.close();
       const page = (await request(t.tcp, 'GET', '/api/v1/chat/den/messages', { token: t.daemon.operatorToken })).json
         .data;
-      assert.equal(page.messages.at(-1).text, 'over stdio');
+      const m = page.messages.at(-1);
+      assert.deepEqual([m.text, m.kind, m.task, m.run_id], ['over stdio', 'task', 'nightly', 'run-7']);
     } finally {
       await t.stop();
     }

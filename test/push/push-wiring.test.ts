@@ -77,4 +77,35 @@ describe('pushes for chat messages, to a webhook subscription on 127.0.0.1', () 
       200,
     );
   });
+
+  it('a thread reported open does not push; closing it, or the report going stale, pushes again', async () => {
+    const device = t.daemon.tokens.issue('device', 'tablet').token;
+    await request(t.tcp, 'POST', '/api/v1/push/subscriptions', {
+      token: device,
+      body: { provider: 'webhook', url, secret: SECRET, device: 'tablet' },
+    });
+    const presence = (viewing: unknown) =>
+      request(t.tcp, 'PUT', '/api/v1/chat/leo-den/presence', { token: device, body: { viewing } });
+    const post = async (text: string) => {
+      const before = got.length;
+      await request(t.tcp, 'POST', '/api/agent/leo-den/chat/post', { token: t.daemon.agentToken, body: { text } });
+      for (let i = 0; i < 20 && got.length === before; i++) await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, 200));
+      return got.slice(before).map((g) => g.body.body);
+    };
+    const open = await presence(true);
+    assert.equal(open.status, 200, open.text);
+    assert.deepEqual(open.json.data, { agent: 'leo-den', viewing: true, expires_in_ms: 90_000 });
+    assert.deepEqual(await post('seen on screen'), []);
+    await presence(false);
+    assert.deepEqual(await post('thread closed'), ['thread closed']);
+    await presence(true);
+    (t.clock as import('../../src/core/clock.js').ManualClock).advance(91_000);
+    assert.deepEqual(await post('report went stale'), ['report went stale']);
+    assert.equal((await presence('yes')).status, 400);
+    assert.equal(
+      (await request(t.tcp, 'PUT', '/api/v1/chat/leo-den/presence', { body: { viewing: true } })).status,
+      401,
+    );
+  });
 });
