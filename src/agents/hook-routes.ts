@@ -23,7 +23,8 @@ export interface HookAnswer {
   output?: string;
 }
 
-export type HookHandler = (body: HookBody) => Promise<HookAnswer> | HookAnswer;
+/** `gone` aborts when the hook process hangs up before it has its answer (the harness ended it). */
+export type HookHandler = (body: HookBody, gone: AbortSignal) => Promise<HookAnswer> | HookAnswer;
 export type HookHandlers = Partial<Record<HookEvent, HookHandler>>;
 
 /**
@@ -31,10 +32,24 @@ export type HookHandlers = Partial<Record<HookEvent, HookHandler>>;
  * domain registers the events it handles; an event nobody handles is acknowledged and ignored.
  */
 export const hookRoutes: FastifyPluginAsync<{ handlers: HookHandlers }> = async (app, { handlers }) => {
-  app.post('/hooks/:event', { config: { access: Access.socketOnly }, bodyLimit: 8 * 1024 * 1024 }, async (req) => {
-    const { event } = parseInput(z.object({ event: HookEvent }), req.params, 'params');
-    const body = parseInput(HookBody, req.body, 'body');
-    const handler = handlers[event];
-    return ok(handler ? await handler(body) : {});
-  });
+  app.post(
+    '/hooks/:event',
+    { config: { access: Access.socketOnly }, bodyLimit: 8 * 1024 * 1024 },
+    async (req, reply) => {
+      const { event } = parseInput(z.object({ event: HookEvent }), req.params, 'params');
+      const body = parseInput(HookBody, req.body, 'body');
+      const handler = handlers[event];
+      if (!handler) return ok({});
+      const gone = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      };
+      reply.raw.on('close', onClose);
+      try {
+        return ok(await handler(body, gone.signal));
+      } finally {
+        reply.raw.off('close', onClose);
+      }
+    },
+  );
 };

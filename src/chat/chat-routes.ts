@@ -6,6 +6,7 @@ import { notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import type { ChatService } from './chat-service.js';
 import { AskError, type AskService } from './asks.js';
+import type { PermissionPrompts } from './permission-prompts.js';
 import { AnswerBody } from './ask-answer.js';
 import type { ChatStore } from './chat-store.js';
 import { AttachmentError, UNCLAIMED, type AttachmentStore } from './attachments.js';
@@ -34,10 +35,14 @@ export const PageQuery = z.strictObject({
 });
 export const ReadBody = z.strictObject({ up_to: z.string().min(1).max(64).optional() }).nullable();
 const AgentParams = z.object({ agent: AgentName });
+const MessageParams = z.object({ id: z.string().min(1).max(64) });
+/** dismiss takes no body; an empty JSON object is tolerated. */
+const EmptyBody = z.strictObject({}).nullable();
 
 export interface ChatRoutesDeps {
   chat: ChatService;
   asks: AskService;
+  prompts: PermissionPrompts;
   store: ChatStore;
   attachments: AttachmentStore;
   agentExists(agent: string): boolean;
@@ -134,13 +139,18 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
 
   app.post('/api/v1/chat/:agent/messages/:id/answer', readers, async (req) => {
     const agent = agentOf(req);
-    const { id } = parseInput(z.object({ id: z.string().min(1).max(64) }), req.params, 'params');
+    const { id } = parseInput(MessageParams, req.params, 'params');
     const body = parseInput(AnswerBody, req.body, 'body');
-    try {
-      return ok(deps.asks.answer(agent, id, body));
-    } catch (err) {
-      throw err instanceof AskError ? new HttpError(err.status, err.message) : err;
-    }
+    const m = deps.store.get(id);
+    // Permission prompts and questions cards are held by a hook; every other ask is the agent's own.
+    return ok(mapAskErrors(() => (m && deps.prompts.owns(m) ? deps.prompts : deps.asks).answer(agent, id, body)));
+  });
+
+  app.post('/api/v1/chat/:agent/messages/:id/dismiss', readers, async (req) => {
+    const agent = agentOf(req);
+    const { id } = parseInput(MessageParams, req.params, 'params');
+    parseInput(EmptyBody, req.body ?? null, 'body');
+    return ok(mapAskErrors(() => deps.prompts.dismiss(agent, id)));
   });
 
   app.post('/api/v1/chat/:agent/read', readers, async (req) => {
@@ -151,6 +161,14 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
     return ok({ agent, read_up_to: upTo });
   });
 };
+
+function mapAskErrors<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw err instanceof AskError ? new HttpError(err.status, err.message) : err;
+  }
+}
 
 /** AttachmentError carries its own status (400, 404, 413); everything else passes through. */
 async function mapAttachmentErrors<T>(fn: () => T | Promise<T>): Promise<T> {

@@ -180,6 +180,17 @@ export class ChatStore {
     return rows.map((r) => this.toMessage(r));
   }
 
+  /** Open permission prompts and questions cards: what a PermissionRequest hook is (or was) holding. */
+  openPrompts(): Message[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM messages WHERE state = 'open'
+           AND (kind = 'permission' OR (kind = 'ask' AND json_extract(input, '$.type') = 'questions')) ORDER BY id`,
+      )
+      .all() as Row[];
+    return rows.map((r) => this.toMessage(r));
+  }
+
   /** Inbound messages still waiting for delivery (at start-up: left over from before a restart). */
   pendingInbound(): Message[] {
     const rows = this.db

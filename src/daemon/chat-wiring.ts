@@ -6,6 +6,7 @@ import { mcpRoutes } from '../mcp/mcp-routes.js';
 import { agentChatRoutes } from '../mcp/agent-chat-routes.js';
 import { ChatService } from '../chat/chat-service.js';
 import { AskService } from '../chat/asks.js';
+import { PermissionPrompts } from '../chat/permission-prompts.js';
 import { ReminderService } from '../chat/reminders.js';
 import { ReplyWatch } from '../chat/reply-watch.js';
 import { AttachmentPruner } from '../chat/attachment-pruner.js';
@@ -108,13 +109,24 @@ export async function wireChat(d: ChatWiringDeps) {
     },
   });
   const asks = new AskService({ store, bus: d.bus, clock: d.clock, chat, onStored: push });
+  const prompts = new PermissionPrompts({
+    store,
+    bus: d.bus,
+    clock: d.clock,
+    timeouts: () => ({
+      permissionMs: d.config().chat.permission_timeout,
+      questionMs: d.config().chat.question_timeout,
+    }),
+    onStored: push,
+  });
   await d.app.register(pushRoutes, { store: subscriptions, presence, vapidPublicKey: () => webPush.publicKey() });
-  d.features.add('chat.messages', 'chat.asks');
+  d.features.add('chat.messages', 'chat.asks', 'chat.permissions', 'chat.questions');
   await d.app.register(chatRoutes, {
     chat,
     store,
     attachments,
     asks,
+    prompts,
     agentExists: (a) => d.supervisor.has(a),
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
   });
@@ -130,5 +142,5 @@ export async function wireChat(d: ChatWiringDeps) {
     retentionMs: () => d.config().chat.attachment_retention,
     prune: (input) => d.pool.run<string[]>('pruneFiles', input),
   });
-  return { chat, store, attachments, asks, reminders, replies, pruner, pushes };
+  return { chat, store, attachments, asks, prompts, reminders, replies, pruner, pushes };
 }

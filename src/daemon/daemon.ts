@@ -137,6 +137,10 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   });
   chat.chat.failLeftovers();
   agents.hooks.stop = ({ agent, payload }) => (void chat.replies.onStop(agent, payload), {});
+  agents.hooks['permission-request'] = ({ agent, payload }, gone) =>
+    agents.supervisor.has(agent) ? chat.prompts.request(agent, payload, gone) : {};
+  // Prompts first: their hooks died with the last daemon, and asks must not re-arm a card's deadline.
+  chat.prompts.expireAll();
   chat.asks.restore();
   chat.reminders.start();
   chat.pruner.start();
@@ -188,6 +192,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
       closing ??= (async () => {
         ready = false;
         watcher.stop();
+        // Held permission hooks are released (printing nothing) so closing the server does not wait on them.
+        chat.prompts.expireAll();
         await app.close();
         // Work already under way finishes before the store closes; agents keep running in tmux for the next daemon.
         await agents.stop();

@@ -1,0 +1,186 @@
+import type { Clock, TimerHandle } from '../core/clock.js';
+import { rfc3339 } from '../core/time.js';
+import type { EventBus } from '../events/bus.js';
+import type { AnswerBody } from './ask-answer.js';
+import { AskError } from './asks.js';
+import type { ChatStore } from './chat-store.js';
+import type { Message } from './message.js';
+import {
+  PermissionRequestPayload,
+  TERMINAL_ANSWER,
+  allowOutput,
+  denyOutput,
+  summarizePermission,
+  validatePermissionAnswer,
+} from './permission-prompt.js';
+import { buildQuestionsInput, updatedInputFor, validateQuestionsAnswer, type QuestionsInput } from './questions.js';
+
+/** What the hook prints: a decision JSON, or nothing (Claude's own dialog stands). */
+export interface PromptOutcome {
+  output?: string;
+}
+
+interface Waiter {
+  settle(outcome: PromptOutcome): void;
+  /** Claude's AskUserQuestion tool_input, handed back verbatim inside updatedInput. */
+  toolInput: unknown;
+}
+
+/**
+ * The PermissionRequest hook's side of Leo Chat: each hook call posts one open message — a permission prompt, or a
+ * questions card for a fitting AskUserQuestion — and is held until chat answers it, the deadline passes, the card is
+ * dismissed, or Claude ends the hook because the terminal answered first. Only an answer from chat prints anything,
+ * so nothing is ever denied behind the user's back.
+ */
+export class PermissionPrompts {
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly timers = new Map<string, TimerHandle>();
+
+  constructor(
+    private readonly deps: {
+      store: ChatStore;
+      bus: EventBus;
+      clock: Clock;
+      timeouts(): { permissionMs: number; questionMs: number };
+      onStored?(message: Message): void;
+    },
+  ) {}
+
+  /** One hook call. `gone` aborts when the hook process goes away (Claude ended it: the terminal answered). */
+  request(agent: string, payload: unknown, gone: AbortSignal): Promise<PromptOutcome> {
+    const parsed = PermissionRequestPayload.safeParse(payload);
+    if (!parsed.success) return Promise.resolve({});
+    const { tool_name: tool, tool_input: toolInput } = parsed.data;
+    const { permissionMs, questionMs } = this.deps.timeouts();
+    const card = tool === 'AskUserQuestion' ? buildQuestionsInput(toolInput) : null;
+    const now = this.deps.clock.now();
+    const message = card?.ok
+      ? this.deps.store.insert({
+          agent,
+          direction: 'out',
+          kind: 'ask',
+          text: card.input.questions.map((q) => q.question).join('\n'),
+          state: 'open',
+          input: card.input,
+          deadline: rfc3339(now + questionMs),
+        })
+      : this.deps.store.insert({
+          agent,
+          direction: 'out',
+          kind: 'permission',
+          text: `${tool}: ${summarizePermission(tool, toolInput)}`,
+          state: 'open',
+          permission: { tool, summary: summarizePermission(tool, toolInput) },
+        });
+    this.deps.bus.publish('chat.message', { message });
+    this.deps.onStored?.(message);
+
+    return new Promise((resolve) => {
+      const id = message.id;
+      const onGone = () => {
+        // Claude ends the hook when its own dialog was answered; the prompt records that, nothing is printed.
+        const m = this.deps.store.get(id);
+        if (m?.state === 'open') this.settle(m, { state: 'answered', answer: TERMINAL_ANSWER }, 'answer');
+        finish({});
+      };
+      const finish = (outcome: PromptOutcome) => {
+        gone.removeEventListener('abort', onGone);
+        this.timers.get(id)?.cancel();
+        this.timers.delete(id);
+        this.waiters.delete(id);
+        resolve(outcome);
+      };
+      this.waiters.set(id, { settle: finish, toolInput });
+      this.timers.set(
+        id,
+        this.deps.clock.setTimeout(
+          () => {
+            const m = this.deps.store.get(id);
+            if (m?.state === 'open') this.expire(m, 'timeout');
+            finish({});
+          },
+          card?.ok ? questionMs : permissionMs,
+        ),
+      );
+      if (gone.aborted) onGone();
+      else gone.addEventListener('abort', onGone, { once: true });
+    });
+  }
+
+  /** Whether this message is one the hook holds: an open permission prompt or a questions card. */
+  owns(m: Message): boolean {
+    return m.kind === 'permission' || (m.kind === 'ask' && m.input?.type === 'questions');
+  }
+
+  answer(agent: string, id: string, body: AnswerBody): Message {
+    const m = this.find(agent, id);
+    if (m.state !== 'open') throw new AskError(409, `this ${describe(m)} is already ${m.state}`);
+    const waiter = this.waiters.get(id);
+    if (m.kind === 'permission') {
+      const checked = validatePermissionAnswer(body);
+      if (!checked.ok) throw new AskError(400, checked.error);
+      if (!waiter) return this.orphaned(m);
+      const answered = this.settle(m, { state: 'answered', answer: checked.answer }, 'answer');
+      waiter.settle({ output: checked.decision === 'allow' ? allowOutput() : denyOutput(checked.answer.text) });
+      return answered;
+    }
+    const input = m.input as QuestionsInput;
+    const checked = validateQuestionsAnswer(input, body);
+    if (!checked.ok) throw new AskError(400, checked.error);
+    if (!waiter) return this.orphaned(m);
+    const answered = this.settle(m, { state: 'answered', answer: checked.answer }, 'answer');
+    waiter.settle({ output: allowOutput(updatedInputFor(waiter.toolInput, input, checked.answer.answers ?? {})) });
+    return answered;
+  }
+
+  /** Closes an open questions card without answering it; Claude's dialog stands. */
+  dismiss(agent: string, id: string): Message {
+    const m = this.find(agent, id);
+    if (!(m.kind === 'ask' && m.input?.type === 'questions'))
+      throw new AskError(400, `message ${id} is not a questions card; only a card can be dismissed`);
+    if (m.state !== 'open') throw new AskError(409, `this questions card is already ${m.state}`);
+    const closed = this.expire(m, 'dismissed');
+    this.waiters.get(id)?.settle({});
+    return closed;
+  }
+
+  /**
+   * At start-up, and when the daemon shuts down: a prompt's hook does not outlive the daemon, so every open prompt
+   * and card expires, and any hook still held is released with nothing to print.
+   */
+  expireAll(): void {
+    for (const m of this.deps.store.openPrompts()) this.expire(m, 'agent_gone');
+    for (const w of [...this.waiters.values()]) w.settle({});
+  }
+
+  private find(agent: string, id: string): Message {
+    const m = this.deps.store.get(id);
+    if (!m || m.agent !== agent || !this.owns(m)) throw new AskError(404, `no prompt ${id} in ${agent}'s thread`);
+    return m;
+  }
+
+  /** Open in the store but held by no hook (its daemon died before the start-up sweep): it can only expire. */
+  private orphaned(m: Message): never {
+    this.expire(m, 'agent_gone');
+    throw new AskError(409, `the ${describe(m)}'s tool call is gone; it expired`);
+  }
+
+  /** A permission prompt never carries a closed_reason (spec); a questions card always does. */
+  private expire(m: Message, reason: NonNullable<Message['closed_reason']>): Message {
+    return this.settle(
+      m,
+      m.kind === 'permission' ? { state: 'expired' } : { state: 'expired', closed_reason: reason },
+      'state',
+    );
+  }
+
+  private settle(m: Message, patch: Parameters<ChatStore['update']>[1], change: 'answer' | 'state'): Message {
+    const message = this.deps.store.update(m.id, patch)!;
+    this.deps.bus.publish('chat.updated', { message, change });
+    return message;
+  }
+}
+
+function describe(m: Message): string {
+  return m.kind === 'permission' ? 'permission prompt' : 'questions card';
+}
