@@ -238,8 +238,12 @@ describe('agents on a real private tmux server', () => {
     const mark = sse.events.length;
     const put = await api('PUT', '/api/v1/appearance/rules', [{ match: { name: 'd*' }, emoji: '🐙' }]);
     assert.equal(put.status, 200, put.text);
-    await sse.waitUntil(() => since(mark).some((e) => e.event === 'agent_appearance_changed'));
-    const changed = since(mark).find((e) => e.event === 'agent_appearance_changed')!;
+    // Every agent's appearance is republished on each config reload (a late file-watch reload from the test before
+    // can land after the mark, still without the rule): wait for dup's event that carries the rule.
+    const dupChanged = (e: { event: string; data: { agent?: string; appearance?: { emoji?: string } | null } }) =>
+      e.event === 'agent_appearance_changed' && e.data.agent === 'dup' && e.data.appearance?.emoji !== undefined;
+    await sse.waitUntil(() => since(mark).some(dupChanged));
+    const changed = since(mark).find(dupChanged)!;
     assert.deepEqual(changed.data.appearance, { emoji: '🐙', emoji_source: 'rule:0' });
     assert.match(fs.readFileSync(t.daemon.paths.configFile, 'utf8'), /templates:/, 'the rest of leo.yaml is kept');
     const badRule = await api('PUT', '/api/v1/appearance/rules', [{ match: {} }]);
