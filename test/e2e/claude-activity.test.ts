@@ -2,20 +2,14 @@
 // scripted API server: a typed prompt must show as `working` on the event stream while the reply streams, and as
 // `idle` once the turn is over and the idle threshold has passed on the daemon's clock.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { ManualClock } from '../../src/core/clock.js';
-import { AnthropicServer } from '../helpers/anthropic-server.js';
-import { claudeSandbox, claudeTemplateConfig, findClaude } from '../helpers/claude-cli.js';
-import { startTestDaemon } from '../helpers/daemon.js';
+import { startClaudeAgent } from '../helpers/claude-agent.js';
 import { request } from '../helpers/http.js';
-import { alive, until } from '../helpers/wait.js';
+import { until } from '../helpers/wait.js';
 import { SseClient, type SseMessage } from '../helpers/sse-client.js';
 
 const AGENT = 'claude-e2e';
-const MODEL = 'claude-sonnet-4-5';
 const PROMPT = 'Summarise the plan in one line, marker LEO-E2E-7731';
 const REPLY = 'The plan: probe, script, stream, and settle into idle.';
 /** How long the scripted reply streams: long enough for a few 1 s sweeps to see the spinner move. */
@@ -28,47 +22,23 @@ describe('a real claude agent', () => {
     'goes working while its reply streams and idle after the threshold; Leo hooks do not break it',
     { timeout: 120_000 },
     async (t) => {
-      const claude = await findClaude();
-      if ('missing' in claude) {
-        t.skip(claude.missing);
-        return;
-      }
       const started = Date.now();
-      const api = await AnthropicServer.start({ replies: [{ text: REPLY, delayMs: REPLY_MS, chunks: 6 }] });
-      const sandbox = claudeSandbox({ baseUrl: api.url });
-      const config = claudeTemplateConfig(claude.bin, sandbox, MODEL);
-      const d = await startTestDaemon({ config });
-      const clock = d.clock as ManualClock;
-      const token = d.daemon.operatorToken;
-      const sse = await SseClient.open(d.tcp, '/api/v1/events', token);
-      const sock = path.join(d.home, 'state', 'tmux.sock');
-      const tmux = (...args: string[]) => spawnSync('tmux', ['-S', sock, ...args], { encoding: 'utf8' });
-      const pane = () => tmux('capture-pane', '-p', '-t', `=leo-${AGENT}:`).stdout ?? '';
+      let sse!: SseClient;
+      const c = await startClaudeAgent(t, {
+        agent: AGENT,
+        script: (_req, { sideRequest }) => (sideRequest ? undefined : { text: REPLY, delayMs: REPLY_MS, chunks: 6 }),
+        beforeSpawn: async (d) => {
+          sse = await SseClient.open(d.tcp, '/api/v1/events', d.daemon.operatorToken);
+          t.after(() => sse.close());
+          await sse.waitFor(1);
+        },
+      });
+      if (!c) return;
+      const { api, tmux, pane } = c;
+      const clock = c.d.clock as ManualClock;
       const activity = (from: number, kind: string) =>
         sse.events.slice(from).find((e: SseMessage) => e.event === 'agent_activity' && e.data.activity === kind);
-      t.after(async () => {
-        const pid = Number(tmux('display-message', '-p', '-t', `=leo-${AGENT}:`, '#{pane_pid}').stdout.trim());
-        sse.close();
-        await d.stop();
-        // Claude saves its state as it exits on the hangup; removing the sandbox under it would leave strays behind.
-        if (pid > 0) await until('claude to exit', () => !alive(pid), 10_000).catch(() => undefined);
-        await api.close();
-        sandbox.cleanup();
-      });
-      await sse.waitFor(1);
-
-      const spawned = await request(d.tcp, 'POST', '/api/v1/agents/spawn', {
-        token,
-        body: { template: 'coder', name: AGENT },
-      });
-      assert.equal(spawned.status, 201, spawned.text);
-      assert.equal(spawned.json.data.harness, 'claude');
-
-      // Claude's input prompt: onboarding, trust and API-key dialogs were all skipped by the seed.
-      await until('claude to show its prompt', () => pane().includes('for shortcuts'), 30_000).catch((err) => {
-        throw new Error(`${(err as Error).message}; pane:\n${pane()}`);
-      });
-      assert.match(pane(), new RegExp(`Claude Code v${claude.version.replace(/\./g, '\\.')}`), 'the pinned claude ran');
+      assert.match(pane(), new RegExp(`Claude Code v${c.version.replace(/\./g, '\\.')}`), 'the pinned claude ran');
 
       // One sweep takes the session's baseline, so the typing below reads as an advance.
       clock.advance(2000);
@@ -112,17 +82,9 @@ describe('a real claude agent', () => {
       assert.equal(working.data.current_action?.kind, 'pane');
 
       // The turn is over once the reply is on screen and Claude has run the Stop hook (it writes a summary of it).
-      const transcriptDir = path.join(sandbox.configDir, 'projects');
-      const stopSummary = () => {
-        for (const f of fs.existsSync(transcriptDir) ? fs.readdirSync(transcriptDir, { recursive: true }) : []) {
-          if (!String(f).endsWith('.jsonl')) continue;
-          for (const line of fs.readFileSync(path.join(transcriptDir, String(f)), 'utf8').split('\n')) {
-            if (!line.includes('stop_hook_summary')) continue;
-            return JSON.parse(line) as { hookInfos: { command: string }[]; preventedContinuation: boolean };
-          }
-        }
-        return undefined;
-      };
+      const stopSummary = () =>
+        c.transcriptLines('stop_hook_summary')[0] as
+          { hookInfos: { command: string }[]; preventedContinuation: boolean } | undefined;
       await until('the reply on screen', () => pane().replace(/\s+/g, ' ').includes(REPLY), 15_000);
       const summary = await until('the Stop hook summary in the transcript', stopSummary, 15_000);
       assert.ok(
@@ -168,7 +130,7 @@ describe('a real claude agent', () => {
       assert.equal(turns.length, 1, 'one model turn for the prompt');
       assert.deepEqual(api.prompts(), [PROMPT]);
       assert.deepEqual(api.endpoints(), ['POST /v1/messages']);
-      const state = await request(d.tcp, 'GET', '/api/v1/state', { token });
+      const state = await request(c.d.tcp, 'GET', '/api/v1/state', { token: c.token });
       const agent = state.json.data.agents.find((a: { name: string }) => a.name === AGENT);
       assert.equal(agent.status, 'running', 'claude is still up after its hooks ran');
       assert.equal(agent.activity, 'idle');

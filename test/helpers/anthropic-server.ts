@@ -345,3 +345,24 @@ function json(res: http.ServerResponse, status: number, value: unknown): void {
 function apiError(res: http.ServerResponse, status: number, type: string, message: string): void {
   json(res, status, { type: 'error', error: { type, message } });
 }
+
+/** The last user-role message of a request: what this model call is answering (a prompt or a tool result). */
+export function lastUserMessage(body: any): any {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  return messages.filter((m) => m?.role === 'user').at(-1);
+}
+
+/** A message's content as blocks, a bare string content read as one text block. */
+export function contentBlocks(message: any): any[] {
+  if (typeof message?.content === 'string') return [{ type: 'text', text: message.content }];
+  return Array.isArray(message?.content) ? message.content : [];
+}
+
+/** The tool_result block answering tool call `id` in this message, if it holds one. */
+export function toolResult(message: any, id: string): any {
+  return contentBlocks(message).find((b) => b?.type === 'tool_result' && b.tool_use_id === id);
+}
+
+export function mentions(message: any, text: string): boolean {
+  return contentBlocks(message).some((b) => b?.type === 'text' && typeof b.text === 'string' && b.text.includes(text));
+}
