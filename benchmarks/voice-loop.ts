@@ -4,7 +4,7 @@
  * concurrency, while the event-loop delay histogram and a 10 ms interval timer watch the main thread. Prints wall
  * time, delay percentiles and transcription outcomes per row; asserts nothing.
  *
- *   npx tsc -p tsconfig.json && node dist/benchmarks/voice-loop.js [--notes 20] [--threads 2]
+ *   npx tsc -p tsconfig.json && node dist/benchmarks/voice-loop.js [--notes 20] [--threads 2] [--whisper-threads 2]
  *
  * Without LEO_BENCH_WHISPER_MODEL (a real ggml model) it uses the weightless test model, which recognises nothing but
  * runs whisper-cli's whole pipeline, so the child processes do comparable work.
@@ -25,9 +25,8 @@ import { writeWeightlessModel } from '../test/helpers/whisper-model.js';
 /** Hard stop: both rows of 20 notes take about two minutes on two busy cores. */
 const BUDGET_MS = 5 * 60_000;
 const RESOLUTION_MS = 10;
+const CLK_TCK = 100;
 const IDLE_MS = 3_000;
-/** As the transcribe tests call it; the daemon passes none, and whisper-cli's default (4) is capped to the cores. */
-const WHISPER_THREADS = 2;
 const NOTE_TIMEOUT_MS = 60_000;
 const SENTENCE = 'Remind me to water the plants tomorrow morning, and to call the plumber about the kitchen sink.';
 
@@ -35,6 +34,8 @@ const { values } = parseArgs({
   options: {
     notes: { type: 'string', default: '20' },
     threads: { type: 'string', default: '2' },
+    // 2 as the transcribe tests pass; the daemon passes none, and whisper-cli's default (4) is capped to the cores.
+    'whisper-threads': { type: 'string', default: '2' },
   },
 });
 
@@ -46,6 +47,7 @@ function positive(name: string, raw: string | undefined): number {
 
 const notes = positive('notes', values.notes);
 const threads = positive('threads', values.threads);
+const whisperThreads = positive('whisper-threads', values['whisper-threads']);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-bench-voice-'));
 
 let cleaned = false;
@@ -71,7 +73,30 @@ function quantile(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 }
 
-const fmt = (v: number, digits = 1) => (Number.isNaN(v) ? 'n/a' : v.toFixed(digits));
+const fmt = (v: number | null, digits = 1) => (v === null || Number.isNaN(v) ? 'n/a' : v.toFixed(digits));
+
+/**
+ * utime+stime (ms) of the main thread alone, from /proc; null off Linux. process.cpuUsage() would also count the
+ * pool's threads, which is the very thing to tell apart.
+ */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    return ((f[11]! + f[12]!) * 1000) / CLK_TCK;
+  } catch {
+    return null;
+  }
+}
+
+/** Whole process (all JS threads, not the child programs), ms. */
+function processCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
 
 interface Row {
   name: string;
@@ -81,6 +106,8 @@ interface Row {
   eldMax: number;
   lagP99: number;
   lagMax: number;
+  mainCpuMs: number | null;
+  workerCpuMs: number | null;
   ok: number;
   failed: number;
 }
@@ -96,11 +123,16 @@ async function watch(name: string, work: () => Promise<TranscribeResult[]>): Pro
     last = now;
   }, RESOLUTION_MS);
   eld.enable();
+  const main0 = mainThreadCpuMs();
+  const all0 = processCpuMs();
   const t0 = performance.now();
   const results = await work();
   const wallMs = performance.now() - t0;
+  const main1 = mainThreadCpuMs();
+  const all1 = processCpuMs();
   eld.disable();
   clearInterval(ticker);
+  const mainCpuMs = main0 === null || main1 === null ? null : main1 - main0;
   // The histogram records each whole interval (an idle loop reads ~10.1 ms), so the resolution is taken off.
   const over = (ns: number) => Math.max(0, ns / 1e6 - RESOLUTION_MS);
   const failures = results.filter((r) => !r.ok);
@@ -113,6 +145,8 @@ async function watch(name: string, work: () => Promise<TranscribeResult[]>): Pro
     eldMax: over(eld.max),
     lagP99: quantile(lags, 0.99),
     lagMax: Math.max(...lags),
+    mainCpuMs,
+    workerCpuMs: mainCpuMs === null ? null : Math.max(0, all1 - all0 - mainCpuMs),
     ok: results.length - failures.length,
     failed: failures.length,
   };
@@ -140,12 +174,12 @@ async function main(): Promise<void> {
   const inputs: TranscribeInput[] = Array.from({ length: notes }, (_, i) => {
     const audio = path.join(dir, `note-${i}.m4a`);
     fs.copyFileSync(m4a, audio);
-    return { audio, model, whisperCli, ffmpeg, workDir: path.join(dir, 'work'), threads: WHISPER_THREADS };
+    return { audio, model, whisperCli, ffmpeg, workDir: path.join(dir, 'work'), threads: whisperThreads };
   });
   const withTimeout = (input: TranscribeInput): TranscribeInput => ({ ...input, timeoutMs: NOTE_TIMEOUT_MS });
 
   console.log(
-    `${notes} notes of ${fmt(fs.statSync(m4a).size / 1024)} KiB m4a; ${threads} at a time; whisper-cli -t ${WHISPER_THREADS};` +
+    `${notes} notes of ${fmt(fs.statSync(m4a).size / 1024)} KiB m4a; ${threads} at a time; whisper-cli -t ${whisperThreads};` +
       ` model ${envModel ? envModel : 'weightless tiny.en'}; ${os.availableParallelism()} cores`,
   );
 
@@ -179,7 +213,8 @@ async function main(): Promise<void> {
 
     console.log(
       `\nevent-loop delay = monitorEventLoopDelay({resolution: ${RESOLUTION_MS}}) less the ${RESOLUTION_MS} ms interval;` +
-        ` timer lag = how late a ${RESOLUTION_MS} ms setInterval fired\n`,
+        ` timer lag = how late a ${RESOLUTION_MS} ms setInterval fired; CPU is this process's threads` +
+        ` (10 ms /proc ticks), not ffmpeg's or whisper-cli's\n`,
     );
     const head = [
       'row',
@@ -189,6 +224,8 @@ async function main(): Promise<void> {
       'ELD max ms',
       'lag p99 ms',
       'lag max ms',
+      'main CPU ms',
+      'other threads CPU ms',
       'ok',
       'failed',
     ];
@@ -200,6 +237,8 @@ async function main(): Promise<void> {
       fmt(r.eldMax, 2),
       fmt(r.lagP99, 2),
       fmt(r.lagMax, 2),
+      fmt(r.mainCpuMs, 0),
+      fmt(r.workerCpuMs, 0),
       String(r.ok),
       String(r.failed),
     ]);
