@@ -5,6 +5,7 @@ import type { LeoPaths } from '../core/home.js';
 import type { AgentRecord } from './agent-record.js';
 import { AgentError } from './agent-error.js';
 import { planLaunch, type LaunchContext } from './harness/index.js';
+import { writePlannedFiles } from './harness/plan-files.js';
 import { agentEnv, resolveAgent } from './resolve.js';
 import { sessionName } from './session-name.js';
 import type { Workspaces } from './workspaces.js';
@@ -69,11 +70,7 @@ export class Launcher implements AgentLauncher {
       ...(opts.resume && record.session_id ? { resumeSessionId: record.session_id } : {}),
       permissionWaitMs: Math.max(config.chat.permission_timeout, config.chat.question_timeout),
     });
-    for (const f of plan.files) {
-      fs.mkdirSync(path.dirname(f.path), { recursive: true, mode: 0o700 });
-      fs.writeFileSync(f.path, f.content, { mode: f.mode });
-      fs.chmodSync(f.path, f.mode);
-    }
+    await writePlannedFiles(plan.files);
     await this.deps.tmux.newSession({
       name: sessionName(record.name),
       cwd: r.workspace,

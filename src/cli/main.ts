@@ -5,6 +5,7 @@ import { runDaemonCommand } from './daemon-command.js';
 import { runDoctorCommand } from './doctor-command.js';
 import { runHookCommand } from './hook-command.js';
 import { runMcpStdio } from './mcp-stdio-command.js';
+import { runTaskCommand } from './run-command.js';
 import { registerTokenCommands } from './token-commands.js';
 
 const program = new Command()
@@ -32,6 +33,11 @@ program
   .description("Leo's agent tools over MCP stdio, for harnesses without HTTP MCP (relays to LEO_MCP_URL)")
   .option('--url <url>', 'the MCP endpoint (default: $LEO_MCP_URL)')
   .action(runMcpStdio);
+
+program
+  .command('run <task>')
+  .description('run a task now, in this process (a persistent task is fired in its agent by the daemon)')
+  .action(runTaskCommand);
 
 program
   .command('version')

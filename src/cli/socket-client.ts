@@ -5,7 +5,7 @@ import { resolvePaths } from '../core/home.js';
  * Talks to the running daemon over its unix socket (no token needed: the socket's 0600 mode is the access control).
  * Answers the envelope's data, or exits with the daemon's error message.
  */
-export async function callDaemon<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function callDaemon<T>(method: string, path: string, body?: unknown, timeoutMs?: number): Promise<T> {
   const socketPath = resolvePaths().socketFile;
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -15,6 +15,7 @@ export async function callDaemon<T>(method: string, path: string, body?: unknown
         method,
         path,
         headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+        ...(timeoutMs ? { timeout: timeoutMs } : {}),
       },
       (r) => {
         let text = '';
@@ -30,6 +31,7 @@ export async function callDaemon<T>(method: string, path: string, body?: unknown
           : err,
       ),
     );
+    req.on('timeout', () => req.destroy(new Error(`the daemon did not answer within ${timeoutMs} ms`)));
     if (payload) req.write(payload);
     req.end();
   });

@@ -261,6 +261,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       workspace: pathField().optional(),
       model: nonEmpty().optional(),
       harness: HarnessSchema.optional(),
+      /** Shell harness: the command a oneshot run starts (else the template's). */
+      command: nonEmpty().optional(),
       prompt: nonEmpty(),
       attempts: z.number().int().min(1).default(1),
       timeout: duration({ min: SECOND }).default(30 * MINUTE),

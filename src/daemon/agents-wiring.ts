@@ -9,6 +9,7 @@ import { messageRoutes } from '../agents/message-routes.js';
 import { Supervisor } from '../agents/supervisor.js';
 import { Workspaces } from '../agents/workspaces.js';
 import { configRoutes } from '../config/config-routes.js';
+import { LEO_BIN } from '../core/leo-bin.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
 import { realExec } from '../core/exec.js';
@@ -18,6 +19,7 @@ import { Deliverer } from '../chat/delivery.js';
 import { tmuxPasteRoute } from '../delivery/tmux-paste.js';
 import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../events/features.js';
+import type { TaskRun } from '../observe/schemas.js';
 import { ActivitySweeper } from '../observe/activity-sweeper.js';
 import { ActivityTracker } from '../observe/activity-tracker.js';
 import { stateRoutes } from '../observe/state-routes.js';
@@ -25,9 +27,6 @@ import type { WorkerPool } from '../pool/worker-pool.js';
 import type { Database } from '../store/database.js';
 import { taskViews } from '../tasks/task-view.js';
 import { Tmux } from '../tmux/tmux.js';
-
-/** bin/leo.js, which generated hook commands run (from dist/src/daemon/ it is three levels up). */
-const LEO_BIN = path.resolve(new URL('../../../bin/leo.js', import.meta.url).pathname);
 
 export interface AgentsWiringDeps {
   app: FastifyInstance;
@@ -44,6 +43,8 @@ export interface AgentsWiringDeps {
   reloadConfig(reason: string): Promise<unknown>;
   /** The TCP base URL agents reach Leo on (their MCP endpoint lives under it). */
   baseUrl(): string;
+  /** Task runs for the snapshot: recent_runs and each task's last_run_at. */
+  runs: { recent(): TaskRun[]; lastRunAt(task: string): number | null };
 }
 
 /**
@@ -118,8 +119,8 @@ export async function wireAgents(d: AgentsWiringDeps) {
   await d.app.register(stateRoutes, {
     clock: d.clock,
     agents: () => supervisor.list(),
-    tasks: () => taskViews(d.config(), d.clock.now(), () => null),
-    recentRuns: () => [],
+    tasks: () => taskViews(d.config(), d.clock.now(), (task) => d.runs.lastRunAt(task)),
+    recentRuns: () => d.runs.recent(),
     recentMessages: () => recent.list(),
   });
   await d.app.register(messageRoutes, {

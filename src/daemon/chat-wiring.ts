@@ -1,9 +1,11 @@
+import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../agents/supervisor.js';
 import { chatRoutes } from '../chat/chat-routes.js';
 import { chatTools } from '../mcp/chat-tools.js';
 import { mcpRoutes } from '../mcp/mcp-routes.js';
 import { agentChatRoutes } from '../mcp/agent-chat-routes.js';
+import type { CallerLookup } from '../mcp/tool-caller.js';
 import { ChatService } from '../chat/chat-service.js';
 import { AskService } from '../chat/asks.js';
 import { PermissionPrompts } from '../chat/permission-prompts.js';
@@ -94,6 +96,9 @@ export async function wireChat(d: ChatWiringDeps) {
         whisperCli: whisper.path,
         ffmpeg: ffmpeg.path,
         workDir: path.join(d.paths.stateDir, 'tmp'),
+        // One note per pool thread at a time: share the cores between them rather than each taking whisper's
+        // default of four threads (measured on 2 cores: 20 notes in 75–125 s at -t 2 each, 39–48 s at -t 1).
+        threads: Math.max(1, Math.floor(os.availableParallelism() / d.config().pool.threads)),
       });
     },
     attachments,
@@ -133,8 +138,10 @@ export async function wireChat(d: ChatWiringDeps) {
   const reminders = new ReminderService({ db: d.db, clock: d.clock, chat });
   d.features.add('chat.reminders');
   const tools = chatTools(chat, asks, reminders);
-  await d.app.register(mcpRoutes, { tools, agentExists: (a) => d.supervisor.has(a) });
-  await d.app.register(agentChatRoutes, { tools, agentExists: (a) => d.supervisor.has(a) });
+  // The tasks domain, wired later, fills in taskTurn so a persistent run's posts are filed under it.
+  const callers: CallerLookup = { agentExists: (a) => d.supervisor.has(a) };
+  await d.app.register(mcpRoutes, { tools, lookup: callers });
+  await d.app.register(agentChatRoutes, { tools, lookup: callers });
   const pruner = new AttachmentPruner({
     attachments,
     clock: d.clock,
@@ -142,5 +149,5 @@ export async function wireChat(d: ChatWiringDeps) {
     retentionMs: () => d.config().chat.attachment_retention,
     prune: (input) => d.pool.run<string[]>('pruneFiles', input),
   });
-  return { chat, store, attachments, asks, prompts, reminders, replies, pruner, pushes };
+  return { chat, store, attachments, asks, prompts, reminders, replies, pruner, pushes, callers };
 }

@@ -8,6 +8,10 @@ import { ConfigWatcher, type ReloadResult } from '../config/watch.js';
 import { parseListen, type Config } from '../config/schema.js';
 import { wireAgents } from './agents-wiring.js';
 import { wireChat } from './chat-wiring.js';
+import { wireTasks } from './tasks-wiring.js';
+import { RunHistory } from '../tasks/run-history.js';
+import { RunLog } from '../tasks/run-log.js';
+import { RunPublisher } from '../tasks/run-publisher.js';
 import type { Supervisor } from '../agents/supervisor.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { resolvePaths, userHome, type LeoPaths } from '../core/home.js';
@@ -103,6 +107,11 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
 
   let configBroken = false;
   let port = listen.port;
+  const publisher = new RunPublisher({ bus, clock, log: new RunLog(), history: new RunHistory(db) });
+  const baseUrl = () => {
+    const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  };
   const agents = await wireAgents({
     app,
     db,
@@ -116,10 +125,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     config,
     configBroken: () => configBroken,
     reloadConfig: (reason) => watcher.reload(reason),
-    baseUrl: () => {
-      const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
-      return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-    },
+    baseUrl,
+    runs: publisher,
   });
 
   const chat = await wireChat({
@@ -136,7 +143,11 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     config,
   });
   chat.chat.failLeftovers();
-  agents.hooks.stop = ({ agent, payload }) => (void chat.replies.onStop(agent, payload), {});
+  agents.hooks.stop = ({ agent, payload }) => {
+    void chat.replies.onStop(agent, payload);
+    tasks.persistent.turnEnded(agent);
+    return {};
+  };
   agents.hooks['permission-request'] = ({ agent, payload }, gone) =>
     agents.supervisor.has(agent) ? chat.prompts.request(agent, payload, gone) : {};
   // Prompts first: their hooks died with the last daemon, and asks must not re-arm a card's deadline.
@@ -145,11 +156,27 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   chat.reminders.start();
   chat.pruner.start();
   agents.supervisor.onGone((agent) => chat.asks.agentGone(agent));
+  const tasks = await wireTasks({
+    app,
+    clock,
+    logger,
+    paths,
+    features,
+    agentToken,
+    config,
+    baseUrl,
+    publisher,
+    supervisor: agents.supervisor,
+    deliverer: agents.deliverer,
+    chat: chat.chat,
+  });
+  chat.callers.taskTurn = (agent) => tasks.persistent.inFlight(agent);
 
   watcher.on('reload_failed', () => (configBroken = true));
   watcher.on('change', (next: Config, prev: Config) => {
     configBroken = false;
     agents.supervisor.republishAppearances();
+    tasks.scheduler.reschedule();
     logger.info('config reloaded');
     if (next.web.listen !== prev.web.listen) logger.warn('web.listen changed: restart the daemon to apply it');
     if (next.pool.threads !== prev.pool.threads) logger.warn('pool.threads changed: restart the daemon to apply it');
@@ -160,6 +187,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     ({ port } = await server.listen(listen, paths.socketFile));
     // Listeners are up first so /health (ready: false) and /state (agents `restoring`) answer during the restore.
     await agents.start();
+    tasks.scheduler.reschedule();
   } catch (err) {
     await agents.stop();
     await app.close().catch(() => {});
@@ -194,6 +222,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
         watcher.stop();
         // Held permission hooks are released (printing nothing) so closing the server does not wait on them.
         chat.prompts.expireAll();
+        tasks.scheduler.close();
+        await tasks.runner.close();
         await app.close();
         // Work already under way finishes before the store closes; agents keep running in tmux for the next daemon.
         await agents.stop();

@@ -6,7 +6,7 @@ import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import { ToolInputError, type ToolCaller, type chatTools } from './chat-tools.js';
-import { toolCaller } from './tool-caller.js';
+import { toolCaller, type CallerLookup } from './tool-caller.js';
 
 type Tools = ReturnType<typeof chatTools>;
 
@@ -14,9 +14,9 @@ type Tools = ReturnType<typeof chatTools>;
  * The agent tools as plain HTTP: POST /api/agent/{name}/chat/{post,ask,ask/withdraw,history} with the agent token.
  * Same inputs and results as the MCP tools (one definition serves both).
  */
-export const agentChatRoutes: FastifyPluginAsync<{ tools: Tools; agentExists(name: string): boolean }> = async (
+export const agentChatRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerLookup }> = async (
   app,
-  { tools, agentExists },
+  { tools, lookup },
 ) => {
   const routes = {
     post: tools.leo_chat_post,
@@ -26,7 +26,7 @@ export const agentChatRoutes: FastifyPluginAsync<{ tools: Tools; agentExists(nam
   } as const;
   for (const [action, tool] of Object.entries(routes)) {
     app.post(`/api/agent/:name/chat/${action}`, { config: { access: Access.agent } }, async (req) => {
-      const caller = toolCaller(req, agentExists, 'api');
+      const caller = toolCaller(req, lookup, 'api');
       const args = action === 'ask' ? (req.body ?? {}) : parseInput(z.strictObject(tool.input), req.body ?? {}, 'body');
       try {
         return ok(await (tool.run as (c: ToolCaller, a: unknown) => unknown)(caller, args));

@@ -7,7 +7,7 @@ import { ReminderError } from '../chat/reminders.js';
 import { LEO_VERSION } from '../core/version.js';
 import { Access } from '../http/access.js';
 import { ToolInputError, type ToolCaller, type chatTools } from './chat-tools.js';
-import { toolCaller } from './tool-caller.js';
+import { toolCaller, type CallerLookup } from './tool-caller.js';
 
 type Tools = ReturnType<typeof chatTools>;
 
@@ -47,12 +47,9 @@ function buildServer(tools: Tools, caller: ToolCaller): McpServer {
  * Leo's MCP endpoint for agents: /api/agent/{name}/mcp, Streamable HTTP, agent token on TCP. A headless task run
  * names itself with X-Leo-Task / X-Leo-Run-Id so its posts become task cards; a leo_dispatch subagent is refused.
  */
-export const mcpRoutes: FastifyPluginAsync<{ tools: Tools; agentExists(name: string): boolean }> = async (
-  app,
-  { tools, agentExists },
-) => {
+export const mcpRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerLookup }> = async (app, { tools, lookup }) => {
   const handler = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
-    const server = buildServer(tools, toolCaller(req, agentExists, 'mcp'));
+    const server = buildServer(tools, toolCaller(req, lookup, 'mcp'));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {

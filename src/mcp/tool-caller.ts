@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AgentName } from '../agents/agent-record.js';
 import { HttpError, notFound } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
+import { PINNED_AGENT } from '../chat/message.js';
 import type { ToolCaller } from './chat-tools.js';
 
 /**
@@ -23,12 +24,18 @@ export const CallerEnv = {
   [CallerHeaders.dispatch]: 'LEO_DISPATCH',
 } as const;
 
-/** Resolves who calls an agent-tool route: the agent in the path (which must exist) and the task run, if any. */
-export function toolCaller(
-  req: FastifyRequest,
-  agentExists: (name: string) => boolean,
-  via: NonNullable<ToolCaller['via']>,
-): ToolCaller {
+/** What the routes need to know about agents and task runs to identify a caller. */
+export interface CallerLookup {
+  agentExists(name: string): boolean;
+  /** The persistent task run whose turn is in flight in this agent: its posts are filed under that run. */
+  taskTurn?(agent: string): { task: string; runId: string } | undefined;
+}
+
+/**
+ * Resolves who calls an agent-tool route: the agent in the path and the task run, if any. The path must name an
+ * agent — or, for a task run, the pinned `assistant` thread, where a task whose owner is not an agent posts.
+ */
+export function toolCaller(req: FastifyRequest, lookup: CallerLookup, via: NonNullable<ToolCaller['via']>): ToolCaller {
   const { name } = parseInput(z.object({ name: AgentName }), req.params, 'params');
   const header = (h: string) => {
     const v = req.headers[h];
@@ -36,6 +43,9 @@ export function toolCaller(
   };
   if (req.headers[CallerHeaders.dispatch] !== undefined)
     throw new HttpError(403, 'leo_dispatch subagents cannot use the Leo Chat tools; post from the supervised agent');
-  if (!agentExists(name)) throw notFound(`no agent named "${name}"`);
-  return { agent: name, via, task: header(CallerHeaders.task), runId: header(CallerHeaders.runId) };
+  const task = header(CallerHeaders.task);
+  if (!lookup.agentExists(name) && !(task && name === PINNED_AGENT)) throw notFound(`no agent named "${name}"`);
+  if (task) return { agent: name, via, task, runId: header(CallerHeaders.runId) };
+  const turn = lookup.taskTurn?.(name);
+  return { agent: name, via, ...(turn ? { task: turn.task, runId: turn.runId } : {}) };
 }

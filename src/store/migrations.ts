@@ -124,4 +124,32 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'task runs',
+    up(db) {
+      // Finished task runs (durable task history), topping up recent_runs after the in-memory run log evicts or
+      // never saw them. started_at, ended_at and duration_ms are NULL for entries recorded without timing, which
+      // stay unknown rather than being invented. completed_at is UTC ISO 8601 with milliseconds, so text order is
+      // time order even across DST changes.
+      db.exec(`
+        CREATE TABLE task_runs (
+          id           TEXT PRIMARY KEY,
+          task         TEXT NOT NULL,
+          status       TEXT NOT NULL CHECK (status IN ('succeeded', 'failed')),
+          started_at   TEXT,
+          ended_at     TEXT,
+          duration_ms  INTEGER,
+          completed_at TEXT NOT NULL,
+          error        TEXT,
+          workspace    TEXT NOT NULL DEFAULT '',
+          model        TEXT NOT NULL DEFAULT '',
+          harness      TEXT NOT NULL DEFAULT '',
+          attempts     INTEGER,
+          log_path     TEXT
+        ) STRICT;
+        CREATE INDEX task_runs_completed ON task_runs (completed_at);
+        CREATE INDEX task_runs_task_completed ON task_runs (task, completed_at);
+      `);
+    },
+  },
 ];

@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import type { ChatService } from '../chat/chat-service.js';
+import type { Deliverer } from '../chat/delivery.js';
+import type { Supervisor } from '../agents/supervisor.js';
+import type { Config } from '../config/schema.js';
+import type { Clock } from '../core/clock.js';
+import type { LeoPaths } from '../core/home.js';
+import { LEO_BIN } from '../core/leo-bin.js';
+import type { Logger } from '../core/logger.js';
+import type { FeatureSet } from '../events/features.js';
+import { PersistentRuns } from '../tasks/persistent-runs.js';
+import type { RunPublisher } from '../tasks/run-publisher.js';
+import { TaskCards } from '../tasks/task-cards.js';
+import { taskRoutes } from '../tasks/task-routes.js';
+import { TaskRunner } from '../tasks/task-runner.js';
+import { TaskScheduler } from '../tasks/scheduler.js';
+
+export interface TasksWiringDeps {
+  app: FastifyInstance;
+  clock: Clock;
+  logger: Logger;
+  paths: LeoPaths;
+  features: FeatureSet;
+  agentToken: string;
+  config(): Config;
+  baseUrl(): string;
+  publisher: RunPublisher;
+  supervisor: Supervisor;
+  deliverer: Deliverer;
+  chat: ChatService;
+}
+
+/**
+ * Builds the tasks domain over the agents and chat domains: the cron scheduler, the runner (oneshot processes and
+ * persistent turns), task cards in the owner's thread, and the task routes. Returns what start, reload and stop drive.
+ */
+export async function wireTasks(d: TasksWiringDeps) {
+  const cards = new TaskCards({
+    config: d.config,
+    agents: () => d.supervisor.list().map((a) => ({ name: a.name, workspace: a.workspace })),
+    post: (agent, p) => d.chat.post(agent, p),
+    note: (agent, text) => d.chat.note(agent, text),
+  });
+  const persistent = new PersistentRuns({
+    config: d.config,
+    clock: d.clock,
+    agentExists: (a) => d.supervisor.has(a),
+    spawn: (template, name) => d.supervisor.spawn({ template, name }),
+    start: (a) => d.supervisor.start(a),
+    isRunning: (a) => d.supervisor.isRunning(a),
+    deliver: (a, text) => d.deliverer.deliver(a, text),
+    reportsTurnEnd: (a) => d.supervisor.list().find((x) => x.name === a)?.harness === 'claude',
+  });
+  const runner = new TaskRunner({
+    config: d.config,
+    paths: d.paths,
+    clock: d.clock,
+    logger: d.logger,
+    publisher: d.publisher,
+    cards,
+    launch: { baseUrl: d.baseUrl, agentToken: d.agentToken, leoBin: LEO_BIN, nodeBin: process.execPath },
+    persistent: (task, runId, signal) => persistent.run(task, runId, signal),
+  });
+  const scheduler = new TaskScheduler({
+    clock: d.clock,
+    tasks: () => d.config().tasks,
+    fire: (task) => void runner.fire(task),
+  });
+  await d.app.register(taskRoutes, {
+    publisher: d.publisher,
+    cards,
+    runner,
+    taskExists: (name) => name in d.config().tasks,
+  });
+  d.features.add('tasks', 'task_runs');
+  return { cards, persistent, runner, scheduler };
+}

@@ -1,0 +1,257 @@
+// runOneshot: one `runtime: oneshot` firing as real processes. Each attempt runs the headless plan's argv (no shell) in
+// its own process group, so a timeout or an interrupt ends everything it started, not just the first process. Output
+// goes straight to the run's log file (never through this process), and the tail of it explains a failure. Real time
+// throughout: this runs in the daemon and in `leo run`'s own process, and the waits are on real processes.
+import { writePlannedFiles } from '../agents/harness/plan-files.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs, { type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PlannedFile } from '../agents/harness/types.js';
+import { rfc3339 } from '../core/time.js';
+
+export interface OneshotOptions {
+  /** argv[0] is the program, looked up on the PATH of the merged env. */
+  argv: string[];
+  /** Added over this process's own env, as tmux adds a launch plan's env over its server's. */
+  env: Record<string, string>;
+  cwd: string;
+  /** Every attempt's output is appended here, between a header and a footer line. */
+  logPath: string;
+  attempts: number;
+  /** Per attempt. */
+  timeoutMs: number;
+  /** Aborting (daemon shutdown, Ctrl-C of `leo run`) ends the attempt in flight and stops retrying. */
+  signal?: AbortSignal;
+  /** Called as attempt n (from 1) starts. */
+  onAttempt?(n: number): void;
+  /** The plan's files, written before the first attempt. */
+  files?: PlannedFile[];
+  /** The wait after failed attempt n before the next one. */
+  backoffMs?: (attempt: number) => number;
+}
+
+export interface OneshotResult {
+  ok: boolean;
+  /** Attempts started. */
+  attempts: number;
+  /** Why the last attempt failed, then the last lines of its output after a newline; null on success. */
+  error: string | null;
+  interrupted: boolean;
+  /** The last attempt's exit code; null when a signal ended it or it never started. */
+  exitCode: number | null;
+}
+
+/** After SIGTERM, how long the group gets to go before SIGKILL. */
+export const KILL_GRACE_MS = 5000;
+const GROUP_POLL_MS = 50;
+const MAX_BACKOFF_MS = 30_000;
+const TAIL_LINES = 20;
+/** Enough for TAIL_LINES ordinary lines; one huge line is cut rather than read whole. */
+const TAIL_BYTES = 4096;
+/** setTimeout's ceiling; a longer delay would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** 1 s, 2 s, 3 s, … up to 30 s. */
+export function defaultBackoffMs(attempt: number): number {
+  return Math.min(attempt * 1000, MAX_BACKOFF_MS);
+}
+
+interface AttemptEnd {
+  /** Null when the attempt succeeded. */
+  reason: string | null;
+  interrupted: boolean;
+  exitCode: number | null;
+  /** The last lines of the attempt's output. */
+  tail: string;
+}
+
+export async function runOneshot(opts: OneshotOptions): Promise<OneshotResult> {
+  const interrupted = (attempts: number, exitCode: number | null): OneshotResult => ({
+    ok: false,
+    attempts,
+    error: 'interrupted',
+    interrupted: true,
+    exitCode,
+  });
+  if (opts.signal?.aborted) return interrupted(0, null);
+  let log: FileHandle;
+  try {
+    await writePlannedFiles(opts.files ?? []);
+    await fs.mkdir(path.dirname(opts.logPath), { recursive: true, mode: 0o700 });
+    // Private: a run prints whatever its agent saw.
+    log = await fs.open(opts.logPath, 'a+', 0o600);
+  } catch (err) {
+    return {
+      ok: false,
+      attempts: 0,
+      error: `could not start: ${(err as Error).message}`,
+      interrupted: false,
+      exitCode: null,
+    };
+  }
+  const total = Math.max(1, opts.attempts);
+  try {
+    for (let n = 1; ; n++) {
+      opts.onAttempt?.(n);
+      const a = await runAttempt(opts, log, `attempt ${n}/${total}`);
+      if (a.interrupted) return interrupted(n, a.exitCode);
+      if (a.reason === null) return { ok: true, attempts: n, error: null, interrupted: false, exitCode: a.exitCode };
+      if (n === total) {
+        const error = a.tail ? `${a.reason}\n${a.tail}` : a.reason;
+        return { ok: false, attempts: n, error, interrupted: false, exitCode: a.exitCode };
+      }
+      const backoff = (opts.backoffMs ?? defaultBackoffMs)(n);
+      if (!(await pause(backoff, opts.signal))) return interrupted(n, a.exitCode);
+    }
+  } finally {
+    await log.close();
+  }
+}
+
+/** False when the wait was aborted. */
+async function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await sleep(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function runAttempt(opts: OneshotOptions, log: FileHandle, label: string): Promise<AttemptEnd> {
+  await log.write(`--- ${label} at ${rfc3339(Date.now())} ---\n`);
+  const start = (await log.stat()).size;
+  const end = await runProcess(opts, log.fd);
+  const output = await readOutputEnd(log, start);
+  const reason = failureReason(end, opts.timeoutMs);
+  const outcome = end.aborted ? 'interrupted' : reason === null ? 'ok' : `failed: ${reason}`;
+  const newline = output.text === '' || output.text.endsWith('\n') ? '' : '\n';
+  await log.write(`${newline}--- ${label} ${outcome} at ${rfc3339(Date.now())} ---\n`);
+  return { reason, interrupted: end.aborted, exitCode: end.exitCode, tail: lastLines(output) };
+}
+
+interface ProcessEnd {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when the process never ran. */
+  startError: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+function failureReason(end: ProcessEnd, timeoutMs: number): string | null {
+  if (end.startError !== null) return `could not start: ${end.startError}`;
+  if (end.timedOut) return `timeout after ${Number((timeoutMs / 1000).toFixed(1))}s`;
+  if (end.exitCode === 0) return null;
+  if (end.exitCode !== null) return `exit ${end.exitCode}`;
+  return `killed by ${end.signal}`;
+}
+
+async function runProcess(opts: OneshotOptions, outFd: number): Promise<ProcessEnd> {
+  const [program, ...args] = opts.argv;
+  const notStarted = (startError: string): ProcessEnd => ({
+    exitCode: null,
+    signal: null,
+    startError,
+    timedOut: false,
+    aborted: false,
+  });
+  if (program === undefined) return notStarted('empty command line');
+  let child: ChildProcess;
+  try {
+    child = spawn(program, args, {
+      cwd: opts.cwd,
+      // PWD as a shell would set it: inherited, it names this process's directory, and some CLIs (opencode run) take
+      // their project from PWD before cwd.
+      env: { ...process.env, ...opts.env, PWD: opts.cwd },
+      stdio: ['ignore', outFd, outFd],
+      // Its own process group (and session), so the whole tree can be signalled at once.
+      detached: true,
+    });
+  } catch (err) {
+    return notStarted((err as Error).message);
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: Error }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', (error) => resolve({ error }));
+  });
+  let timedOut = false;
+  let aborted = false;
+  let ending: Promise<void> | undefined;
+  const endTree = () => (ending ??= child.pid === undefined ? Promise.resolve() : endGroup(child.pid));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      void endTree();
+    },
+    Math.min(opts.timeoutMs, MAX_TIMER_MS),
+  );
+  const onAbort = () => {
+    aborted = true;
+    void endTree();
+  };
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.signal?.aborted) onAbort();
+  try {
+    const r = await exited;
+    if ('error' in r) return notStarted(await startErrorMessage(r.error, opts.cwd));
+    const end: ProcessEnd = { exitCode: r.code, signal: r.signal, startError: null, timedOut, aborted };
+    // Also after a normal exit: whatever the attempt left running in its group goes with it.
+    await endTree();
+    return end;
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** spawn reports a missing cwd as the program's ENOENT; name the real culprit. */
+async function startErrorMessage(err: Error, cwd: string): Promise<string> {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return err.message;
+  const isDir = await fs.stat(cwd).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  return isDir ? err.message : `no such directory ${cwd}`;
+}
+
+/**
+ * SIGTERM to the group, then SIGKILL to whatever is left of it after the grace period. Killed members still count
+ * until init reaps them, so where init reaps slowly (about once a second in some VMs) this waits that long too.
+ */
+async function endGroup(pgid: number): Promise<void> {
+  if (!signalGroup(pgid, 'SIGTERM')) return;
+  const deadline = Date.now() + KILL_GRACE_MS;
+  while (Date.now() < deadline) {
+    await sleep(GROUP_POLL_MS);
+    if (!signalGroup(pgid, 0)) return;
+  }
+  signalGroup(pgid, 'SIGKILL');
+}
+
+/** False once the group has no process left (ESRCH). */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The end of the attempt's output: at most TAIL_BYTES, `cut` when more came before it. */
+async function readOutputEnd(log: FileHandle, start: number): Promise<{ text: string; cut: boolean }> {
+  const end = (await log.stat()).size;
+  const from = Math.max(start, end - TAIL_BYTES);
+  const buf = Buffer.alloc(end - from);
+  const { bytesRead } = await log.read(buf, 0, buf.length, from);
+  return { text: buf.subarray(0, bytesRead).toString('utf8'), cut: from > start };
+}
+
+function lastLines(output: { text: string; cut: boolean }): string {
+  const lines = output.text.trimEnd().split('\n');
+  // A cut first line is a fragment (possibly of a multi-byte character); drop it unless it is all there is.
+  if (output.cut && lines.length > 1) lines.shift();
+  return lines.slice(-TAIL_LINES).join('\n');
+}

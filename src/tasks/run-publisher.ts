@@ -1,0 +1,32 @@
+import type { Clock } from '../core/clock.js';
+import type { EventBus } from '../events/bus.js';
+import type { TaskRun } from '../observe/schemas.js';
+import { MAX_RECENT_RUNS, mergeRecentRuns } from './recent-runs.js';
+import type { TaskRunEventType } from './task-run-ingress.js';
+import type { RunHistory } from './run-history.js';
+import type { RunLog } from './run-log.js';
+
+/**
+ * The one place runs are announced, whoever produced them (the daemon's own firings or `leo run` over the socket):
+ * the event goes out as `{run}`, the run log keeps it, and a finished run is written to the durable history.
+ */
+export class RunPublisher {
+  constructor(private readonly deps: { bus: EventBus; clock: Clock; log: RunLog; history: RunHistory }) {}
+
+  publish(type: TaskRunEventType, run: TaskRun, extra: { attempts?: number; logPath?: string } = {}): void {
+    this.deps.log.upsert(run);
+    if (run.status !== 'running') this.deps.history.record(run, { completedAt: this.deps.clock.now(), ...extra });
+    this.deps.bus.publish(type, { run });
+  }
+
+  recent(cap = MAX_RECENT_RUNS): TaskRun[] {
+    return mergeRecentRuns(this.deps.log.list(), this.deps.history.recent(cap), cap);
+  }
+
+  lastRunAt(task: string): number | null {
+    const fromLog = this.deps.log.lastRunAt(task);
+    const fromHistory = this.deps.history.lastRunAt(task);
+    if (fromLog === null) return fromHistory;
+    return fromHistory === null ? fromLog : Math.max(fromLog, fromHistory);
+  }
+}

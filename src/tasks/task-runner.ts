@@ -1,0 +1,146 @@
+import type { Config } from '../config/schema.js';
+import type { Clock } from '../core/clock.js';
+import type { LeoPaths } from '../core/home.js';
+import { newId } from '../core/ids.js';
+import type { Logger } from '../core/logger.js';
+import { rfc3339 } from '../core/time.js';
+import type { TaskRun } from '../observe/schemas.js';
+import { runOneshot, type OneshotResult } from './oneshot-runner.js';
+import type { RunPublisher } from './run-publisher.js';
+import type { TaskCards } from './task-cards.js';
+import { prepareOneshot, resolveTask, runPaths, type RunValues } from './task-launch.js';
+
+/** What a persistent firing reports: the free-form stage strings of the spec on failure. */
+export type PersistentOutcome = { ok: true } | { ok: false; error: string };
+
+export interface TaskRunnerDeps {
+  config(): Config;
+  paths: LeoPaths;
+  clock: Clock;
+  logger: Logger;
+  publisher: RunPublisher;
+  cards: TaskCards;
+  launch: { baseUrl(): string; agentToken: string; leoBin: string; nodeBin: string };
+  /** Runs a persistent task's prompt in its agent and waits for the turn to end. */
+  persistent(task: string, runId: string, signal: AbortSignal): Promise<PersistentOutcome>;
+  /** The process runner; tests may hand in their own. */
+  runOneshot?: typeof runOneshot;
+}
+
+/**
+ * Runs task firings in the daemon (cron and `POST /api/v1/tasks/:name/run`): one at a time per task, each announced
+ * as task_run_started then _succeeded or _failed with the same resolved values, and a failure card for a oneshot
+ * task with notify_on_fail that used every attempt without being interrupted.
+ */
+export class TaskRunner {
+  private readonly running = new Map<string, AbortController>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: TaskRunnerDeps) {}
+
+  isRunning(task: string): boolean {
+    return this.running.has(task);
+  }
+
+  /** Starts a firing; null when the task is unknown or its previous run is still going (runs never overlap). */
+  fire(task: string): { runId: string; done: Promise<TaskRun> } | null {
+    const config = this.deps.config();
+    const t = config.tasks[task];
+    if (!t || this.running.has(task)) {
+      if (t) this.deps.logger.warn({ task }, 'task still running: this firing is skipped');
+      return null;
+    }
+    const runId = newId(this.deps.clock.now());
+    const abort = new AbortController();
+    this.running.set(task, abort);
+    const done = this.run(task, runId, config, abort.signal).finally(() => this.running.delete(task));
+    this.inFlight.add(done);
+    void done.finally(() => this.inFlight.delete(done));
+    return { runId, done };
+  }
+
+  /** Interrupts every run in flight (an interrupted run posts no card) and waits for them to be announced. */
+  async close(): Promise<void> {
+    for (const a of this.running.values()) a.abort();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async run(task: string, runId: string, config: Config, signal: AbortSignal): Promise<TaskRun> {
+    const t = config.tasks[task]!;
+    const startedAt = this.deps.clock.now();
+    const r = resolveTask(config, task, t, this.deps.paths.home);
+    let values: RunValues = { workspace: r.workspace, model: r.model, harness: r.harness };
+    const base = (v: RunValues): TaskRun => ({
+      id: runId,
+      task,
+      status: 'running',
+      started_at: rfc3339(startedAt),
+      ended_at: null,
+      error: null,
+      ...v,
+    });
+    let outcome: { ok: boolean; error: string | null; attempts?: number; logPath?: string; interrupted: boolean };
+    if (t.runtime === 'persistent') {
+      this.deps.publisher.publish('task_run_started', base(values));
+      const p = await this.deps
+        .persistent(task, runId, signal)
+        .catch((err): PersistentOutcome => ({ ok: false, error: `task: ${(err as Error).message}` }));
+      outcome = { ok: p.ok, error: p.ok ? null : p.error, interrupted: signal.aborted };
+    } else {
+      let result: OneshotResult;
+      let logPath = runPaths(this.deps.paths, task, runId).logPath;
+      try {
+        const launch = prepareOneshot({
+          config,
+          paths: this.deps.paths,
+          task,
+          runId,
+          owner: this.deps.cards.ownerOf(task).agent,
+          baseUrl: this.deps.launch.baseUrl(),
+          agentToken: this.deps.launch.agentToken,
+          leoBin: this.deps.launch.leoBin,
+          nodeBin: this.deps.launch.nodeBin,
+        });
+        values = launch.values;
+        logPath = launch.logPath;
+        this.deps.publisher.publish('task_run_started', base(values));
+        result = await (this.deps.runOneshot ?? runOneshot)({
+          argv: launch.plan.argv,
+          env: launch.plan.env,
+          files: launch.plan.files,
+          cwd: launch.cwd,
+          logPath: launch.logPath,
+          attempts: launch.attempts,
+          timeoutMs: launch.timeoutMs,
+          signal,
+        });
+      } catch (err) {
+        this.deps.publisher.publish('task_run_started', base(values));
+        result = { ok: false, attempts: 0, error: (err as Error).message, interrupted: false, exitCode: null };
+      }
+      outcome = { ...result, logPath };
+    }
+    const endedAt = this.deps.clock.now();
+    const finished: TaskRun = {
+      ...base(values),
+      status: outcome.ok ? 'succeeded' : 'failed',
+      ended_at: rfc3339(endedAt),
+      duration_ms: Math.max(0, endedAt - startedAt),
+      error: outcome.ok ? null : (outcome.error ?? 'failed'),
+    };
+    this.deps.publisher.publish(outcome.ok ? 'task_run_succeeded' : 'task_run_failed', finished, {
+      ...(outcome.attempts !== undefined ? { attempts: outcome.attempts } : {}),
+      ...(outcome.logPath ? { logPath: outcome.logPath } : {}),
+    });
+    if (!outcome.ok && !outcome.interrupted && t.runtime === 'oneshot' && t.notify_on_fail) {
+      this.deps.cards.postFailure({
+        task,
+        run_id: runId,
+        attempts: Math.max(1, outcome.attempts ?? 1),
+        error: finished.error ?? 'failed',
+        log_path: outcome.logPath ?? '',
+      });
+    }
+    return finished;
+  }
+}
