@@ -236,6 +236,24 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
             base_url: z.url({ error: 'must be a URL' }).optional(),
             api_key_env: EnvVarNameSchema.optional(),
             model: nonEmpty().optional(),
+            temperature: z.number().min(0).max(2).optional(),
+            max_tokens: z.number().int().positive().optional(),
+            /** USD per million tokens, for the cost estimate. */
+            price: z
+              .strictObject({
+                input: z.number().min(0),
+                output: z.number().min(0),
+                cache: z.number().min(0).optional(),
+              })
+              .optional(),
+            max_iterations: z.number().int().min(1).max(200).default(25),
+            max_duration: duration({ min: SECOND }).default(10 * MINUTE),
+            budget: z
+              .strictObject({
+                max_tokens: z.number().int().positive().optional(),
+                max_wall_seconds: z.number().positive().optional(),
+              })
+              .optional(),
           })
           .optional(),
       ),

@@ -135,6 +135,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
 
   return {
     supervisor,
+    store,
     sweeper,
     tmux,
     deliverer,

@@ -9,6 +9,7 @@ import { parseListen, type Config } from '../config/schema.js';
 import { wireAgents } from './agents-wiring.js';
 import { wireChat } from './chat-wiring.js';
 import { wireTasks } from './tasks-wiring.js';
+import { wireSessions } from './sessions-wiring.js';
 import { RunHistory } from '../tasks/run-history.js';
 import { RunLog } from '../tasks/run-log.js';
 import { RunPublisher } from '../tasks/run-publisher.js';
@@ -171,6 +172,15 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     chat: chat.chat,
   });
   chat.callers.taskTurn = (agent) => tasks.persistent.inFlight(agent);
+  const sessions = await wireSessions({
+    app,
+    db,
+    clock,
+    paths,
+    features,
+    agents: agents.store,
+    config,
+  });
 
   watcher.on('reload_failed', () => (configBroken = true));
   watcher.on('change', (next: Config, prev: Config) => {
@@ -224,6 +234,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
         chat.prompts.expireAll();
         tasks.scheduler.close();
         await tasks.runner.close();
+        await sessions.sessions.close();
         await app.close();
         // Work already under way finishes before the store closes; agents keep running in tmux for the next daemon.
         await agents.stop();

@@ -72,7 +72,10 @@ export function createServer(opts: ServerOptions): LeoServer {
     const viaSocket = socketConnections.has(request.raw.socket);
     if (!viaSocket) {
       const refused = checkHostAndOrigin(request.headers.host, request.headers.origin, opts.allowedHosts());
-      if (refused) return reply.code(403).send({ ok: false, error: refused, code: 'forbidden_host' });
+      if (refused) {
+        endUpgradeAfterReply(request, reply);
+        return reply.code(403).send({ ok: false, error: refused, code: 'forbidden_host' });
+      }
     }
     const access = request.routeOptions.config.access;
     // Unmatched URLs reach here too, with no access rule; the not-found handler answers them.
@@ -84,6 +87,7 @@ export function createServer(opts: ServerOptions): LeoServer {
       identify: opts.identify,
     });
     if (!decision.allowed) {
+      endUpgradeAfterReply(request, reply);
       if (decision.status === 404) return reply.code(404).send(notFoundBody(request.method, request.url));
       return reply.code(decision.status).send({ ok: false, error: decision.error, code: decision.code });
     }
@@ -195,4 +199,13 @@ async function listenOnSocket(server: http.Server, socketPath: string): Promise<
     });
   });
   fs.chmodSync(socketPath, 0o600);
+}
+
+/**
+ * A refused WebSocket upgrade is answered like any request, but its socket has left the HTTP server's keeping (the
+ * upgrade detached it): unless it is ended after the reply, it stays open and `close()` waits on it forever.
+ */
+function endUpgradeAfterReply(request: FastifyRequest, reply: FastifyReply): void {
+  if (!request.headers.upgrade) return;
+  reply.raw.once('finish', () => request.raw.socket?.destroy());
 }

@@ -152,4 +152,45 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'chat sessions',
+    up(db) {
+      // The agent chat endpoint's sessions (agent-chat-endpoint.md). overrides holds the sticky LLM settings a PATCH
+      // set (JSON); resume_id is the engine's own conversation id (claude-cli) for the next turn. Messages keep
+      // their integer ids: the wire shape has them as numbers.
+      db.exec(`
+        CREATE TABLE chat_sessions (
+          id                  TEXT PRIMARY KEY,
+          agent_name          TEXT NOT NULL,
+          mode                TEXT NOT NULL DEFAULT 'chat',
+          status              TEXT NOT NULL CHECK (status IN ('active', 'closed')),
+          model               TEXT NOT NULL DEFAULT '',
+          total_input_tokens  INTEGER NOT NULL DEFAULT 0,
+          total_output_tokens INTEGER NOT NULL DEFAULT 0,
+          cost                REAL NOT NULL DEFAULT 0,
+          message_count       INTEGER NOT NULL DEFAULT 0,
+          overrides           TEXT,
+          resume_id           TEXT,
+          created_at          TEXT NOT NULL,
+          updated_at          TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX chat_sessions_agent ON chat_sessions (agent_name, updated_at);
+        CREATE TABLE chat_session_messages (
+          id               INTEGER PRIMARY KEY AUTOINCREMENT,
+          session_id       TEXT NOT NULL REFERENCES chat_sessions (id) ON DELETE CASCADE,
+          role             TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+          content          TEXT,
+          tool_calls       TEXT,
+          tool_call_id     TEXT,
+          thinking_content TEXT,
+          thinking_tokens  INTEGER,
+          finish_reason    TEXT,
+          iteration        INTEGER,
+          token_usage      TEXT,
+          created_at       TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX chat_session_messages_session ON chat_session_messages (session_id, id);
+      `);
+    },
+  },
 ];

@@ -8,6 +8,7 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PlannedFile } from '../agents/harness/types.js';
+import { endProcessGroup } from '../core/process-group.js';
 import { rfc3339 } from '../core/time.js';
 
 export interface OneshotOptions {
@@ -44,7 +45,6 @@ export interface OneshotResult {
 
 /** After SIGTERM, how long the group gets to go before SIGKILL. */
 export const KILL_GRACE_MS = 5000;
-const GROUP_POLL_MS = 50;
 const MAX_BACKOFF_MS = 30_000;
 const TAIL_LINES = 20;
 /** Enough for TAIL_LINES ordinary lines; one huge line is cut rather than read whole. */
@@ -179,7 +179,8 @@ async function runProcess(opts: OneshotOptions, outFd: number): Promise<ProcessE
   let timedOut = false;
   let aborted = false;
   let ending: Promise<void> | undefined;
-  const endTree = () => (ending ??= child.pid === undefined ? Promise.resolve() : endGroup(child.pid));
+  const endTree = () =>
+    (ending ??= child.pid === undefined ? Promise.resolve() : endProcessGroup(child.pid, KILL_GRACE_MS));
   const timer = setTimeout(
     () => {
       timedOut = true;
@@ -214,30 +215,6 @@ async function startErrorMessage(err: Error, cwd: string): Promise<string> {
     () => false,
   );
   return isDir ? err.message : `no such directory ${cwd}`;
-}
-
-/**
- * SIGTERM to the group, then SIGKILL to whatever is left of it after the grace period. Killed members still count
- * until init reaps them, so where init reaps slowly (about once a second in some VMs) this waits that long too.
- */
-async function endGroup(pgid: number): Promise<void> {
-  if (!signalGroup(pgid, 'SIGTERM')) return;
-  const deadline = Date.now() + KILL_GRACE_MS;
-  while (Date.now() < deadline) {
-    await sleep(GROUP_POLL_MS);
-    if (!signalGroup(pgid, 0)) return;
-  }
-  signalGroup(pgid, 'SIGKILL');
-}
-
-/** False once the group has no process left (ESRCH). */
-function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The end of the attempt's output: at most TAIL_BYTES, `cut` when more came before it. */

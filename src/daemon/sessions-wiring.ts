@@ -1,0 +1,80 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { AgentStore } from '../agents/agent-store.js';
+import { agentEnv, resolveAgent } from '../agents/resolve.js';
+import type { Config } from '../config/schema.js';
+import type { Clock } from '../core/clock.js';
+import type { LeoPaths } from '../core/home.js';
+import type { FeatureSet } from '../events/features.js';
+import type { Database } from '../store/database.js';
+import { ClaudeCliEngine } from '../sessions/claude-cli-engine.js';
+import { OpenAiEngine } from '../sessions/openai-engine.js';
+import { sessionRoutes } from '../sessions/session-routes.js';
+import { SessionService, type ChatAgent } from '../sessions/session-service.js';
+import { SessionStore } from '../sessions/session-store.js';
+import { SessionStreams } from '../sessions/session-streams.js';
+
+export interface SessionsWiringDeps {
+  app: FastifyInstance;
+  db: Database;
+  clock: Clock;
+  paths: LeoPaths;
+  features: FeatureSet;
+  agents: AgentStore;
+  config(): Config;
+}
+
+/**
+ * Builds the agent chat endpoint over the agents' records: a Leo agent whose template sets `chat.enabled` answers
+ * `POST /agents/:name/chat` through its engine (`openai` by default, `claude-cli` for claude agents unless the
+ * template says otherwise), with its workspace and its environments (where the API key lives).
+ */
+export async function wireSessions(d: SessionsWiringDeps) {
+  const deniedRoots = [d.paths.stateDir];
+  const agent = (name: string): ChatAgent | null => {
+    const record = d.agents.get(name);
+    if (!record) return null;
+    const config = d.config();
+    const r = resolveAgent(record, config, d.paths.home);
+    const chat = record.template ? config.templates[record.template]?.chat : undefined;
+    const env = agentEnv(record, r, config);
+    const apiKey = chat?.api_key_env ? env[chat.api_key_env] : undefined;
+    return {
+      name,
+      chatEnabled: r.chatEnabled,
+      engine: chat?.engine ?? (r.harness === 'claude' ? 'claude-cli' : 'openai'),
+      workspace: r.workspace,
+      env,
+      allowedTools: r.permissions.allow ?? [],
+      defaults: {
+        model: chat?.model ?? r.model,
+        ...(chat?.base_url ? { baseUrl: chat.base_url } : {}),
+        ...(apiKey ? { apiKey } : {}),
+        ...(chat?.temperature !== undefined ? { temperature: chat.temperature } : {}),
+        ...(chat?.max_tokens !== undefined ? { max_tokens: chat.max_tokens } : {}),
+        ...(chat?.price ? { price: chat.price } : {}),
+        ...(chat?.budget ? { budget: chat.budget } : {}),
+        maxIterations: chat?.max_iterations ?? 25,
+        maxDurationMs: chat?.max_duration ?? 600_000,
+      },
+    };
+  };
+  const streams = new SessionStreams();
+  const sessions = new SessionService({
+    store: new SessionStore(d.db, d.clock),
+    streams,
+    engines: {
+      openai: new OpenAiEngine({ clock: d.clock, deniedRoots }),
+      'claude-cli': new ClaudeCliEngine(),
+    },
+    agent,
+    clock: d.clock,
+  });
+  await d.app.register(sessionRoutes, {
+    sessions,
+    streams,
+    mentionScope: (name) => ({ workspace: agent(name)?.workspace ?? path.sep, deniedRoots }),
+  });
+  d.features.add('chat_sessions');
+  return { sessions, streams };
+}

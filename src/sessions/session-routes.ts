@@ -1,0 +1,201 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import websocket from '@fastify/websocket';
+import { z } from 'zod';
+import { Access } from '../http/access.js';
+import { HttpError } from '../http/envelope.js';
+import { parseInput } from '../http/validate.js';
+import { userMessageParts } from './attachments.js';
+import { parseChatRequest } from './chat-request.js';
+import { expandMentions } from './mentions.js';
+import { invalid, parseOverrides, type Validated } from './overrides.js';
+import type { SessionService, TurnOutcome } from './session-service.js';
+import type { LlmSettings } from './session-schemas.js';
+import type { SessionStreams, StreamEvent } from './session-streams.js';
+
+/** How long fire-and-forget waits for a new session's id before answering without one (the spec's guard). */
+const NEW_SESSION_GUARD_MS = 10_000;
+const SSE_HEARTBEAT_MS = 20_000;
+
+const AgentParams = z.object({ name: z.string().min(1).max(100) });
+const SessionParams = z.object({ id: z.string().min(1).max(100) });
+
+/**
+ * The agent chat endpoint (agent-chat-endpoint.md): `POST /agents/:name/chat` in JSON, SSE and fire-and-forget
+ * modes, the session routes, and `/ws` for live `session.stream` events. Successes have the spec's bare shapes;
+ * errors keep Leo's envelope, which already carries the spec's `error`, `code` and `details`.
+ */
+export const sessionRoutes: FastifyPluginAsync<{
+  sessions: SessionService;
+  streams: SessionStreams;
+  /** The agent's workspace and the roots @-mentions must never reach (Leo's state folder). */
+  mentionScope(agent: string): { workspace: string; deniedRoots: string[] };
+}> = async (app, { sessions, streams, mentionScope }) => {
+  const opts = { config: { access: Access.operator } };
+
+  app.post('/agents/:name/chat', opts, async (req, reply) => {
+    const { name } = parseInput(AgentParams, req.params, 'params');
+    const parsed = checked(parseChatRequest(req.body ?? {}));
+    sessions.chatAgent(name);
+    let message: string | null = null;
+    let parts: ReturnType<typeof userMessageParts> = [];
+    let firstAttachmentType: string | undefined;
+    if (!parsed.continue) {
+      message = parsed.message.includes('@')
+        ? await expandMentions(parsed.message, mentionScope(name))
+        : parsed.message;
+      if (parsed.attachments.length > 0) {
+        parts = userMessageParts(message, parsed.attachments);
+        firstAttachmentType = parsed.attachments[0]!.type;
+      }
+    }
+    const turn = sessions.begin({
+      agent: name,
+      message,
+      sessionId: parsed.sessionId ?? undefined,
+      parts,
+      firstAttachmentType,
+      overrides: parsed.overrides,
+    });
+
+    if (parsed.response === 'fireAndForget') {
+      // The session row exists once begin() returns, well inside the guard; the guard bounds a slow store.
+      void turn.outcome.catch(() => undefined);
+      const id = await Promise.race([
+        Promise.resolve(turn.session.id),
+        new Promise<null>((r) => setTimeout(() => r(null), NEW_SESSION_GUARD_MS).unref()),
+      ]);
+      return reply.code(202).send({ accepted: true, sessionId: id });
+    }
+
+    if (parsed.response === 'sse') {
+      const stream = openSse(reply);
+      const unsubscribe = streams.subscribe(turn.session.id, (e) => stream.write(e.event, e.data));
+      reply.raw.on('close', () => {
+        if (!stream.ended) turn.cancel('client_disconnect');
+      });
+      await turn.outcome.catch(() => undefined);
+      unsubscribe();
+      stream.end();
+      return reply;
+    }
+
+    // JSON: a client that hangs up cancels the turn it was waiting for.
+    const onClose = () => {
+      if (!reply.raw.writableEnded) turn.cancel('client_disconnect');
+    };
+    reply.raw.on('close', onClose);
+    const outcome = await turn.outcome;
+    reply.raw.off('close', onClose);
+    return sendOutcome(reply, turn.session.id, outcome);
+  });
+
+  app.get('/sessions/:id/messages', opts, async (req) => {
+    const { id } = parseInput(SessionParams, req.params, 'params');
+    sessions.session(id);
+    return { sessionId: id, messages: sessions.messages(id) };
+  });
+
+  app.get('/sessions/:id/stream', opts, async (req, reply) => {
+    const { id } = parseInput(SessionParams, req.params, 'params');
+    sessions.session(id);
+    const stream = openSse(reply);
+    const unsubscribe = streams.subscribe(id, (e) => stream.write(e.event, e.data));
+    const beat = setInterval(() => stream.comment('heartbeat'), SSE_HEARTBEAT_MS);
+    await new Promise<void>((resolve) => reply.raw.on('close', () => resolve()));
+    clearInterval(beat);
+    unsubscribe();
+    stream.end();
+    return reply;
+  });
+
+  app.post('/sessions/:id/cancel', opts, async (req) => {
+    const { id } = parseInput(SessionParams, req.params, 'params');
+    sessions.session(id);
+    return { sessionId: id, cancelled: sessions.cancel(id, 'user_cancel') };
+  });
+
+  app.patch('/sessions/:id', opts, async (req) => {
+    const { id } = parseInput(SessionParams, req.params, 'params');
+    return { session: sessions.patch(id, checked(parsePatch(req.body))) };
+  });
+
+  app.get('/sessions/:id/config', opts, async (req) => {
+    const { id } = parseInput(SessionParams, req.params, 'params');
+    return sessions.config(id);
+  });
+
+  await app.register(websocket);
+  app.get('/ws', { ...opts, websocket: true }, (socket) => {
+    const unsubscribe = streams.subscribe('*', (e: StreamEvent) => {
+      const type = e.event === 'session.budget_exceeded' ? e.event : 'session.stream';
+      socket.send(JSON.stringify({ type, sessionId: e.sessionId, event: e.event, data: e.data }));
+    });
+    socket.on('close', unsubscribe);
+  });
+};
+
+/**
+ * `PATCH /sessions/:id`: the overrides whitelist at the top level (fields named without a prefix), plus `status` to
+ * close or reopen a session — the spec gives no other way to close one, and SESSION_CLOSED needs one.
+ */
+function parsePatch(body: unknown): Validated<{ overrides?: LlmSettings; status?: 'active' | 'closed' }> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return invalid('body', 'must be a JSON object');
+  const { status, ...rest } = body as Record<string, unknown>;
+  if (status !== undefined && status !== 'active' && status !== 'closed')
+    return invalid('status', 'must be "active" or "closed"');
+  const overrides = parseOverrides(rest, '');
+  if (!overrides.ok) return overrides;
+  return {
+    ok: true,
+    value: {
+      ...(Object.keys(overrides.value).length ? { overrides: overrides.value } : {}),
+      ...(status ? { status } : {}),
+    },
+  };
+}
+
+function checked<T>(v: Validated<T>): T {
+  if (!v.ok) throw new HttpError(400, v.message, v.code, v.details);
+  return v.value;
+}
+
+function sendOutcome(reply: FastifyReply, sessionId: string, o: TurnOutcome) {
+  if (!o.ok)
+    return reply
+      .code(o.status)
+      .send({ ok: false, error: o.error, code: o.code, ...(o.details ? { details: o.details } : {}) });
+  return reply.send({
+    sessionId,
+    message: { role: 'assistant', content: o.content },
+    tokenUsage: o.done.tokenUsage,
+    toolCalls: o.done.toolCalls,
+    ...(o.done.cancelled ? { cancelled: true, cancelReason: o.done.cancelReason ?? null } : {}),
+  });
+}
+
+/** A per-call SSE response: named events, one JSON data line each. */
+function openSse(reply: FastifyReply) {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  const s = {
+    ended: false,
+    write(event: string, data: unknown) {
+      if (!s.ended) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    comment(text: string) {
+      if (!s.ended) raw.write(`: ${text}\n\n`);
+    },
+    end() {
+      if (s.ended) return;
+      s.ended = true;
+      raw.end();
+    },
+  };
+  return s;
+}

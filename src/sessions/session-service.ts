@@ -1,0 +1,277 @@
+import type { Clock } from '../core/clock.js';
+import { HttpError } from '../http/envelope.js';
+import type { ChatEngine, ContentPart, EngineMessage, TurnResult, TurnSettings } from './engine.js';
+import type { LlmSettings, Session, SessionMessage, ToolCallSummary, TokenUsage } from './session-schemas.js';
+import { resolveSettings } from './overrides.js';
+import type { SessionStore } from './session-store.js';
+import type { SessionStreams, StreamEventName } from './session-streams.js';
+
+/** A Leo agent as the chat endpoint sees it: whether chat is on, which engine, and the turn defaults. */
+export interface ChatAgent {
+  name: string;
+  chatEnabled: boolean;
+  engine: ChatEngine['name'];
+  workspace: string;
+  /** Its environments and template env: an engine that runs a CLI runs it with these. */
+  env: Record<string, string>;
+  /** The template's permission allow rules (claude-cli passes them as --allowedTools). */
+  allowedTools: string[];
+  /** The agent's defaults (template), the lowest layer under session and per-call overrides. */
+  defaults: TurnSettings;
+}
+
+export interface TurnRequest {
+  agent: string;
+  /** The user message as stored (mentions expanded); null for `continue: true`. */
+  message: string | null;
+  sessionId?: string | undefined;
+  /** With attachments: this turn's whole user content (text part first), sent but never stored. */
+  parts: ContentPart[];
+  /** The first attachment's type, for MODEL_MODALITY_UNSUPPORTED. */
+  firstAttachmentType?: string | undefined;
+  overrides: LlmSettings;
+}
+
+/** What the `done` event carries. */
+export interface TurnDone {
+  session: Session;
+  agentName: string;
+  model: string;
+  iterations: number;
+  durationMs: number;
+  tokenUsage: TokenUsage;
+  toolCalls: ToolCallSummary[];
+  cancelled?: boolean;
+  cancelReason?: string | null;
+}
+
+export type TurnOutcome =
+  | { ok: true; done: TurnDone; content: string | null }
+  | { ok: false; status: number; code: string; error: string; details?: Record<string, unknown> };
+
+export interface Turn {
+  session: Session;
+  outcome: Promise<TurnOutcome>;
+  cancel(reason: string): void;
+}
+
+const ZERO: TokenUsage = { input: 0, output: 0, cache: 0, cost: 0 };
+
+/**
+ * Runs chat turns: finds or creates the session, stores the user message, replays the full history to the agent's
+ * engine, stores and streams what the engine produces, and ends with `done` or `error`. Turns of one session run one
+ * after another; a cancel (route, disconnect, budget, shutdown) reaches the engine through its AbortSignal.
+ */
+export class SessionService {
+  private readonly tails = new Map<string, Promise<unknown>>();
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly deps: {
+      store: SessionStore;
+      streams: SessionStreams;
+      engines: Record<ChatEngine['name'], ChatEngine>;
+      agent(name: string): ChatAgent | null;
+      clock: Clock;
+    },
+  ) {}
+
+  /** The agent, or the spec's error for a missing one or one without chat. */
+  chatAgent(name: string): ChatAgent {
+    const agent = this.deps.agent(name);
+    if (!agent) throw new HttpError(404, `no agent named "${name}"`, 'AGENT_NOT_FOUND');
+    if (!agent.chatEnabled)
+      throw new HttpError(400, `agent ${name} does not have chat.enabled: true`, 'MODE_NOT_SUPPORTED');
+    return agent;
+  }
+
+  /** A session by id, 404 SESSION_NOT_FOUND otherwise. */
+  session(id: string): Session {
+    const s = this.deps.store.get(id);
+    if (!s) throw new HttpError(404, `no session ${id}`, 'SESSION_NOT_FOUND');
+    return s;
+  }
+
+  /** Validates against the agent and the session, then starts the turn (queued behind the session's last one). */
+  begin(req: TurnRequest): Turn {
+    const agent = this.chatAgent(req.agent);
+    if (req.parts.length > 0 && agent.engine === 'claude-cli')
+      throw new HttpError(
+        400,
+        'the claude-cli engine does not take attachments; use an agent on the openai engine',
+        'MODEL_MODALITY_UNSUPPORTED',
+        { attachmentType: req.firstAttachmentType ?? 'unknown' },
+      );
+    let session: Session;
+    if (req.sessionId) {
+      session = this.session(req.sessionId);
+      if (session.agent_name !== agent.name)
+        throw new HttpError(404, `session ${req.sessionId} belongs to another agent`, 'SESSION_NOT_FOUND');
+      if (session.status === 'closed') throw new HttpError(400, `session ${session.id} is closed`, 'SESSION_CLOSED');
+    } else {
+      session = this.deps.store.create(agent.name, req.overrides.model ?? agent.defaults.model);
+    }
+    const abort = new AbortController();
+    const previous = this.tails.get(session.id) ?? Promise.resolve();
+    const outcome = previous.then(() => this.run(agent, session.id, req, abort));
+    const tail = outcome.catch(() => undefined);
+    this.tails.set(session.id, tail);
+    void tail.then(() => {
+      if (this.tails.get(session.id) === tail) this.tails.delete(session.id);
+    });
+    return { session, outcome, cancel: (reason) => abort.abort(reason) };
+  }
+
+  messages(sessionId: string): SessionMessage[] {
+    return this.deps.store.messages(sessionId);
+  }
+
+  /** Cancels the session's running turn; false when none runs. */
+  cancel(sessionId: string, reason = 'user_cancel'): boolean {
+    const a = this.running.get(sessionId);
+    if (!a) return false;
+    a.abort(reason);
+    return true;
+  }
+
+  /** Sticky overrides (PATCH) and close. */
+  patch(sessionId: string, p: { overrides?: LlmSettings; status?: 'active' | 'closed' }): Session {
+    this.session(sessionId);
+    const merged = p.overrides ? { ...this.deps.store.overrides(sessionId), ...p.overrides } : undefined;
+    return this.deps.store.update(sessionId, {
+      ...(merged ? { overrides: merged } : {}),
+      ...(p.status ? { status: p.status } : {}),
+    });
+  }
+
+  /** `GET /sessions/:id/config`: the agent's defaults under the session's sticky overrides, no per-call layer. */
+  config(sessionId: string): { session: LlmSettings; agent: LlmSettings; effective: LlmSettings } {
+    const s = this.session(sessionId);
+    const agent = this.deps.agent(s.agent_name);
+    const defaults = resolveSettings(null, null, agent?.defaults ?? { model: s.model });
+    const session = this.deps.store.overrides(sessionId);
+    return { session, agent: defaults, effective: resolveSettings(null, session, defaults) };
+  }
+
+  /** Shutdown: cancels every running turn and waits for them to record how they ended. */
+  async close(): Promise<void> {
+    for (const a of this.running.values()) a.abort('shutdown');
+    await Promise.allSettled([...this.tails.values()]);
+  }
+
+  private async run(
+    agent: ChatAgent,
+    sessionId: string,
+    req: TurnRequest,
+    abort: AbortController,
+  ): Promise<TurnOutcome> {
+    const { store, streams, clock } = this.deps;
+    const emit = (event: StreamEventName | 'session.budget_exceeded', data: unknown) =>
+      streams.publish({ sessionId, event, data });
+    const startedAt = clock.now();
+    this.running.set(sessionId, abort);
+    try {
+      if (abort.signal.aborted) return this.cancelled(sessionId, String(abort.signal.reason), emit);
+      if (req.message !== null)
+        store.append(sessionId, { role: 'user', content: req.message, tool_calls: null, tool_call_id: null });
+      const settings: TurnSettings = {
+        ...agent.defaults,
+        ...resolveSettings(req.overrides, store.overrides(sessionId), agent.defaults),
+      };
+      const history = this.history(sessionId, req.parts);
+      const engine = this.deps.engines[agent.engine];
+      let result: TurnResult;
+      try {
+        result = await engine.runTurn({
+          sessionId,
+          history,
+          settings,
+          workspace: agent.workspace,
+          resumeId: store.resumeId(sessionId),
+          env: agent.env,
+          allowedTools: agent.allowedTools,
+          signal: abort.signal,
+          events: {
+            chunk: (content) => emit('inference.chunk', { content }),
+            tool: (name) => emit('inference.tool', { name }),
+            thinking: (content) => emit('thinking.chunk', { content }),
+            toolChunk: (c) => emit('tool.chunk', c),
+            message: (m) => {
+              const stored = store.append(sessionId, m, settings.model);
+              emit('message', stored);
+              return stored;
+            },
+          },
+        });
+      } catch (err) {
+        result = {
+          content: null,
+          iterations: 0,
+          usage: ZERO,
+          toolCalls: [],
+          failure: { code: 'LLM_ERROR', message: (err as Error).message },
+        };
+      }
+      if (result.resumeId !== undefined) store.update(sessionId, { resumeId: result.resumeId });
+      if (result.budgetExceeded) emit('session.budget_exceeded', { sessionId, ...result.budgetExceeded });
+      if (result.failure) {
+        const error = { error: result.failure.message, code: result.failure.code };
+        emit('error', error);
+        return { ok: false, status: 500, ...error };
+      }
+      const done: TurnDone = {
+        session: store.get(sessionId)!,
+        agentName: agent.name,
+        model: settings.model,
+        iterations: result.iterations,
+        durationMs: Math.max(0, clock.now() - startedAt),
+        tokenUsage: result.usage,
+        toolCalls: result.toolCalls,
+        ...(result.cancelled ? { cancelled: true, cancelReason: result.cancelled.reason } : {}),
+      };
+      if (result.cancelled && result.content === null) {
+        const details = { reason: result.cancelled.reason };
+        emit('error', { error: `Cancelled (${result.cancelled.reason})`, code: 'CANCELLED', details });
+        return { ok: true, done, content: null };
+      }
+      emit('done', done);
+      return { ok: true, done, content: result.content };
+    } finally {
+      this.running.delete(sessionId);
+    }
+  }
+
+  private cancelled(sessionId: string, reason: string, emit: (e: StreamEventName, d: unknown) => void): TurnOutcome {
+    emit('error', { error: `Cancelled (${reason})`, code: 'CANCELLED', details: { reason } });
+    const session = this.deps.store.get(sessionId)!;
+    return {
+      ok: true,
+      content: null,
+      done: {
+        session,
+        agentName: session.agent_name,
+        model: session.model,
+        iterations: 0,
+        durationMs: 0,
+        tokenUsage: ZERO,
+        toolCalls: [],
+        cancelled: true,
+        cancelReason: reason,
+      },
+    };
+  }
+
+  /** The stored history in the engine's shape; this turn's attachment parts replace the last user message's text. */
+  private history(sessionId: string, parts: ContentPart[]): EngineMessage[] {
+    const rows: SessionMessage[] = this.deps.store.messages(sessionId);
+    const out: EngineMessage[] = rows.map((m) => ({
+      role: m.role,
+      content: m.content,
+      ...(m.tool_calls ? { tool_calls: m.tool_calls } : {}),
+      ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}),
+    }));
+    const last = out.at(-1);
+    if (parts.length > 0 && last?.role === 'user') last.content = parts;
+    return out;
+  }
+}

@@ -1,0 +1,184 @@
+import crypto from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import type { Database } from '../store/database.js';
+import type { LlmSettings, NewSessionMessage, Session, SessionMessage, TokenUsage } from './session-schemas.js';
+
+interface SessionRow {
+  id: string;
+  agent_name: string;
+  mode: string;
+  status: 'active' | 'closed';
+  model: string;
+  total_input_tokens: number;
+  total_output_tokens: number;
+  cost: number;
+  message_count: number;
+  overrides: string | null;
+  resume_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface MessageRow {
+  id: number;
+  session_id: string;
+  role: SessionMessage['role'];
+  content: string | null;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  thinking_content: string | null;
+  thinking_tokens: number | null;
+  finish_reason: string | null;
+  iteration: number | null;
+  token_usage: string | null;
+  created_at: string;
+}
+
+/** chat.db's sessions and their messages: every message, tool call and token of a session, replayable. */
+export class SessionStore {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  create(agent: string, model: string): Session {
+    const id = `sess_${crypto.randomBytes(8).toString('hex')}`;
+    const now = this.now();
+    this.db
+      .prepare(
+        `INSERT INTO chat_sessions (id, agent_name, status, model, created_at, updated_at) VALUES (?, ?, 'active', ?, ?, ?)`,
+      )
+      .run(id, agent, model, now, now);
+    return this.get(id)!;
+  }
+
+  get(id: string): Session | null {
+    const row = this.row(id);
+    return row ? toSession(row) : null;
+  }
+
+  overrides(id: string): LlmSettings {
+    const raw = this.row(id)?.overrides;
+    return raw ? (JSON.parse(raw) as LlmSettings) : {};
+  }
+
+  resumeId(id: string): string | null {
+    return this.row(id)?.resume_id ?? null;
+  }
+
+  update(
+    id: string,
+    patch: { overrides?: LlmSettings; status?: 'active' | 'closed'; resumeId?: string | null },
+  ): Session {
+    const sets = ['updated_at = @now'];
+    const args: Record<string, unknown> = { id, now: this.now() };
+    if (patch.overrides !== undefined) (sets.push('overrides = @ov'), (args.ov = JSON.stringify(patch.overrides)));
+    if (patch.status !== undefined) (sets.push('status = @status'), (args.status = patch.status));
+    if (patch.resumeId !== undefined) (sets.push('resume_id = @rid'), (args.rid = patch.resumeId));
+    this.db.prepare(`UPDATE chat_sessions SET ${sets.join(', ')} WHERE id = @id`).run(args);
+    return this.get(id)!;
+  }
+
+  /** Adds a message and keeps the session's counters (messages, tokens, cost, model) in step, in one transaction. */
+  append(sessionId: string, m: NewSessionMessage, model?: string): SessionMessage {
+    const now = this.now();
+    const usage: TokenUsage | undefined = m.tokenUsage;
+    const id = this.db.transaction(() => {
+      const r = this.db
+        .prepare(
+          `INSERT INTO chat_session_messages (session_id, role, content, tool_calls, tool_call_id, thinking_content,
+             thinking_tokens, finish_reason, iteration, token_usage, created_at)
+           VALUES (@session_id, @role, @content, @tool_calls, @tool_call_id, @thinking_content, @thinking_tokens,
+             @finish_reason, @iteration, @token_usage, @created_at)`,
+        )
+        .run({
+          session_id: sessionId,
+          role: m.role,
+          content: m.content,
+          tool_calls: m.tool_calls ? JSON.stringify(m.tool_calls) : null,
+          tool_call_id: m.tool_call_id,
+          thinking_content: m.thinking_content ?? null,
+          thinking_tokens: m.thinking_tokens ?? null,
+          finish_reason: m.finishReason ?? null,
+          iteration: m.iteration ?? null,
+          token_usage: usage ? JSON.stringify(usage) : null,
+          created_at: now,
+        });
+      this.db
+        .prepare(
+          `UPDATE chat_sessions SET message_count = message_count + 1,
+             total_input_tokens = total_input_tokens + @input, total_output_tokens = total_output_tokens + @output,
+             cost = cost + @cost, model = COALESCE(@model, model), updated_at = @now WHERE id = @id`,
+        )
+        .run({
+          id: sessionId,
+          input: usage?.input ?? 0,
+          output: usage?.output ?? 0,
+          cost: usage?.cost ?? 0,
+          model: model ?? null,
+          now,
+        });
+      return Number(r.lastInsertRowid);
+    })();
+    return this.message(id)!;
+  }
+
+  messages(sessionId: string): SessionMessage[] {
+    const rows = this.db
+      .prepare('SELECT * FROM chat_session_messages WHERE session_id = ? ORDER BY id')
+      .all(sessionId) as MessageRow[];
+    return rows.map(toMessage);
+  }
+
+  private message(id: number): SessionMessage | null {
+    const row = this.db.prepare('SELECT * FROM chat_session_messages WHERE id = ?').get(id) as MessageRow | undefined;
+    return row ? toMessage(row) : null;
+  }
+
+  private row(id: string): SessionRow | undefined {
+    return this.db.prepare('SELECT * FROM chat_sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  }
+
+  /** ISO 8601 UTC with milliseconds, as the spec's examples show. */
+  private now(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+}
+
+function toSession(r: SessionRow): Session {
+  return {
+    id: r.id,
+    agent_name: r.agent_name,
+    mode: 'chat',
+    status: r.status,
+    model: r.model,
+    total_input_tokens: r.total_input_tokens,
+    total_output_tokens: r.total_output_tokens,
+    cost: r.cost,
+    message_count: r.message_count,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+/** Assistant rows carry the inference metadata; user and tool rows the plain message schema. */
+function toMessage(r: MessageRow): SessionMessage {
+  const base: SessionMessage = {
+    id: r.id,
+    session_id: r.session_id,
+    role: r.role,
+    content: r.content,
+    tool_calls: r.tool_calls ? JSON.parse(r.tool_calls) : null,
+    tool_call_id: r.tool_call_id,
+    created_at: r.created_at,
+  };
+  if (r.role !== 'assistant') return base;
+  return {
+    ...base,
+    thinking_content: r.thinking_content,
+    thinking_tokens: r.thinking_tokens,
+    ...(r.finish_reason ? { finishReason: r.finish_reason as NonNullable<SessionMessage['finishReason']> } : {}),
+    ...(r.iteration !== null ? { iteration: r.iteration } : {}),
+    ...(r.token_usage ? { tokenUsage: JSON.parse(r.token_usage) as TokenUsage } : {}),
+  };
+}

@@ -1,0 +1,37 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ToolError } from './tool.js';
+import type { ToolContext } from './tool.js';
+
+/**
+ * The real path of `p` (relative to the workspace, or absolute) once it is known to stay inside the workspace and
+ * outside every denied root. The checks run on the real path, so neither `..` nor a symlink can lead out; a path that
+ * leaves the workspace as written is refused before the file system is asked, so its answer tells nothing about what
+ * lies outside.
+ */
+export async function resolveInWorkspace(
+  ctx: Pick<ToolContext, 'workspace' | 'deniedRoots'>,
+  p: string,
+): Promise<string> {
+  const given = path.resolve(ctx.workspace);
+  const root = await fs.realpath(given);
+  const target = path.resolve(given, p);
+  const outside = new ToolError(`access denied: ${p} is outside the workspace`);
+  // Either spelling of the workspace is fine: the model may have learnt the real one from `pwd`.
+  if (!isInside(given, target) && !isInside(root, target)) throw outside;
+  const real = await fs.realpath(target).catch((err: NodeJS.ErrnoException) => {
+    throw new ToolError(err.code === 'ENOENT' ? `no such file or directory: ${p}` : err.message);
+  });
+  if (!isInside(root, real)) throw outside;
+  for (const denied of ctx.deniedRoots) {
+    // A denied root that does not exist yet cannot be reached through a symlink either; compare it as written.
+    const realDenied = await fs.realpath(denied).catch(() => path.resolve(denied));
+    if (isInside(realDenied, real)) throw new ToolError(`access denied: ${p}`);
+  }
+  return real;
+}
+
+function isInside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
+}
