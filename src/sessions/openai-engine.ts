@@ -309,6 +309,7 @@ class Turn {
     const started = this.deps.clock.now();
     const outcome = await runTool(this.deps.tools, name, call.function.arguments, {
       workspace: this.input.workspace,
+      env: this.input.env ?? {},
       deniedRoots: this.deps.deniedRoots,
       signal: this.ctl.signal,
       output: (content) => this.input.events.toolChunk({ tool_call_id: call.id, name, content }),

@@ -38,6 +38,7 @@ describe('built-in session tools', () => {
     const output: { content: string; at: number }[] = [];
     const ctx: ToolContext = {
       workspace: ws,
+      env: { LEO_TEST_AGENT_VAR: 'from-the-agent-environment' },
       deniedRoots: [denied],
       signal,
       output: (content) => output.push({ content, at: Date.now() }),
@@ -146,6 +147,11 @@ describe('built-in session tools', () => {
       assert.deepEqual(r, { success: true, content: `${fs.realpathSync(ws)}\ndone\n[exit code 0]` });
       assert.equal(output[0]?.content, `${fs.realpathSync(ws)}\n`);
       assert.ok(finished - output[0]!.at >= 300, 'the first line arrived before the command ended');
+    });
+
+    it("sees the agent's environment, as its tmux session would", async () => {
+      const r = await call('bash', { command: 'echo "$LEO_TEST_AGENT_VAR"' });
+      assert.deepEqual(r, { success: true, content: 'from-the-agent-environment\n[exit code 0]' });
     });
 
     it('reports a failing exit code with stderr in the output', async () => {

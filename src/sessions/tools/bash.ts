@@ -33,7 +33,7 @@ export const bash = defineTool({
     const cwd = await fs.realpath(ctx.workspace);
     const child = spawn('/bin/sh', ['-c', command], {
       cwd,
-      env: { ...process.env, PWD: cwd },
+      env: { ...process.env, ...ctx.env, PWD: cwd },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so the whole tree can be signalled at once.
       detached: true,

@@ -4,6 +4,8 @@ import type { z } from 'zod';
 export interface ToolContext {
   /** The agent's workspace, as given; tools resolve it themselves (see resolveInWorkspace). */
   workspace: string;
+  /** The agent's environments, as its tmux session gets them: a command the agent runs sees the same variables. */
+  env: Record<string, string>;
   /** Roots no tool may read under even when they lie inside the workspace ($LEO_HOME/state). */
   deniedRoots: readonly string[];
   /** Aborted when the turn is cancelled or runs out of time: a tool stops what it is doing and returns. */
