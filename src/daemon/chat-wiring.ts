@@ -1,3 +1,4 @@
+import PQueue from 'p-queue';
 import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../agents/supervisor.js';
@@ -51,9 +52,19 @@ export interface ChatWiringDeps {
   config(): Config;
 }
 
+/**
+ * How many voice notes transcribe at once: one pool thread is always left for the quick tasks (the activity sweep,
+ * reply capture), which otherwise queued behind minutes of transcription (measured: 9 sweeps in 129 s instead of one a
+ * second while 20 notes transcribed on a 2-thread pool).
+ */
+export function transcriptionLanes(poolThreads: number): number {
+  return Math.max(1, poolThreads - 1);
+}
+
 /** Builds Leo Chat's thread store and service over the agents domain, and registers /api/v1/chat. */
 export async function wireChat(d: ChatWiringDeps) {
   const store = new ChatStore(d.db, d.clock);
+  const transcriptions = new PQueue({ concurrency: transcriptionLanes(d.config().pool.threads) });
   const subscriptions = new SubscriptionStore(d.db, d.clock);
   const presence = new PresenceBoard(d.clock);
   const webPush = await WebPushProvider.open({ keyPath: path.join(d.paths.stateDir, 'vapid.json') });
@@ -90,16 +101,18 @@ export async function wireChat(d: ChatWiringDeps) {
       const ffmpeg = resolveProgram('ffmpeg', c.ffmpeg, 'chat.ffmpeg');
       if (!whisper.path) return { ok: false, stage: 'missing', error: `whisper-cli not found (${whisper.source})` };
       if (!ffmpeg.path) return { ok: false, stage: 'missing', error: `ffmpeg not found (${ffmpeg.source})` };
-      return d.pool.run<TranscribeResult>('transcribe', {
-        audio,
-        model: c.whisper_model,
-        whisperCli: whisper.path,
-        ffmpeg: ffmpeg.path,
-        workDir: path.join(d.paths.stateDir, 'tmp'),
-        // One note per pool thread at a time: share the cores between them rather than each taking whisper's
-        // default of four threads (measured on 2 cores: 20 notes in 75–125 s at -t 2 each, 39–48 s at -t 1).
-        threads: Math.max(1, Math.floor(os.availableParallelism() / d.config().pool.threads)),
-      });
+      const lanes = transcriptionLanes(d.config().pool.threads);
+      transcriptions.concurrency = lanes;
+      const input = { audio, model: c.whisper_model, whisperCli: whisper.path, ffmpeg: ffmpeg.path };
+      return transcriptions.add(() =>
+        d.pool.run<TranscribeResult>('transcribe', {
+          ...input,
+          workDir: path.join(d.paths.stateDir, 'tmp'),
+          // The notes running at once share the cores rather than each taking whisper's default of four threads
+          // (measured on 2 cores: 20 notes in 75–125 s at -t 2 each, 39–48 s at -t 1).
+          threads: Math.max(1, Math.floor(os.availableParallelism() / lanes)),
+        }),
+      ) as Promise<TranscribeResult>;
     },
     attachments,
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
