@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../core/clock.js';
-import type { Statement } from 'better-sqlite3';
 import type { Database } from '../store/database.js';
 import type { LlmSettings, NewSessionMessage, Session, SessionMessage, TokenUsage } from './session-schemas.js';
 
@@ -37,26 +36,19 @@ interface MessageRow {
 
 /** chat.db's sessions and their messages: every message, tool call and token of a session, replayable. */
 export class SessionStore {
-  /** Prepared once: compiling the SQL on every call was a millisecond of each chat turn (profiled). */
-  private readonly statements = new Map<string, Statement>();
-
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
   ) {}
 
-  private sql(text: string): Statement {
-    let st = this.statements.get(text);
-    if (!st) this.statements.set(text, (st = this.db.prepare(text)));
-    return st;
-  }
-
   create(agent: string, model: string): Session {
     const id = `sess_${crypto.randomBytes(8).toString('hex')}`;
     const now = this.now();
-    this.sql(
-      `INSERT INTO chat_sessions (id, agent_name, status, model, created_at, updated_at) VALUES (?, ?, 'active', ?, ?, ?)`,
-    ).run(id, agent, model, now, now);
+    this.db
+      .prepare(
+        `INSERT INTO chat_sessions (id, agent_name, status, model, created_at, updated_at) VALUES (?, ?, 'active', ?, ?, ?)`,
+      )
+      .run(id, agent, model, now, now);
     return this.get(id)!;
   }
 
@@ -92,55 +84,59 @@ export class SessionStore {
     const now = this.now();
     const usage: TokenUsage | undefined = m.tokenUsage;
     const id = this.db.transaction(() => {
-      const r = this.sql(
-        `INSERT INTO chat_session_messages (session_id, role, content, tool_calls, tool_call_id, thinking_content,
+      const r = this.db
+        .prepare(
+          `INSERT INTO chat_session_messages (session_id, role, content, tool_calls, tool_call_id, thinking_content,
              thinking_tokens, finish_reason, iteration, token_usage, created_at)
            VALUES (@session_id, @role, @content, @tool_calls, @tool_call_id, @thinking_content, @thinking_tokens,
              @finish_reason, @iteration, @token_usage, @created_at)`,
-      ).run({
-        session_id: sessionId,
-        role: m.role,
-        content: m.content,
-        tool_calls: m.tool_calls ? JSON.stringify(m.tool_calls) : null,
-        tool_call_id: m.tool_call_id,
-        thinking_content: m.thinking_content ?? null,
-        thinking_tokens: m.thinking_tokens ?? null,
-        finish_reason: m.finishReason ?? null,
-        iteration: m.iteration ?? null,
-        token_usage: usage ? JSON.stringify(usage) : null,
-        created_at: now,
-      });
-      this.sql(
-        `UPDATE chat_sessions SET message_count = message_count + 1,
+        )
+        .run({
+          session_id: sessionId,
+          role: m.role,
+          content: m.content,
+          tool_calls: m.tool_calls ? JSON.stringify(m.tool_calls) : null,
+          tool_call_id: m.tool_call_id,
+          thinking_content: m.thinking_content ?? null,
+          thinking_tokens: m.thinking_tokens ?? null,
+          finish_reason: m.finishReason ?? null,
+          iteration: m.iteration ?? null,
+          token_usage: usage ? JSON.stringify(usage) : null,
+          created_at: now,
+        });
+      this.db
+        .prepare(
+          `UPDATE chat_sessions SET message_count = message_count + 1,
              total_input_tokens = total_input_tokens + @input, total_output_tokens = total_output_tokens + @output,
              cost = cost + @cost, model = COALESCE(@model, model), updated_at = @now WHERE id = @id`,
-      ).run({
-        id: sessionId,
-        input: usage?.input ?? 0,
-        output: usage?.output ?? 0,
-        cost: usage?.cost ?? 0,
-        model: model ?? null,
-        now,
-      });
+        )
+        .run({
+          id: sessionId,
+          input: usage?.input ?? 0,
+          output: usage?.output ?? 0,
+          cost: usage?.cost ?? 0,
+          model: model ?? null,
+          now,
+        });
       return Number(r.lastInsertRowid);
     })();
     return this.message(id)!;
   }
 
   messages(sessionId: string): SessionMessage[] {
-    const rows = this.sql('SELECT * FROM chat_session_messages WHERE session_id = ? ORDER BY id').all(
-      sessionId,
-    ) as MessageRow[];
+    const rows = this.db
+      .prepare('SELECT * FROM chat_session_messages WHERE session_id = ? ORDER BY id')
+      .all(sessionId) as MessageRow[];
     return rows.map(toMessage);
   }
 
   private message(id: number): SessionMessage | null {
-    const row = this.sql('SELECT * FROM chat_session_messages WHERE id = ?').get(id) as MessageRow | undefined;
+    const row = this.db.prepare('SELECT * FROM chat_session_messages WHERE id = ?').get(id) as MessageRow | undefined;
     return row ? toMessage(row) : null;
   }
 
   private row(id: string): SessionRow | undefined {
-    return this.sql('SELECT * FROM chat_sessions WHERE id = ?').get(id) as SessionRow | undefined;
+    return this.db.prepare('SELECT * FROM chat_sessions WHERE id = ?').get(id) as SessionRow | undefined;
   }
 
   /** ISO 8601 UTC with milliseconds, as the spec's examples show. */

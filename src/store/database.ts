@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { migrate, NewerDatabaseError, schemaVersion, type Migration } from './migrate.js';
 import { migrations as leoMigrations } from './migrations.js';
 
@@ -30,9 +30,32 @@ export function openDatabase(file: string, migrations: readonly Migration[] = le
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db, migrations, file);
+    reusePreparedStatements(db);
     return db;
   } catch (err) {
     db.close();
     throw err;
   }
+}
+
+/** Distinct SQL texts kept compiled; Leo's stores use a few dozen, so this only bounds a runaway caller. */
+const PREPARED_MAX = 512;
+
+/**
+ * Makes `db.prepare` hand back the compiled statement for SQL it has seen: the stores prepare as they go, and
+ * compiling was a large share of a request (profiled: half of a history page, a quarter of a chat post, 1–1.7 ms of a
+ * chat turn). Safe because no caller iterates a statement while reusing it (nothing uses `.iterate()`), and SQLite
+ * recompiles a cached statement by itself after a schema change.
+ */
+function reusePreparedStatements(db: Database): void {
+  const compile = db.prepare.bind(db);
+  const cache = new Map<string, Statement>();
+  db.prepare = ((sql: string) => {
+    let st = cache.get(sql);
+    if (!st) {
+      if (cache.size >= PREPARED_MAX) cache.delete(cache.keys().next().value!);
+      cache.set(sql, (st = compile(sql)));
+    }
+    return st;
+  }) as Database['prepare'];
 }

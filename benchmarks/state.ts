@@ -1,0 +1,463 @@
+/**
+ * How `GET /api/v1/state` grows with the fleet: the snapshot's latency (p50/p99, one kept-alive request in flight)
+ * with 0, 100 and 500 agents and 50 finished task runs in recent_runs, then with part of the 500 running for real.
+ *
+ *   npx tsc -p tsconfig.json && node dist/benchmarks/state.js [--agents 0,100,500] [--live 25] [--tasks 5]
+ *     [--seconds 5]
+ *
+ * The fleet rows use agents in the `stopped` state: one agent is spawned for real (a tmux session running `exec sleep
+ * 100000`), its record is read back from the agent store, and copies of it under other names are written to the
+ * daemon's agents table with state `stopped`, exactly what `POST /api/v1/agents/:name/stop` leaves behind. /state
+ * lists them like any other (status `stopped`); what it skips for them is the in-memory activity lookup of running
+ * agents, which the last row measures by swapping `--live` of the stopped records for agents spawned for real. The
+ * 50 runs are `task_run_succeeded` events posted to the socket-only `/observe/task-run`, as `leo run` announces
+ * them, for `--tasks` tasks defined in leo.yaml (so `tasks` is not empty either); a last row reloads leo.yaml without
+ * the tasks, to show what their next_run_at costs.
+ *
+ * The daemon is the real one, in-process on the real clock (`startTestDaemon`), over loopback TCP; the client runs
+ * in a worker thread, so the daemon's event loop does only the daemon's work. Prints figures, asserts nothing.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { AgentStore } from '../src/agents/agent-store.js';
+import { systemClock } from '../src/core/clock.js';
+import { rfc3339 } from '../src/core/time.js';
+import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
+import { request } from '../test/helpers/http.js';
+
+/** Hard stop, whatever the machine: the default run takes about 35 s on two cores. */
+const BUDGET_MS = 170_000;
+const RUNS = 50;
+const GOAL_P99_MS = 5;
+
+const TEMPLATES = `
+templates:
+  idle:
+    harness: shell
+    command: "exec sleep 100000"
+`;
+
+/**
+ * `n` tasks, once a year at 04:00 on 1 January: listed with a next_run_at, never firing during a run. croner takes
+ * about as long for this as for a daily or hourly pattern (0.3 to 0.6 ms a task either way, measured here).
+ */
+const tasksYaml = (n: number) =>
+  n === 0
+    ? ''
+    : `tasks:\n${Array.from(
+        { length: n },
+        (_, i) =>
+          `  nightly-${i}:\n    schedule: "0 4 1 1 *"\n    harness: shell\n    command: "true"\n    prompt: "check ${i}"\n`,
+      ).join('')}`;
+
+// ---- load client (worker thread) ------------------------------------------------------------------------------
+
+interface LoadJob {
+  port: number;
+  path: string;
+  headers: Record<string, string>;
+  concurrency: number;
+  warmupMs: number;
+  measureMs: number;
+}
+
+interface LoadResult {
+  /** ms, of the requests started inside the measured window. */
+  latencies: number[];
+  /** Every answered request, warm-up included. */
+  total: number;
+  bytes: number;
+  errors: number;
+  firstError: string | null;
+}
+
+async function runLoad(job: LoadJob): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
+  const measureFrom = performance.now() + job.warmupMs;
+  const end = measureFrom + job.measureMs;
+  const out: LoadResult = { latencies: [], total: 0, bytes: 0, errors: 0, firstError: null };
+  const once = () =>
+    new Promise<{ status: number; bytes: number; head: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port: job.port, method: 'GET', path: job.path, agent, headers: job.headers },
+        (res) => {
+          let bytes = 0;
+          let head = '';
+          res.on('data', (c: Buffer) => {
+            if (head.length < 200) head += c.toString('utf8', 0, 200);
+            bytes += c.length;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, head }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  const loop = async () => {
+    while (performance.now() < end) {
+      const started = performance.now();
+      try {
+        const res = await once();
+        const ms = performance.now() - started;
+        out.total++;
+        if (res.status >= 300) {
+          out.errors++;
+          out.firstError ??= `${res.status} ${res.head}`;
+        } else if (started >= measureFrom) {
+          out.latencies.push(ms);
+          out.bytes += res.bytes;
+        }
+      } catch (err) {
+        out.errors++;
+        out.firstError ??= (err as Error).message;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: job.concurrency }, loop));
+  agent.destroy();
+  return out;
+}
+
+// ---- measurement helpers --------------------------------------------------------------------------------------
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+}
+
+const max = (xs: number[]) => (xs.length ? xs.reduce((a, b) => (b > a ? b : a)) : NaN);
+const fmt = (v: number, digits = 2) => (Number.isNaN(v) ? 'n/a' : v.toFixed(digits));
+
+function table(head: string[], body: string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  console.log(line(head));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const b of body) console.log(line(b));
+}
+
+function machineLine(): string {
+  const read = (f: string) => {
+    try {
+      return fs.readFileSync(f, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const cpu = /^model name\s*:\s*(.+)$/m.exec(read('/proc/cpuinfo'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown CPU';
+  const memKb = Number(/^MemTotal:\s+(\d+) kB/m.exec(read('/proc/meminfo'))?.[1] ?? os.totalmem() / 1024);
+  return (
+    `machine: ${cpu.trim()}, ${os.availableParallelism()} cores, ${(memKb / 1024 / 1024).toFixed(1)} GiB RAM; ` +
+    `Node ${process.version}; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`
+  );
+}
+
+/**
+ * CPU time (ms) of this process's main thread, where the daemon and SQLite run, from /proc (10 ms ticks); null off
+ * Linux. Unlike wall time and loop utilisation, it does not grow when other work on the machine takes the core.
+ */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime is field 14, so index 11 here.
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    return ((f[11]! + f[12]!) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Main-thread CPU per operation in µs, over a stretch that began at `cpu0` and did `ops` operations. */
+const cpuPerOp = (cpu0: number | null, ops: number): number | null => {
+  const cpu1 = mainThreadCpuMs();
+  return cpu0 === null || cpu1 === null || ops === 0 ? null : ((cpu1 - cpu0) * 1000) / ops;
+};
+
+// ---- the benchmark (main thread) ------------------------------------------------------------------------------
+
+interface Options {
+  agents: number[];
+  live: number;
+  tasks: number;
+  seconds: number;
+}
+
+interface Row {
+  agents: number;
+  running: number;
+  runs: number;
+  tasks: number;
+  latencies: number[];
+  kib: number;
+  errors: number;
+  elu: number;
+  /** Main-thread CPU per request, µs. */
+  cpuUs: number | null;
+}
+
+let worker: Worker | undefined;
+let daemon: TestDaemon | undefined;
+let cleaned = false;
+
+/** Synchronous, so it also runs from the exit handler: whatever the async stop did not get to. */
+function cleanupSync(): void {
+  if (cleaned) return;
+  cleaned = true;
+  void worker?.terminate();
+  if (daemon) {
+    killTmuxServer(daemon.home);
+    fs.rmSync(daemon.home, { recursive: true, force: true });
+  }
+}
+
+async function cleanup(): Promise<void> {
+  if (cleaned) return;
+  await worker?.terminate();
+  worker = undefined;
+  const d = daemon;
+  daemon = undefined;
+  await d?.stop().catch((err) => console.error('daemon stop:', err));
+  cleanupSync();
+}
+
+function load(job: LoadJob): Promise<LoadResult> {
+  const w = (worker ??= new Worker(new URL(import.meta.url)));
+  return new Promise((resolve, reject) => {
+    const done = (r: LoadResult) => {
+      w.off('error', reject);
+      resolve(r);
+    };
+    w.once('message', done);
+    w.once('error', reject);
+    w.postMessage(job);
+  });
+}
+
+async function spawn(d: TestDaemon, name: string): Promise<void> {
+  const res = await request(d.tcp, 'POST', '/api/v1/agents/spawn', {
+    token: d.daemon.operatorToken,
+    body: { template: 'idle', name },
+  });
+  if (res.status !== 201) throw new Error(`spawning ${name}: ${res.status} ${res.text}`);
+}
+
+async function announceRuns(d: TestDaemon, tasks: number): Promise<void> {
+  const now = Date.now();
+  for (let i = 0; i < RUNS; i++) {
+    // Oldest first, a minute apart, each 20–40 s long, as a day of scheduled runs would leave them.
+    const start = now - (RUNS - i) * 60_000;
+    const ms = 20_000 + ((i * 7919) % 20_000);
+    const res = await request(d.socket, 'POST', '/observe/task-run', {
+      body: {
+        type: 'task_run_succeeded',
+        run: {
+          id: `run-${String(i).padStart(3, '0')}`,
+          task: `nightly-${i % Math.max(1, tasks)}`,
+          started_at: rfc3339(start),
+          ended_at: rfc3339(start + ms),
+          duration_ms: ms,
+          workspace: `${d.home}/agents/nightly-${i % Math.max(1, tasks)}`,
+          model: 'claude-sonnet-4-5',
+          harness: 'claude',
+        },
+      },
+    });
+    if (res.status !== 200) throw new Error(`announcing run ${i}: ${res.status} ${res.text}`);
+  }
+}
+
+async function measure(d: TestDaemon, seconds: number): Promise<Row> {
+  const auth = { authorization: `Bearer ${d.daemon.operatorToken}` };
+  const snap = (await request(d.tcp, 'GET', '/api/v1/state', { headers: auth })).json.data;
+  const elu0 = performance.eventLoopUtilization();
+  const cpu0 = mainThreadCpuMs();
+  const r = await load({
+    port: d.daemon.port,
+    path: '/api/v1/state',
+    headers: auth,
+    concurrency: 1,
+    warmupMs: 1000,
+    measureMs: seconds * 1000,
+  });
+  const elu = performance.eventLoopUtilization(elu0).utilization;
+  const cpuUs = cpuPerOp(cpu0, r.total);
+  if (r.firstError) console.log(`  ${r.errors} errors, first: ${r.firstError}`);
+  return {
+    agents: snap.agents.length,
+    running: snap.agents.filter((a: { status: string }) => a.status === 'running').length,
+    runs: snap.recent_runs.length,
+    tasks: snap.tasks.length,
+    latencies: r.latencies,
+    kib: r.bytes / 1024 / Math.max(1, r.latencies.length),
+    errors: r.errors,
+    elu,
+    cpuUs,
+  };
+}
+
+async function main(opts: Options): Promise<void> {
+  const started = performance.now();
+  console.log(machineLine());
+  const d = (daemon = await startTestDaemon({ clock: systemClock, config: TEMPLATES + tasksYaml(opts.tasks) }));
+  await announceRuns(d, opts.tasks);
+
+  // The template record: what a real spawn writes, read back and then removed so the first row has no agents.
+  await spawn(d, 'template-agent');
+  const store = new AgentStore(d.daemon.db);
+  const model = store.get('template-agent')!;
+  const stop = await request(d.tcp, 'POST', '/api/v1/agents/template-agent/stop', {
+    token: d.daemon.operatorToken,
+  });
+  if (stop.status >= 300) throw new Error(`stopping template-agent: ${stop.status} ${stop.text}`);
+  const del = await request(d.tcp, 'DELETE', '/api/v1/agents/template-agent', { token: d.daemon.operatorToken });
+  if (del.status >= 300) throw new Error(`deleting template-agent: ${del.status} ${del.text}`);
+
+  const rows: Row[] = [];
+  const name = (i: number) => `agent-${String(i).padStart(4, '0')}`;
+  let have = store.list().length;
+  const sizes = [...opts.agents].sort((a, b) => a - b);
+  for (const n of sizes) {
+    if (performance.now() - started > BUDGET_MS - (opts.seconds + 5) * 1000) {
+      console.log(`  (stopping before ${n} agents: time budget)`);
+      break;
+    }
+    // Straight into the daemon's own connection: the supervisor reads the store on every /state and gives a record
+    // it has no runtime for the status `stopped`, as restore does for a non-active record.
+    for (; have < n; have++)
+      store.insert({ ...model, name: name(have), state: 'stopped', created_at: rfc3339(Date.now()) });
+    rows.push(await measure(d, opts.seconds));
+    const r = rows.at(-1)!;
+    console.log(`  ${r.agents} agents: p50 ${fmt(quantile(r.latencies, 0.5))} ms`);
+  }
+
+  const biggest = rows.at(-1)?.agents ?? 0;
+  const live = Math.min(opts.live, biggest);
+  if (live > 0 && performance.now() - started < BUDGET_MS - (opts.seconds + 30) * 1000) {
+    const s0 = performance.now();
+    for (let i = 0; i < live; i++) store.remove(name(i));
+    // Five at a time: the spawns overlap without a burst of 25 tmux starts at once.
+    for (let i = 0; i < live; i += 5)
+      await Promise.all(Array.from({ length: Math.min(5, live - i) }, (_, k) => spawn(d, `live-${i + k}`)));
+    console.log(`  spawned ${live} live agents in ${fmt((performance.now() - s0) / 1000, 1)} s`);
+    rows.push(await measure(d, opts.seconds));
+    const r = rows.at(-1)!;
+    console.log(`  ${r.agents} agents, ${r.running} running: p50 ${fmt(quantile(r.latencies, 0.5))} ms`);
+  }
+
+  if (opts.tasks > 0 && rows.length && performance.now() - started < BUDGET_MS - (opts.seconds + 10) * 1000) {
+    // The same fleet and runs with the tasks gone from leo.yaml: how much of the snapshot is next_run_at.
+    const file = d.daemon.paths.configFile;
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, text.slice(0, text.indexOf('tasks:\n')));
+    const reloaded = await d.daemon.reloadConfig('benchmark: tasks removed');
+    if (!reloaded.ok) throw new Error(`reloading leo.yaml: ${reloaded.errors.join('; ')}`);
+    rows.push(await measure(d, opts.seconds));
+    console.log(`  without tasks: p50 ${fmt(quantile(rows.at(-1)!.latencies, 0.5))} ms`);
+  }
+
+  console.log(
+    `\nGET /api/v1/state, one kept-alive request in flight, ${opts.seconds} s per row after 1 s warm-up;` +
+      ` CPU = the daemon's main-thread CPU per request; loop util = its event-loop utilisation\n`,
+  );
+  table(
+    [
+      'agents',
+      'running',
+      'recent_runs',
+      'tasks',
+      'KiB',
+      'requests',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'CPU µs/req',
+      'loop util',
+      'errors',
+    ],
+    rows.map((r) => [
+      String(r.agents),
+      String(r.running),
+      String(r.runs),
+      String(r.tasks),
+      fmt(r.kib, 1),
+      String(r.latencies.length),
+      fmt(quantile(r.latencies, 0.5)),
+      fmt(quantile(r.latencies, 0.99)),
+      fmt(max(r.latencies)),
+      r.cpuUs === null ? 'n/a' : fmt(r.cpuUs, 0),
+      `${(r.elu * 100).toFixed(0)}%`,
+      String(r.errors),
+    ]),
+  );
+  console.log('');
+  for (const r of rows.filter((x) => x.agents >= 500))
+    console.log(
+      `${r.agents} agents (${r.running} running, ${r.tasks} tasks): p99 ${fmt(quantile(r.latencies, 0.99))} ms` +
+        ` (goal ≤ ${GOAL_P99_MS} ms)`,
+    );
+  const first = rows.find((r) => r.agents > 0);
+  const last = rows.filter((r) => r.running === 0 && r.tasks === first?.tasks).at(-1);
+  if (first && last && last.agents > first.agents)
+    console.log(
+      `per agent, p50 between ${first.agents} and ${last.agents} agents: ` +
+        `${fmt(((quantile(last.latencies, 0.5) - quantile(first.latencies, 0.5)) / (last.agents - first.agents)) * 1000, 1)} µs`,
+    );
+  console.log(`\ntotal ${fmt((performance.now() - started) / 1000, 1)} s`);
+}
+
+function count(name: string, raw: string, min: number): number {
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < min) throw new Error(`--${name} wants an integer ≥ ${min}`);
+  return v;
+}
+
+if (!isMainThread) {
+  parentPort!.on('message', (job: LoadJob) => void runLoad(job).then((r) => parentPort!.postMessage(r)));
+} else {
+  const { values } = parseArgs({
+    options: {
+      agents: { type: 'string', default: '0,100,500' },
+      live: { type: 'string', default: '25' },
+      tasks: { type: 'string', default: '5' },
+      seconds: { type: 'string', default: '5' },
+    },
+  });
+  const opts: Options = {
+    agents: values.agents.split(',').map((a) => count('agents', a, 0)),
+    live: count('live', values.live, 0),
+    tasks: count('tasks', values.tasks, 0),
+    seconds: count('seconds', values.seconds, 1),
+  };
+  process.on('exit', cleanupSync);
+  for (const sig of ['SIGINT', 'SIGTERM'] as const)
+    process.on(sig, () => {
+      // A bounded try at the orderly stop; the exit handler removes whatever is left.
+      const forced = setTimeout(() => process.exit(130), 5_000);
+      void cleanup().finally(() => {
+        clearTimeout(forced);
+        process.exit(130);
+      });
+    });
+  setTimeout(() => {
+    console.error(`(aborting: over the ${BUDGET_MS / 1000} s budget)`);
+    process.exit(1);
+  }, BUDGET_MS).unref();
+  main(opts)
+    .catch((err) => {
+      console.error(err);
+      process.exitCode = 1;
+    })
+    .finally(cleanup);
+}

@@ -1,0 +1,637 @@
+/**
+ * What the chat store costs as it grows, in three parts:
+ *
+ * - ingest: an agent's posts (`POST /api/agent/:name/chat/post`, agent token: stored and published, never delivered)
+ *   from a few concurrent keep-alive clients, against the floor of a bare better-sqlite3 loop into the same
+ *   `messages` table, opened by Leo's own `openDatabase` (so the same WAL, synchronous, foreign-key and busy-timeout
+ *   pragmas and the same migrations), one insert per transaction as `ChatStore.insert` does;
+ * - between them, `ChatStore.insert` called directly, which splits the gap into store code and HTTP;
+ * - history: `GET /api/v1/chat/:agent/messages?before=<id>&limit=50` on one thread grown to 10k, 100k and 1M
+ *   messages: the newest page, a middle page, the oldest page and pages at random cursors.
+ *
+ *   npx tsc -p tsconfig.json && node dist/benchmarks/store.js [--messages 1000000] [--concurrency 1,4,16]
+ *     [--seconds 5]
+ *
+ * The daemon is the real one, in-process on the real clock (`startTestDaemon`), over loopback TCP. The HTTP clients
+ * run in a worker thread, so the daemon's event loop does only the daemon's work and the times are what a client on
+ * another core sees. Prints figures, asserts nothing.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { encodeTime } from 'ulid';
+import { ChatStore } from '../src/chat/chat-store.js';
+import { systemClock } from '../src/core/clock.js';
+import { newId } from '../src/core/ids.js';
+import { rfc3339 } from '../src/core/time.js';
+import { openDatabase, type Database } from '../src/store/database.js';
+import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
+import { request } from '../test/helpers/http.js';
+
+/** Hard stop, whatever the machine: the default run takes about 75 s on two cores. */
+const BUDGET_MS = 175_000;
+const HISTORY_SIZES = [10_000, 100_000, 1_000_000];
+const PAGE = 50;
+/** Rows per seeding transaction: big enough to amortise the commit, small enough to keep the WAL modest. */
+const SEED_BATCH = 50_000;
+const RANDOM_CURSORS = 500;
+const POSTER = 'poster';
+const THREAD = 'history';
+
+/** Message bodies of assorted lengths (2 to 309 characters), rotated so rows are not all the same size. */
+const TEXTS = [
+  'ok',
+  'Done. Tests pass.',
+  'Pushed the fix to the branch; CI is running now.',
+  'I looked at the failing test: it depends on the local time zone. Pinning TZ=UTC in the runner fixes it.',
+  'Summary of the refactor:\n- moved the parser into its own module\n- added tests for the edge cases\n- no behaviour change',
+  'Here is what I found in the logs. The worker restarts every few minutes because the health check times out ' +
+    'while the database migration holds a lock; the migration itself is fine, it is just slow on the big table. ' +
+    'Options: run it in batches, or raise the health-check timeout during deploys. I would batch it.',
+  'Build finished in 3m12s.',
+  'Question answered in the doc; I also added a short example to the README so the next person does not have to ' +
+    'dig through the issue thread to find it.',
+];
+
+// ---- load client (worker thread) ------------------------------------------------------------------------------
+
+interface LoadJob {
+  port: number;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  /** Rotated, one per request. */
+  requests: { path: string; body?: string }[];
+  concurrency: number;
+  warmupMs: number;
+  measureMs: number;
+}
+
+interface LoadResult {
+  /** ms, of the requests started inside the measured window. */
+  latencies: number[];
+  /** Every answered request, warm-up included. */
+  total: number;
+  bytes: number;
+  errors: number;
+  firstError: string | null;
+}
+
+async function runLoad(job: LoadJob): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
+  const measureFrom = performance.now() + job.warmupMs;
+  const end = measureFrom + job.measureMs;
+  const out: LoadResult = { latencies: [], total: 0, bytes: 0, errors: 0, firstError: null };
+  let next = 0;
+  const once = (r: { path: string; body?: string }) =>
+    new Promise<{ status: number; bytes: number; head: string }>((resolve, reject) => {
+      const headers: Record<string, string> = { ...job.headers };
+      if (r.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = String(Buffer.byteLength(r.body));
+      }
+      const req = http.request(
+        { host: '127.0.0.1', port: job.port, method: job.method, path: r.path, agent, headers },
+        (res) => {
+          let bytes = 0;
+          let head = '';
+          res.on('data', (c: Buffer) => {
+            if (head.length < 200) head += c.toString('utf8', 0, 200);
+            bytes += c.length;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, head }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(r.body);
+    });
+  const loop = async () => {
+    while (performance.now() < end) {
+      const r = job.requests[next++ % job.requests.length]!;
+      const started = performance.now();
+      try {
+        const res = await once(r);
+        const ms = performance.now() - started;
+        out.total++;
+        if (res.status >= 300) {
+          out.errors++;
+          out.firstError ??= `${res.status} ${res.head}`;
+        } else if (started >= measureFrom) {
+          out.latencies.push(ms);
+          out.bytes += res.bytes;
+        }
+      } catch (err) {
+        out.errors++;
+        out.firstError ??= (err as Error).message;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: job.concurrency }, loop));
+  agent.destroy();
+  return out;
+}
+
+// ---- measurement helpers --------------------------------------------------------------------------------------
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+}
+
+const max = (xs: number[]) => (xs.length ? xs.reduce((a, b) => (b > a ? b : a)) : NaN);
+const fmt = (v: number, digits = 2) => (Number.isNaN(v) ? 'n/a' : v.toFixed(digits));
+const thousands = (v: number) => (Number.isNaN(v) ? 'n/a' : Math.round(v).toLocaleString('en-US'));
+
+function table(head: string[], body: string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  console.log(line(head));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const b of body) console.log(line(b));
+}
+
+function machineLine(): string {
+  const read = (f: string) => {
+    try {
+      return fs.readFileSync(f, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const cpu = /^model name\s*:\s*(.+)$/m.exec(read('/proc/cpuinfo'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown CPU';
+  const memKb = Number(/^MemTotal:\s+(\d+) kB/m.exec(read('/proc/meminfo'))?.[1] ?? os.totalmem() / 1024);
+  return (
+    `machine: ${cpu.trim()}, ${os.availableParallelism()} cores, ${(memKb / 1024 / 1024).toFixed(1)} GiB RAM; ` +
+    `Node ${process.version}; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`
+  );
+}
+
+/**
+ * CPU time (ms) of this process's main thread, where the daemon and SQLite run, from /proc (10 ms ticks); null off
+ * Linux. Unlike wall time and loop utilisation, it does not grow when other work on the machine takes the core.
+ */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime is field 14, so index 11 here.
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    return ((f[11]! + f[12]!) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Main-thread CPU per operation in µs, over a stretch that began at `cpu0` and did `ops` operations. */
+const cpuPerOp = (cpu0: number | null, ops: number): number | null => {
+  const cpu1 = mainThreadCpuMs();
+  return cpu0 === null || cpu1 === null || ops === 0 ? null : ((cpu1 - cpu0) * 1000) / ops;
+};
+
+// ---- the benchmark (main thread) ------------------------------------------------------------------------------
+
+interface Options {
+  messages: number;
+  concurrency: number[];
+  seconds: number;
+}
+
+interface Row {
+  what: string;
+  inFlight: string;
+  latencies: number[];
+  perSecond: number;
+  errors: number;
+  /** The daemon's main-thread event-loop utilisation, warm-up included (HTTP rows only). */
+  elu: number | null;
+  /** Main-thread CPU per message, µs. */
+  cpuUs: number | null;
+}
+
+let worker: Worker | undefined;
+let daemon: TestDaemon | undefined;
+let scratch: string | undefined;
+let cleaned = false;
+
+/** Synchronous, so it also runs from the exit handler: whatever the async stop did not get to. */
+function cleanupSync(): void {
+  if (cleaned) return;
+  cleaned = true;
+  void worker?.terminate();
+  if (daemon) {
+    killTmuxServer(daemon.home);
+    fs.rmSync(daemon.home, { recursive: true, force: true });
+  }
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+}
+
+async function cleanup(): Promise<void> {
+  if (cleaned) return;
+  await worker?.terminate();
+  worker = undefined;
+  const d = daemon;
+  daemon = undefined;
+  await d?.stop().catch((err) => console.error('daemon stop:', err));
+  cleanupSync();
+}
+
+function load(job: LoadJob): Promise<LoadResult> {
+  const w = (worker ??= new Worker(new URL(import.meta.url)));
+  return new Promise((resolve, reject) => {
+    const done = (r: LoadResult) => {
+      w.off('error', reject);
+      resolve(r);
+    };
+    w.once('message', done);
+    w.once('error', reject);
+    w.postMessage(job);
+  });
+}
+
+/** One insert per transaction, like `ChatStore.insert`, for `ms` after a short warm-up; per-insert times in ms. */
+function timedLoop(
+  ms: number,
+  insert: (i: number) => void,
+): { latencies: number[]; perSecond: number; cpuUs: number | null } {
+  const warmEnd = performance.now() + 500;
+  let i = 0;
+  while (performance.now() < warmEnd) insert(i++);
+  const latencies: number[] = [];
+  const cpu0 = mainThreadCpuMs();
+  const start = performance.now();
+  const end = start + ms;
+  let now = start;
+  while (now < end) {
+    insert(i++);
+    const after = performance.now();
+    latencies.push(after - now);
+    now = after;
+  }
+  return {
+    latencies,
+    perSecond: latencies.length / ((now - start) / 1000),
+    cpuUs: cpuPerOp(cpu0, latencies.length),
+  };
+}
+
+function bareLoops(dir: string, seconds: number): Row[] {
+  const rows: Row[] = [];
+  // A fresh file each, so neither inherits the other's table or WAL.
+  const bareDb = openDatabase(path.join(dir, 'bare.db'));
+  try {
+    // Every column bound, nulls included, as ChatStore.insert binds them.
+    const cols = [
+      'id',
+      'agent',
+      'direction',
+      'kind',
+      'text',
+      'sender',
+      'transcript',
+      'reply_to',
+      'task',
+      'run_id',
+      'state',
+      'answer',
+      'input',
+      'permission',
+      'ts',
+      'deadline',
+      'closed_reason',
+      'delivery_note',
+    ];
+    const stmt = bareDb.prepare(
+      `INSERT INTO messages (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
+    );
+    const insert = bareDb.transaction((row: Record<string, string | null>) => stmt.run(row));
+    const r = timedLoop(seconds * 1000, (i) => {
+      const now = Date.now();
+      insert({
+        id: newId(now),
+        agent: POSTER,
+        direction: 'out',
+        kind: 'text',
+        text: TEXTS[i % TEXTS.length]!,
+        sender: null,
+        transcript: null,
+        reply_to: null,
+        task: null,
+        run_id: null,
+        state: '',
+        answer: null,
+        input: null,
+        permission: null,
+        ts: rfc3339(now),
+        deadline: null,
+        closed_reason: null,
+        delivery_note: null,
+      });
+    });
+    rows.push({ what: 'bare better-sqlite3 loop', inFlight: '1', ...r, errors: 0, elu: null });
+  } finally {
+    bareDb.close();
+  }
+  const storeDb = openDatabase(path.join(dir, 'store.db'));
+  try {
+    const store = new ChatStore(storeDb, systemClock);
+    const r = timedLoop(seconds * 1000, (i) => {
+      store.insert({ agent: POSTER, direction: 'out', kind: 'text', text: TEXTS[i % TEXTS.length]!, state: '' });
+    });
+    rows.push({ what: 'ChatStore.insert, no HTTP', inFlight: '1', ...r, errors: 0, elu: null });
+  } finally {
+    storeDb.close();
+  }
+  return rows;
+}
+
+async function ingest(opts: Options): Promise<Row[]> {
+  const d = (daemon = await startTestDaemon({
+    clock: systemClock,
+    config: `templates:\n  idle:\n    harness: shell\n    command: "exec sleep 100000"\n`,
+  }));
+  const spawned = await request(d.tcp, 'POST', '/api/v1/agents/spawn', {
+    token: d.daemon.operatorToken,
+    body: { template: 'idle', name: POSTER },
+  });
+  if (spawned.status !== 201) throw new Error(`spawning ${POSTER}: ${spawned.status} ${spawned.text}`);
+  const rows: Row[] = [];
+  for (const c of opts.concurrency) {
+    const elu0 = performance.eventLoopUtilization();
+    const cpu0 = mainThreadCpuMs();
+    const r = await load({
+      port: d.daemon.port,
+      method: 'POST',
+      headers: { authorization: `Bearer ${d.daemon.agentToken}` },
+      requests: TEXTS.map((text) => ({ path: `/api/agent/${POSTER}/chat/post`, body: JSON.stringify({ text }) })),
+      concurrency: c,
+      warmupMs: 1000,
+      measureMs: opts.seconds * 1000,
+    });
+    // Warm-up included: the loop is equally busy in both stretches, so the ratio is the same.
+    const elu = performance.eventLoopUtilization(elu0).utilization;
+    const cpuUs = cpuPerOp(cpu0, r.total);
+    if (r.firstError) console.log(`  HTTP ×${c}: ${r.errors} errors, first: ${r.firstError}`);
+    rows.push({
+      what: 'HTTP agent post',
+      inFlight: String(c),
+      latencies: r.latencies,
+      perSecond: r.latencies.length / opts.seconds,
+      errors: r.errors,
+      elu,
+      cpuUs,
+    });
+    console.log(`  HTTP ×${c}: ${thousands(rows.at(-1)!.perSecond)} messages/s`);
+  }
+  const stored = d.daemon.db.prepare('SELECT COUNT(*) FROM messages WHERE agent = ?').pluck().get(POSTER) as number;
+  console.log(`  (${thousands(stored)} messages stored in the daemon's thread)`);
+  daemon = undefined;
+  await d.stop();
+  return rows;
+}
+
+interface PageRow {
+  size: number;
+  page: string;
+  latencies: number[];
+  kbPerPage: number;
+  errors: number;
+  /** Main-thread CPU per request, µs. */
+  cpuUs: number | null;
+}
+
+/** Appends messages to THREAD up to `to`, oldest first, in big transactions on the daemon's own connection. */
+function seed(db: Database, from: number, to: number, firstMs: number): void {
+  // Real ULID layout, time first; the random half is the row number instead, since a fresh random per row (what
+  // the ulid package does) made it the slowest step of seeding, and ten seconds apart every time is distinct anyway.
+  const id = (at: number, i: number) => encodeTime(at, 10) + encodeTime(i, 16);
+  const stmt = db.prepare(
+    'INSERT INTO messages (id, agent, direction, kind, text, state, ts) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const batch = db.transaction((a: number, b: number) => {
+    for (let i = a; i < b; i++) {
+      // Ten seconds apart: 1M messages span about four months, all in the past.
+      const at = firstMs + i * 10_000;
+      const inbound = i % 2 === 0;
+      stmt.run(
+        id(at, i),
+        THREAD,
+        inbound ? 'in' : 'out',
+        'text',
+        TEXTS[i % TEXTS.length]!,
+        inbound ? 'delivered' : '',
+        rfc3339(at),
+      );
+    }
+  });
+  for (let a = from; a < to; a += SEED_BATCH) batch(a, Math.min(to, a + SEED_BATCH));
+  // As a long-running daemon would have it: the WAL folded back into the main file.
+  db.pragma('wal_checkpoint(TRUNCATE)');
+}
+
+async function history(opts: Options, started: number): Promise<PageRow[]> {
+  const sizes = [...new Set([...HISTORY_SIZES.filter((s) => s < opts.messages), opts.messages])];
+  const d = (daemon = await startTestDaemon({ clock: systemClock }));
+  const db = d.daemon.db;
+  const firstMs = Date.now() - opts.messages * 10_000 - 86_400_000;
+  const idAt = db.prepare('SELECT id FROM messages WHERE rowid = ?').pluck();
+  const rows: PageRow[] = [];
+  let have = 0;
+  let seedRate = 0;
+  const measureMs = 2000;
+  for (const size of sizes) {
+    const left = BUDGET_MS - (performance.now() - started) - 10_000;
+    const seedEstimate = seedRate ? ((size - have) / seedRate) * 1000 : 0;
+    if (seedEstimate + 4 * (measureMs + 300) > left) {
+      console.log(`  (stopping before ${thousands(size)} messages: time budget)`);
+      break;
+    }
+    const s0 = performance.now();
+    seed(db, have, size, firstMs);
+    seedRate = (size - have) / ((performance.now() - s0) / 1000);
+    console.log(`  seeded ${thousands(size)} messages (${thousands(seedRate)} rows/s)`);
+    have = size;
+    // The thread is the only one in this database, so rowid k is the k-th oldest message.
+    const cursor = (k: number) => encodeURIComponent(idAt.get(k) as string);
+    const base = `/api/v1/chat/${THREAD}/messages?limit=${PAGE}`;
+    const kinds: [string, string[]][] = [
+      ['newest', [base]],
+      ['middle', [`${base}&before=${cursor(Math.floor(size / 2))}`]],
+      ['oldest', [`${base}&before=${cursor(PAGE + 1)}`]],
+      [
+        'random',
+        Array.from(
+          { length: RANDOM_CURSORS },
+          () => `${base}&before=${cursor(PAGE + 1 + Math.floor(Math.random() * (size - PAGE)))}`,
+        ),
+      ],
+    ];
+    for (const [page, paths] of kinds) {
+      const cpu0 = mainThreadCpuMs();
+      const r = await load({
+        port: d.daemon.port,
+        method: 'GET',
+        headers: { authorization: `Bearer ${d.daemon.operatorToken}` },
+        requests: paths.map((p) => ({ path: p })),
+        concurrency: 1,
+        warmupMs: 300,
+        measureMs,
+      });
+      if (r.firstError) console.log(`  ${page} @ ${size}: ${r.errors} errors, first: ${r.firstError}`);
+      rows.push({
+        size,
+        page,
+        latencies: r.latencies,
+        kbPerPage: r.bytes / 1024 / Math.max(1, r.latencies.length),
+        errors: r.errors,
+        cpuUs: cpuPerOp(cpu0, r.total),
+      });
+    }
+  }
+  const bytes = fs.statSync(d.daemon.paths.database).size;
+  console.log(`  chat.db ${(bytes / 1024 / 1024).toFixed(0)} MiB at ${thousands(have)} messages`);
+  daemon = undefined;
+  await d.stop();
+  return rows;
+}
+
+function report(bare: Row[], http: Row[], pages: PageRow[]): void {
+  const floor = bare[0]!.perSecond;
+  console.log(
+    '\ningest: one message per request and per transaction; p50/p99/max per request (HTTP) or per insert (loops);' +
+      ' CPU = main-thread CPU per message (the daemon and SQLite; the HTTP client is on another thread);' +
+      " loop util = the daemon's main-thread event-loop utilisation\n",
+  );
+  table(
+    [
+      'path',
+      'in flight',
+      'messages/s',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'CPU µs/msg',
+      'loop util',
+      'errors',
+      'vs bare loop',
+    ],
+    [...bare, ...http].map((r) => [
+      r.what,
+      r.inFlight,
+      thousands(r.perSecond),
+      fmt(quantile(r.latencies, 0.5), 3),
+      fmt(quantile(r.latencies, 0.99), 3),
+      fmt(max(r.latencies), 2),
+      r.cpuUs === null ? 'n/a' : fmt(r.cpuUs, 0),
+      r.elu === null ? '' : `${(r.elu * 100).toFixed(0)}%`,
+      String(r.errors),
+      `${((r.perSecond / floor) * 100).toFixed(1)}%`,
+    ]),
+  );
+  const best = Math.max(...http.map((r) => r.perSecond));
+  console.log(
+    `\nbest HTTP ingest / bare loop: ${((best / floor) * 100).toFixed(1)}% (goal ≥ 50%)` +
+      `; ChatStore.insert / bare loop: ${((bare[1]!.perSecond / floor) * 100).toFixed(1)}%`,
+  );
+
+  if (!pages.length) return;
+  console.log(`\nhistory: GET /api/v1/chat/${THREAD}/messages?limit=${PAGE}[&before=<id>], one request in flight\n`);
+  table(
+    ['messages', 'page', 'requests', 'p50 ms', 'p99 ms', 'max ms', 'CPU µs/req', 'KiB/page', 'errors'],
+    pages.map((r) => [
+      thousands(r.size),
+      r.page,
+      String(r.latencies.length),
+      fmt(quantile(r.latencies, 0.5)),
+      fmt(quantile(r.latencies, 0.99)),
+      fmt(max(r.latencies)),
+      r.cpuUs === null ? 'n/a' : fmt(r.cpuUs, 0),
+      fmt(r.kbPerPage, 1),
+      String(r.errors),
+    ]),
+  );
+  const sizes = [...new Set(pages.map((r) => r.size))];
+  if (sizes.length > 1) {
+    console.log(`\ngrowth, p50 ms (p99 ms) by thread size\n`);
+    const kinds = [...new Set(pages.map((r) => r.page))];
+    table(
+      ['page', ...sizes.map(thousands), `x from ${thousands(sizes[0]!)}`],
+      kinds.map((k) => {
+        const of = (s: number) => pages.find((r) => r.size === s && r.page === k)!.latencies;
+        const p50 = (s: number) => quantile(of(s), 0.5);
+        return [
+          k,
+          ...sizes.map((s) => `${fmt(p50(s))} (${fmt(quantile(of(s), 0.99))})`),
+          `${fmt(p50(sizes.at(-1)!) / p50(sizes[0]!))}x`,
+        ];
+      }),
+    );
+  }
+}
+
+async function main(opts: Options): Promise<void> {
+  const started = performance.now();
+  console.log(machineLine());
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-bench-store-'));
+
+  console.log(`bare loops, ${opts.seconds} s each`);
+  const bare = bareLoops(scratch, opts.seconds);
+  console.log(`ingest over HTTP, ${opts.seconds} s per level after 1 s warm-up`);
+  const httpRows = await ingest(opts);
+  console.log(`history, up to ${thousands(opts.messages)} messages`);
+  const pages = await history(opts, started);
+  report(bare, httpRows, pages);
+  console.log(`\ntotal ${fmt((performance.now() - started) / 1000, 1)} s`);
+}
+
+function positive(name: string, raw: string | undefined): number {
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} wants a positive integer`);
+  return v;
+}
+
+if (!isMainThread) {
+  parentPort!.on('message', (job: LoadJob) => void runLoad(job).then((r) => parentPort!.postMessage(r)));
+} else {
+  const { values } = parseArgs({
+    options: {
+      messages: { type: 'string', default: '1000000' },
+      concurrency: { type: 'string', default: '1,4,16' },
+      seconds: { type: 'string', default: '5' },
+    },
+  });
+  const opts: Options = {
+    messages: positive('messages', values.messages),
+    concurrency: values.concurrency.split(',').map((c) => positive('concurrency', c)),
+    seconds: positive('seconds', values.seconds),
+  };
+  process.on('exit', cleanupSync);
+  for (const sig of ['SIGINT', 'SIGTERM'] as const)
+    process.on(sig, () => {
+      // A bounded try at the orderly stop; the exit handler removes whatever is left.
+      const forced = setTimeout(() => process.exit(130), 5_000);
+      void cleanup().finally(() => {
+        clearTimeout(forced);
+        process.exit(130);
+      });
+    });
+  setTimeout(() => {
+    console.error(`(aborting: over the ${BUDGET_MS / 1000} s budget)`);
+    process.exit(1);
+  }, BUDGET_MS).unref();
+  main(opts)
+    .catch((err) => {
+      console.error(err);
+      process.exitCode = 1;
+    })
+    .finally(cleanup);
+}
