@@ -20,6 +20,7 @@ import { systemClock } from '../src/core/clock.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
 import { request } from '../test/helpers/http.js';
 import { OpenAiServer, lastUserText, type ScriptedReply } from '../test/helpers/openai-server.js';
+import { fmt, positive, quantile, table } from './lib/report.js';
 
 /** Hard stop, whatever the machine: the default run takes about a minute on two cores. */
 const BUDGET_MS = 115_000;
@@ -39,12 +40,6 @@ const { values } = parseArgs({
     'throughput-chunks': { type: 'string', default: '20000' },
   },
 });
-
-function positive(name: string, raw: string | undefined): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} wants a positive integer`);
-  return v;
-}
 
 const turns = positive('turns', values.turns);
 const chunks = positive('chunks', values.chunks);
@@ -236,12 +231,6 @@ async function capture(kind: string, sse: boolean, timeoutMs?: number): Promise<
   return legs(kind, sse, JSON.stringify(sent.body), timeoutMs);
 }
 
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-}
-
-const fmt = (v: number, digits = 2) => (Number.isNaN(v) ? 'n/a' : v.toFixed(digits));
 const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -280,15 +269,6 @@ async function alternate(l: Legs, n: number, deadline: number): Promise<Sampled>
 }
 
 const gaps = (at: number[]) => at.slice(1).map((t, i) => t - at[i]!);
-
-function table(head: string[], body: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  console.log(line(head));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const b of body) console.log(line(b));
-}
 
 /** A latency row: each leg's p50/p99 and Leo's excess over direct at both. */
 function latencyRow(name: string, leo: number[], direct: number[]): string[] {

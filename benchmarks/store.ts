@@ -31,6 +31,7 @@ import { rfc3339 } from '../src/core/time.js';
 import { openDatabase, type Database } from '../src/store/database.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
 import { request } from '../test/helpers/http.js';
+import { cpuPerOp, fmt, machineLine, mainThreadCpuMs, maxOf, positive, quantile, table } from './lib/report.js';
 
 /** Hard stop, whatever the machine: the default run takes about 75 s on two cores. */
 const BUDGET_MS = 175_000;
@@ -137,66 +138,7 @@ async function runLoad(job: LoadJob): Promise<LoadResult> {
 
 // ---- measurement helpers --------------------------------------------------------------------------------------
 
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-}
-
-const max = (xs: number[]) => (xs.length ? xs.reduce((a, b) => (b > a ? b : a)) : NaN);
-const fmt = (v: number, digits = 2) => (Number.isNaN(v) ? 'n/a' : v.toFixed(digits));
 const thousands = (v: number) => (Number.isNaN(v) ? 'n/a' : Math.round(v).toLocaleString('en-US'));
-
-function table(head: string[], body: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  console.log(line(head));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const b of body) console.log(line(b));
-}
-
-function machineLine(): string {
-  const read = (f: string) => {
-    try {
-      return fs.readFileSync(f, 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const cpu = /^model name\s*:\s*(.+)$/m.exec(read('/proc/cpuinfo'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown CPU';
-  const memKb = Number(/^MemTotal:\s+(\d+) kB/m.exec(read('/proc/meminfo'))?.[1] ?? os.totalmem() / 1024);
-  return (
-    `machine: ${cpu.trim()}, ${os.availableParallelism()} cores, ${(memKb / 1024 / 1024).toFixed(1)} GiB RAM; ` +
-    `Node ${process.version}; load ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`
-  );
-}
-
-/**
- * CPU time (ms) of this process's main thread, where the daemon and SQLite run, from /proc (10 ms ticks); null off
- * Linux. Unlike wall time and loop utilisation, it does not grow when other work on the machine takes the core.
- */
-function mainThreadCpuMs(): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name; utime is field 14, so index 11 here.
-    const f = stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .map(Number);
-    return ((f[11]! + f[12]!) * 1000) / 100;
-  } catch {
-    return null;
-  }
-}
-
-/** Main-thread CPU per operation in µs, over a stretch that began at `cpu0` and did `ops` operations. */
-const cpuPerOp = (cpu0: number | null, ops: number): number | null => {
-  const cpu1 = mainThreadCpuMs();
-  return cpu0 === null || cpu1 === null || ops === 0 ? null : ((cpu1 - cpu0) * 1000) / ops;
-};
 
 // ---- the benchmark (main thread) ------------------------------------------------------------------------------
 
@@ -530,7 +472,7 @@ function report(bare: Row[], http: Row[], pages: PageRow[]): void {
       thousands(r.perSecond),
       fmt(quantile(r.latencies, 0.5), 3),
       fmt(quantile(r.latencies, 0.99), 3),
-      fmt(max(r.latencies), 2),
+      fmt(maxOf(r.latencies), 2),
       r.cpuUs === null ? 'n/a' : fmt(r.cpuUs, 0),
       r.elu === null ? '' : `${(r.elu * 100).toFixed(0)}%`,
       String(r.errors),
@@ -553,7 +495,7 @@ function report(bare: Row[], http: Row[], pages: PageRow[]): void {
       String(r.latencies.length),
       fmt(quantile(r.latencies, 0.5)),
       fmt(quantile(r.latencies, 0.99)),
-      fmt(max(r.latencies)),
+      fmt(maxOf(r.latencies)),
       r.cpuUs === null ? 'n/a' : fmt(r.cpuUs, 0),
       fmt(r.kbPerPage, 1),
       String(r.errors),
@@ -591,12 +533,6 @@ async function main(opts: Options): Promise<void> {
   const pages = await history(opts, started);
   report(bare, httpRows, pages);
   console.log(`\ntotal ${fmt((performance.now() - started) / 1000, 1)} s`);
-}
-
-function positive(name: string, raw: string | undefined): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} wants a positive integer`);
-  return v;
 }
 
 if (!isMainThread) {

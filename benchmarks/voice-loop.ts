@@ -21,11 +21,11 @@ import { findOnPath, resolveProgram } from '../src/native/programs.js';
 import { WorkerPool } from '../src/pool/worker-pool.js';
 import { transcribe, type TranscribeInput, type TranscribeResult } from '../workers/transcribe.js';
 import { writeWeightlessModel } from '../test/helpers/whisper-model.js';
+import { mainThreadCpuMs, positive, quantile, table } from './lib/report.js';
 
 /** Hard stop: 20 notes per row took 1.5 to 4 minutes in all on two cores shared with other work. */
 const BUDGET_MS = 5 * 60_000;
 const RESOLUTION_MS = 10;
-const CLK_TCK = 100;
 const IDLE_MS = 3_000;
 /** As the transcribe tests; the daemon's 120 s default would let one stuck note eat half the budget. */
 const NOTE_TIMEOUT_MS = 60_000;
@@ -41,12 +41,6 @@ const { values } = parseArgs({
     'whisper-threads': { type: 'string', default: '2' },
   },
 });
-
-function positive(name: string, raw: string | undefined): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} wants a positive integer`);
-  return v;
-}
 
 const notes = positive('notes', values.notes);
 const threads = positive('threads', values.threads);
@@ -95,29 +89,7 @@ setTimeout(() => {
   process.exit(1);
 }, BUDGET_MS).unref();
 
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-}
-
 const fmt = (v: number | null, digits = 1) => (v === null || Number.isNaN(v) ? 'n/a' : v.toFixed(digits));
-
-/**
- * utime+stime (ms) of the main thread alone, from /proc; null off Linux. process.cpuUsage() would also count the
- * pool's threads, which is the very thing to tell apart.
- */
-function mainThreadCpuMs(): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const f = stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .map(Number);
-    return ((f[11]! + f[12]!) * 1000) / CLK_TCK;
-  } catch {
-    return null;
-  }
-}
 
 /** Whole process (all JS threads, not the child programs), ms. */
 function processCpuMs(): number {
@@ -263,12 +235,7 @@ async function main(): Promise<void> {
       String(r.ok),
       String(r.failed),
     ]);
-    const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-    const line = (cells: string[]) =>
-      `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-    console.log(line(head));
-    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-    for (const b of body) console.log(line(b));
+    table(head, body);
 
     const [, onPool, onMain] = rows as [Row, Row, Row];
     // Sub-millisecond p99s make the ratio jumpy; the absolute figures above are the ones to read.
