@@ -118,6 +118,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
   });
   await d.app.register(stateRoutes, {
     clock: d.clock,
+    version: () => [d.bus.stats().published, sweeper.stats().sweeps, d.config()],
     agents: () => supervisor.list(),
     tasks: () => taskViews(d.config(), d.clock.now(), (task) => d.runs.lastRunAt(task)),
     recentRuns: () => d.runs.recent(),

@@ -3,28 +3,40 @@ import { LEO_VERSION } from '../core/version.js';
 import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
 import { Access } from '../http/access.js';
-import { ok } from '../http/envelope.js';
 import type { Agent, AgentMessage, StateSnapshot, Task, TaskRun } from './schemas.js';
+import { SnapshotCache } from './snapshot-cache.js';
 
 export interface StateSources {
   clock: Clock;
+  /** Values that change whenever anything the snapshot lists may have (events published, sweeps, the config). */
+  version(): readonly unknown[];
   agents(): Agent[];
   tasks(): Task[];
   recentRuns(): TaskRun[];
   recentMessages(): AgentMessage[];
 }
 
-/** GET /api/v1/state: the whole world from memory plus the agent store; never a tmux call per request. */
+/** A snapshot this old is rebuilt even without a version change, for the fields derived from the clock. */
+const MAX_AGE_MS = 1000;
+
+type Cached = Omit<StateSnapshot, 'version' | 'server_time'>;
+
+/**
+ * GET /api/v1/state: the whole world from memory plus the agent store; never a tmux call per request. Everything but
+ * server_time is serialised once per change and spliced in, so a poll costs a string concatenation.
+ */
 export const stateRoutes: FastifyPluginAsync<StateSources> = async (app, src) => {
-  app.get('/api/v1/state', { config: { access: Access.readers } }, async () =>
-    ok<StateSnapshot>({
-      version: 1,
-      server_time: rfc3339(src.clock.now()),
-      leo_version: LEO_VERSION,
-      agents: src.agents(),
-      tasks: src.tasks(),
-      recent_runs: src.recentRuns(),
-      recent_messages: src.recentMessages(),
-    }),
-  );
+  const cache = new SnapshotCache(src.clock, MAX_AGE_MS);
+  const build = (): Cached => ({
+    leo_version: LEO_VERSION,
+    agents: src.agents(),
+    tasks: src.tasks(),
+    recent_runs: src.recentRuns(),
+    recent_messages: src.recentMessages(),
+  });
+  app.get('/api/v1/state', { config: { access: Access.readers } }, async (_req, reply) => {
+    const rest = cache.get(src.version(), build);
+    const head = `{"ok":true,"data":{"version":1,"server_time":${JSON.stringify(rfc3339(src.clock.now()))},`;
+    return reply.type('application/json; charset=utf-8').send(`${head}${rest.slice(1)}}`);
+  });
 };
