@@ -5,7 +5,8 @@
  *   from a few concurrent keep-alive clients, against the floor of a bare better-sqlite3 loop into the same
  *   `messages` table, opened by Leo's own `openDatabase` (so the same WAL, synchronous, foreign-key and busy-timeout
  *   pragmas and the same migrations), one insert per transaction as `ChatStore.insert` does;
- * - between them, `ChatStore.insert` called directly, which splits the gap into store code and HTTP;
+ * - between them, `ChatStore.insert` called directly, and a bare fastify app storing each post with it (no auth,
+ *   validation, events or delivery), which split the gap into store code, HTTP itself and what Leo adds;
  * - history: `GET /api/v1/chat/:agent/messages?before=<id>&limit=50` on one thread grown to 10k, 100k and 1M
  *   messages: the newest page, a middle page, the oldest page and pages at random cursors.
  *
@@ -23,6 +24,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import Fastify from 'fastify';
 import { encodeTime } from 'ulid';
 import { ChatStore } from '../src/chat/chat-store.js';
 import { systemClock } from '../src/core/clock.js';
@@ -341,6 +343,52 @@ async function ingest(opts: Options): Promise<Row[]> {
   return rows;
 }
 
+/**
+ * The floor for any HTTP ingest in Node: a bare fastify app that parses the same bodies and stores each with
+ * `ChatStore.insert` into a fresh file, with no auth, validation, events or delivery. It splits the gap to the bare
+ * loop into what HTTP costs at all and what Leo adds on top.
+ */
+async function httpFloor(dir: string, opts: Options): Promise<Row> {
+  const db = openDatabase(path.join(dir, 'floor.db'));
+  const store = new ChatStore(db, systemClock);
+  const app = Fastify();
+  app.post<{ Params: { name: string }; Body: { text: string } }>('/api/agent/:name/chat/post', async (req, reply) => {
+    const m = store.insert({ agent: req.params.name, direction: 'out', kind: 'text', text: req.body.text, state: '' });
+    return reply.code(201).send({ ok: true, data: { id: m.id } });
+  });
+  try {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.server.address() as { port: number }).port;
+    const c = Math.max(...opts.concurrency);
+    const elu0 = performance.eventLoopUtilization();
+    const cpu0 = mainThreadCpuMs();
+    const r = await load({
+      port,
+      method: 'POST',
+      headers: {},
+      requests: TEXTS.map((text) => ({ path: `/api/agent/${POSTER}/chat/post`, body: JSON.stringify({ text }) })),
+      concurrency: c,
+      warmupMs: 1000,
+      measureMs: opts.seconds * 1000,
+    });
+    if (r.firstError) console.log(`  floor: ${r.errors} errors, first: ${r.firstError}`);
+    const perSecond = r.latencies.length / opts.seconds;
+    console.log(`  fastify + ChatStore.insert ×${c}: ${thousands(perSecond)} messages/s`);
+    return {
+      what: 'fastify + ChatStore.insert',
+      inFlight: String(c),
+      latencies: r.latencies,
+      perSecond,
+      errors: r.errors,
+      elu: performance.eventLoopUtilization(elu0).utilization,
+      cpuUs: cpuPerOp(cpu0, r.total),
+    };
+  } finally {
+    await app.close();
+    db.close();
+  }
+}
+
 interface PageRow {
   size: number;
   page: string;
@@ -446,7 +494,7 @@ async function history(opts: Options, started: number): Promise<PageRow[]> {
   return rows;
 }
 
-function report(bare: Row[], http: Row[], pages: PageRow[]): void {
+function report(bare: Row[], floorRow: Row, http: Row[], pages: PageRow[]): void {
   const floor = bare[0]!.perSecond;
   console.log(
     '\ningest: one message per request and per transaction; p50/p99/max per request (HTTP) or per insert (loops);' +
@@ -466,7 +514,7 @@ function report(bare: Row[], http: Row[], pages: PageRow[]): void {
       'errors',
       'vs bare loop',
     ],
-    [...bare, ...http].map((r) => [
+    [...bare, floorRow, ...http].map((r) => [
       r.what,
       r.inFlight,
       thousands(r.perSecond),
@@ -482,7 +530,9 @@ function report(bare: Row[], http: Row[], pages: PageRow[]): void {
   const best = Math.max(...http.map((r) => r.perSecond));
   console.log(
     `\nbest HTTP ingest / bare loop: ${((best / floor) * 100).toFixed(1)}% (goal ≥ 50%)` +
-      `; ChatStore.insert / bare loop: ${((bare[1]!.perSecond / floor) * 100).toFixed(1)}%`,
+      `; ChatStore.insert / bare loop: ${((bare[1]!.perSecond / floor) * 100).toFixed(1)}%` +
+      `; fastify + insert / bare loop: ${((floorRow.perSecond / floor) * 100).toFixed(1)}%` +
+      `; Leo / fastify + insert: ${((best / floorRow.perSecond) * 100).toFixed(1)}%`,
   );
 
   if (!pages.length) return;
@@ -528,10 +578,11 @@ async function main(opts: Options): Promise<void> {
   console.log(`bare loops, ${opts.seconds} s each`);
   const bare = bareLoops(scratch, opts.seconds);
   console.log(`ingest over HTTP, ${opts.seconds} s per level after 1 s warm-up`);
+  const floorRow = await httpFloor(scratch, opts);
   const httpRows = await ingest(opts);
   console.log(`history, up to ${thousands(opts.messages)} messages`);
   const pages = await history(opts, started);
-  report(bare, httpRows, pages);
+  report(bare, floorRow, httpRows, pages);
   console.log(`\ntotal ${fmt((performance.now() - started) / 1000, 1)} s`);
 }
 

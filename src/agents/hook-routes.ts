@@ -31,12 +31,14 @@ export type HookHandlers = Partial<Record<HookEvent, HookHandler>>;
  * POST /hooks/:event, on the socket only: the harness hooks Leo installs hand their input to the daemon here. Each
  * domain registers the events it handles; an event nobody handles is acknowledged and ignored.
  */
+const HookParams = z.object({ event: HookEvent });
+
 export const hookRoutes: FastifyPluginAsync<{ handlers: HookHandlers }> = async (app, { handlers }) => {
   app.post(
     '/hooks/:event',
     { config: { access: Access.socketOnly }, bodyLimit: 8 * 1024 * 1024 },
     async (req, reply) => {
-      const { event } = parseInput(z.object({ event: HookEvent }), req.params, 'params');
+      const { event } = parseInput(HookParams, req.params, 'params');
       const body = parseInput(HookBody, req.body, 'body');
       const handler = handlers[event];
       if (!handler) return ok({});

@@ -126,7 +126,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
 
   app.get('/api/v1/chat/:agent/attachments/:id', readers, async (req, reply) => {
     const agent = agentOf(req);
-    const { id } = parseInput(z.object({ id: z.string().min(1).max(64) }), req.params, 'params');
+    const { id } = parseInput(MessageParams, req.params, 'params');
     const found = deps.attachments.fileOf(agent, id);
     if (!found) throw notFound(`no attachment ${id} in ${agent}'s thread`);
     if (!found.ref.available) throw new HttpError(410, `attachment ${id} was pruned`, 'gone');

@@ -31,12 +31,15 @@ export interface CallerLookup {
   taskTurn?(agent: string): { task: string; runId: string } | undefined;
 }
 
+// Module level: zod compiles a schema on first use, and building this one per request was a tenth of an agent post.
+const CallerParams = z.object({ name: AgentName });
+
 /**
  * Resolves who calls an agent-tool route: the agent in the path and the task run, if any. The path must name an
  * agent — or, for a task run, the pinned `assistant` thread, where a task whose owner is not an agent posts.
  */
 export function toolCaller(req: FastifyRequest, lookup: CallerLookup, via: NonNullable<ToolCaller['via']>): ToolCaller {
-  const { name } = parseInput(z.object({ name: AgentName }), req.params, 'params');
+  const { name } = parseInput(CallerParams, req.params, 'params');
   const header = (h: string) => {
     const v = req.headers[h];
     return typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined;

@@ -13,6 +13,9 @@ export const PresenceReport = z.strictObject({ viewing: z.boolean() });
  * Devices register where their pushes go; the VAPID public key is what a browser subscribes with. A client with a
  * thread on screen says so (and repeats it within the TTL) so the messages it is already showing do not push.
  */
+const SubscriptionParams = z.object({ id: z.string().min(1).max(64) });
+const AgentParams = z.object({ agent: AgentName });
+
 export const pushRoutes: FastifyPluginAsync<{
   store: SubscriptionStore;
   presence: PresenceBoard;
@@ -25,12 +28,12 @@ export const pushRoutes: FastifyPluginAsync<{
   );
   app.get('/api/v1/push/subscriptions', opts, async () => ok(store.summaries()));
   app.delete('/api/v1/push/subscriptions/:id', opts, async (req) => {
-    const { id } = parseInput(z.object({ id: z.string().min(1).max(64) }), req.params, 'params');
+    const { id } = parseInput(SubscriptionParams, req.params, 'params');
     if (!store.remove(id)) throw notFound(`no push subscription ${id}`);
     return ok({ id, removed: true });
   });
   app.put('/api/v1/chat/:agent/presence', opts, async (req) => {
-    const { agent } = parseInput(z.object({ agent: AgentName }), req.params, 'params');
+    const { agent } = parseInput(AgentParams, req.params, 'params');
     const { viewing } = parseInput(PresenceReport, req.body, 'body');
     const p = req.principal;
     const viewer = p && 'id' in p ? `${p.kind}:${p.id}` : (p?.kind ?? 'anonymous');

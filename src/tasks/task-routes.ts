@@ -14,6 +14,8 @@ import type { TaskRunner } from './task-runner.js';
  * Task routes: the socket-only ingress `leo run` announces its runs and failure cards through, and the operator's
  * "run this task now" for the daemon's own runner.
  */
+const TaskParams = z.object({ name: NameSchema });
+
 export const taskRoutes: FastifyPluginAsync<{
   publisher: RunPublisher;
   cards: TaskCards;
@@ -36,7 +38,7 @@ export const taskRoutes: FastifyPluginAsync<{
   );
 
   app.post('/api/v1/tasks/:name/run', { config: { access: Access.operator } }, async (req, reply) => {
-    const { name } = parseInput(z.object({ name: NameSchema }), req.params, 'params');
+    const { name } = parseInput(TaskParams, req.params, 'params');
     if (!taskExists(name)) throw notFound(`no task named "${name}"`);
     const started = runner.fire(name);
     if (!started) throw new HttpError(409, `task ${name} is already running`, 'task_running');
