@@ -15,15 +15,18 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const log = (msg) => console.error(`bench: ${msg}`);
 
-/** Each benchmark with the options that keep the whole run under ten minutes on two cores. */
+/**
+ * Each benchmark with the options that keep the whole run, set-up on a fresh clone included (npm ci, the whisper-cli
+ * build, nginx), under ten minutes on two cores; run one alone for its full defaults.
+ */
 const BENCHMARKS = [
-  { name: 'fan-out', file: 'dist/benchmarks/fanout/fanout.js', args: [] },
+  { name: 'fan-out', file: 'dist/benchmarks/fanout/fanout.js', args: ['--seconds', '2', '--storm-seconds', '6'] },
   { name: 'heavy work', file: 'dist/benchmarks/heavy/heavy-work.js', args: ['--notes', '10'] },
-  { name: 'store', file: 'dist/benchmarks/store.js', args: [] },
-  { name: 'state', file: 'dist/benchmarks/state.js', args: [] },
-  { name: 'chat endpoint', file: 'dist/benchmarks/chat-endpoint.js', args: [] },
+  { name: 'store', file: 'dist/benchmarks/store.js', args: ['--seconds', '3', '--concurrency', '1,16'] },
+  { name: 'state', file: 'dist/benchmarks/state.js', args: ['--seconds', '3'] },
+  { name: 'chat endpoint', file: 'dist/benchmarks/chat-endpoint.js', args: ['--turns', '100'] },
   { name: 'sweep', file: 'dist/benchmarks/sweep.js', args: ['--sweeps', '3'] },
-  { name: 'voice loop', file: 'dist/benchmarks/voice-loop.js', args: ['--notes', '6'] },
+  { name: 'voice loop', file: 'dist/benchmarks/voice-loop.js', args: ['--notes', '4'] },
 ];
 
 function run(cmd, args, opts = {}) {
