@@ -123,12 +123,23 @@ export class ChatService {
 
   /**
    * At start-up: a message still pending was in flight when the daemon stopped. No route here keeps a durable outbox,
-   * so it may or may not have reached the agent: it is failed with a note to send it again, never replayed.
+   * so it is failed, never replayed. One a route had not started on never reached the agent: send it again. One a
+   * route had started on may already be in the agent's terminal, and the note says so rather than invite a duplicate.
    */
   failLeftovers(): void {
-    for (const m of this.deps.store.pendingInbound()) {
-      this.setState(m.id, 'failed', 'the daemon restarted before delivery finished');
-      this.note(m.agent, 'Leo restarted before your message was delivered; please send it again.');
+    for (const { message: m, started } of this.deps.store.pendingInbound()) {
+      if (started)
+        this.fail(
+          m,
+          'the daemon restarted while the message was being typed',
+          `Leo restarted while typing your message into ${m.agent}; it may have arrived, so check before resending.`,
+        );
+      else
+        this.fail(
+          m,
+          'the daemon restarted before delivery started',
+          'Leo restarted before your message was delivered; please send it again.',
+        );
     }
   }
 
@@ -142,8 +153,11 @@ export class ChatService {
       ? await this.deps.transcribe(audio)
       : ({ ok: false, stage: 'missing', error: 'the voice note has no audio file' } as const);
     if (!r.ok) {
-      this.setState(message.id, 'failed', `${r.stage}: ${r.error}`);
-      this.note(message.agent, `Couldn't transcribe your voice note (${r.stage}): ${r.error}. The audio was kept.`);
+      this.fail(
+        message,
+        `${r.stage}: ${r.error}`,
+        `Couldn't transcribe your voice note (${r.stage}): ${r.error}. The audio was kept.`,
+      );
       return null;
     }
     const updated = this.deps.store.update(message.id, { transcript: r.transcript });
@@ -176,6 +190,14 @@ export class ChatService {
     return message;
   }
 
+  /** Failed and its note together, so a crash never leaves a failed message without the note that says why. */
+  private fail(message: Message, why: string, note: string): void {
+    this.deps.store.atomically(() => {
+      this.setState(message.id, 'failed', why);
+      this.note(message.agent, note);
+    });
+  }
+
   private setState(id: string, state: Message['state'], note?: string): Message | null {
     const message = this.deps.store.update(id, { state, ...(note ? { note } : {}) });
     if (message) this.deps.bus.publish('chat.updated', { message, change: 'state' satisfies ChatChange });
@@ -193,15 +215,14 @@ export class ChatService {
       const said = message.kind === 'voice' ? await this.transcribed(message, paths) : message.text;
       if (said === null) return;
       const text = formatDelivery(said, paths, this.replyContext(message.reply_to));
-      const route = await deliverer.deliver(message.agent, text);
+      const route = await deliverer.deliver(message.agent, text, () => this.deps.store.markDeliveryStarted(message.id));
       this.setState(message.id, 'delivered');
       this.deps.onDelivered?.(message.agent, message.id, text);
       logger.debug({ agent: message.agent, id: message.id, route }, 'chat message delivered');
     } catch (err) {
       const why = (err as Error).message;
       logger.warn({ agent: message.agent, id: message.id, err: why }, 'chat message delivery failed');
-      this.setState(message.id, 'failed', why);
-      this.note(message.agent, `Couldn't deliver your message: ${why}`);
+      this.fail(message, why, `Couldn't deliver your message: ${why}`);
     }
   }
 }

@@ -35,6 +35,9 @@ export interface Page {
   newer: string | null;
 }
 
+/** delivery_note of a message a route has started on (see markDeliveryStarted). */
+const DELIVERY_STARTED = 'delivery started';
+
 const OPTIONAL = ['sender', 'transcript', 'reply_to', 'task', 'run_id', 'deadline', 'closed_reason'] as const;
 
 /** chat.db's messages, attachments and read markers. Messages are kept indefinitely. */
@@ -191,12 +194,27 @@ export class ChatStore {
     return rows.map((r) => this.toMessage(r));
   }
 
+  /**
+   * Marks a pending message as handed to a delivery route (kept in delivery_note until the outcome replaces it), so
+   * a restart can tell a message that may have been typed from one that never left the queue.
+   */
+  markDeliveryStarted(id: string): void {
+    this.db
+      .prepare(`UPDATE messages SET delivery_note = ? WHERE id = ? AND state = 'pending'`)
+      .run(DELIVERY_STARTED, id);
+  }
+
   /** Inbound messages still waiting for delivery (at start-up: left over from before a restart). */
-  pendingInbound(): Message[] {
+  pendingInbound(): { message: Message; started: boolean }[] {
     const rows = this.db
       .prepare(`SELECT * FROM messages WHERE state = 'pending' AND direction = 'in' ORDER BY id`)
       .all() as Row[];
-    return rows.map((r) => this.toMessage(r));
+    return rows.map((r) => ({ message: this.toMessage(r), started: r.delivery_note === DELIVERY_STARTED }));
+  }
+
+  /** Runs `fn` in one transaction: several writes that must survive a crash together or not at all. */
+  atomically<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
   }
 
   private pageOf(agent: string, rows: Row[], newer: string | null): Page {

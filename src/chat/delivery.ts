@@ -22,14 +22,19 @@ export class Deliverer {
 
   constructor(private readonly routes: readonly DeliveryRoute[]) {}
 
-  /** Resolves with the route that delivered; rejects with a DeliveryError that says why every route failed. */
-  deliver(agent: string, text: string): Promise<string> {
+  /**
+   * Resolves with the route that delivered; rejects with a DeliveryError that says why every route failed.
+   * `onStart` runs when this delivery's turn in the agent's queue comes, before any route acts: the caller's last
+   * chance to record durably that the text may reach the agent from now on.
+   */
+  deliver(agent: string, text: string, onStart?: () => void): Promise<string> {
     let q = this.queues.get(agent);
     if (!q) {
       q = new PQueue({ concurrency: 1 });
       this.queues.set(agent, q);
     }
     return q.add(async () => {
+      onStart?.();
       const reasons: string[] = [];
       for (const route of this.routes) {
         if (!(await route.available(agent))) continue;

@@ -1,0 +1,297 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TestContext } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Message } from '../../src/chat/message.js';
+import { LEO_BIN } from '../helpers/cli.js';
+import { killTmuxServer, paneText } from '../helpers/daemon.js';
+import { request, type Response } from '../helpers/http.js';
+import { makeTempHome, testConfig } from '../helpers/temp-home.js';
+import { until } from '../helpers/wait.js';
+
+export type { Message };
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A seeded PRNG (mulberry32): the same seed makes the same choices, so a failing seed can be run again. */
+export interface Rng {
+  (): number;
+  /** An integer in [lo, hi]. */
+  int(lo: number, hi: number): number;
+  pick<T>(xs: readonly T[]): T;
+}
+
+export function seededRng(seed: number): Rng {
+  let a = seed >>> 0;
+  const next = (() => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }) as Rng;
+  next.int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
+  next.pick = (xs) => xs[Math.floor(next() * xs.length)]!;
+  return next;
+}
+
+/**
+ * The seeds one scenario runs: LEO_CRASH_SEED replays exactly one; otherwise LEO_CRASH_SEEDS of them (default: the
+ * bounded CI count) from LEO_CRASH_SEED_BASE, or from a random base so every run explores new ones.
+ */
+export function crashSeeds(ciCount: number): number[] {
+  if (process.env.LEO_CRASH_SEED) return [Number(process.env.LEO_CRASH_SEED)];
+  const n = Number(process.env.LEO_CRASH_SEEDS) || ciCount;
+  const base = Number(process.env.LEO_CRASH_SEED_BASE) || 1 + Math.floor(Math.random() * 1_000_000);
+  return Array.from({ length: n }, (_, i) => base + i);
+}
+
+/** What one seed reports: the SIGKILLs it survived, and counts of what happened that are summed over the seeds. */
+export type Tally = { kills: number } & Record<string, number>;
+
+/**
+ * Runs a scenario once per seed, `parallel` seeds at a time (each in its own home), and reports how many kills were
+ * survived, with the scenario's other counts. A failure names its seed and the command that replays it.
+ */
+export async function runSeeds(
+  t: TestContext,
+  scenario: string,
+  opts: { ciSeeds: number; parallel: number; file: string },
+  one: (seed: number, rng: Rng) => Promise<Tally>,
+): Promise<void> {
+  const seeds = crashSeeds(opts.ciSeeds);
+  const sums: Record<string, number> = { kills: 0 };
+  let done = 0;
+  let failed: number | null = null;
+  const queue = [...seeds];
+  const worker = async () => {
+    for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
+      try {
+        const tally = await one(seed, seededRng(seed));
+        for (const [k, n] of Object.entries(tally)) sums[k] = (sums[k] ?? 0) + n;
+        done++;
+      } catch (err) {
+        queue.length = 0;
+        failed = seed;
+        throw amend(
+          err,
+          `crash ${scenario}: seed ${seed} failed (replay: LEO_CRASH_SEED=${seed} node scripts/run-tests.mjs ` +
+            `${opts.file})\n`,
+        );
+      }
+    }
+  };
+  const started = Date.now();
+  try {
+    await Promise.all(Array.from({ length: Math.min(opts.parallel, seeds.length) }, worker));
+  } finally {
+    const { kills, ...counts } = sums;
+    const detail = Object.entries(counts).map(([k, n]) => `${k} ${n}`);
+    const outcome =
+      failed === null ? `${kills}/${kills} kills survived` : `${kills} kills survived, then seed ${failed} failed`;
+    t.diagnostic(
+      `crash ${scenario}: ${outcome} over ${done}/${seeds.length} seeds (seeds ${seeds[0]}–${seeds.at(-1)}; ` +
+        `${[...detail, `${((Date.now() - started) / 1000).toFixed(1)} s`].join(', ')})`,
+    );
+  }
+}
+
+/** Adds context to an error's message, in its stack too (the reporter prints the stack). */
+function amend(err: unknown, before: string, after = ''): Error {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const old = e.message;
+  e.message = `${before}${old}${after}`;
+  if (e.stack) e.stack = e.stack.replace(old, () => e.message);
+  return e;
+}
+
+/**
+ * A throwaway LEO_HOME with the real `leo daemon` as a child process that the test kills with SIGKILL. Agents run a
+ * sink script in Leo's private tmux server, which outlives each kill like it would in the field.
+ */
+export class CrashHome {
+  readonly home: string;
+  readonly env: NodeJS.ProcessEnv;
+  private readonly removeHome: () => void;
+  private child: ChildProcess | null = null;
+  private out = '';
+  port = 0;
+  kills = 0;
+  /** [killed at, ready again at] for each time the daemon was down. */
+  readonly downtimes: [number, number][] = [];
+  private downSince: number | null = null;
+
+  /** Runs `fn` in a new home; a failure carries the daemon's last output; the home and its tmux server go after. */
+  static async use<T>(fn: (h: CrashHome) => Promise<T>): Promise<T> {
+    const h = new CrashHome();
+    try {
+      return await fn(h);
+    } catch (err) {
+      throw amend(err, '', `\n--- daemon output (tail) ---\n${h.out.slice(-4000)}`);
+    } finally {
+      await h.cleanup();
+    }
+  }
+
+  /** Its leo.yaml has one template, `sink`, for every agent of the scenarios. */
+  constructor() {
+    const t = makeTempHome();
+    this.home = t.home;
+    this.env = t.env;
+    this.removeHome = t.cleanup;
+    // The sink: no echo, so what the pane shows is only what the agent read, one `GOT` line per line read.
+    const sink = path.join(this.home, 'sink.sh');
+    fs.writeFileSync(sink, `stty -echo\necho READY\nwhile IFS= read -r line; do printf 'GOT %s\\n' "$line"; done\n`);
+    fs.writeFileSync(
+      path.join(this.home, 'leo.yaml'),
+      testConfig(`templates:\n  sink: { harness: shell, command: "exec sh ${sink}" }\n`).replace(
+        'level: warn',
+        'level: info',
+      ),
+    );
+  }
+
+  /** Starts `leo daemon` and resolves once it is ready. */
+  async start(): Promise<void> {
+    await this.launch();
+  }
+
+  /** Starts `leo daemon` and SIGKILLs it `ms` later, whether it became ready by then or not. */
+  async startAndKill(ms: number): Promise<void> {
+    const ready = this.launch().catch(() => undefined);
+    await Promise.race([ready, sleep(ms)]);
+    await sleep(0);
+    await this.kill();
+  }
+
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.child = null;
+    const exited = new Promise((r) => child.once('exit', r));
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    this.downSince ??= Date.now();
+    this.kills++;
+  }
+
+  /** Whether `at` fell while the daemon was down. */
+  wasDownAt(at: number): boolean {
+    return this.downtimes.some(([from, to]) => from <= at && at < to);
+  }
+
+  get operatorToken(): string {
+    return fs.readFileSync(path.join(this.home, 'state', 'api.token'), 'utf8').trim();
+  }
+
+  get agentToken(): string {
+    return fs.readFileSync(path.join(this.home, 'state', 'agent.token'), 'utf8').trim();
+  }
+
+  op(method: string, p: string, body?: unknown): Promise<Response> {
+    return request({ port: this.port }, method, p, { token: this.operatorToken, ...(body ? { body } : {}) });
+  }
+
+  /** One of the agent tools as plain HTTP (`/api/agent/{agent}/chat/{action}`), with the agent token. */
+  agentOp(agent: string, action: string, body: unknown): Promise<Response> {
+    return request({ port: this.port }, 'POST', `/api/agent/${agent}/chat/${action}`, { token: this.agentToken, body });
+  }
+
+  async spawnAgent(name: string, template: string): Promise<void> {
+    const r = await this.op('POST', '/api/v1/agents/spawn', { template, name });
+    if (r.status !== 201) throw new Error(`spawn ${name}: ${r.status} ${r.text}`);
+    await until(`${name}'s sink to start`, () => paneText(this.home, name).includes('READY'), 10_000);
+  }
+
+  /** A whole thread, oldest first (paged, so bursts bigger than one page are read completely). */
+  async thread(agent: string): Promise<Message[]> {
+    const all: Message[] = [];
+    let before: string | null = null;
+    for (;;) {
+      const q: string = before ? `&before=${before}` : '';
+      const r = await this.op('GET', `/api/v1/chat/${agent}/messages?limit=500${q}`);
+      if (r.status !== 200) throw new Error(`history of ${agent}: ${r.status} ${r.text}`);
+      all.unshift(...(r.json.data.messages as Message[]));
+      before = r.json.data.older;
+      if (!before) return all;
+    }
+  }
+
+  /** Calls one of Leo's MCP tools as `agent`, the way a supervised agent does. */
+  async mcpTool(agent: string, name: string, args: Record<string, unknown>): Promise<any> {
+    const c = new Client({ name: 'crash-suite', version: '1' });
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${this.port}/api/agent/${agent}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${this.agentToken}` } },
+      }),
+    );
+    try {
+      const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
+      if (r.isError) throw new Error(`${name}: ${JSON.stringify(r)}`);
+      return r.structuredContent;
+    } finally {
+      await c.close();
+    }
+  }
+
+  /** Every line the agent's sink read, from the pane with its scrollback. */
+  linesRead(agent: string): string[] {
+    return paneText(this.home, agent, 100_000)
+      .split('\n')
+      .filter((l) => l.startsWith('GOT '));
+  }
+
+  /** chat.db read-only, beside the live daemon (WAL), for what the wire does not show. */
+  readDb<T>(read: (db: BetterSqlite3.Database) => T): T {
+    const db = new BetterSqlite3(path.join(this.home, 'state', 'chat.db'), { readonly: true, fileMustExist: true });
+    try {
+      return read(db);
+    } finally {
+      db.close();
+    }
+  }
+
+  async cleanup(): Promise<void> {
+    await this.kill();
+    killTmuxServer(this.home);
+    this.removeHome();
+  }
+
+  private launch(): Promise<void> {
+    const child = spawn(process.execPath, [LEO_BIN, 'daemon'], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    this.out = '';
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('daemon did not become ready in 20 s')), 20_000);
+      const onData = (chunk: Buffer) => {
+        this.out = (this.out + chunk.toString()).slice(-32_768);
+        const m = /"listen":"[^"]*:(\d+)".*"leo daemon ready"/.exec(this.out);
+        if (m && this.child === child) {
+          clearTimeout(timer);
+          this.port = Number(m[1]);
+          if (this.downSince !== null) this.downtimes.push([this.downSince, Date.now()]);
+          this.downSince = null;
+          resolve();
+        }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`daemon exited (${code ?? signal}) before it was ready`));
+      });
+    });
+  }
+}
+
+/** How many times each marker appears in `lines`. */
+export function countMarkers(lines: readonly string[], pattern: RegExp): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const l of lines) for (const m of l.matchAll(pattern)) counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+  return counts;
+}
