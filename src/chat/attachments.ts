@@ -33,7 +33,15 @@ export function sanitizeFilename(raw: string): string {
     .replace(/[<>:"|?*]/g, '_')
     .replace(/^[.\s]+/, '')
     .trim();
-  while (Buffer.byteLength(name) > 200) name = name.slice(0, -1);
+  // Cut by code point: dropping single UTF-16 units could leave half a surrogate pair, which is no character at all.
+  if (Buffer.byteLength(name) > 200) {
+    let cut = '';
+    for (const ch of name) {
+      if (Buffer.byteLength(cut + ch) > 200) break;
+      cut += ch;
+    }
+    name = cut;
+  }
   return name || 'file';
 }
 

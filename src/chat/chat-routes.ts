@@ -12,7 +12,7 @@ import type { ChatStore } from './chat-store.js';
 import { AttachmentError, UNCLAIMED, type AttachmentStore } from './attachments.js';
 import { HttpError } from '../http/envelope.js';
 import fs from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 
 export const SendBody = z
   .strictObject({
@@ -115,7 +115,8 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
             q.agent ?? UNCLAIMED,
             q.filename,
             req.headers['content-type'],
-            req.body as Readable,
+            // A request without a body never reaches the pass-through parser: it uploads an empty file.
+            (req.body as Readable | undefined) ?? Readable.from([]),
             deps.maxAttachmentBytes(),
           ),
         );
@@ -170,11 +171,15 @@ function mapAskErrors<T>(fn: () => T): T {
   }
 }
 
-/** AttachmentError carries its own status (400, 404, 413); everything else passes through. */
+/**
+ * AttachmentError carries its own status (400, 404, 413); everything else passes through. A 413 has the same code
+ * whether the declared length or the streamed bytes gave the size away.
+ */
 async function mapAttachmentErrors<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    throw err instanceof AttachmentError ? new HttpError(err.status, err.message) : err;
+    if (!(err instanceof AttachmentError)) throw err;
+    throw new HttpError(err.status, err.message, err.status === 413 ? 'body_too_large' : undefined);
   }
 }

@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { newId } from '../core/ids.js';
-import { rfc3339 } from '../core/time.js';
+import { isRealTime, rfc3339 } from '../core/time.js';
 import type { Database } from '../store/database.js';
 import type { ChatService } from './chat-service.js';
 
@@ -37,12 +37,8 @@ export function parseReminderTime(at: string, now: number): number {
     throw new ReminderError(
       `at: expected an RFC 3339 time with an offset, like 2026-10-14T09:00:00-04:00; got ${JSON.stringify(at)}`,
     );
+  if (!isRealTime(at)) throw new ReminderError(`at: ${JSON.stringify(at)} is not a real time`);
   const ms = Date.parse(at);
-  const [y, mo, d, h, mi] = at.match(/\d+/g)!.map(Number) as [number, number, number, number, number];
-  // Date.parse rolls 2026-02-30 over into March; a calendar date that does not exist is refused instead.
-  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  if (Number.isNaN(ms) || mo < 1 || mo > 12 || d < 1 || d > daysInMonth || h > 23 || mi > 59)
-    throw new ReminderError(`at: ${JSON.stringify(at)} is not a real time`);
   if (ms <= now) throw new ReminderError('at: must be in the future');
   if (ms - now > REMINDER_MAX_AHEAD_MS) throw new ReminderError('at: must be at most a year from now');
   return ms;
@@ -69,7 +65,8 @@ export function formatLocal(ms: number): string {
 
 /**
  * leo_chat_schedule: reminders stored in chat.db that post into their thread when due. Each fires exactly once, also
- * after downtime: the row is claimed (scheduled → fired) in the same statement that decides it fires.
+ * after downtime: the row is claimed (scheduled → fired) in the same statement that decides it fires, and in the same
+ * transaction as its post.
  */
 export class ReminderService {
   private timer: TimerHandle | null = null;
@@ -131,15 +128,17 @@ export class ReminderService {
       .prepare(`SELECT * FROM reminders WHERE state = 'scheduled' AND at_ms <= ? ORDER BY at_ms, id`)
       .all(now) as Row[];
     const claim = this.deps.db.prepare(`UPDATE reminders SET state = 'fired' WHERE id = ? AND state = 'scheduled'`);
-    for (const r of due) {
-      if (claim.run(r.id).changes !== 1) continue;
+    // The claim and the post commit together: a crash between two separate commits would leave it fired, unposted.
+    const fire = this.deps.db.transaction((r: Row) => {
+      if (claim.run(r.id).changes !== 1) return;
       const late = now - r.at_ms > LATE_AFTER_MS ? `\n_(late — scheduled for ${formatLocal(r.at_ms)})_` : '';
       this.deps.chat.post(r.agent, {
         text: `${r.text}${late}`,
         ...(r.task ? { task: r.task } : {}),
         ...(r.run_id ? { runId: r.run_id } : {}),
       });
-    }
+    });
+    for (const r of due) fire(r);
     this.rearm();
   }
 

@@ -177,6 +177,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       .default(1 * MiB),
     /** Max queued events per SSE subscriber before it is dropped. */
     sse_queue: z.number().int().positive().default(1024),
+    /** Time allowed to receive a whole request (headers and body); slow uploads need it long. */
+    request_timeout: duration({ min: SECOND }).default(5 * MINUTE),
   });
 
   const LogSchema = z.strictObject({

@@ -21,7 +21,7 @@ import { EventBus } from '../events/bus.js';
 import { eventsRoutes } from '../events/events-routes.js';
 import { FeatureSet } from '../events/features.js';
 import { SseHub } from '../events/sse-hub.js';
-import { createServer } from '../http/server.js';
+import { createServer, type RouteEntry } from '../http/server.js';
 import { systemRoutes } from '../http/system-routes.js';
 import { LoopDelayMonitor } from '../metrics/loop-delay.js';
 import { Metrics } from '../metrics/metrics.js';
@@ -46,6 +46,8 @@ export interface Daemon {
   db: Database;
   tokens: TokenStore;
   supervisor: Supervisor;
+  /** The route table: every registered route with its access rule. */
+  routes: readonly RouteEntry[];
   /** Runs one attachment-pruning pass now (it also runs on its own every six hours). */
   pruneAttachments(): Promise<void>;
   config(): Config;
@@ -96,6 +98,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const server = createServer({
     logger,
     bodyLimit: config().web.body_limit,
+    requestTimeoutMs: config().web.request_timeout,
     allowedHosts: () => config().web.allowed_hosts,
     identify: (t) => auth.identify(t),
     onResponse: (route, method, status) => metrics.countRequest(route, method, status),
@@ -189,6 +192,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     tasks.scheduler.reschedule();
     logger.info('config reloaded');
     if (next.web.listen !== prev.web.listen) logger.warn('web.listen changed: restart the daemon to apply it');
+    if (next.web.request_timeout !== prev.web.request_timeout)
+      logger.warn('web.request_timeout changed: restart the daemon to apply it');
     if (next.pool.threads !== prev.pool.threads) logger.warn('pool.threads changed: restart the daemon to apply it');
     if (next.log.level !== prev.log.level) logger.level = next.log.level;
   });
@@ -223,6 +228,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     db,
     tokens,
     supervisor: agents.supervisor,
+    routes: server.routes,
     pruneAttachments: () => chat.pruner.runOnce(),
     config,
     reloadConfig: (reason) => watcher.reload(reason),

@@ -30,7 +30,8 @@ export interface SessionsWiringDeps {
  * template says otherwise), with its workspace and its environments (where the API key lives).
  */
 export async function wireSessions(d: SessionsWiringDeps) {
-  const deniedRoots = [d.paths.stateDir];
+  // leo.yaml too: it holds environment values (API keys), and an attached file is stored in the session's history.
+  const deniedRoots = [d.paths.stateDir, d.paths.configFile];
   const agent = (name: string): ChatAgent | null => {
     const record = d.agents.get(name);
     if (!record) return null;

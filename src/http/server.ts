@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Fastify, {
   LogController,
   type FastifyError,
@@ -14,6 +15,7 @@ import type { Principal } from '../auth/token-kinds.js';
 import { decideAccess, type RouteAccess } from './access.js';
 import { HttpError } from './envelope.js';
 import { checkHostAndOrigin } from './host-gate.js';
+import { jsonBodyText } from './json-body.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,10 +34,27 @@ export interface ServerOptions {
   allowedHosts(): readonly string[];
   identify(token: string): Principal | null;
   onResponse?(route: string, method: string, status: number): void;
+  /** Time allowed to receive a whole request, headers and body; a request still arriving after it gets 408. */
+  requestTimeoutMs: number;
+}
+
+/** Headers come first and are small: a client that takes longer than this to send them is holding a socket open. */
+const HEADERS_TIMEOUT_MS = 20_000;
+
+/** One registered route as the table records it: what the access matrix and the fuzz suites enumerate. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: RouteAccess;
+  /** The route's own body limit, when it sets one; otherwise the server's. */
+  bodyLimit?: number;
+  websocket?: boolean;
 }
 
 export interface LeoServer {
   app: FastifyInstance;
+  /** Every route registered so far, in registration order (HEAD twins of GET routes included). */
+  routes: readonly RouteEntry[];
   /** The listener that serves unix-socket connections; fastify itself owns the TCP one. */
   socketServer: http.Server;
   listen(tcp: { host: string; port: number }, socketPath: string): Promise<{ port: number }>;
@@ -48,6 +67,15 @@ export interface LeoServer {
 export function createServer(opts: ServerOptions): LeoServer {
   const socketConnections = new WeakSet<Socket>();
   let socketServer!: http.Server;
+  // Fastify applies its own timeout options only to servers it creates; with a serverFactory they are set here. Only
+  // the request's arrival is timed: SSE streams and held-open long polls have received their whole request.
+  const headersTimeout = Math.min(HEADERS_TIMEOUT_MS, opts.requestTimeoutMs);
+  const serverOptions: http.ServerOptions = {
+    requestTimeout: opts.requestTimeoutMs,
+    headersTimeout,
+    // How often node looks for expired requests; by default every 30 s, which would stretch a short timeout.
+    connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersTimeout / 4))),
+  };
   // Fastify's generics would carry pino's Logger type into every plugin signature; the base logger type suffices.
   const app = Fastify({
     loggerInstance: opts.logger,
@@ -55,17 +83,46 @@ export function createServer(opts: ServerOptions): LeoServer {
     bodyLimit: opts.bodyLimit,
     forceCloseConnections: true,
     return503OnClosing: true,
+    // The TCP server gets this from fastify; the socket server, which fastify does not know, gets it below.
+    clientErrorHandler: answerClientError,
+    // Router errors (a malformed %-escape, an over-long path parameter) happen before any hook runs.
+    frameworkErrors: (err, _request, reply) => {
+      const status = err.statusCode ?? 400;
+      (reply as FastifyReply)
+        .code(status)
+        .send({ ok: false, error: err.message, code: status === 414 ? 'param_too_long' : 'bad_url' });
+    },
     serverFactory(handler) {
-      socketServer = http.createServer(handler);
+      socketServer = http.createServer(serverOptions, handler);
       socketServer.on('connection', (s: Socket) => socketConnections.add(s));
-      return http.createServer(handler);
+      socketServer.on('clientError', answerClientError);
+      return http.createServer(serverOptions, handler);
     },
   }) as unknown as FastifyInstance;
 
+  // Fastify's own JSON parser, behind the checks it lacks (json-body.ts).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const checked = jsonBodyText(body as Buffer);
+    if (!checked.ok) return done(new HttpError(400, checked.error, 'bad_json'), undefined);
+    parseJson(request, checked.text, done);
+  });
+
   app.decorateRequest('principal', null);
 
+  const routes: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
-    if (!route.config?.access) throw new Error(`route ${route.method} ${route.url} declares no access rule`);
+    const access = route.config?.access;
+    if (!access) throw new Error(`route ${route.method} ${route.url} declares no access rule`);
+    for (const method of [route.method].flat())
+      routes.push({
+        method,
+        url: route.url,
+        access,
+        ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
+        ...(route.websocket || route.wsHandler ? { websocket: true } : {}),
+      });
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -125,6 +182,7 @@ export function createServer(opts: ServerOptions): LeoServer {
 
   return {
     app,
+    routes,
     get socketServer() {
       return socketServer;
     },
@@ -145,6 +203,35 @@ class DebugRequestLog extends LogController {
   override requestCompleted(error: Error | null | undefined, _request: FastifyRequest, reply: FastifyReply): void {
     reply.log.debug({ res: reply, err: error ?? undefined, ms: reply.elapsedTime }, 'request completed');
   }
+}
+
+/**
+ * Requests node refuses before any route sees them (oversized headers, a request that took too long to arrive,
+ * unparsable HTTP) still answer with the envelope, on both listeners.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // Nothing to answer on a reset socket, nor over a response already under way (node's own test, on the response it
+  // keeps on the socket). A request that times out after it was answered (refused at its headers while its body
+  // still trickles in) is closed without a second answer.
+  const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse | null })._httpMessage;
+  const answered =
+    inFlight?.headersSent || (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Socket).bytesWritten > 0);
+  if (err.code === 'ECONNRESET' || !socket.writable || answered) {
+    socket.destroy();
+    return;
+  }
+  const [status, error, code] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, `request headers are larger than the ${http.maxHeaderSize}-byte limit`, 'headers_too_large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request did not arrive in time', 'request_timeout']
+        : [400, 'malformed HTTP request', 'bad_request'];
+  const body = JSON.stringify({ ok: false, error, code });
+  socket.write(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  socket.destroy();
 }
 
 function notFoundBody(method: string, url: string) {

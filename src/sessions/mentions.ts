@@ -11,7 +11,8 @@ import path from 'node:path';
  * - relative paths resolve against the workspace; absolute ones (and relative ones climbing out with `..`) may point
  *   anywhere: the sender already commands an agent whose tools can read those paths, and the spec allows
  *   `@/absolute/path`. What is never attached is anything whose realpath lies in a denied root (Leo's state folder,
- *   holding its tokens — the spec's `.veil/auth.json`), so a symlink pointing there is refused too;
+ *   holding its tokens — the spec's `.veil/auth.json` — and leo.yaml, holding environment values), so a symlink
+ *   pointing there is refused too;
  * - a refused path is skipped exactly like a missing one, so the block never confirms it exists;
  * - only regular files and directories count: `@/dev/zero` or a FIFO would never finish reading;
  * - a bare token ending in punctuation is tried whole first, then with the punctuation stripped one character at a

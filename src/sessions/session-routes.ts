@@ -99,6 +99,8 @@ export const sessionRoutes: FastifyPluginAsync<{
     const { id } = parseInput(SessionParams, req.params, 'params');
     sessions.session(id);
     const stream = openSse(reply);
+    // HEAD: the headers alone (see SseHub.open); waiting for the close would hang the request.
+    if (req.method === 'HEAD') return void stream.end();
     const unsubscribe = streams.subscribe(id, (e) => stream.write(e.event, e.data));
     const beat = setInterval(() => stream.comment('heartbeat'), SSE_HEARTBEAT_MS);
     await new Promise<void>((resolve) => reply.raw.on('close', () => resolve()));
@@ -125,12 +127,25 @@ export const sessionRoutes: FastifyPluginAsync<{
   });
 
   await app.register(websocket);
-  app.get('/ws', { ...opts, websocket: true }, (socket) => {
-    const unsubscribe = streams.subscribe('*', (e: StreamEvent) => {
-      const type = e.event === 'session.budget_exceeded' ? e.event : 'session.stream';
-      socket.send(JSON.stringify({ type, sessionId: e.sessionId, event: e.event, data: e.data }));
-    });
-    socket.on('close', unsubscribe);
+  app.route({
+    method: 'GET',
+    url: '/ws',
+    ...opts,
+    // A plain GET (no Upgrade) is answered like any other route's error, not with the plugin's empty 404.
+    handler: () => {
+      throw new HttpError(
+        426,
+        '/ws is a WebSocket endpoint: connect with an Upgrade: websocket request',
+        'upgrade_required',
+      );
+    },
+    wsHandler: (socket) => {
+      const unsubscribe = streams.subscribe('*', (e: StreamEvent) => {
+        const type = e.event === 'session.budget_exceeded' ? e.event : 'session.stream';
+        socket.send(JSON.stringify({ type, sessionId: e.sessionId, event: e.event, data: e.data }));
+      });
+      socket.on('close', unsubscribe);
+    },
   });
 };
 
@@ -183,6 +198,8 @@ function openSse(reply: FastifyReply) {
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
+  // Node holds the headers back until the first body write: a stream with nothing to say yet must still open.
+  raw.flushHeaders();
   const s = {
     ended: false,
     write(event: string, data: unknown) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rfc3339 } from '../core/time.js';
+import { isRealTime, rfc3339 } from '../core/time.js';
 import type { TaskRun } from '../observe/schemas.js';
 
 /** POST /observe/task-run's body cap (observability-api.md, Task-run ingress). */
@@ -21,7 +21,7 @@ const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)$/;
 const timestamp = z
   .string()
   .regex(RFC3339, { error: 'expected an RFC 3339 time with an offset' })
-  .refine((s) => !Number.isNaN(Date.parse(s)), { error: 'not a real time' });
+  .refine(isRealTime, { error: 'not a real time' });
 const text = z.string().nullish();
 
 /**

@@ -33,6 +33,7 @@ describe('config defaults', () => {
         allowed_hosts: [],
         body_limit: 1024 * 1024,
         sse_queue: 1024,
+        request_timeout: 300_000,
       });
       assert.deepEqual(c.log, { level: 'info' });
       assert.equal(c.pool.threads, Math.min(4, os.availableParallelism()));

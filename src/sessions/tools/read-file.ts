@@ -24,6 +24,8 @@ export const readFile = defineTool({
     const real = await resolveInWorkspace(ctx, p);
     const st = await fs.stat(real);
     if (st.isDirectory()) throw new ToolError(`${p} is a directory; use list_dir`);
+    // A FIFO or a device never ends a read, and the blocked read would hold one of libuv's few file-system threads.
+    if (!st.isFile()) throw new ToolError(`${p} is not a regular file`);
     if (st.size > MAX_FILE_BYTES) {
       throw new ToolError(`${p} is too large to read (${formatSize(st.size)}); use bash with head, tail or sed`);
     }
