@@ -1,16 +1,14 @@
 /**
- * tmux post-processes some of the arguments it is given, so a value that must arrive verbatim is escaped first.
+ * How values reach tmux verbatim. Commands that carry an agent's environment are sent as a command file on stdin
+ * (`source-file -`), so their words are quoted for tmux's command-file parser.
  */
 
-/**
- * tmux 3.x treats a command-line argument that ends in `;` as a command separator (`a;` is `a` then a new command);
- * an argument ending in `\;` arrives ending in `;`. Every other argument passes through untouched.
- */
-export function tmuxArg(value: string): string {
-  return value.endsWith(';') ? `${value.slice(0, -1)}\\;` : value;
+/** A word for tmux's command-file parser: nothing is special inside single quotes; a quote is spliced in from "'". */
+export function tmuxWord(value: string): string {
+  return `'${value.replaceAll("'", `'"'"'`)}'`;
 }
 
 /** Arguments tmux expands as formats (a start directory, for one) keep a literal `#` only when it is doubled. */
 export function tmuxFormatLiteral(value: string): string {
-  return tmuxArg(value.replace(/#/g, '##'));
+  return value.replace(/#/g, '##');
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Exec, ExecResult } from '../core/exec.js';
 import { planCaptureBatches, splitCaptureBatch } from './capture-batch.js';
-import { tmuxArg, tmuxFormatLiteral } from './escape.js';
+import { tmuxFormatLiteral, tmuxWord } from './escape.js';
 import { LIST_SESSIONS_FORMAT, parseListSessions, type SessionInfo } from './list-format.js';
 import { shellQuoteArgv } from './shell-quote.js';
 
@@ -76,7 +76,7 @@ function envArgs(env: Record<string, string> | undefined): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(env ?? {})) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new Error(`invalid environment variable name: ${JSON.stringify(k)}`);
-    out.push('-e', tmuxArg(`${k}=${v}`));
+    out.push('-e', `${k}=${v}`);
   }
   return out;
 }
@@ -92,7 +92,7 @@ function envArgs(env: Record<string, string> | undefined): string[] {
  */
 function paneCommand(argv: readonly string[], env: Record<string, string> | undefined): string[] {
   const path = env?.PATH === undefined ? '' : `PATH=${shellQuoteArgv([env.PATH])}; export PATH; `;
-  return ['--', '/bin/sh', '-c', tmuxArg(`${path}exec ${shellQuoteArgv(argv)}`)];
+  return ['--', '/bin/sh', '-c', `${path}exec ${shellQuoteArgv(argv)}`];
 }
 
 function dimension(value: number | undefined, fallback: number): string {
@@ -108,6 +108,7 @@ export class Tmux {
   private readonly bin: string;
   private readonly timeoutMs: number;
   private readonly historyLimit: number;
+  private readonly env: NodeJS.ProcessEnv;
 
   constructor(opts: TmuxOptions) {
     this.socketPath = opts.socketPath;
@@ -115,6 +116,10 @@ export class Tmux {
     this.bin = opts.tmuxBin ?? 'tmux';
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.historyLimit = opts.historyLimit ?? 5000;
+    // -f /dev/null (in run): a user's ~/.tmux.conf must not change how Leo's server behaves. TMUX is dropped so a
+    // daemon started from inside tmux cannot have its commands resolve against the user's session. Built once: every
+    // delivery runs tmux four times, and copying process.env per call was a tenth of the soak's main thread.
+    this.env = { ...process.env, TMUX: undefined, TMUX_PANE: undefined };
   }
 
   /**
@@ -124,21 +129,22 @@ export class Tmux {
    */
   async newSession(o: NewSessionOptions): Promise<void> {
     assertSessionName(o.name);
-    await this.check('new-session', [
+    await this.runPrivate('new-session', [
       ...this.serverOptions(),
-      ';',
-      'new-session',
-      '-d',
-      '-s',
-      o.name,
-      '-c',
-      tmuxFormatLiteral(o.cwd),
-      '-x',
-      dimension(o.width, 200),
-      '-y',
-      dimension(o.height, 50),
-      ...envArgs(o.env),
-      ...paneCommand(o.command, o.env),
+      [
+        'new-session',
+        '-d',
+        '-s',
+        o.name,
+        '-c',
+        tmuxFormatLiteral(o.cwd),
+        '-x',
+        dimension(o.width, 200),
+        '-y',
+        dimension(o.height, 50),
+        ...envArgs(o.env),
+        ...paneCommand(o.command, o.env),
+      ],
     ]);
   }
 
@@ -200,25 +206,6 @@ export class Tmux {
     return out;
   }
 
-  /** Restarts the session's pane in place (killing whatever still runs there), e.g. after a crash left it dead. */
-  async respawn(
-    name: string,
-    command: readonly string[],
-    cwd: string,
-    env: Record<string, string> = {},
-  ): Promise<void> {
-    await this.check('respawn-pane', [
-      'respawn-pane',
-      '-k',
-      '-t',
-      paneTarget(name),
-      '-c',
-      tmuxFormatLiteral(cwd),
-      ...envArgs(env),
-      ...paneCommand(command, env),
-    ]);
-  }
-
   /**
    * Pastes `text` into the pane as one paste: it travels on stdin (no argv or tmux message size limit) into a
    * buffer of its own, so concurrent pastes never pick up each other's text, and paste-buffer -d removes it.
@@ -239,30 +226,52 @@ export class Tmux {
     await this.check('send-keys', ['send-keys', '-t', paneTarget(name), 'Enter']);
   }
 
+  /** What the pane shows (no scrollback), then Enter, in one tmux call: a delivery's first press. */
+  async captureThenEnter(name: string): Promise<string> {
+    const target = paneTarget(name);
+    const r = await this.check('capture-pane', [
+      'capture-pane',
+      '-p',
+      '-J',
+      '-t',
+      target,
+      '-S',
+      '-0',
+      ';',
+      'send-keys',
+      '-t',
+      target,
+      'Enter',
+    ]);
+    return r.stdout;
+  }
+
   async killServer(): Promise<void> {
     const r = await this.run(['kill-server']);
     if (r.code !== 0 && !isNoServer(r.stderr)) throw new TmuxError('kill-server', r.code, r.stderr);
   }
 
-  private serverOptions(): string[] {
+  private serverOptions(): string[][] {
     return [
-      'set-option',
-      '-g',
-      'history-limit',
-      String(this.historyLimit),
-      ';',
-      'set-option',
-      '-gw',
-      'remain-on-exit',
-      'on',
-      ';',
+      ['set-option', '-g', 'history-limit', String(this.historyLimit)],
+      ['set-option', '-gw', 'remain-on-exit', 'on'],
       // The server outlives its last session, so stopping the only agent and starting it again never races a
       // server that is shutting down.
-      'set-option',
-      '-s',
-      'exit-empty',
-      'off',
+      ['set-option', '-s', 'exit-empty', 'off'],
     ];
+  }
+
+  /**
+   * Runs commands that carry an agent's environment (its token, its environments' secrets). They reach tmux as a
+   * command file on stdin, never in argv, where `ps` shows them to every local user while tmux runs. tmux drops a
+   * file it cannot parse without a word, so the last command prints a nonce: no nonce, no success.
+   */
+  private async runPrivate(what: string, commands: readonly (readonly string[])[]): Promise<void> {
+    const nonce = `leo-ok-${randomBytes(8).toString('hex')}`;
+    const script = [...commands, ['display-message', '-p', nonce]].map((c) => c.map(tmuxWord).join(' ')).join(' ; ');
+    const r = await this.run(['start-server', ';', 'source-file', '-'], `${script}\n`);
+    if (r.code !== 0 || !r.stdout.includes(nonce))
+      throw new TmuxError(what, r.code, r.stderr || 'tmux did not run the commands');
   }
 
   private async check(what: string, args: string[], input?: string): Promise<ExecResult> {
@@ -272,11 +281,8 @@ export class Tmux {
   }
 
   private run(args: string[], input?: string): Promise<ExecResult> {
-    // -f /dev/null: a user's ~/.tmux.conf must not change how Leo's server behaves. TMUX is dropped so a daemon
-    // started from inside tmux cannot have its commands resolve against the user's session.
-    const env = { ...process.env, TMUX: undefined, TMUX_PANE: undefined };
     return this.exec(this.bin, ['-S', this.socketPath, '-f', '/dev/null', ...args], {
-      env,
+      env: this.env,
       timeoutMs: this.timeoutMs,
       ...(input !== undefined ? { input } : {}),
     });

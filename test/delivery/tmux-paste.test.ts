@@ -17,6 +17,11 @@ function pane(takesAtEnter: number): PasteTarget & { calls: string[] } {
       calls.push('enter');
       if (++enters === takesAtEnter) screen = '> \nworking…';
     },
+    async captureThenEnter() {
+      const before = screen;
+      await this.sendEnter('');
+      return before;
+    },
     async capturePane() {
       return screen;
     },

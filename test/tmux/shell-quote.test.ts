@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { tmuxArg, tmuxFormatLiteral } from '../../src/tmux/escape.js';
+import { tmuxFormatLiteral, tmuxWord } from '../../src/tmux/escape.js';
 import { shellQuote, shellQuoteArgv } from '../../src/tmux/shell-quote.js';
 
 /** What /bin/sh makes of a command line: the words `printf` receives, NUL-separated. */
@@ -67,17 +67,16 @@ describe('shellQuote', () => {
   });
 });
 
-describe('tmux argument escaping', () => {
-  it('a trailing semicolon is escaped so tmux does not split the command there', () => {
-    assert.equal(tmuxArg('plain'), 'plain');
-    assert.equal(tmuxArg('a;b'), 'a;b');
-    assert.equal(tmuxArg('a;'), 'a\\;');
-    assert.equal(tmuxArg('a\\;'), 'a\\\\;');
-    assert.equal(tmuxArg(';'), '\\;');
+describe('tmux command-file words', () => {
+  it('single-quotes every word, splicing a quote in from double quotes', () => {
+    assert.equal(tmuxWord('plain'), "'plain'");
+    assert.equal(tmuxWord('a;'), "'a;'");
+    assert.equal(tmuxWord(''), "''");
+    assert.equal(tmuxWord("it's $HOME #{x} \\"), `'it'"'"'s $HOME #{x} \\'`);
   });
 
   it('format-expanded arguments keep a literal #', () => {
     assert.equal(tmuxFormatLiteral('/tmp/#{session_name}/x'), '/tmp/##{session_name}/x');
-    assert.equal(tmuxFormatLiteral('/tmp/a;'), '/tmp/a\\;');
+    assert.equal(tmuxFormatLiteral('/tmp/a;'), '/tmp/a;');
   });
 });

@@ -9,7 +9,10 @@ interface Call {
   opts: ExecOptions | undefined;
 }
 
-/** An exec that records every call and answers with `answer`'s result (default: success, no output). */
+/**
+ * An exec that records every call and answers with `answer`'s result (default: success, no output, except that a
+ * command file on stdin gets its closing nonce printed back, as tmux does once every command in it has run).
+ */
 function fakeExec(answer: (args: readonly string[]) => Partial<ExecResult> = () => ({})): {
   exec: Exec;
   calls: Call[];
@@ -17,12 +20,16 @@ function fakeExec(answer: (args: readonly string[]) => Partial<ExecResult> = () 
   const calls: Call[] = [];
   const exec: Exec = async (file, args, opts) => {
     calls.push({ file, args, opts });
-    return { code: 0, stdout: '', stderr: '', ...answer(args) };
+    const nonce = / 'display-message' '-p' '([^']+)'\n$/.exec(opts?.input ?? '')?.[1];
+    return { code: 0, stdout: nonce ? `${nonce}\n` : '', stderr: '', ...answer(args) };
   };
   return { exec, calls };
 }
 
 const PREFIX = ['-S', '/run/leo/tmux.sock', '-f', '/dev/null'];
+/** How the commands that carry an agent's environment are run: a command file on stdin, nothing secret in argv. */
+const FROM_STDIN = ['start-server', ';', 'source-file', '-'];
+const words = (...w: string[]) => w.map((x) => `'${x}'`).join(' ');
 
 describe('Tmux over the exec seam', () => {
   it('always talks to the private socket with no config file, and without TMUX', async () => {
@@ -40,45 +47,34 @@ describe('Tmux over the exec seam', () => {
     await tmux.newSession({
       name: 'leo-den',
       cwd: '/work/#1',
-      command: ['claude', '--append-system-prompt', "it's; $HOME"],
+      command: ['claude', '--append-system-prompt', 'say; $HOME'],
       env: { LEO_AGENT: 'den', TRAILING: 'x;' },
     });
-    assert.deepEqual(calls[0]?.args, [
-      ...PREFIX,
-      'set-option',
-      '-g',
-      'history-limit',
-      '5000',
-      ';',
-      'set-option',
-      '-gw',
-      'remain-on-exit',
-      'on',
-      ';',
-      'set-option',
-      '-s',
-      'exit-empty',
-      'off',
-      ';',
-      'new-session',
-      '-d',
-      '-s',
-      'leo-den',
-      '-c',
-      '/work/##1',
-      '-x',
-      '200',
-      '-y',
-      '50',
-      '-e',
-      'LEO_AGENT=den',
-      '-e',
-      'TRAILING=x\\;',
-      '--',
-      '/bin/sh',
-      '-c',
-      "exec claude --append-system-prompt 'it'\\''s; $HOME'",
-    ]);
+    assert.deepEqual(calls[0]?.args, [...PREFIX, ...FROM_STDIN]);
+    const script = calls[0]?.opts?.input ?? '';
+    const nonce = /'(leo-ok-[0-9a-f]{16})'\n$/.exec(script)?.[1];
+    assert.ok(nonce, script);
+    assert.equal(
+      script,
+      [
+        words('set-option', '-g', 'history-limit', '5000'),
+        words('set-option', '-gw', 'remain-on-exit', 'on'),
+        words('set-option', '-s', 'exit-empty', 'off'),
+        words(
+          ...['new-session', '-d', '-s', 'leo-den', '-c', '/work/##1', '-x', '200', '-y', '50'],
+          ...['-e', 'LEO_AGENT=den', '-e', 'TRAILING=x;', '--', '/bin/sh', '-c'],
+        ) + ` 'exec claude --append-system-prompt '"'"'say; $HOME'"'"''`,
+        words('display-message', '-p', nonce),
+      ].join(' ; ') + '\n',
+    );
+  });
+
+  it('a command file tmux did not run to its end is a failure, even with exit status 0', async () => {
+    const { exec } = fakeExec(() => ({ code: 0, stdout: '' }));
+    await assert.rejects(
+      new Tmux({ socketPath: '/s', exec }).newSession({ name: 'den', cwd: '/', command: ['x'] }),
+      (err: unknown) => err instanceof TmuxError && /did not run the commands/.test(err.message),
+    );
   });
 
   it('throws with tmux stderr when a command fails', async () => {
@@ -132,12 +128,14 @@ describe('Tmux over the exec seam', () => {
     const tmux = new Tmux({ socketPath: '/s', exec });
     assert.equal(await tmux.capturePane('den', 20), 'line\n');
     await tmux.sendEnter('den');
+    assert.equal(await tmux.captureThenEnter('den'), 'line\n');
     await tmux.renameSession('den', 'den2');
     assert.deepEqual(
       calls.map((c) => c.args.slice(4)),
       [
         ['capture-pane', '-p', '-J', '-t', '=den:', '-S', '-20'],
         ['send-keys', '-t', '=den:', 'Enter'],
+        ['capture-pane', '-p', '-J', '-t', '=den:', '-S', '-0', ';', 'send-keys', '-t', '=den:', 'Enter'],
         ['rename-session', '-t', '=den', '--', 'den2'],
       ],
     );
@@ -178,25 +176,6 @@ describe('Tmux over the exec seam', () => {
     );
     await assert.rejects(new Tmux({ socketPath: '/s', exec }).pasteText('den', 'x'), /can't find pane/);
     assert.deepEqual(calls[1]?.args.slice(4, 6), ['delete-buffer', '-b']);
-  });
-
-  it('respawn-pane -k restarts the pane in place with the same quoting', async () => {
-    const { exec, calls } = fakeExec();
-    await new Tmux({ socketPath: '/s', exec }).respawn('den', ['claude', '--resume'], '/w', { A: '1' });
-    assert.deepEqual(calls[0]?.args.slice(4), [
-      'respawn-pane',
-      '-k',
-      '-t',
-      '=den:',
-      '-c',
-      '/w',
-      '-e',
-      'A=1',
-      '--',
-      '/bin/sh',
-      '-c',
-      'exec claude --resume',
-    ]);
   });
 
   it('refuses session names tmux would rewrite or misread, and bad env names', async () => {

@@ -1,0 +1,267 @@
+// The access matrix (issue 9): every route the real daemon registers, against every kind of caller, on both
+// listeners and behind the Host/Origin gate. The expectations below are written from docs/API.md by hand, not derived
+// from the routes' own declarations, so a route that declares the wrong rule fails here; a route added without an
+// entry fails too, and so does an entry whose route is gone.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { RouteEntry } from '../../src/http/server.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import type { Target } from '../helpers/http.js';
+import { bounded, probe, type ProbeResult } from './probe.js';
+import { PRINCIPALS, agentSessionVariable, issueTokens, type PrincipalName, type Tokens } from './principals.js';
+
+type Holder = 'operator' | 'device' | 'agent' | 'client' | 'poster';
+/** Who a route admits on TCP: anyone, nobody (socket only), or the listed token holders. */
+type Admits = 'public' | 'socket' | readonly Holder[];
+
+const OPERATOR: Admits = ['operator'];
+const OPERATOR_DEVICE: Admits = ['operator', 'device'];
+const READERS: Admits = ['operator', 'device', 'client', 'poster'];
+const POSTERS: Admits = ['operator', 'device', 'poster'];
+const AGENT: Admits = ['agent'];
+
+/** Keyed "METHOD url" as fastify registers it. HEAD twins of GET routes share their GET entry. */
+const EXPECTED: Record<string, Admits> = {
+  'GET /health': 'public',
+  'GET /api/v1/version': [...READERS, 'agent'],
+  'GET /metrics': OPERATOR,
+  'GET /api/v1/events': READERS,
+  'GET /events': 'socket',
+
+  'POST /api/v1/devices': OPERATOR,
+  'GET /api/v1/devices': OPERATOR,
+  'DELETE /api/v1/devices/:id': OPERATOR,
+  'POST /api/v1/clients': OPERATOR,
+  'GET /api/v1/clients': OPERATOR,
+  'DELETE /api/v1/clients/:id': OPERATOR,
+
+  'GET /api/v1/state': READERS,
+  'GET /api/v1/agents': READERS,
+  'GET /api/v1/agents/:name': READERS,
+  'GET /api/v1/environments': READERS,
+  'GET /api/v1/templates': READERS,
+  'POST /api/v1/agents/spawn': OPERATOR,
+  'POST /api/v1/agents/:name/stop': OPERATOR,
+  'POST /api/v1/agents/:name/start': OPERATOR,
+  'POST /api/v1/agents/:name/restart': OPERATOR,
+  'POST /api/v1/agents/:name/reset': OPERATOR,
+  'DELETE /api/v1/agents/:name': OPERATOR,
+  'POST /api/v1/agents/:name/rename': OPERATOR,
+  'POST /api/v1/agents/:name/template': OPERATOR,
+  'POST /api/v1/agents/:name/environments': OPERATOR,
+  'PUT /api/v1/agents/:name/appearance': OPERATOR_DEVICE,
+  'GET /api/v1/appearance/rules': OPERATOR_DEVICE,
+  'PUT /api/v1/appearance/rules': OPERATOR_DEVICE,
+  'POST /api/v1/agents/:name/message': OPERATOR,
+  'POST /api/agent/:name/message': AGENT,
+  'POST /hooks/:event': 'socket',
+
+  'POST /api/v1/tasks/:name/run': OPERATOR,
+  'POST /observe/task-run': 'socket',
+  'POST /chat/task-failure': 'socket',
+
+  'GET /api/v1/chat/threads': OPERATOR_DEVICE,
+  'GET /api/v1/chat/:agent/messages': OPERATOR_DEVICE,
+  'POST /api/v1/chat/:agent/messages': POSTERS,
+  'POST /api/v1/chat/uploads': POSTERS,
+  'GET /api/v1/chat/:agent/attachments/:id': OPERATOR_DEVICE,
+  'POST /api/v1/chat/:agent/messages/:id/answer': OPERATOR_DEVICE,
+  'POST /api/v1/chat/:agent/messages/:id/dismiss': OPERATOR_DEVICE,
+  'POST /api/v1/chat/:agent/read': OPERATOR_DEVICE,
+  'PUT /api/v1/chat/:agent/presence': OPERATOR_DEVICE,
+
+  'GET /api/v1/push/vapid-public-key': OPERATOR_DEVICE,
+  'POST /api/v1/push/subscriptions': OPERATOR_DEVICE,
+  'GET /api/v1/push/subscriptions': OPERATOR_DEVICE,
+  'DELETE /api/v1/push/subscriptions/:id': OPERATOR_DEVICE,
+
+  'POST /api/agent/:name/mcp': AGENT,
+  'GET /api/agent/:name/mcp': AGENT,
+  'DELETE /api/agent/:name/mcp': AGENT,
+  'POST /api/agent/:name/chat/post': AGENT,
+  'POST /api/agent/:name/chat/ask': AGENT,
+  'POST /api/agent/:name/chat/ask/withdraw': AGENT,
+  'POST /api/agent/:name/chat/history': AGENT,
+
+  'POST /agents/:name/chat': OPERATOR,
+  'GET /sessions/:id/messages': OPERATOR,
+  'GET /sessions/:id/stream': OPERATOR,
+  'POST /sessions/:id/cancel': OPERATOR,
+  'PATCH /sessions/:id': OPERATOR,
+  'GET /sessions/:id/config': OPERATOR,
+  'GET /ws': OPERATOR,
+};
+
+/** Path parameters name things that do not exist, so an admitted request is answered without changing anything. */
+const PARAMS: Record<string, string> = { name: 'ghost', agent: 'ghost', id: 'nope', event: 'stop' };
+const ALLOWED_HOST = 'leo.example.ts.net';
+
+type Outcome = 'allowed' | 'unauthorized' | 'forbidden' | 'forbidden_host' | 'not_found';
+
+/**
+ * How the access layer answered. Its refusals carry their own codes (a handler's 404 for a missing agent carries
+ * none), so anything else got past it; a 5xx is reported as such, since an admitted request must not crash. A HEAD
+ * answer has no body to carry a code, so there the status alone tells, and 403 is read as the refusal expected.
+ */
+function outcome(r: ProbeResult, method: string, expected: Outcome): string {
+  if (r.status >= 500) return `error ${r.status} ${r.error ?? ''}`;
+  if (method === 'HEAD') {
+    const refusal = { 401: 'unauthorized', 403: expected === 'forbidden_host' ? 'forbidden_host' : 'forbidden' }[
+      r.status
+    ];
+    if (refusal) return refusal;
+    return r.status === 404 && expected === 'not_found' ? 'not_found' : 'allowed';
+  }
+  if (r.status === 401 && r.code === 'unauthorized') return 'unauthorized';
+  if (r.status === 403 && (r.code === 'forbidden' || r.code === 'forbidden_host')) return r.code;
+  if (r.status === 404 && r.code === 'not_found' && r.error?.startsWith('no route ')) return 'not_found';
+  return 'allowed';
+}
+
+function expectedOnTcp(admits: Admits, who: PrincipalName): Outcome {
+  if (admits === 'socket') return 'not_found';
+  if (admits === 'public') return 'allowed';
+  if (who === 'none' || who === 'bad' || who === 'revoked') return 'unauthorized';
+  return admits.includes(who) ? 'allowed' : 'forbidden';
+}
+
+const keyOf = (r: Pick<RouteEntry, 'method' | 'url'>) => `${r.method} ${r.url}`;
+
+/** The entry for a route; a HEAD route without its own falls back to its GET twin's. */
+function entryFor(route: RouteEntry): Admits | undefined {
+  return EXPECTED[keyOf(route)] ?? (route.method === 'HEAD' ? EXPECTED[`GET ${route.url}`] : undefined);
+}
+
+interface Case {
+  name: string;
+  target: 'tcp' | 'socket';
+  token?: PrincipalName;
+  headers?: Record<string, string>;
+  expect(admits: Admits): Outcome;
+}
+
+describe('access matrix: every registered route × every caller × both listeners', () => {
+  let t: TestDaemon;
+  let tokens: Tokens;
+  let routes: readonly RouteEntry[];
+
+  before(async () => {
+    t = await startTestDaemon({
+      config: 'templates:\n  cat: { harness: shell, command: "exec cat" }\n',
+      web: `  allowed_hosts: [${ALLOWED_HOST}]\n`,
+    });
+    for (const name of ['den', 'ivy']) {
+      const spawned = await probe(t.tcp, 'POST', '/api/v1/agents/spawn', {
+        token: t.daemon.operatorToken,
+        body: { template: 'cat', name },
+      });
+      assert.equal(spawned.status, 201, spawned.text);
+    }
+    tokens = await issueTokens(t.tcp, t.daemon.paths, 'den');
+    routes = t.daemon.routes;
+  });
+  after(() => t.stop());
+
+  it('every agent is started with the same agent token: one per daemon, not one per agent', () => {
+    assert.match(tokens.agent, /^leo_ag_/);
+    assert.equal(agentSessionVariable(t.daemon.paths, 'ivy', 'LEO_AGENT_TOKEN'), tokens.agent);
+    assert.equal(fs.readFileSync(t.daemon.paths.agentTokenFile, 'utf8').trim(), tokens.agent);
+  });
+
+  it('every registered route has an expectation, and every expectation names a registered route', () => {
+    assert.ok(routes.length > 50, `only ${routes.length} routes registered`);
+    const registered = new Set(routes.map(keyOf));
+    assert.deepEqual(
+      routes.filter((r) => entryFor(r) === undefined).map(keyOf),
+      [],
+      'routes without an entry in EXPECTED',
+    );
+    assert.deepEqual(
+      Object.keys(EXPECTED).filter((k) => !registered.has(k)),
+      [],
+      'entries in EXPECTED for routes that are not registered',
+    );
+    // A HEAD twin answers with its GET route's rule: the fallback above is only sound if the declarations agree.
+    for (const head of routes.filter((r) => r.method === 'HEAD' && !EXPECTED[keyOf(r)])) {
+      const get = routes.find((r) => r.method === 'GET' && r.url === head.url);
+      assert.deepEqual(head.access, get?.access, keyOf(head));
+    }
+  });
+
+  it('each route answers each caller as the table says, on TCP and on the socket, behind the Host/Origin gate', async () => {
+    const port = t.daemon.port;
+    const cases: Case[] = [
+      ...PRINCIPALS.map((who): Case => ({
+        name: `tcp ${who}`,
+        target: 'tcp',
+        token: who,
+        expect: (a) => expectedOnTcp(a, who),
+      })),
+      {
+        name: 'tcp operator via a configured host name, from a loopback page',
+        target: 'tcp',
+        token: 'operator',
+        headers: { host: `${ALLOWED_HOST}:${port}`, origin: 'http://localhost:3000' },
+        expect: (a) => expectedOnTcp(a, 'operator'),
+      },
+      {
+        name: 'tcp operator, foreign Host (DNS rebinding)',
+        target: 'tcp',
+        token: 'operator',
+        headers: { host: `evil.example:${port}` },
+        expect: () => 'forbidden_host',
+      },
+      {
+        name: 'tcp operator, foreign Origin (a browser page elsewhere)',
+        target: 'tcp',
+        token: 'operator',
+        headers: { origin: 'https://evil.example' },
+        expect: () => 'forbidden_host',
+      },
+      {
+        name: 'tcp no token, foreign Host',
+        target: 'tcp',
+        headers: { host: '127.0.0.1.nip.io' },
+        expect: () => 'forbidden_host',
+      },
+      { name: 'socket, no token', target: 'socket', expect: () => 'allowed' },
+      { name: 'socket, bad token', target: 'socket', token: 'bad', expect: () => 'allowed' },
+      {
+        name: 'socket, foreign Host and Origin (no browser reaches a unix socket)',
+        target: 'socket',
+        headers: { host: 'evil.example', origin: 'https://evil.example' },
+        expect: () => 'allowed',
+      },
+    ];
+
+    const jobs = routes.flatMap((route) =>
+      cases.map((c) => async () => {
+        const admits = entryFor(route)!;
+        const target: Target = c.target === 'tcp' ? t.tcp : t.socket;
+        const path = route.url.replace(/:(\w+)/g, (_, p: string) => PARAMS[p] ?? 'x');
+        const token = c.token && c.token !== 'none' ? tokens[c.token] : undefined;
+        const upgrade = route.websocket === true && route.method === 'GET';
+        const want = c.expect(admits);
+        let r: ProbeResult;
+        try {
+          r = await probe(target, route.method, path, {
+            ...(token ? { token } : {}),
+            ...(c.headers ? { headers: c.headers } : {}),
+            ...(['POST', 'PUT', 'PATCH'].includes(route.method) ? { body: {} } : {}),
+            upgrade,
+            timeoutMs: 3000,
+          });
+        } catch (err) {
+          return `${keyOf(route)} [${c.name}]: expected ${want}, got ${(err as Error).message}`;
+        }
+        // Only the TCP server takes upgrades: an admitted WebSocket there must really be switched.
+        const seen = outcome(r, route.method, want);
+        const got = upgrade && c.target === 'tcp' && seen === 'allowed' && r.status !== 101 ? 'not upgraded' : seen;
+        return got === want ? null : `${keyOf(route)} [${c.name}]: expected ${want}, got ${got} (${r.status})`;
+      }),
+    );
+    const mismatches = (await bounded(16, jobs)).filter((m) => m !== null);
+    assert.deepEqual(mismatches, []);
+  });
+});

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LeoPaths } from '../../src/core/home.js';
+import { request, type Target } from '../helpers/http.js';
+
+/** Every kind of caller the access matrix tries; `client` has no can_post, `poster` has it. */
+export const PRINCIPALS = ['none', 'bad', 'revoked', 'operator', 'device', 'agent', 'client', 'poster'] as const;
+export type PrincipalName = (typeof PRINCIPALS)[number];
+export type Tokens = Record<Exclude<PrincipalName, 'none'>, string>;
+
+/** A variable from a running agent's tmux session environment: what the agent's processes were started with. */
+export function agentSessionVariable(paths: LeoPaths, agent: string, variable: string): string {
+  const r = spawnSync(
+    'tmux',
+    ['-S', path.join(paths.stateDir, 'tmux.sock'), 'show-environment', '-t', `=leo-${agent}`, variable],
+    { encoding: 'utf8' },
+  );
+  const m = new RegExp(`^${variable}=(.*)$`, 'm').exec(r.stdout);
+  assert.ok(m, `${variable} is not in ${agent}'s session environment: ${r.stdout}${r.stderr}`);
+  return m[1]!;
+}
+
+/**
+ * Tokens of every kind, each obtained the way its holder gets it: the operator's from its file (what `leo token`
+ * prints), devices and API clients through the operator routes, the agent's from a running agent's environment.
+ */
+export async function issueTokens(tcp: Target, paths: LeoPaths, runningAgent: string): Promise<Tokens> {
+  const operator = fs.readFileSync(paths.operatorTokenFile, 'utf8').trim();
+  const issue = async (route: string, body: object) => {
+    const r = await request(tcp, 'POST', route, { token: operator, body });
+    assert.equal(r.status, 201, r.text);
+    return r.json.data as { id: string; token: string };
+  };
+  const device = await issue('/api/v1/devices', { name: 'phone' });
+  const client = await issue('/api/v1/clients', { name: 'dashboard' });
+  const poster = await issue('/api/v1/clients', { name: 'poster', can_post: true });
+  const lost = await issue('/api/v1/devices', { name: 'lost phone' });
+  assert.equal((await request(tcp, 'DELETE', `/api/v1/devices/${lost.id}`, { token: operator })).status, 200);
+  return {
+    bad: `leo_op_${randomBytes(32).toString('base64url')}`,
+    revoked: lost.token,
+    operator,
+    device: device.token,
+    agent: agentSessionVariable(paths, runningAgent, 'LEO_AGENT_TOKEN'),
+    client: client.token,
+    poster: poster.token,
+  };
+}
