@@ -2,7 +2,7 @@
  * The fan-out benchmark's subscriber side, a process of its own so the servers under test never share its event
  * loop: it holds N SSE connections, finds each event's marker (`fanout:<seq>:<publish ms>`), and records publish →
  * receive latency on the machine-wide monotonic clock. Driven by JSON lines on stdin, answers with JSON lines on
- * stdout (protocol.ts). Started by fanout.ts; not meant to be run by hand.
+ * stdout (protocol.ts). Started through generator.ts by fanout.ts and the soak; not meant to be run by hand.
  *
  * It parses bytes, never strings: at 5 000 subscribers × 1 000 events/s this process reads millions of frames a second
  * on the same two cores as the server, and decoding each chunk to a string would make it the bottleneck sooner.

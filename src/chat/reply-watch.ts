@@ -4,6 +4,12 @@ import type { CaptureResult } from './reply-capture.js';
 
 /** A delivered prompt whose reply may still come: it waits at most this long for its turn to show up. */
 export const REPLY_WAIT_MS = 30 * 60_000;
+/**
+ * Prompts kept waiting per agent (the newest). Only a Stop hook clears them, and an agent without one (any harness but
+ * Claude's) never sends it: without a bound every prompt typed into such an agent stayed in memory for good (found by
+ * the soak). A Claude agent has a handful queued behind a running turn at most.
+ */
+export const MAX_AWAITING_PER_AGENT = 100;
 /** Transcript timestamps and the daemon clock can disagree a little; look back this much before the delivery. */
 const SINCE_SLACK_MS = 5_000;
 
@@ -36,6 +42,8 @@ export class ReplyWatch {
   delivered(agent: string, messageId: string, prompt: string): void {
     const list = this.awaiting.get(agent) ?? [];
     list.push({ messageId, prompt, deliveredAt: this.deps.clock.now() });
+    // Trimmed in place: a Stop being handled meanwhile walks this same array, as it always has.
+    if (list.length > MAX_AWAITING_PER_AGENT) list.splice(0, list.length - MAX_AWAITING_PER_AGENT);
     this.awaiting.set(agent, list);
   }
 
