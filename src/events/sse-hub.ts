@@ -3,9 +3,12 @@ import type { Clock, TimerHandle } from '../core/clock.js';
 import type { EventBus } from './bus.js';
 import { sseFrame } from './event.js';
 import type { FeatureSet } from './features.js';
+import { FlushScheduler } from './flush-scheduler.js';
 import { SseStream } from './sse-stream.js';
 
 export const HEARTBEAT_MS = 20_000;
+/** Streams written per loop turn: ~1–2 ms of socket writes on two cores, short enough not to show as loop delay. */
+const FLUSH_SLICE = 64;
 
 export interface SseHubOptions {
   bus: EventBus;
@@ -21,6 +24,7 @@ export class SseHub {
   private readonly streams = new Set<SseStream>();
   private heartbeat: TimerHandle | null = null;
   private droppedCount = 0;
+  private readonly flushes = new FlushScheduler(FLUSH_SLICE);
 
   constructor(private readonly opts: SseHubOptions) {}
 
@@ -31,10 +35,14 @@ export class SseHub {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
+    // HEAD gets the stream's headers alone: Node holds them back until a body write that HEAD never makes, so the
+    // request would hang with its subscriber attached until the client gave up.
+    if (res.req.method === 'HEAD') return void res.end();
     res.socket?.setNoDelay(true);
     let subscription: { unsubscribe(): void } | null = null;
     const stream = new SseStream(res, {
       maxQueued: this.opts.maxQueued(),
+      flushes: this.flushes,
       onDropped: () => this.droppedCount++,
       onClosed: () => {
         subscription?.unsubscribe();

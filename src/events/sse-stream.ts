@@ -1,16 +1,19 @@
 import type { ServerResponse } from 'node:http';
 import type { BusEvent } from './event.js';
 import type { Subscriber } from './bus.js';
+import type { FlushScheduler } from './flush-scheduler.js';
 
 export interface SseStreamOptions {
   /** Frames that may wait for the socket before the subscriber counts as too slow and is dropped. */
   maxQueued: number;
+  /** Shared by every stream of the hub, so one fan-out's writes are spread over several loop turns. */
+  flushes: FlushScheduler;
   onDropped(): void;
   onClosed(): void;
 }
 
 /**
- * One SSE connection. Frames published in one tick are coalesced into one write. While the socket is draining,
+ * One SSE connection. Frames published before its turn in the hub's flush schedule are coalesced into one write. While the socket is draining,
  * frames wait in a queue; a subscriber whose queue passes maxQueued is disconnected instead of being buffered without
  * bound (it is expected to reconnect and refetch the snapshot).
  */
@@ -65,14 +68,12 @@ export class SseStream implements Subscriber {
     }
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      setImmediate(() => {
-        this.flushScheduled = false;
-        this.flush();
-      });
+      this.opts.flushes.schedule(this);
     }
   }
 
-  private flush(): void {
+  flush(): void {
+    this.flushScheduled = false;
     if (this.closed || this.waitingForDrain || this.queue.length === 0) return;
     const chunk = this.queue.length === 1 ? this.queue[0]! : this.queue.join('');
     this.queue = [];
