@@ -285,8 +285,15 @@ tasks:
       10_000,
     );
     await until('a push at the relay', () => relay.bodies.length > 0, 10_000);
-    // The sweeper publishes what the panes show; give it a round to see the agents.
-    await until('an activity event', () => streams[0]!.events.some((e) => e.event === 'agent_activity'), 10_000);
+    // The sweeper publishes what the panes show. den was just relaunched, and a sweep only reports a pane that moved
+    // since its baseline: type a line every few seconds until one lands between sweeps (slow on a loaded machine).
+    const activity = () => streams[0]!.events.some((e) => e.event === 'agent_activity');
+    for (let i = 0; i < 10 && !activity(); i++) {
+      const typed = await call(tcp, 'POST', '/api/v1/chat/den/messages', { token: op, body: { text: `line ${i}` } });
+      assert.equal(typed.status, 201);
+      await until('an activity event', activity, 3_000).catch(() => undefined);
+    }
+    assert.ok(activity(), 'no agent_activity event in 30 s of typing into den');
 
     ws.close();
     for (const s of streams) {
