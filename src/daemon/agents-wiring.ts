@@ -12,7 +12,7 @@ import { configRoutes } from '../config/config-routes.js';
 import { LEO_BIN } from '../core/leo-bin.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
-import { realExec } from '../core/exec.js';
+import { ExecHost } from '../core/exec-host.js';
 import type { LeoPaths } from '../core/home.js';
 import type { Logger } from '../core/logger.js';
 import { Deliverer } from '../chat/delivery.js';
@@ -53,12 +53,14 @@ export interface AgentsWiringDeps {
  */
 export async function wireAgents(d: AgentsWiringDeps) {
   const tmuxSocket = path.join(d.paths.stateDir, 'tmux.sock');
-  const tmux = new Tmux({ socketPath: tmuxSocket, exec: realExec });
+  // tmux and git start from a helper process: a fork of the daemon per tmux call was what stalled its event loop.
+  const programs = new ExecHost();
+  const tmux = new Tmux({ socketPath: tmuxSocket, exec: programs.exec });
   const store = new AgentStore(d.db);
   const tracker = new ActivityTracker();
   const launcher = new Launcher({
     tmux,
-    workspaces: new Workspaces(realExec),
+    workspaces: new Workspaces(programs.exec),
     paths: d.paths,
     config: d.config,
     leo: {
@@ -148,6 +150,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     async stop(): Promise<void> {
       await sweeper.stop();
       await supervisor.close();
+      programs.close();
     },
   };
 }
