@@ -20,7 +20,7 @@ import { systemClock } from '../src/core/clock.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
 import { request } from '../test/helpers/http.js';
 import { OpenAiServer, lastUserText, type ScriptedReply } from '../test/helpers/openai-server.js';
-import { fmt, positive, quantile, table } from './lib/report.js';
+import { fmt, guardRun, positive, quantile, table } from './lib/report.js';
 
 /** Hard stop, whatever the machine: the default run takes about a minute on two cores. */
 const BUDGET_MS = 115_000;
@@ -79,20 +79,7 @@ function cleanup(): Promise<void> {
     cleanupSync();
   })());
 }
-process.on('exit', cleanupSync);
-for (const sig of ['SIGINT', 'SIGTERM'] as const)
-  process.on(sig, () => {
-    // A bounded try at the orderly stop; the exit handler removes whatever is left.
-    const forced = setTimeout(() => process.exit(130), 5_000);
-    void cleanup().finally(() => {
-      clearTimeout(forced);
-      process.exit(130);
-    });
-  });
-setTimeout(() => {
-  console.error(`(aborting: over the ${BUDGET_MS / 1000} s budget)`);
-  process.exit(1);
-}, BUDGET_MS).unref();
+guardRun(BUDGET_MS, cleanup, cleanupSync);
 
 interface Frame {
   event: string;

@@ -27,7 +27,7 @@ import { systemClock } from '../src/core/clock.js';
 import { rfc3339 } from '../src/core/time.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
 import { request } from '../test/helpers/http.js';
-import { cpuPerOp, fmt, machineLine, mainThreadCpuMs, maxOf, quantile, table } from './lib/report.js';
+import { cpuPerOp, fmt, guardRun, machineLine, mainThreadCpuMs, maxOf, quantile, table } from './lib/report.js';
 
 /** Hard stop, whatever the machine: the default run takes about 35 s on two cores. */
 const BUDGET_MS = 170_000;
@@ -383,20 +383,7 @@ if (!isMainThread) {
     tasks: count('tasks', values.tasks, 0),
     seconds: count('seconds', values.seconds, 1),
   };
-  process.on('exit', cleanupSync);
-  for (const sig of ['SIGINT', 'SIGTERM'] as const)
-    process.on(sig, () => {
-      // A bounded try at the orderly stop; the exit handler removes whatever is left.
-      const forced = setTimeout(() => process.exit(130), 5_000);
-      void cleanup().finally(() => {
-        clearTimeout(forced);
-        process.exit(130);
-      });
-    });
-  setTimeout(() => {
-    console.error(`(aborting: over the ${BUDGET_MS / 1000} s budget)`);
-    process.exit(1);
-  }, BUDGET_MS).unref();
+  guardRun(BUDGET_MS, cleanup, cleanupSync);
   main(opts)
     .catch((err) => {
       console.error(err);

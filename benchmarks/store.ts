@@ -33,7 +33,17 @@ import { rfc3339 } from '../src/core/time.js';
 import { openDatabase, type Database } from '../src/store/database.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
 import { request } from '../test/helpers/http.js';
-import { cpuPerOp, fmt, machineLine, mainThreadCpuMs, maxOf, positive, quantile, table } from './lib/report.js';
+import {
+  cpuPerOp,
+  fmt,
+  guardRun,
+  machineLine,
+  mainThreadCpuMs,
+  maxOf,
+  positive,
+  quantile,
+  table,
+} from './lib/report.js';
 
 /** Hard stop, whatever the machine: the default run takes about 75 s on two cores. */
 const BUDGET_MS = 175_000;
@@ -601,20 +611,7 @@ if (!isMainThread) {
     concurrency: values.concurrency.split(',').map((c) => positive('concurrency', c)),
     seconds: positive('seconds', values.seconds),
   };
-  process.on('exit', cleanupSync);
-  for (const sig of ['SIGINT', 'SIGTERM'] as const)
-    process.on(sig, () => {
-      // A bounded try at the orderly stop; the exit handler removes whatever is left.
-      const forced = setTimeout(() => process.exit(130), 5_000);
-      void cleanup().finally(() => {
-        clearTimeout(forced);
-        process.exit(130);
-      });
-    });
-  setTimeout(() => {
-    console.error(`(aborting: over the ${BUDGET_MS / 1000} s budget)`);
-    process.exit(1);
-  }, BUDGET_MS).unref();
+  guardRun(BUDGET_MS, cleanup, cleanupSync);
   main(opts)
     .catch((err) => {
       console.error(err);

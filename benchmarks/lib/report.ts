@@ -71,3 +71,23 @@ export const cpuPerOp = (cpu0: number | null, ops: number): number | null => {
   const cpu1 = mainThreadCpuMs();
   return cpu0 === null || cpu1 === null || ops === 0 ? null : ((cpu1 - cpu0) * 1000) / ops;
 };
+
+/**
+ * The lifecycle every in-process benchmark shares: `cleanupSync` on exit whatever happens, a bounded try at the orderly
+ * `cleanup` on SIGINT/SIGTERM (the exit handler removes whatever is left), and a hard stop after `budgetMs`.
+ */
+export function guardRun(budgetMs: number, cleanup: () => Promise<void>, cleanupSync: () => void): void {
+  process.on('exit', cleanupSync);
+  for (const sig of ['SIGINT', 'SIGTERM'] as const)
+    process.on(sig, () => {
+      const forced = setTimeout(() => process.exit(130), 5_000);
+      void cleanup().finally(() => {
+        clearTimeout(forced);
+        process.exit(130);
+      });
+    });
+  setTimeout(() => {
+    console.error(`(aborting: over the ${budgetMs / 1000} s budget)`);
+    process.exit(1);
+  }, budgetMs).unref();
+}
