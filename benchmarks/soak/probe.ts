@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { busyPct, childPids, cpuMs, machineJiffies, rssMb } from '../fanout/proc.js';
+import { CONTROL_SESSION } from '../../src/tmux/control-client.js';
 
 export interface Sample {
   /** Seconds since the load started (negative before it). */
@@ -102,14 +103,15 @@ function tmux(socket: string, args: string[]): Promise<string> {
 
 const lines = (s: string) => s.split('\n').filter(Boolean).length;
 
-/** The tmux server's pid, panes and leftover buffers. */
+/** The tmux server's pid, agents' panes (the daemon's control session is not one) and leftover buffers. */
 export async function tmuxReadout(socket: string): Promise<{ pid: number; panes: number; buffers: number }> {
   const [pid, panes, buffers] = await Promise.all([
     tmux(socket, ['display-message', '-p', '#{pid}']),
-    tmux(socket, ['list-panes', '-a', '-F', '#{pane_id}']),
+    tmux(socket, ['list-panes', '-a', '-F', '#{session_name}']),
     tmux(socket, ['list-buffers', '-F', '#{buffer_name}']),
   ]);
-  return { pid: Number(pid.trim()), panes: lines(panes), buffers: lines(buffers) };
+  const agentPanes = panes.split('\n').filter((name) => name !== '' && name !== CONTROL_SESSION).length;
+  return { pid: Number(pid.trim()), panes: agentPanes, buffers: lines(buffers) };
 }
 
 /** Samples one daemon; CPU shares are over the time since the previous sample (or since the prober was made). */

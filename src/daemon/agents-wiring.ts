@@ -53,9 +53,10 @@ export interface AgentsWiringDeps {
  */
 export async function wireAgents(d: AgentsWiringDeps) {
   const tmuxSocket = path.join(d.paths.stateDir, 'tmux.sock');
-  // tmux and git start from a helper process: a fork of the daemon per tmux call was what stalled its event loop.
+  // tmux is driven over one control-mode client and git starts from a helper process: a fork of the daemon per call
+  // was what stalled its event loop.
   const programs = new ExecHost();
-  const tmux = new Tmux({ socketPath: tmuxSocket, exec: programs.exec });
+  const tmux = new Tmux({ socketPath: tmuxSocket, control: true });
   const store = new AgentStore(d.db);
   const tracker = new ActivityTracker();
   const launcher = new Launcher({
@@ -150,6 +151,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     async stop(): Promise<void> {
       await sweeper.stop();
       await supervisor.close();
+      tmux.close();
       programs.close();
     },
   };

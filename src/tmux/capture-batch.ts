@@ -11,7 +11,7 @@ export const MAX_BATCH_BYTES = 12_000;
 export interface CaptureBatch {
   /** Indexes into the names handed to planCaptureBatches. */
   indexes: number[];
-  args: string[];
+  commands: string[][];
 }
 
 /**
@@ -25,19 +25,20 @@ export function planCaptureBatches(
   target: (name: string) => string,
 ): CaptureBatch[] {
   const batches: CaptureBatch[] = [];
-  let current: CaptureBatch = { indexes: [], args: [] };
+  let current: CaptureBatch = { indexes: [], commands: [] };
   let bytes = 0;
   names.forEach((name, i) => {
-    const args = ['display-message', '-p', `${nonce}:${i}`, ';', 'capture-pane', '-p', '-J', '-t', target(name)];
-    args.push('-S', `-${lines}`);
-    const size = args.reduce((n, a) => n + Buffer.byteLength(a) + 1, 2);
+    const commands = [
+      ['display-message', '-p', `${nonce}:${i}`],
+      ['capture-pane', '-p', '-J', '-t', target(name), '-S', `-${lines}`],
+    ];
+    const size = commands.flat().reduce((n, a) => n + Buffer.byteLength(a) + 1, 4);
     if (current.indexes.length > 0 && bytes + size > MAX_BATCH_BYTES) {
       batches.push(current);
-      current = { indexes: [], args: [] };
+      current = { indexes: [], commands: [] };
       bytes = 0;
     }
-    if (current.indexes.length > 0) current.args.push(';');
-    current.args.push(...args);
+    current.commands.push(...commands);
     current.indexes.push(i);
     bytes += size;
   });

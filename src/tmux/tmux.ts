@@ -1,16 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import type { Exec, ExecResult } from '../core/exec.js';
+import { realExec, type Exec, type ExecResult } from '../core/exec.js';
 import { planCaptureBatches, splitCaptureBatch } from './capture-batch.js';
+import { CONTROL_SESSION, TmuxControlClient } from './control-client.js';
 import { tmuxFormatLiteral, tmuxWord } from './escape.js';
 import { LIST_SESSIONS_FORMAT, parseListSessions, type SessionInfo } from './list-format.js';
 import { shellQuoteArgv } from './shell-quote.js';
+import { execTransport, type TmuxCommand, type TmuxTransport } from './transport.js';
 
 export type { SessionInfo };
 
 export interface TmuxOptions {
   /** Leo's own server socket; the user's default server is never touched. */
   socketPath: string;
-  exec: Exec;
+  /** A tmux process per call through this seam (default: the real one)... */
+  exec?: Exec;
+  /** ...or every call over one long-lived control-mode client, for a process that calls tmux many times a second. */
+  control?: boolean;
   tmuxBin?: string;
   /** Per tmux invocation. */
   timeoutMs?: number;
@@ -104,22 +109,29 @@ function dimension(value: number | undefined, fallback: number): string {
 /** Leo's private tmux server, driven only through the exec seam. */
 export class Tmux {
   readonly socketPath: string;
-  private readonly exec: Exec;
-  private readonly bin: string;
-  private readonly timeoutMs: number;
+  private readonly transport: TmuxTransport;
+  private readonly control: TmuxControlClient | null;
   private readonly historyLimit: number;
-  private readonly env: NodeJS.ProcessEnv;
 
   constructor(opts: TmuxOptions) {
     this.socketPath = opts.socketPath;
-    this.exec = opts.exec;
-    this.bin = opts.tmuxBin ?? 'tmux';
-    this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.historyLimit = opts.historyLimit ?? 5000;
-    // -f /dev/null (in run): a user's ~/.tmux.conf must not change how Leo's server behaves. TMUX is dropped so a
-    // daemon started from inside tmux cannot have its commands resolve against the user's session. Built once: every
-    // delivery runs tmux four times, and copying process.env per call was a tenth of the soak's main thread.
-    this.env = { ...process.env, TMUX: undefined, TMUX_PANE: undefined };
+    const how = {
+      bin: opts.tmuxBin ?? 'tmux',
+      // -f /dev/null: a user's ~/.tmux.conf must not change how Leo's server behaves.
+      prefix: ['-S', this.socketPath, '-f', '/dev/null'],
+      // TMUX is dropped so a daemon started from inside tmux cannot have its commands resolve against the user's
+      // session. Built once: copying process.env per call was a tenth of the soak's main thread.
+      env: { ...process.env, TMUX: undefined, TMUX_PANE: undefined },
+      timeoutMs: opts.timeoutMs ?? 10_000,
+    };
+    this.control = opts.control ? new TmuxControlClient(how) : null;
+    this.transport = this.control ?? execTransport({ ...how, exec: opts.exec ?? realExec });
+  }
+
+  /** Ends the control client, if there is one (the server and its sessions stay). */
+  close(): void {
+    this.control?.close();
   }
 
   /**
@@ -149,13 +161,13 @@ export class Tmux {
   }
 
   async hasSession(name: string): Promise<boolean> {
-    const r = await this.run(['has-session', '-t', sessionTarget(name)]);
+    const r = await this.transport.run([['has-session', '-t', sessionTarget(name)]]);
     return r.code === 0;
   }
 
   /** Returns whether the session existed. */
   async killSession(name: string): Promise<boolean> {
-    const r = await this.run(['kill-session', '-t', sessionTarget(name)]);
+    const r = await this.transport.run([['kill-session', '-t', sessionTarget(name)]]);
     if (r.code === 0) return true;
     if (isNoSession(r.stderr) || isNoServer(r.stderr)) return false;
     throw new TmuxError('kill-session', r.code, r.stderr);
@@ -163,23 +175,28 @@ export class Tmux {
 
   async renameSession(from: string, to: string): Promise<void> {
     assertSessionName(to);
-    await this.check('rename-session', ['rename-session', '-t', sessionTarget(from), '--', to]);
+    await this.check('rename-session', [['rename-session', '-t', sessionTarget(from), '--', to]]);
   }
 
-  /** Every session with its activity and pane state, in one tmux call; [] when no server is running. */
+  /**
+   * Every session with its activity and pane state, in one tmux call; [] when no server is running. The control
+   * client's own session is Leo's plumbing, not a session anyone started, so it is not listed.
+   */
   async listSessions(): Promise<SessionInfo[]> {
-    const r = await this.run(['list-sessions', '-F', LIST_SESSIONS_FORMAT]);
+    const r = await this.transport.run([['list-sessions', '-F', LIST_SESSIONS_FORMAT]]);
     if (r.code !== 0) {
       if (isNoServer(r.stderr)) return [];
       throw new TmuxError('list-sessions', r.code, r.stderr);
     }
-    return parseListSessions(r.stdout);
+    return parseListSessions(r.stdout).filter((s) => s.name !== CONTROL_SESSION);
   }
 
   /** The visible screen plus up to `lines` lines of history, wrapped lines joined, without escape sequences. */
   async capturePane(name: string, lines = 50): Promise<string> {
     if (!Number.isInteger(lines) || lines < 0) throw new Error(`invalid line count: ${lines}`);
-    const r = await this.check('capture-pane', ['capture-pane', '-p', '-J', '-t', paneTarget(name), '-S', `-${lines}`]);
+    const r = await this.check('capture-pane', [
+      ['capture-pane', '-p', '-J', '-t', paneTarget(name), '-S', `-${lines}`],
+    ]);
     return r.stdout;
   }
 
@@ -195,7 +212,7 @@ export class Tmux {
       const nonce = randomBytes(8).toString('hex');
       const [batch] = planCaptureBatches(rest, lines, nonce, paneTarget);
       if (!batch) break;
-      const r = await this.run(batch.args);
+      const r = await this.transport.run(batch.commands);
       const { captures, failed } = splitCaptureBatch(r.stdout, nonce, r.code === 0);
       for (const [i, text] of captures) out.set(rest[i]!, text);
       if (r.code === 0) rest = rest.slice(batch.indexes.length);
@@ -207,47 +224,49 @@ export class Tmux {
   }
 
   /**
-   * Pastes `text` into the pane as one paste: it travels on stdin (no argv or tmux message size limit) into a
-   * buffer of its own, so concurrent pastes never pick up each other's text, and paste-buffer -d removes it.
+   * Pastes `text` into the pane as one paste, through a buffer of its own (concurrent pastes never pick up each
+   * other's text) that paste-buffer -d removes. The text never rides a command line: over the control client it is a
+   * word on its stdin; over tmux processes it travels on load-buffer's stdin (no argv or tmux message size limit).
+   * NUL cannot reach tmux as a word and is dropped: a terminal paste cannot carry it meaningfully either.
    * `bracketed` (default true) wraps it in bracketed-paste markers when the program asked for them.
    */
   async pasteText(name: string, text: string, opts: { bracketed?: boolean } = {}): Promise<void> {
     if (text === '') return;
     const buffer = `leo-paste-${randomBytes(8).toString('hex')}`;
-    const paste = ['paste-buffer', ...(opts.bracketed === false ? [] : ['-p']), '-d', '-b', buffer];
-    const r = await this.run(['load-buffer', '-b', buffer, '-', ';', ...paste, '-t', paneTarget(name)], text);
+    const paste = [
+      'paste-buffer',
+      ...(opts.bracketed === false ? [] : ['-p']),
+      '-d',
+      '-b',
+      buffer,
+      '-t',
+      paneTarget(name),
+    ];
+    const r = this.transport.private
+      ? await this.transport.run([['set-buffer', '-b', buffer, '--', text.replaceAll('\0', '')], paste])
+      : await this.transport.run([['load-buffer', '-b', buffer, '-'], paste], text);
     if (r.code !== 0) {
-      await this.run(['delete-buffer', '-b', buffer]).catch(() => undefined);
+      await this.transport.run([['delete-buffer', '-b', buffer]]).catch(() => undefined);
       throw new TmuxError('paste-buffer', r.code, r.stderr);
     }
   }
 
   async sendEnter(name: string): Promise<void> {
-    await this.check('send-keys', ['send-keys', '-t', paneTarget(name), 'Enter']);
+    await this.check('send-keys', [['send-keys', '-t', paneTarget(name), 'Enter']]);
   }
 
   /** What the pane shows (no scrollback), then Enter, in one tmux call: a delivery's first press. */
   async captureThenEnter(name: string): Promise<string> {
     const target = paneTarget(name);
     const r = await this.check('capture-pane', [
-      'capture-pane',
-      '-p',
-      '-J',
-      '-t',
-      target,
-      '-S',
-      '-0',
-      ';',
-      'send-keys',
-      '-t',
-      target,
-      'Enter',
+      ['capture-pane', '-p', '-J', '-t', target, '-S', '-0'],
+      ['send-keys', '-t', target, 'Enter'],
     ]);
     return r.stdout;
   }
 
   async killServer(): Promise<void> {
-    const r = await this.run(['kill-server']);
+    const r = await this.transport.run([['kill-server']]);
     if (r.code !== 0 && !isNoServer(r.stderr)) throw new TmuxError('kill-server', r.code, r.stderr);
   }
 
@@ -262,29 +281,26 @@ export class Tmux {
   }
 
   /**
-   * Runs commands that carry an agent's environment (its token, its environments' secrets). They reach tmux as a
-   * command file on stdin, never in argv, where `ps` shows them to every local user while tmux runs. tmux drops a
-   * file it cannot parse without a word, so the last command prints a nonce: no nonce, no success.
+   * Runs commands that carry an agent's environment (its token, its environments' secrets), never in argv, where
+   * `ps` shows them to every local user while tmux runs: the control client's commands never are; to a tmux process
+   * they go as a command file on stdin. tmux drops a file it cannot parse without a word, so the file's last command
+   * prints a nonce: no nonce, no success.
    */
-  private async runPrivate(what: string, commands: readonly (readonly string[])[]): Promise<void> {
+  private async runPrivate(what: string, commands: readonly TmuxCommand[]): Promise<void> {
+    if (this.transport.private) {
+      await this.check(what, commands);
+      return;
+    }
     const nonce = `leo-ok-${randomBytes(8).toString('hex')}`;
     const script = [...commands, ['display-message', '-p', nonce]].map((c) => c.map(tmuxWord).join(' ')).join(' ; ');
-    const r = await this.run(['start-server', ';', 'source-file', '-'], `${script}\n`);
+    const r = await this.transport.run([['start-server'], ['source-file', '-']], `${script}\n`);
     if (r.code !== 0 || !r.stdout.includes(nonce))
       throw new TmuxError(what, r.code, r.stderr || 'tmux did not run the commands');
   }
 
-  private async check(what: string, args: string[], input?: string): Promise<ExecResult> {
-    const r = await this.run(args, input);
+  private async check(what: string, commands: readonly TmuxCommand[]): Promise<ExecResult> {
+    const r = await this.transport.run(commands);
     if (r.code !== 0) throw new TmuxError(what, r.code, r.stderr);
     return r;
-  }
-
-  private run(args: string[], input?: string): Promise<ExecResult> {
-    return this.exec(this.bin, ['-S', this.socketPath, '-f', '/dev/null', ...args], {
-      env: this.env,
-      timeoutMs: this.timeoutMs,
-      ...(input !== undefined ? { input } : {}),
-    });
   }
 }

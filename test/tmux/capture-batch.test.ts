@@ -9,30 +9,11 @@ describe('capture batches', () => {
     assert.deepEqual(planCaptureBatches(['a', 'b'], 0, 'n0nce', target), [
       {
         indexes: [0, 1],
-        args: [
-          'display-message',
-          '-p',
-          'n0nce:0',
-          ';',
-          'capture-pane',
-          '-p',
-          '-J',
-          '-t',
-          '=a:',
-          '-S',
-          '-0',
-          ';',
-          'display-message',
-          '-p',
-          'n0nce:1',
-          ';',
-          'capture-pane',
-          '-p',
-          '-J',
-          '-t',
-          '=b:',
-          '-S',
-          '-0',
+        commands: [
+          ['display-message', '-p', 'n0nce:0'],
+          ['capture-pane', '-p', '-J', '-t', '=a:', '-S', '-0'],
+          ['display-message', '-p', 'n0nce:1'],
+          ['capture-pane', '-p', '-J', '-t', '=b:', '-S', '-0'],
         ],
       },
     ]);
@@ -43,7 +24,10 @@ describe('capture batches', () => {
     const names = Array.from({ length: 300 }, (_, i) => `agent-with-a-rather-long-name-${i}`.padEnd(120, 'x'));
     const batches = planCaptureBatches(names, 50, 'abcdef0123456789', target);
     assert.ok(batches.length > 1);
-    for (const b of batches) assert.ok(b.args.reduce((n, a) => n + a.length + 1, 0) <= MAX_BATCH_BYTES);
+    for (const b of batches) {
+      const argv = b.commands.flat().reduce((n, a) => n + a.length + 1, 0) + 2 * (b.commands.length - 1);
+      assert.ok(argv <= MAX_BATCH_BYTES);
+    }
     assert.deepEqual(
       batches.flatMap((b) => b.indexes),
       names.map((_, i) => i),

@@ -1,0 +1,98 @@
+/**
+ * tmux control mode (`tmux -C`), the pure half: how a command list is written as one line, and how the lines tmux
+ * answers with are cut into one result per command list. tmux answers every command of a line with its own block,
+ * `%begin <time> <number> <flags>` … `%end|%error` with the same three fields, stops a line at its first failing
+ * command, and interleaves notifications (`%window-add`, `%output`, …) between blocks. Blocks with flags 0 answer
+ * commands the control client did not type (the one that started it).
+ */
+import type { ExecResult } from '../core/exec.js';
+
+/**
+ * A word for tmux's command parser that survives a line-based channel: double-quoted, with the characters that are
+ * special there (`\`, `"`, `$` for environment expansion) and every control character (a newline would end the
+ * line) escaped. Octal escapes carry control characters byte for byte; everything else travels as UTF-8. NUL cannot
+ * be carried (tmux's words are C strings), so it is refused.
+ */
+export function controlWord(value: string): string {
+  if (value.includes('\0')) throw new Error('tmux cannot carry a NUL character in a command word');
+  const escaped = value.replace(/[\\"$\u0001-\u001f\u007f]/g, (c) =>
+    c === '\\' || c === '"' || c === '$' ? `\\${c}` : `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`,
+  );
+  return `"${escaped}"`;
+}
+
+/** A command list as one control-mode line: each command's words quoted, the commands separated by a bare `;`. */
+export function controlLine(commands: readonly (readonly string[])[]): string {
+  if (commands.length === 0 || commands.some((c) => c.length === 0)) throw new Error('an empty tmux command');
+  return `${commands.map((c) => c.map(controlWord).join(' ')).join(' ; ')}\n`;
+}
+
+const GUARD = /^%(begin|end|error) (\d+) (\d+) (\d+)$/;
+
+export type ControlEvent =
+  /** A command the client typed finished: its output lines, and whether it failed (%error). */
+  | { kind: 'block'; lines: string[]; failed: boolean }
+  /** tmux said the client is leaving (its session or server is gone, or its input closed). */
+  | { kind: 'exit'; reason: string }
+  /** A line that fits no block: the stream can no longer be trusted to pair answers with commands. */
+  | { kind: 'desync'; line: string };
+
+/**
+ * Cuts tmux's control-mode output into events. Lines inside a block are output whatever they look like, except the
+ * guard that closes it, which must repeat the opening guard's number: a pane showing a `%end` line of its own cannot
+ * close a capture early without also knowing that number.
+ */
+export class ControlParser {
+  private open: { number: string; flags: string; lines: string[] } | null = null;
+  private partial = '';
+
+  constructor(private readonly emit: (e: ControlEvent) => void) {}
+
+  /** Feeds a chunk of tmux's stdout (already decoded as UTF-8; lines may be split across chunks). */
+  push(chunk: string): void {
+    const text = this.partial + chunk;
+    const lines = text.split('\n');
+    this.partial = lines.pop() ?? '';
+    for (const line of lines) this.line(line);
+  }
+
+  private line(line: string): void {
+    const guard = GUARD.exec(line);
+    if (this.open) {
+      if (guard && guard[1] !== 'begin' && guard[3] === this.open.number) {
+        const { flags, lines } = this.open;
+        this.open = null;
+        if (flags !== '0') this.emit({ kind: 'block', lines, failed: guard[1] === 'error' });
+      } else {
+        this.open.lines.push(line);
+      }
+      return;
+    }
+    if (guard?.[1] === 'begin') this.open = { number: guard[3]!, flags: guard[4]!, lines: [] };
+    else if (line === '%exit' || line.startsWith('%exit ')) this.emit({ kind: 'exit', reason: line.slice(6) });
+    else if (!line.startsWith('%')) this.emit({ kind: 'desync', line });
+  }
+}
+
+/**
+ * Folds the blocks that answer one command list into what a tmux process would have returned for it: the outputs
+ * on stdout, the failing command's message on stderr with code 1. Returns null while more blocks are due.
+ */
+export class ListAnswer {
+  private readonly out: string[] = [];
+  private remaining: number;
+
+  constructor(commands: number) {
+    this.remaining = commands;
+  }
+
+  add(block: { lines: string[]; failed: boolean }): ExecResult | null {
+    if (block.failed) return { code: 1, stdout: this.text(), stderr: block.lines.map((l) => `${l}\n`).join('') };
+    this.out.push(...block.lines);
+    return --this.remaining === 0 ? { code: 0, stdout: this.text(), stderr: '' } : null;
+  }
+
+  private text(): string {
+    return this.out.map((l) => `${l}\n`).join('');
+  }
+}
