@@ -22,6 +22,12 @@ export interface Limits {
   leftoverHandles: number;
   /** Live heap (after a full collection) above the baseline's once the load is over and everyone disconnected, MB. */
   liveHeapGrowthMb: number;
+  /**
+   * The tmux server's resident set growth per send, KB. Scrollback grows with every line an agent prints, up to
+   * history-limit (~0.5 KB per short line, measured with a tmux process per call); a tmux that keeps what it answered
+   * (3.3a does, for `capture-pane -p` on a control client: ~4.4 KB per send in the soak) grows several times faster.
+   */
+  tmuxKbPerSend: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -32,6 +38,7 @@ export const DEFAULT_LIMITS: Limits = {
   leftoverFds: 10,
   leftoverHandles: 10,
   liveHeapGrowthMb: 10,
+  tmuxKbPerSend: 1.5,
 };
 
 export interface Check {
@@ -49,6 +56,7 @@ export interface Trends {
   fdFloorPerMin: number;
   handleFloorPerMin: number;
   backlogPerMin: number;
+  tmuxRssMbPerMin: number;
 }
 
 /** Slopes over the second half of the load, the first half being warm-up. */
@@ -61,6 +69,7 @@ export function trends(samples: readonly Sample[]): Trends {
     fdFloorPerMin: floorSlope((s) => s.fds),
     handleFloorPerMin: floorSlope((s) => s.activeHandles),
     backlogPerMin: perMinute(late, (s) => s.backlog),
+    tmuxRssMbPerMin: perMinute(late, (s) => s.tmuxRssMb),
   };
 }
 
@@ -149,6 +158,11 @@ export function evaluate(r: SoakResult, opts: { limits?: Limits; short?: boolean
           atMost('fd floor slope, second half (/min)', tr.fdFloorPerMin, limits.fdsPerMin),
           atMost('active handles floor slope, second half (/min)', tr.handleFloorPerMin, limits.handlesPerMin),
           atMost('delivery backlog slope, second half (sends/min)', tr.backlogPerMin, r.options.rate * 60 * 0.01, 1),
+          atMost(
+            'tmux server RSS slope, second half (MB/min)',
+            tr.tmuxRssMbPerMin,
+            (s.ratePerSec * 60 * limits.tmuxKbPerSend) / 1024,
+          ),
         ]
       : []),
     {
@@ -231,7 +245,8 @@ export function trafficLines(r: SoakResult): string[] {
     `history: ${r.history.found}/${r.history.acked} acknowledged sends found, ${r.history.missing} missing, ` +
       `${r.history.duplicates} doubled, ${r.history.notDelivered} not delivered`,
     `trends over the second half (per minute): RSS ${fmt(tr.rssMbPerMin)} MB, heap floor ${fmt(tr.heapFloorMbPerMin)} ` +
-      `MB, fd floor ${fmt(tr.fdFloorPerMin)}, handle floor ${fmt(tr.handleFloorPerMin)}, backlog ${fmt(tr.backlogPerMin)}`,
+      `MB, fd floor ${fmt(tr.fdFloorPerMin)}, handle floor ${fmt(tr.handleFloorPerMin)}, backlog ${fmt(tr.backlogPerMin)}, ` +
+      `tmux server RSS ${fmt(tr.tmuxRssMbPerMin)} MB`,
     `live heap after a full GC: ${fmt(r.liveHeapMb.baseline, 1)} MB at the baseline, ${fmt(r.liveHeapMb.drained, 1)} ` +
       `MB once drained (subscribers connected), ${fmt(r.liveHeapMb.after, 1)} MB after disconnect`,
     ...(r.logProblems.length ? [`daemon log: ${r.logProblems.slice(0, 5).join(' | ')}`] : []),

@@ -23,8 +23,9 @@ const CHILD = fileURLToPath(new URL('./exec-host-child.js', import.meta.url));
 /**
  * An Exec that starts programs from a small long-lived child process instead of the daemon. Starting a child from
  * the daemon costs its main thread 1.2–2.1 ms of CPU per program and blocks the event loop until the child has
- * exec'd; every delivery runs tmux three times, so at 50 sends/s the soak profiled ~41 % of the main thread in
- * `spawn` and a loop delay p99 of ~370 ms. Here the daemon only writes a message to a pipe; the host, a bare Node
+ * exec'd (when tmux ran this way, three per delivery, the soak profiled ~41 % of the main thread in `spawn` and a loop
+ * delay p99 of ~370 ms at 50 sends/s; tmux now has a control-mode client of its own). It starts git, which a fleet
+ * restoring its worktrees runs in bursts. Here the daemon only writes a message to a pipe; the host, a bare Node
  * process, pays for the fork on its own. The host is started on first use, restarted after it dies (calls in flight
  * then fail, as a program that could not be started does), and killed by close().
  */

@@ -19,10 +19,9 @@ export const ENTER_ATTEMPTS = 3;
  * Types a message into an agent's pane as one bracketed paste followed by Enter, so a multi-line text arrives as one
  * prompt in any harness. An Enter sent too soon can be swallowed (read as part of the paste), so the pane is
  * compared before and after, and Enter is pressed again a bounded number of times. The first look and the first press
- * share one tmux call: every tmux call is a fork of the daemon (~2 ms of main-thread CPU at 200 MB), and three per
- * message instead of four is what bounds how many sends per second a fleet can take in. Pastes into one pane are
- * serialized by the caller (one delivery queue per agent). The waits are real time, not the Clock seam: they pace a
- * terminal, they are not deadlines.
+ * share one tmux call (each is a round trip through tmux's server, and they add up at a fleet's send rate). Pastes
+ * into one pane are serialized by the caller (one delivery queue per agent). The waits are real time, not the Clock
+ * seam: they pace a terminal, they are not deadlines.
  */
 export async function pasteAndSubmit(tmux: PasteTarget, session: string, text: string): Promise<void> {
   await tmux.pasteText(session, text, { bracketed: true });

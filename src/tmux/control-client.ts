@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { ExecResult } from '../core/exec.js';
-import { ControlParser, ListAnswer, controlLine, type ControlEvent } from './control-protocol.js';
+import { ControlParser, ListAnswer, planControlLine, type ControlEvent, type ControlPlan } from './control-protocol.js';
 import type { TmuxCommand, TmuxTransport } from './transport.js';
 
 /**
@@ -21,6 +22,8 @@ export interface ControlClientOptions {
 
 interface Waiting {
   answer: ListAnswer;
+  /** The list kills the server: its client is ending, so the call after it must not be written to it. */
+  killsServer: boolean;
   resolve(r: ExecResult): void;
   reject(e: Error): void;
   timer: NodeJS.Timeout;
@@ -39,16 +42,20 @@ export class TmuxControlClient implements TmuxTransport {
   private child: ChildProcessWithoutNullStreams | null = null;
   private readonly waiting: Waiting[] = [];
   private closed = false;
+  /** Names this client's capture buffers apart from any other client's (a buffer outlives a client that dies). */
+  private readonly nonce = randomBytes(4).toString('hex');
+  private captures = 0;
 
   constructor(private readonly o: ControlClientOptions) {}
 
   run(commands: readonly TmuxCommand[], input?: string): Promise<ExecResult> {
-    if (input !== undefined) throw new Error('the control client carries no standard input: pass the text as a word');
     return new Promise((resolve, reject) => {
+      if (input !== undefined)
+        return reject(new Error('the control client carries no standard input: pass the text as a word'));
       if (this.closed) return reject(new Error('the tmux control client is closed'));
-      let line: string;
+      let plan: ControlPlan;
       try {
-        line = controlLine(commands);
+        plan = planControlLine(commands, () => `leo-capture-${this.nonce}-${this.captures++}`);
       } catch (err) {
         return reject(err as Error);
       }
@@ -58,8 +65,9 @@ export class TmuxControlClient implements TmuxTransport {
         this.o.timeoutMs,
       );
       if (this.waiting.length === 0) this.hold(child, true);
-      this.waiting.push({ answer: new ListAnswer(commands.length), resolve, reject, timer });
-      child.stdin.write(line);
+      const killsServer = commands.some((c) => c[0] === 'kill-server');
+      this.waiting.push({ answer: new ListAnswer(plan.blocks), killsServer, resolve, reject, timer });
+      child.stdin.write(plan.line);
     });
   }
 
@@ -116,6 +124,7 @@ export class TmuxControlClient implements TmuxTransport {
     clearTimeout(head.timer);
     if (this.waiting.length === 0) this.hold(child, false);
     head.resolve(result);
+    if (head.killsServer) this.reset(child, 'the tmux server was killed');
   }
 
   /**

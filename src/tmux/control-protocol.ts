@@ -21,10 +21,64 @@ export function controlWord(value: string): string {
   return `"${escaped}"`;
 }
 
-/** A command list as one control-mode line: each command's words quoted, the commands separated by a bare `;`. */
-export function controlLine(commands: readonly (readonly string[])[]): string {
+/** What a command's answer block contributes to the command list's output. */
+export type BlockUse = 'output' | 'ignored' | 'buffer';
+
+/** A command list as tmux will see it on the control line, and what each answer block is for. */
+export interface ControlPlan {
+  line: string;
+  blocks: BlockUse[];
+}
+
+/**
+ * A command list as one control-mode line: each command's words quoted, the commands separated by a bare `;`.
+ *
+ * `capture-pane -p` is sent as a capture into a buffer of its own (`buffer()` names it), `show-buffer` and
+ * `delete-buffer`: tmux 3.3a keeps every `capture-pane -p` answer it writes to a control client (measured: its server
+ * grew by ~5.3 KB per capture of a 4.5 KB screen, without bound), while a buffer shown and deleted costs nothing that
+ * stays. show-buffer escapes what it prints, so that block is decoded (unvisLines) back to what -p would have printed.
+ */
+export function planControlLine(commands: readonly (readonly string[])[], buffer: () => string): ControlPlan {
   if (commands.length === 0 || commands.some((c) => c.length === 0)) throw new Error('an empty tmux command');
-  return `${commands.map((c) => c.map(controlWord).join(' ')).join(' ; ')}\n`;
+  const sent: (readonly string[])[] = [];
+  const blocks: BlockUse[] = [];
+  for (const c of commands) {
+    if (c[0] === 'capture-pane' && c.includes('-p')) {
+      const name = buffer();
+      sent.push(
+        c.flatMap((w) => (w === '-p' ? ['-b', name] : [w])),
+        ['show-buffer', '-b', name],
+        ['delete-buffer', '-b', name],
+      );
+      blocks.push('ignored', 'buffer', 'ignored');
+    } else {
+      sent.push(c);
+      blocks.push('output');
+    }
+  }
+  return { line: `${sent.map((c) => c.map(controlWord).join(' ')).join(' ; ')}\n`, blocks };
+}
+
+const VIS_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, s: 32, '0': 0 };
+
+/**
+ * Undoes show-buffer's escaping (vis(3), C style with octal): `\\`, `\$` and `\"` stand for themselves, `\t` and the
+ * other C escapes for their control character, `\ooo` for a byte; the buffer's newlines are the line breaks, so a
+ * buffer that ends in one prints a last empty line. Valid UTF-8 is printed as it is.
+ */
+export function unvisLines(lines: readonly string[]): string {
+  const bytes: Buffer[] = [];
+  const text = lines.join('\n');
+  let last = 0;
+  for (const m of text.matchAll(/\\([0-7]{3}|[\\$"abtnvfrs0])/g)) {
+    bytes.push(Buffer.from(text.slice(last, m.index), 'utf8'));
+    const e = m[1]!;
+    const byte = e.length === 3 ? parseInt(e, 8) : (VIS_ESCAPES[e] ?? e.charCodeAt(0));
+    bytes.push(Buffer.from([byte]));
+    last = m.index + m[0].length;
+  }
+  bytes.push(Buffer.from(text.slice(last), 'utf8'));
+  return Buffer.concat(bytes).toString('utf8');
 }
 
 const GUARD = /^%(begin|end|error) (\d+) (\d+) (\d+)$/;
@@ -79,20 +133,19 @@ export class ControlParser {
  * on stdout, the failing command's message on stderr with code 1. Returns null while more blocks are due.
  */
 export class ListAnswer {
-  private readonly out: string[] = [];
-  private remaining: number;
+  private out = '';
+  private next = 0;
 
-  constructor(commands: number) {
-    this.remaining = commands;
-  }
+  constructor(private readonly blocks: readonly BlockUse[]) {}
 
   add(block: { lines: string[]; failed: boolean }): ExecResult | null {
-    if (block.failed) return { code: 1, stdout: this.text(), stderr: block.lines.map((l) => `${l}\n`).join('') };
-    this.out.push(...block.lines);
-    return --this.remaining === 0 ? { code: 0, stdout: this.text(), stderr: '' } : null;
-  }
-
-  private text(): string {
-    return this.out.map((l) => `${l}\n`).join('');
+    if (block.failed) return { code: 1, stdout: this.out, stderr: asPrinted(block.lines) };
+    const use = this.blocks[this.next++];
+    if (use === 'output') this.out += asPrinted(block.lines);
+    else if (use === 'buffer') this.out += unvisLines(block.lines);
+    return this.next === this.blocks.length ? { code: 0, stdout: this.out, stderr: '' } : null;
   }
 }
+
+/** Lines as a program prints them: each ends with a newline. */
+const asPrinted = (ls: readonly string[]) => ls.map((l) => `${l}\n`).join('');

@@ -5,17 +5,26 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { realExec } from '../../src/core/exec.js';
 import { Tmux } from '../../src/tmux/tmux.js';
 
-/** A real tmux server on a private socket in a temp folder; `cleanup` kills it and removes the folder. */
-export function privateTmux(): { tmux: Tmux; socketPath: string; dir: string; cleanup(): Promise<void> } {
+/**
+ * A real tmux server on a private socket in a temp folder, driven by a tmux process per call or (`control`) over one
+ * control-mode client; `cleanup` kills it and removes the folder.
+ */
+export function privateTmux(control = false): {
+  tmux: Tmux;
+  socketPath: string;
+  dir: string;
+  cleanup(): Promise<void>;
+} {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-tmux-'));
   const socketPath = path.join(dir, 'tmux.sock');
-  const tmux = new Tmux({ socketPath, exec: realExec });
+  const tmux = new Tmux({ socketPath, exec: realExec, control });
   return {
     tmux,
     socketPath,
     dir,
     async cleanup() {
       await tmux.killServer();
+      tmux.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
