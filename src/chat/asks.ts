@@ -104,13 +104,16 @@ export class AskService {
     const input = m.input as unknown as AskInput;
     const checked = validateAnswer(input, body);
     if (!checked.ok) throw new AskError(400, checked.error);
-    const answered = this.settle(m, { state: 'answered', answer: checked.answer }, 'answer');
-    const result = this.resultOf(answered)!;
-    const woke = this.wake(messageId, result);
-    // Nobody is blocked on it: the agent hears the answer as a reply. A task run has no agent to hand it to.
-    if (!woke && !m.run_id)
-      this.deps.chat.send(agent, { text: answerSummaryLine(input, checked.answer), reply_to: messageId });
-    return answered;
+    // The answer and the reply that carries it to the agent commit together: a crash between them would leave an
+    // answered ask the agent never hears of, and nothing to show the owner that it did not.
+    return this.deps.store.atomically(() => {
+      const answered = this.settle(m, { state: 'answered', answer: checked.answer }, 'answer');
+      const woke = this.wake(messageId, this.resultOf(answered)!);
+      // Nobody is blocked on it: the agent hears the answer as a reply. A task run has no agent to hand it to.
+      if (!woke && !m.run_id)
+        this.deps.chat.send(agent, { text: answerSummaryLine(input, checked.answer), reply_to: messageId });
+      return answered;
+    });
   }
 
   withdraw(caller: AskCaller, messageId: string): { message_id: string; withdrawn: true } {
