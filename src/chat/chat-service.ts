@@ -206,6 +206,9 @@ export class ChatService {
 
   private async deliver(message: Message): Promise<void> {
     const { agents, deliverer, logger } = this.deps;
+    // Nothing reaches the agent before the caller's synchronous work is done: a send made inside a transaction (an
+    // ask's answer and its reply) must not be typed into a terminal before, or without, its commit.
+    await Promise.resolve();
     try {
       if (!agents.isRunning(message.agent)) {
         this.note(message.agent, `Starting ${message.agent}…`);
