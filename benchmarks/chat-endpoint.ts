@@ -20,7 +20,7 @@ import { systemClock } from '../src/core/clock.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
 import { request } from '../test/helpers/http.js';
 import { OpenAiServer, lastUserText, type ScriptedReply } from '../test/helpers/openai-server.js';
-import { fmt, guardRun, positive, quantile, table } from './lib/report.js';
+import { fmt, positive, quantile, runGuarded, table } from './lib/report.js';
 
 /** Hard stop, whatever the machine: the default run takes about a minute on two cores. */
 const BUDGET_MS = 115_000;
@@ -79,8 +79,6 @@ function cleanup(): Promise<void> {
     cleanupSync();
   })());
 }
-guardRun(BUDGET_MS, cleanup, cleanupSync);
-
 interface Frame {
   event: string;
   data: any;
@@ -392,9 +390,4 @@ templates:
   );
 }
 
-main()
-  .catch((err) => {
-    console.error(err);
-    process.exitCode = 1;
-  })
-  .finally(cleanup);
+runGuarded(BUDGET_MS, main, cleanup, cleanupSync);

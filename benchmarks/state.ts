@@ -18,16 +18,15 @@
  * in a worker thread, so the daemon's event loop does only the daemon's work. Prints figures, asserts nothing.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { AgentStore } from '../src/agents/agent-store.js';
 import { systemClock } from '../src/core/clock.js';
 import { rfc3339 } from '../src/core/time.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
 import { request } from '../test/helpers/http.js';
-import { cpuPerOp, fmt, guardRun, machineLine, mainThreadCpuMs, maxOf, quantile, table } from './lib/report.js';
+import { LoadClient } from './lib/http-load.js';
+import { cpuPerOp, fmt, runGuarded, machineLine, mainThreadCpuMs, maxOf, quantile, table } from './lib/report.js';
 
 /** Hard stop, whatever the machine: the default run takes about 35 s on two cores. */
 const BUDGET_MS = 170_000;
@@ -54,75 +53,6 @@ const tasksYaml = (n: number) =>
           `  nightly-${i}:\n    schedule: "0 4 1 1 *"\n    harness: shell\n    command: "true"\n    prompt: "check ${i}"\n`,
       ).join('')}`;
 
-// ---- load client (worker thread) ------------------------------------------------------------------------------
-
-interface LoadJob {
-  port: number;
-  path: string;
-  headers: Record<string, string>;
-  concurrency: number;
-  warmupMs: number;
-  measureMs: number;
-}
-
-interface LoadResult {
-  /** ms, of the requests started inside the measured window. */
-  latencies: number[];
-  /** Every answered request, warm-up included. */
-  total: number;
-  bytes: number;
-  errors: number;
-  firstError: string | null;
-}
-
-async function runLoad(job: LoadJob): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
-  const measureFrom = performance.now() + job.warmupMs;
-  const end = measureFrom + job.measureMs;
-  const out: LoadResult = { latencies: [], total: 0, bytes: 0, errors: 0, firstError: null };
-  const once = () =>
-    new Promise<{ status: number; bytes: number; head: string }>((resolve, reject) => {
-      const req = http.request(
-        { host: '127.0.0.1', port: job.port, method: 'GET', path: job.path, agent, headers: job.headers },
-        (res) => {
-          let bytes = 0;
-          let head = '';
-          res.on('data', (c: Buffer) => {
-            if (head.length < 200) head += c.toString('utf8', 0, 200);
-            bytes += c.length;
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, head }));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
-  const loop = async () => {
-    while (performance.now() < end) {
-      const started = performance.now();
-      try {
-        const res = await once();
-        const ms = performance.now() - started;
-        out.total++;
-        if (res.status >= 300) {
-          out.errors++;
-          out.firstError ??= `${res.status} ${res.head}`;
-        } else if (started >= measureFrom) {
-          out.latencies.push(ms);
-          out.bytes += res.bytes;
-        }
-      } catch (err) {
-        out.errors++;
-        out.firstError ??= (err as Error).message;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: job.concurrency }, loop));
-  agent.destroy();
-  return out;
-}
-
 // ---- measurement helpers --------------------------------------------------------------------------------------
 
 // ---- the benchmark (main thread) ------------------------------------------------------------------------------
@@ -147,7 +77,7 @@ interface Row {
   cpuUs: number | null;
 }
 
-let worker: Worker | undefined;
+const loads = new LoadClient();
 let daemon: TestDaemon | undefined;
 let cleaned = false;
 
@@ -155,7 +85,7 @@ let cleaned = false;
 function cleanupSync(): void {
   if (cleaned) return;
   cleaned = true;
-  void worker?.terminate();
+  void loads.close();
   if (daemon) {
     killTmuxServer(daemon.home);
     fs.rmSync(daemon.home, { recursive: true, force: true });
@@ -164,25 +94,11 @@ function cleanupSync(): void {
 
 async function cleanup(): Promise<void> {
   if (cleaned) return;
-  await worker?.terminate();
-  worker = undefined;
+  await loads.close();
   const d = daemon;
   daemon = undefined;
   await d?.stop().catch((err) => console.error('daemon stop:', err));
   cleanupSync();
-}
-
-function load(job: LoadJob): Promise<LoadResult> {
-  const w = (worker ??= new Worker(new URL(import.meta.url)));
-  return new Promise((resolve, reject) => {
-    const done = (r: LoadResult) => {
-      w.off('error', reject);
-      resolve(r);
-    };
-    w.once('message', done);
-    w.once('error', reject);
-    w.postMessage(job);
-  });
 }
 
 async function spawn(d: TestDaemon, name: string): Promise<void> {
@@ -222,9 +138,10 @@ async function measure(d: TestDaemon, seconds: number): Promise<Row> {
   const auth = { authorization: `Bearer ${d.daemon.operatorToken}` };
   const elu0 = performance.eventLoopUtilization();
   const cpu0 = mainThreadCpuMs();
-  const r = await load({
+  const r = await loads.run({
     port: d.daemon.port,
-    path: '/api/v1/state',
+    method: 'GET',
+    requests: [{ path: '/api/v1/state' }],
     headers: auth,
     concurrency: 1,
     warmupMs: 1000,
@@ -366,28 +283,18 @@ function count(name: string, raw: string, min: number): number {
   return v;
 }
 
-if (!isMainThread) {
-  parentPort!.on('message', (job: LoadJob) => void runLoad(job).then((r) => parentPort!.postMessage(r)));
-} else {
-  const { values } = parseArgs({
-    options: {
-      agents: { type: 'string', default: '0,100,500' },
-      live: { type: 'string', default: '25' },
-      tasks: { type: 'string', default: '5' },
-      seconds: { type: 'string', default: '5' },
-    },
-  });
-  const opts: Options = {
-    agents: values.agents.split(',').map((a) => count('agents', a, 0)),
-    live: count('live', values.live, 0),
-    tasks: count('tasks', values.tasks, 0),
-    seconds: count('seconds', values.seconds, 1),
-  };
-  guardRun(BUDGET_MS, cleanup, cleanupSync);
-  main(opts)
-    .catch((err) => {
-      console.error(err);
-      process.exitCode = 1;
-    })
-    .finally(cleanup);
-}
+const { values } = parseArgs({
+  options: {
+    agents: { type: 'string', default: '0,100,500' },
+    live: { type: 'string', default: '25' },
+    tasks: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '5' },
+  },
+});
+const opts: Options = {
+  agents: values.agents.split(',').map((a) => count('agents', a, 0)),
+  live: count('live', values.live, 0),
+  tasks: count('tasks', values.tasks, 0),
+  seconds: count('seconds', values.seconds, 1),
+};
+runGuarded(BUDGET_MS, () => main(opts), cleanup, cleanupSync);

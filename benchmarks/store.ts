@@ -18,12 +18,10 @@
  * another core sees. Prints figures, asserts nothing.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import Fastify from 'fastify';
 import { encodeTime } from 'ulid';
 import { ChatStore } from '../src/chat/chat-store.js';
@@ -33,10 +31,11 @@ import { rfc3339 } from '../src/core/time.js';
 import { openDatabase, type Database } from '../src/store/database.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
 import { request } from '../test/helpers/http.js';
+import { LoadClient } from './lib/http-load.js';
 import {
   cpuPerOp,
   fmt,
-  guardRun,
+  runGuarded,
   machineLine,
   mainThreadCpuMs,
   maxOf,
@@ -70,84 +69,6 @@ const TEXTS = [
     'dig through the issue thread to find it.',
 ];
 
-// ---- load client (worker thread) ------------------------------------------------------------------------------
-
-interface LoadJob {
-  port: number;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  /** Rotated, one per request. */
-  requests: { path: string; body?: string }[];
-  concurrency: number;
-  warmupMs: number;
-  measureMs: number;
-}
-
-interface LoadResult {
-  /** ms, of the requests started inside the measured window. */
-  latencies: number[];
-  /** Every answered request, warm-up included. */
-  total: number;
-  bytes: number;
-  errors: number;
-  firstError: string | null;
-}
-
-async function runLoad(job: LoadJob): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
-  const measureFrom = performance.now() + job.warmupMs;
-  const end = measureFrom + job.measureMs;
-  const out: LoadResult = { latencies: [], total: 0, bytes: 0, errors: 0, firstError: null };
-  let next = 0;
-  const once = (r: { path: string; body?: string }) =>
-    new Promise<{ status: number; bytes: number; head: string }>((resolve, reject) => {
-      const headers: Record<string, string> = { ...job.headers };
-      if (r.body !== undefined) {
-        headers['content-type'] = 'application/json';
-        headers['content-length'] = String(Buffer.byteLength(r.body));
-      }
-      const req = http.request(
-        { host: '127.0.0.1', port: job.port, method: job.method, path: r.path, agent, headers },
-        (res) => {
-          let bytes = 0;
-          let head = '';
-          res.on('data', (c: Buffer) => {
-            if (head.length < 200) head += c.toString('utf8', 0, 200);
-            bytes += c.length;
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, head }));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(r.body);
-    });
-  const loop = async () => {
-    while (performance.now() < end) {
-      const r = job.requests[next++ % job.requests.length]!;
-      const started = performance.now();
-      try {
-        const res = await once(r);
-        const ms = performance.now() - started;
-        out.total++;
-        if (res.status >= 300) {
-          out.errors++;
-          out.firstError ??= `${res.status} ${res.head}`;
-        } else if (started >= measureFrom) {
-          out.latencies.push(ms);
-          out.bytes += res.bytes;
-        }
-      } catch (err) {
-        out.errors++;
-        out.firstError ??= (err as Error).message;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: job.concurrency }, loop));
-  agent.destroy();
-  return out;
-}
-
 // ---- measurement helpers --------------------------------------------------------------------------------------
 
 const thousands = (v: number) => (Number.isNaN(v) ? 'n/a' : Math.round(v).toLocaleString('en-US'));
@@ -172,7 +93,7 @@ interface Row {
   cpuUs: number | null;
 }
 
-let worker: Worker | undefined;
+const loads = new LoadClient();
 let daemon: TestDaemon | undefined;
 let scratch: string | undefined;
 let cleaned = false;
@@ -181,7 +102,7 @@ let cleaned = false;
 function cleanupSync(): void {
   if (cleaned) return;
   cleaned = true;
-  void worker?.terminate();
+  void loads.close();
   if (daemon) {
     killTmuxServer(daemon.home);
     fs.rmSync(daemon.home, { recursive: true, force: true });
@@ -191,25 +112,11 @@ function cleanupSync(): void {
 
 async function cleanup(): Promise<void> {
   if (cleaned) return;
-  await worker?.terminate();
-  worker = undefined;
+  await loads.close();
   const d = daemon;
   daemon = undefined;
   await d?.stop().catch((err) => console.error('daemon stop:', err));
   cleanupSync();
-}
-
-function load(job: LoadJob): Promise<LoadResult> {
-  const w = (worker ??= new Worker(new URL(import.meta.url)));
-  return new Promise((resolve, reject) => {
-    const done = (r: LoadResult) => {
-      w.off('error', reject);
-      resolve(r);
-    };
-    w.once('message', done);
-    w.once('error', reject);
-    w.postMessage(job);
-  });
 }
 
 /** One insert per transaction, like `ChatStore.insert`, for `ms` after a short warm-up; per-insert times in ms. */
@@ -322,7 +229,7 @@ async function ingest(opts: Options): Promise<Row[]> {
   for (const c of opts.concurrency) {
     const elu0 = performance.eventLoopUtilization();
     const cpu0 = mainThreadCpuMs();
-    const r = await load({
+    const r = await loads.run({
       port: d.daemon.port,
       method: 'POST',
       headers: { authorization: `Bearer ${d.daemon.agentToken}` },
@@ -372,7 +279,7 @@ async function httpFloor(dir: string, opts: Options): Promise<Row> {
     const c = Math.max(...opts.concurrency);
     const elu0 = performance.eventLoopUtilization();
     const cpu0 = mainThreadCpuMs();
-    const r = await load({
+    const r = await loads.run({
       port,
       method: 'POST',
       headers: {},
@@ -477,7 +384,7 @@ async function history(opts: Options, started: number): Promise<PageRow[]> {
     ];
     for (const [page, paths] of kinds) {
       const cpu0 = mainThreadCpuMs();
-      const r = await load({
+      const r = await loads.run({
         port: d.daemon.port,
         method: 'GET',
         headers: { authorization: `Bearer ${d.daemon.operatorToken}` },
@@ -596,26 +503,16 @@ async function main(opts: Options): Promise<void> {
   console.log(`\ntotal ${fmt((performance.now() - started) / 1000, 1)} s`);
 }
 
-if (!isMainThread) {
-  parentPort!.on('message', (job: LoadJob) => void runLoad(job).then((r) => parentPort!.postMessage(r)));
-} else {
-  const { values } = parseArgs({
-    options: {
-      messages: { type: 'string', default: '1000000' },
-      concurrency: { type: 'string', default: '1,4,16' },
-      seconds: { type: 'string', default: '5' },
-    },
-  });
-  const opts: Options = {
-    messages: positive('messages', values.messages),
-    concurrency: values.concurrency.split(',').map((c) => positive('concurrency', c)),
-    seconds: positive('seconds', values.seconds),
-  };
-  guardRun(BUDGET_MS, cleanup, cleanupSync);
-  main(opts)
-    .catch((err) => {
-      console.error(err);
-      process.exitCode = 1;
-    })
-    .finally(cleanup);
-}
+const { values } = parseArgs({
+  options: {
+    messages: { type: 'string', default: '1000000' },
+    concurrency: { type: 'string', default: '1,4,16' },
+    seconds: { type: 'string', default: '5' },
+  },
+});
+const opts: Options = {
+  messages: positive('messages', values.messages),
+  concurrency: values.concurrency.split(',').map((c) => positive('concurrency', c)),
+  seconds: positive('seconds', values.seconds),
+};
+runGuarded(BUDGET_MS, () => main(opts), cleanup, cleanupSync);

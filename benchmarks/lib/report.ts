@@ -73,10 +73,16 @@ export const cpuPerOp = (cpu0: number | null, ops: number): number | null => {
 };
 
 /**
- * The lifecycle every in-process benchmark shares: `cleanupSync` on exit whatever happens, a bounded try at the orderly
- * `cleanup` on SIGINT/SIGTERM (the exit handler removes whatever is left), and a hard stop after `budgetMs`.
+ * Runs an in-process benchmark with the lifecycle they all share: `cleanupSync` on exit whatever happens, a bounded
+ * try at the orderly `cleanup` on SIGINT/SIGTERM (the exit handler removes whatever is left), a hard stop after
+ * `budgetMs`, and `cleanup` after `body` however it ends (exit code 1 if it threw).
  */
-export function guardRun(budgetMs: number, cleanup: () => Promise<void>, cleanupSync: () => void): void {
+export function runGuarded(
+  budgetMs: number,
+  body: () => Promise<void>,
+  cleanup: () => Promise<void>,
+  cleanupSync: () => void,
+): void {
   process.on('exit', cleanupSync);
   for (const sig of ['SIGINT', 'SIGTERM'] as const)
     process.on(sig, () => {
@@ -90,4 +96,10 @@ export function guardRun(budgetMs: number, cleanup: () => Promise<void>, cleanup
     console.error(`(aborting: over the ${budgetMs / 1000} s budget)`);
     process.exit(1);
   }, budgetMs).unref();
+  body()
+    .catch((err) => {
+      console.error(err);
+      process.exitCode = 1;
+    })
+    .finally(cleanup);
 }
