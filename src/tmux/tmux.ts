@@ -106,11 +106,10 @@ function dimension(value: number | undefined, fallback: number): string {
   return String(v);
 }
 
-/** Leo's private tmux server, driven only through the exec seam. */
+/** Leo's private tmux server, driven only through its transport (the exec seam, or one control-mode client). */
 export class Tmux {
   readonly socketPath: string;
   private readonly transport: TmuxTransport;
-  private readonly control: TmuxControlClient | null;
   private readonly historyLimit: number;
 
   constructor(opts: TmuxOptions) {
@@ -125,13 +124,12 @@ export class Tmux {
       env: { ...process.env, TMUX: undefined, TMUX_PANE: undefined },
       timeoutMs: opts.timeoutMs ?? 10_000,
     };
-    this.control = opts.control ? new TmuxControlClient(how) : null;
-    this.transport = this.control ?? execTransport({ ...how, exec: opts.exec ?? realExec });
+    this.transport = opts.control ? new TmuxControlClient(how) : execTransport({ ...how, exec: opts.exec ?? realExec });
   }
 
   /** Ends the control client, if there is one (the server and its sessions stay). */
   close(): void {
-    this.control?.close();
+    this.transport.close?.();
   }
 
   /**

@@ -14,6 +14,8 @@ export interface TmuxTransport {
    */
   readonly private: boolean;
   run(commands: readonly TmuxCommand[], input?: string): Promise<ExecResult>;
+  /** Ends what the transport keeps running between calls, if anything. */
+  close?(): void;
 }
 
 export interface ExecTransportOptions {
