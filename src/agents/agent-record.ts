@@ -32,6 +32,8 @@ export const AgentRecord = z.object({
   moved_to: z.string().nullable(),
   moved_at: z.string().nullable(),
   state: AgentState,
+  /** Why the daemon stopped the agent by itself; null unless it did. */
+  stop_reason: z.string().nullable(),
   created_at: z.string(),
 });
 export type AgentRecord = z.infer<typeof AgentRecord>;

@@ -39,8 +39,8 @@ const NameParams = z.object({ name: z.string().min(1).max(64) });
 
 export interface AgentRoutesDeps {
   supervisor: Supervisor;
-  /** Delivers the spawn request's first prompt once the agent runs (the chat delivery path). */
-  deliverPrompt?(agent: string, prompt: string): void;
+  /** Sends the spawn request's first prompt as the agent's first chat message (typed once its harness is ready). */
+  deliverPrompt(agent: string, prompt: string): void;
   /** True when leo.yaml on disk currently fails validation: config-dependent writes answer config_unavailable. */
   configBroken(): boolean;
 }
@@ -72,7 +72,7 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesDeps> = async (app, deps
     needConfig();
     const name = body.name ?? defaultName(body);
     const res = await run(() => supervisor.spawn({ ...body, name }));
-    if (body.prompt) deps.deliverPrompt?.(name, body.prompt);
+    if (body.prompt) deps.deliverPrompt(name, body.prompt);
     return reply.code(201).send(res);
   });
 

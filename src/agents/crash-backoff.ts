@@ -14,3 +14,10 @@ export function crashDelay(consecutiveCrashes: number): number {
 export function nextConsecutive(previous: number, ranForMs: number): number {
   return ranForMs >= STABLE_RUN_MS ? 1 : previous + 1;
 }
+
+/**
+ * Consecutive quick exits after which the agent is stopped with the reason instead of restarted again: a harness
+ * that exits at every start (a bad flag, a missing conversation, a broken install) would otherwise loop silently
+ * forever while every message sent to it is lost. Five tries span about 15 s of backoff.
+ */
+export const MAX_CONSECUTIVE_CRASHES = 5;

@@ -4,7 +4,10 @@ import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
 import type { AgentRecord } from './agent-record.js';
 import { AgentError } from './agent-error.js';
-import { planLaunch, type LaunchContext } from './harness/index.js';
+import { checkHarnessProgram, planLaunch, type LaunchContext } from './harness/index.js';
+import { conversationExists } from './claude-config/conversations.js';
+import { locateClaudeHome } from './claude-config/locate.js';
+import { trustWorkspace } from './claude-config/trust.js';
 import { writePlannedFiles } from './harness/plan-files.js';
 import { agentEnv, resolveAgent } from './resolve.js';
 import { sessionName } from './session-name.js';
@@ -19,6 +22,8 @@ export interface LauncherDeps {
   tmux: SessionStarter;
   workspaces: Workspaces;
   paths: LeoPaths;
+  /** The environment the tmux server gives every pane (the daemon's), under each agent's own. */
+  baseEnv: NodeJS.ProcessEnv;
   config(): Config;
   leo: Omit<LaunchContext['leo'], 'agentDir' | 'mcpUrl'> & { baseUrl(): string };
 }
@@ -44,6 +49,9 @@ export class Launcher implements AgentLauncher {
     if (why) throw new AgentError('invalid', `cannot start ${record.name}: ${why}`);
     if (r.harness === 'shell' && !r.command)
       throw new AgentError('invalid', `cannot start ${record.name}: template "${r.template}" has no command`);
+    const env = agentEnv(record, r, this.deps.config());
+    const program = checkHarnessProgram(r.harness, r.command, env.PATH ?? this.deps.baseEnv.PATH ?? '');
+    if (program && !program.ok) throw new AgentError('invalid', `cannot start ${record.name}: ${program.error}`);
   }
 
   prepareWorkspace(workspace: string, record: AgentRecord, base?: string): Promise<void> {
@@ -57,6 +65,14 @@ export class Launcher implements AgentLauncher {
     await this.deps.workspaces.prepare(r.workspace, record);
     const agentDir = path.join(this.deps.paths.stateDir, 'agents', record.name);
     fs.mkdirSync(agentDir, { recursive: true, mode: 0o700 });
+    const env = agentEnv(record, r, config);
+    let resumeSessionId: string | undefined;
+    if (r.harness === 'claude') {
+      const claude = locateClaudeHome(env, this.deps.baseEnv);
+      trustWorkspace(claude.configFile, r.workspace);
+      if (opts.resume && record.session_id && conversationExists(claude.projectsDir, record.session_id))
+        resumeSessionId = record.session_id;
+    } else if (opts.resume && record.session_id) resumeSessionId = record.session_id;
     const { baseUrl, ...leo } = this.deps.leo;
     const plan = planLaunch(r.harness, {
       agent: record.name,
@@ -64,10 +80,10 @@ export class Launcher implements AgentLauncher {
       ...(r.model ? { model: r.model } : {}),
       ...(r.command ? { command: r.command } : {}),
       permissions: r.permissions,
-      env: agentEnv(record, r, config),
+      env,
       leo: { ...leo, agentDir, mcpUrl: `${baseUrl()}/api/agent/${encodeURIComponent(record.name)}/mcp` },
       resume: opts.resume,
-      ...(opts.resume && record.session_id ? { resumeSessionId: record.session_id } : {}),
+      ...(resumeSessionId !== undefined ? { resumeSessionId } : {}),
       permissionWaitMs: Math.max(config.chat.permission_timeout, config.chat.question_timeout),
     });
     await writePlannedFiles(plan.files);

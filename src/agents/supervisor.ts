@@ -11,7 +11,8 @@ import type { SessionInfo } from '../tmux/list-format.js';
 import { AgentError } from './agent-error.js';
 import type { AgentRecord } from './agent-record.js';
 import type { AgentStore } from './agent-store.js';
-import { crashDelay, nextConsecutive } from './crash-backoff.js';
+import { MAX_CONSECUTIVE_CRASHES, crashDelay, nextConsecutive } from './crash-backoff.js';
+import { exitDetail, paneLines } from '../delivery/screen/screen.js';
 import type { AgentLauncher } from './launcher.js';
 import { displayName, resolveAgent, resolveAppearance } from './resolve.js';
 import { agentOfSession, sessionName } from './session-name.js';
@@ -19,6 +20,8 @@ import { agentOfSession, sessionName } from './session-name.js';
 /** What the supervisor asks of tmux beyond starting sessions (the launcher does that). */
 export interface SessionControl {
   hasSession(name: string): Promise<boolean>;
+  /** The pane's text with `lines` of history: what an exited harness said last. */
+  capturePane(name: string, lines?: number): Promise<string>;
   killSession(name: string): Promise<boolean>;
   renameSession(from: string, to: string): Promise<void>;
   listSessions(): Promise<SessionInfo[]>;
@@ -36,6 +39,8 @@ export interface SupervisorDeps {
   paths: LeoPaths;
   config(): Config;
   activity(agent: string): ActivityView;
+  /** Says something in an agent's thread: why the daemon stopped it. */
+  note(agent: string, text: string): void;
 }
 
 interface Runtime {
@@ -137,9 +142,7 @@ export class Supervisor {
               { agent: record.name, err: (err as Error).message },
               'restore failed; agent stopped',
             );
-            this.deps.store.setState(record.name, 'stopped');
-            this.runtime(record.name).status = 'stopped';
-            this.stateChanged(record.name);
+            this.giveUp(record.name, `it could not be restarted when the daemon started: ${(err as Error).message}`);
           }
         }),
       ),
@@ -171,6 +174,7 @@ export class Supervisor {
         moved_to: null,
         moved_at: null,
         state: 'active',
+        stop_reason: null,
         created_at: rfc3339(this.deps.clock.now()),
       };
       this.deps.launcher.check(record);
@@ -401,15 +405,49 @@ export class Supervisor {
     if (rt.status !== 'running') return;
     const ranFor = rt.startedAt === null ? 0 : this.deps.clock.now() - rt.startedAt;
     rt.consecutiveCrashes = nextConsecutive(rt.consecutiveCrashes, ranFor);
-    rt.restarts++;
-    rt.status = 'starting';
+    const said = await this.lastWords(name);
     this.deps.logger.warn(
       { agent: name, exit: session?.deadStatus ?? null, signal: session?.deadSignal ?? null, restarts: rt.restarts },
-      'agent exited; restarting',
+      'agent exited',
+    );
+    await this.deps.tmux.killSession(sessionName(name));
+    if (rt.consecutiveCrashes >= MAX_CONSECUTIVE_CRASHES) {
+      this.giveUp(name, `it exited ${rt.consecutiveCrashes} times in a row soon after starting (${said})`);
+      return;
+    }
+    rt.restarts++;
+    rt.status = 'starting';
+    this.stateChanged(name);
+    this.scheduleRelaunch(name, crashDelay(rt.consecutiveCrashes));
+  }
+
+  /** What an exited harness printed last ("exit 1: No conversation found to continue"), for the stop reason. */
+  private async lastWords(name: string): Promise<string> {
+    try {
+      return exitDetail(paneLines(await this.deps.tmux.capturePane(sessionName(name), 200))) || 'no output';
+    } catch {
+      return 'its output could not be read';
+    }
+  }
+
+  /**
+   * Stops an agent the daemon cannot keep running, with the reason where its owner looks: its thread, /state and
+   * `leo agent list`. It stays down until started again (a message sent to it starts it).
+   */
+  private giveUp(name: string, why: string): void {
+    const rt = this.runtime(name);
+    rt.retry?.cancel();
+    rt.retry = null;
+    rt.status = 'stopped';
+    rt.consecutiveCrashes = 0;
+    this.deps.store.setState(name, 'stopped');
+    this.deps.store.update(name, { stop_reason: why });
+    this.deps.logger.error({ agent: name, why }, 'agent stopped by the daemon');
+    this.deps.note(
+      name,
+      `${name} was stopped: ${why}. Fix the cause, then start it again (send a message, or \`leo agent start ${name}\`).`,
     );
     this.stateChanged(name);
-    await this.deps.tmux.killSession(sessionName(name));
-    this.scheduleRelaunch(name, crashDelay(rt.consecutiveCrashes));
   }
 
   private scheduleRelaunch(name: string, delayMs: number): void {
@@ -426,7 +464,12 @@ export class Supervisor {
           this.stateChanged(name);
         } catch (err) {
           rt.consecutiveCrashes++;
-          this.deps.logger.error({ agent: name, err: (err as Error).message }, 'agent restart failed; retrying');
+          const why = (err as Error).message;
+          if (rt.consecutiveCrashes >= MAX_CONSECUTIVE_CRASHES) {
+            this.giveUp(name, `it could not be restarted ${rt.consecutiveCrashes} times in a row (${why})`);
+            return;
+          }
+          this.deps.logger.error({ agent: name, err: why }, 'agent restart failed; retrying');
           this.scheduleRelaunch(name, crashDelay(rt.consecutiveCrashes));
         }
       });
@@ -451,6 +494,7 @@ export class Supervisor {
     await this.deps.tmux.killSession(sessionName(record.name));
     await this.deps.launcher.launch(record, { resume });
     this.deps.store.setState(record.name, 'active');
+    if (record.stop_reason !== null) this.deps.store.update(record.name, { stop_reason: null });
     this.markRunning(record.name);
   }
 
@@ -542,6 +586,7 @@ export class Supervisor {
       environments: r.environments,
       environments_source: r.environmentsSource,
       environment_error: r.environmentError,
+      stop_reason: status === 'stopped' ? record.stop_reason : null,
       ...(appearance ? { appearance } : {}),
       ...(record.moved_to ? { moved_to: record.moved_to } : {}),
       ...(record.moved_at ? { moved_at: record.moved_at } : {}),

@@ -6,6 +6,7 @@ import { formatDelivery, type ReplyContext } from './delivery-format.js';
 import { answerLabels } from './ask-answer.js';
 import type { AskInput } from './ask-input.js';
 import type { Deliverer } from './delivery.js';
+import type { ThreadNotes } from './thread-notes.js';
 import { PINNED_AGENT, type Message, type Thread } from './message.js';
 
 /** What the chat needs to know about agents, from the supervisor. */
@@ -19,6 +20,7 @@ export interface ChatAgents {
 
 export interface ChatServiceDeps {
   store: ChatStore;
+  notes: ThreadNotes;
   attachments: AttachmentStore;
   /** Read per post: chat.attachment_max_bytes. */
   maxAttachmentBytes(): number;
@@ -102,7 +104,7 @@ export class ChatService {
 
   /** A system note in a thread (delivery failures, "Starting…"): outbound, never pushed, never delivered. */
   note(agent: string, text: string): Message {
-    return this.add({ agent, direction: 'out', kind: 'system', text, state: '' });
+    return this.deps.notes.note(agent, text);
   }
 
   threads(): Thread[] {

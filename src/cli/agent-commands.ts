@@ -29,7 +29,9 @@ export function registerAgentCommands(program: Command): void {
         if (!agents.length) return 'no agents';
         return agents
           .map(
-            (a) => `${a.name.padEnd(20)} ${a.status.padEnd(9)} ${a.activity.padEnd(8)} ${a.harness}/${a.model || '-'}`,
+            (a) =>
+              `${a.name.padEnd(20)} ${a.status.padEnd(9)} ${a.activity.padEnd(8)} ${a.harness}/${a.model || '-'}` +
+              (a.stop_reason ? `\n${' '.repeat(21)}stopped by Leo: ${a.stop_reason}` : ''),
           )
           .join('\n');
       }),

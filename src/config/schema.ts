@@ -317,18 +317,32 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       }
     }, evenWithIssues);
 
-  return z.strictObject({
-    web: nullAsAbsent(WebSchema.prefault({})),
-    log: nullAsAbsent(LogSchema.prefault({})),
-    pool: nullAsAbsent(PoolSchema.prefault({})),
-    chat: nullAsAbsent(ChatSchema.prefault({})),
-    defaults: nullAsAbsent(DefaultsSchema.prefault({})),
-    templates: nullAsAbsent(z.record(NameSchema, nullAsAbsent(TemplateSchema.prefault({}))).default({})),
-    tasks: nullAsAbsent(z.record(NameSchema, TaskSchema).default({})),
-    /** name → env map. Values can be secrets: never log or serve them. */
-    environments: nullAsAbsent(z.record(NameSchema, nullAsAbsent(EnvMapSchema.prefault({}))).default({})),
-    appearance_rules: nullAsAbsent(z.array(AppearanceRuleSchema).default([])),
-  });
+  return z
+    .strictObject({
+      web: nullAsAbsent(WebSchema.prefault({})),
+      log: nullAsAbsent(LogSchema.prefault({})),
+      pool: nullAsAbsent(PoolSchema.prefault({})),
+      chat: nullAsAbsent(ChatSchema.prefault({})),
+      defaults: nullAsAbsent(DefaultsSchema.prefault({})),
+      templates: nullAsAbsent(z.record(NameSchema, nullAsAbsent(TemplateSchema.prefault({}))).default({})),
+      tasks: nullAsAbsent(z.record(NameSchema, TaskSchema).default({})),
+      /** name → env map. Values can be secrets: never log or serve them. */
+      environments: nullAsAbsent(z.record(NameSchema, nullAsAbsent(EnvMapSchema.prefault({}))).default({})),
+      appearance_rules: nullAsAbsent(z.array(AppearanceRuleSchema).default([])),
+    })
+    .superRefine((c, ctx) => {
+      // A claude, codex or opencode template's command names the program run in place of the harness's CLI: one path or
+      // name, since the harness builds the arguments. A shell line there would be run as a (missing) program name.
+      for (const [name, t] of Object.entries(c.templates)) {
+        const harness = t.harness ?? c.defaults.harness;
+        if (harness !== 'shell' && t.command !== undefined && /\s/.test(t.command.trim()))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['templates', name, 'command'],
+            message: `for harness ${harness}, command names the program to run instead of \`${harness}\` (one path, no arguments); use harness: shell for a command line`,
+          });
+      }
+    }, evenWithIssues);
 }
 
 /** Schema without `~` expansion; use buildConfigSchema({ home }) to expand paths. */

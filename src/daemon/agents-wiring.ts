@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AgentStore } from '../agents/agent-store.js';
 import { RecentMessages } from '../agents/agent-messages.js';
-import { agentRoutes } from '../agents/agent-routes.js';
 import { hookRoutes, type HookHandlers } from '../agents/hook-routes.js';
 import { Launcher } from '../agents/launcher.js';
 import { messageRoutes } from '../agents/message-routes.js';
@@ -17,6 +16,9 @@ import type { LeoPaths } from '../core/home.js';
 import type { Logger } from '../core/logger.js';
 import { Deliverer } from '../chat/delivery.js';
 import { tmuxPasteRoute } from '../delivery/tmux-paste.js';
+import { screenReader } from '../delivery/screen/screen.js';
+import type { ThreadNotes } from '../chat/thread-notes.js';
+import type { Harness } from '../config/schema.js';
 import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../events/features.js';
 import type { TaskRun } from '../observe/schemas.js';
@@ -38,6 +40,8 @@ export interface AgentsWiringDeps {
   paths: LeoPaths;
   features: FeatureSet;
   agentToken: string;
+  /** Where the agents domain says things in an agent's thread. */
+  notes: ThreadNotes;
   config(): Config;
   configBroken(): boolean;
   reloadConfig(reason: string): Promise<unknown>;
@@ -46,6 +50,9 @@ export interface AgentsWiringDeps {
   /** Task runs for the snapshot: recent_runs and each task's last_run_at. */
   runs: { recent(): TaskRun[]; lastRunAt(task: string): number | null };
 }
+
+/** How long a delivery waits for an agent's input box (a dialog someone must answer at the terminal, a slow start). */
+export const INPUT_READY_TIMEOUT_MS = 5 * 60_000;
 
 /**
  * Builds the agents domain (store, tmux, launcher, supervisor, activity tracking) and registers its routes and those
@@ -63,6 +70,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     tmux,
     workspaces: new Workspaces(programs.exec),
     paths: d.paths,
+    baseEnv: process.env,
     config: d.config,
     leo: {
       home: d.paths.home,
@@ -83,6 +91,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     paths: d.paths,
     config: d.config,
     activity: (agent) => tracker.snapshot(agent),
+    note: (agent, text) => d.notes.note(agent, text),
   });
   const sweeper = new ActivitySweeper({
     clock: d.clock,
@@ -100,10 +109,17 @@ export async function wireAgents(d: AgentsWiringDeps) {
     onError: (err) => d.logger.warn({ err: (err as Error).message }, 'activity sweep failed'),
   });
   const recent = new RecentMessages(d.clock);
-  const deliverer = new Deliverer([tmuxPasteRoute(tmux, (agent) => supervisor.isRunning(agent))]);
+  const deliverer = new Deliverer([
+    tmuxPasteRoute({
+      tmux,
+      isRunning: (agent) => supervisor.isRunning(agent),
+      screenOf: (agent) => screenReader(supervisor.get(agent).harness as Harness),
+      note: (agent, text) => d.notes.note(agent, text),
+      readyTimeoutMs: INPUT_READY_TIMEOUT_MS,
+    }),
+  ]);
 
   d.features.add('agent_environments', 'agent_appearance', 'agent_status_restoring');
-  await d.app.register(agentRoutes, { supervisor, configBroken: d.configBroken });
   // Other domains add their hook handlers (the chat's Stop) to this table after they are wired.
   const hooks: HookHandlers = {
     'session-start': ({ agent, payload }) => {

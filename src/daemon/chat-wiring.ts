@@ -26,7 +26,8 @@ import { resolveProgram } from '../native/programs.js';
 import type { TranscribeResult } from '../../workers/transcribe.js';
 import type { CaptureResult } from '../chat/reply-capture.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
-import { ChatStore } from '../chat/chat-store.js';
+import type { ChatStore } from '../chat/chat-store.js';
+import type { ThreadNotes } from '../chat/thread-notes.js';
 import { AttachmentStore } from '../chat/attachments.js';
 import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
@@ -49,6 +50,9 @@ export interface ChatWiringDeps {
   deliverer: Deliverer;
   paths: LeoPaths;
   pool: WorkerPool;
+  /** The thread store and its notes, built before the agents domain (which posts notes too). */
+  store: ChatStore;
+  notes: ThreadNotes;
   config(): Config;
 }
 
@@ -63,7 +67,7 @@ export function transcriptionLanes(poolThreads: number): number {
 
 /** Builds Leo Chat's thread store and service over the agents domain, and registers /api/v1/chat. */
 export async function wireChat(d: ChatWiringDeps) {
-  const store = new ChatStore(d.db, d.clock);
+  const { store } = d;
   const transcriptions = new PQueue({ concurrency: transcriptionLanes(d.config().pool.threads) });
   const subscriptions = new SubscriptionStore(d.db, d.clock);
   const presence = new PresenceBoard(d.clock);
@@ -90,6 +94,7 @@ export async function wireChat(d: ChatWiringDeps) {
   });
   chat = new ChatService({
     store,
+    notes: d.notes,
     onDelivered: (agent, id, text) => replies.delivered(agent, id, text),
     onStored: push,
     // Program and model paths are read at each transcription: setting them needs no restart.

@@ -7,7 +7,10 @@ import { TokenStore } from '../auth/token-store.js';
 import { ConfigWatcher, type ReloadResult } from '../config/watch.js';
 import { parseListen, type Config } from '../config/schema.js';
 import { wireAgents } from './agents-wiring.js';
+import { agentRoutes } from '../agents/agent-routes.js';
 import { wireChat } from './chat-wiring.js';
+import { ChatStore } from '../chat/chat-store.js';
+import { ThreadNotes } from '../chat/thread-notes.js';
 import { wireTasks } from './tasks-wiring.js';
 import { wireSessions } from './sessions-wiring.js';
 import { RunHistory } from '../tasks/run-history.js';
@@ -116,6 +119,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   };
+  const chatStore = new ChatStore(db, clock);
+  const notes = new ThreadNotes(chatStore, bus);
   const agents = await wireAgents({
     app,
     db,
@@ -126,6 +131,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     paths,
     features,
     agentToken,
+    notes,
     config,
     configBroken: () => configBroken,
     reloadConfig: (reason) => watcher.reload(reason),
@@ -144,7 +150,15 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     deliverer: agents.deliverer,
     paths,
     pool,
+    store: chatStore,
+    notes,
     config,
+  });
+  // Registered once chat exists: a spawn's first prompt is the agent's first chat message, typed when it is ready.
+  await app.register(agentRoutes, {
+    supervisor: agents.supervisor,
+    configBroken: () => configBroken,
+    deliverPrompt: (agent, prompt) => void chat.chat.send(agent, { text: prompt }),
   });
   chat.chat.failLeftovers();
   agents.hooks.stop = ({ agent, payload }) => {

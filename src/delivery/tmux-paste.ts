@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sessionName } from '../agents/session-name.js';
 import type { DeliveryRoute } from '../chat/delivery.js';
+import type { Screen, ScreenReader } from './screen/screen.js';
+import { waitForInput, type InputWait } from './input-wait.js';
 
 export interface PasteTarget {
   pasteText(session: string, text: string, opts?: { bracketed?: boolean }): Promise<void>;
@@ -14,18 +16,62 @@ export const PASTE_SETTLE_MS = 250;
 /** After Enter, how long to wait for the pane to show that the prompt was taken, and how often to press again. */
 export const ENTER_CHECK_MS = 300;
 export const ENTER_ATTEMPTS = 3;
+/** How long a paste may take to show in the input box (a busy TUI redraws late) before it counts as lost. */
+const PASTE_SHOW_CHECKS = 8;
 
 /**
  * Types a message into an agent's pane as one bracketed paste followed by Enter, so a multi-line text arrives as one
- * prompt in any harness. An Enter sent too soon can be swallowed (read as part of the paste), so the pane is
- * compared before and after, and Enter is pressed again a bounded number of times. The first look and the first press
- * share one tmux call (each is a round trip through tmux's server, and they add up at a fleet's send rate). Pastes
- * into one pane are serialized by the caller (one delivery queue per agent). The waits are real time, not the Clock
- * seam: they pace a terminal, they are not deadlines.
+ * prompt in any harness. Pastes into one pane are serialized by the caller (one delivery queue per agent). The waits
+ * are real time, not the Clock seam: they pace a terminal, they are not deadlines.
+ *
+ * With a screen reader (a harness whose screen Leo knows), nothing is typed until the input box is up and empty — a
+ * dialog would take the keystrokes as its answer — and the message counts as submitted only once the box is empty
+ * again after Enter: a text left sitting in the box was not sent. Without one (a shell template's program), the
+ * pane is compared before and after Enter instead.
  */
-export async function pasteAndSubmit(tmux: PasteTarget, session: string, text: string): Promise<void> {
+export async function pasteAndSubmit(
+  tmux: PasteTarget,
+  session: string,
+  text: string,
+  screen?: { read: ScreenReader; wait: InputWait },
+): Promise<void> {
+  if (!screen) return pasteAndWatchPane(tmux, session, text);
+  const look = async (): Promise<Screen> => screen.read(await tmux.capturePane(session, 0));
+  await waitForInput(look, screen.wait);
   await tmux.pasteText(session, text, { bracketed: true });
   await sleep(PASTE_SETTLE_MS);
+  let shown = await look();
+  for (let i = 1; i < PASTE_SHOW_CHECKS && !holdsText(shown); i++) {
+    await sleep(ENTER_CHECK_MS);
+    shown = await look();
+  }
+  if (!holdsText(shown)) throw new Error(`the paste did not show in the agent's input box (${describe(shown)})`);
+  for (let attempt = 1; attempt <= ENTER_ATTEMPTS; attempt++) {
+    await tmux.sendEnter(session);
+    await sleep(ENTER_CHECK_MS);
+    const after = await look();
+    if (!holdsText(after)) return;
+  }
+  throw new Error(
+    `the message is still in the agent's input box after ${ENTER_ATTEMPTS} Enter presses: it was not submitted`,
+  );
+}
+
+function holdsText(s: Screen): boolean {
+  return s.kind === 'input' && s.text !== '';
+}
+
+function describe(s: Screen): string {
+  if (s.kind === 'dialog') return `it shows a dialog: ${s.question}`;
+  if (s.kind === 'exited') return `it exited: ${s.detail}`;
+  return s.kind === 'input' ? 'the box is empty' : 'its input box is not showing';
+}
+
+/** An Enter sent too soon can be swallowed (read as part of the paste), so it is pressed again a bounded number of times. */
+async function pasteAndWatchPane(tmux: PasteTarget, session: string, text: string): Promise<void> {
+  await tmux.pasteText(session, text, { bracketed: true });
+  await sleep(PASTE_SETTLE_MS);
+  // The first look and the first press share one tmux call (they add up at a fleet's send rate).
   const before = await tmux.captureThenEnter(session);
   for (let attempt = 1; attempt <= ENTER_ATTEMPTS; attempt++) {
     if (attempt > 1) await tmux.sendEnter(session);
@@ -35,11 +81,26 @@ export async function pasteAndSubmit(tmux: PasteTarget, session: string, text: s
   throw new Error(`the pane did not change after ${ENTER_ATTEMPTS} Enter presses: the agent did not take the message`);
 }
 
+export interface TmuxRouteDeps {
+  tmux: PasteTarget;
+  isRunning(agent: string): boolean;
+  /** The agent's screen reader (from its harness), or null when its screen cannot be read. */
+  screenOf(agent: string): ScreenReader | null;
+  /** Says in the agent's thread why a delivery is held (a dialog up, the input box busy). */
+  note(agent: string, text: string): void;
+  /** How long a delivery waits for the input box. */
+  readyTimeoutMs: number;
+}
+
 /** The route every harness has: type into the agent's pane. Available whenever the agent's session runs. */
-export function tmuxPasteRoute(tmux: PasteTarget, isRunning: (agent: string) => boolean): DeliveryRoute {
+export function tmuxPasteRoute(d: TmuxRouteDeps): DeliveryRoute {
   return {
     name: 'tmux',
-    available: isRunning,
-    deliver: (agent, text) => pasteAndSubmit(tmux, sessionName(agent), text),
+    available: d.isRunning,
+    deliver: (agent, text) => {
+      const read = d.screenOf(agent);
+      const wait: InputWait = { agent, timeoutMs: d.readyTimeoutMs, note: (t) => d.note(agent, t) };
+      return pasteAndSubmit(d.tmux, sessionName(agent), text, read ? { read, wait } : undefined);
+    },
   };
 }

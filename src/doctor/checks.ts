@@ -3,6 +3,8 @@ import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
 import { probe, resolveProgram } from '../native/programs.js';
 import { migrations } from '../store/migrations.js';
+import { checkHarnessProgram } from '../agents/harness/program.js';
+import type { Harness } from '../agents/harness/types.js';
 
 export type CheckStatus = 'ok' | 'missing' | 'wrong';
 
@@ -50,6 +52,9 @@ export async function runChecks(ctx: DoctorContext): Promise<CheckResult[]> {
       SETUP,
     ),
     checkWhisperModel(cfg),
+    ...(['claude', 'codex', 'opencode'] as const).map((h) =>
+      checkHarness(h, cfg, ctx.envPath ?? process.env.PATH ?? ''),
+    ),
     checkMode('state folder', ctx.paths.stateDir, 0o700, true),
     checkMode('operator token', ctx.paths.operatorTokenFile, 0o600, true),
     checkMode('agent token', ctx.paths.agentTokenFile, 0o600, true),
@@ -170,4 +175,42 @@ function checkDatabase(file: string): CheckResult {
       required: true,
     };
   return { name, status: 'ok', detail: `${file} (schema ${version} of ${migrations.length})`, required: true };
+}
+
+/**
+ * A harness's CLI, looked up the way an agent's session finds it: on the PATH each template's named environments set,
+ * else the daemon's. Required when a template uses the harness (its agents cannot start without it); otherwise only
+ * reported.
+ */
+export function checkHarness(harness: Exclude<Harness, 'shell'>, cfg: Config | null, daemonPath: string): CheckResult {
+  const users = Object.entries(cfg?.templates ?? {}).filter(
+    ([, t]) => (t.harness ?? cfg?.defaults.harness) === harness,
+  );
+  const name = `${harness} CLI`;
+  if (!users.length) {
+    const found = checkHarnessProgram(harness, null, daemonPath);
+    const detail = found?.ok ? found.path : 'not on PATH';
+    return { name, status: 'ok', detail: `${detail} (no template uses it)`, required: false };
+  }
+  const problems: string[] = [];
+  const paths = new Set<string>();
+  for (const [template, t] of users) {
+    const envs = t.environments ?? cfg!.defaults.environments;
+    const env = Object.assign({}, ...envs.map((e) => cfg!.environments[e] ?? {}), t.env ?? {}) as Record<
+      string,
+      string
+    >;
+    const found = checkHarnessProgram(harness, t.command ?? null, env.PATH ?? daemonPath)!;
+    if (found.ok) paths.add(found.path);
+    else problems.push(`template ${template}: ${found.error}`);
+  }
+  if (problems.length)
+    return {
+      name,
+      status: 'missing',
+      detail: problems.join('\n'),
+      fix: problems[0]!.replace(/^.*; /, ''),
+      required: true,
+    };
+  return { name, status: 'ok', detail: [...paths].join(', '), required: true };
 }

@@ -41,6 +41,8 @@ export const Agent = z.object({
   environments: z.array(z.string()),
   environments_source: z.enum(['override', 'default']),
   environment_error: z.string().nullable(),
+  /** Why the daemon stopped this agent by itself (it kept exiting at start, it could not be restored); else null. */
+  stop_reason: z.string().nullable(),
   appearance: Appearance.optional(),
   moved_to: z.string().optional(),
   moved_at: z.string().optional(),

@@ -193,4 +193,12 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'agent stop reason',
+    up(db) {
+      // Why the daemon stopped an agent by itself (a harness that kept exiting at start, a failed restore), so /state,
+      // `leo agent list` and the thread can say it after a daemon restart too. NULL for every other state.
+      db.exec(`ALTER TABLE agents ADD COLUMN stop_reason TEXT`);
+    },
+  },
 ];

@@ -20,6 +20,7 @@ const rec = (name: string): AgentRecord => ({
   environments: ['a', 'b'],
   env: { SECRET: 'x' },
   session_id: null,
+  stop_reason: null,
   emoji: null,
   color: null,
   moved_to: null,

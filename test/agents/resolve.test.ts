@@ -23,6 +23,7 @@ const record = (over: Partial<AgentRecord> = {}): AgentRecord => ({
   environments: null,
   env: null,
   session_id: null,
+  stop_reason: null,
   emoji: null,
   color: null,
   moved_to: null,

@@ -33,6 +33,11 @@ class FakeTmux implements SessionControl {
   async listSessions() {
     return [...this.sessions.values()];
   }
+  /** What each session's pane shows; an exited one says why. */
+  panes = new Map<string, string>();
+  async capturePane(name: string) {
+    return this.panes.get(name) ?? '';
+  }
   add(name: string) {
     this.sessions.set(name, {
       name,
@@ -80,6 +85,7 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
   let bus: EventBus;
   let events: BusEvent[];
   let gone: string[];
+  let notes: { agent: string; text: string }[];
   let sup: Supervisor;
   let configText: string;
 
@@ -98,6 +104,7 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
         return r.config;
       },
       activity: () => ({ activity: 'unknown', current_action: null, last_activity_at: null }),
+      note: (agent, text) => notes.push({ agent, text }),
     });
     s.onGone((a) => gone.push(a));
     return s;
@@ -117,6 +124,7 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
     bus = new EventBus(clock);
     events = [];
     gone = [];
+    notes = [];
     bus.subscribe({ deliver: (e) => events.push(e) });
     configText = yaml;
     sup = build();

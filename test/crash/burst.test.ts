@@ -1,3 +1,4 @@
+import { ThreadNotes } from '../../src/chat/thread-notes.js';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -189,7 +190,12 @@ describe('crash: SIGKILL during a burst of sends to several agents', () => {
     try {
       const store = new ChatStore(db, new ManualClock());
       const chat = (publish: EventBus['publish']) =>
-        new ChatService({ store, bus: { publish } as EventBus, logger: createLogger('silent') } as ChatServiceDeps);
+        new ChatService({
+          store,
+          notes: new ThreadNotes(store, { publish } as EventBus),
+          bus: { publish } as EventBus,
+          logger: createLogger('silent'),
+        } as ChatServiceDeps);
       const queued = store.insert({ agent: 'den', direction: 'in', kind: 'text', text: 'queued', state: 'pending' });
       const typing = store.insert({ agent: 'den', direction: 'in', kind: 'text', text: 'typing', state: 'pending' });
       store.markDeliveryStarted(typing.id);

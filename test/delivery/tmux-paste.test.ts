@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ENTER_ATTEMPTS, pasteAndSubmit, type PasteTarget } from '../../src/delivery/tmux-paste.js';
+import type { Screen } from '../../src/delivery/screen/screen.js';
 
 /** A pane that takes the prompt only at the n-th Enter (Infinity: never). */
 function pane(takesAtEnter: number): PasteTarget & { calls: string[] } {
@@ -45,5 +46,91 @@ describe('paste then Enter, verified', () => {
     const p = pane(Infinity);
     await assert.rejects(pasteAndSubmit(p, 'leo-den', 'hi'), /did not change after 3 Enter presses/);
     assert.equal(p.calls.filter((c) => c === 'enter').length, ENTER_ATTEMPTS);
+  });
+});
+
+/**
+ * A harness whose screen is read: a scripted sequence of screens before the paste (a dialog, then the box), and how
+ * the box behaves after it (takes the text at the n-th Enter, or never).
+ */
+function harness(opts: { before: Screen[]; takesAtEnter: number; pasteShows?: boolean }) {
+  const calls: string[] = [];
+  const notes: string[] = [];
+  const before = [...opts.before];
+  let current: Screen = before.shift() ?? { kind: 'input', text: '' };
+  let enters = 0;
+  const target: PasteTarget = {
+    async pasteText(_s, text) {
+      calls.push('paste');
+      if (opts.pasteShows !== false) current = { kind: 'input', text };
+    },
+    async sendEnter() {
+      calls.push('enter');
+      if (++enters === opts.takesAtEnter) current = { kind: 'input', text: '' };
+    },
+    async captureThenEnter() {
+      throw new Error('not used with a screen reader');
+    },
+    async capturePane() {
+      // Each look before the paste moves the scripted screens on.
+      if (!calls.includes('paste') && before.length) current = before.shift()!;
+      return JSON.stringify(current);
+    },
+  };
+  const screen = {
+    read: (pane: string) => JSON.parse(pane) as Screen,
+    wait: { agent: 'den', timeoutMs: 10_000, note: (t: string) => notes.push(t) },
+  };
+  return { target, screen, calls, notes };
+}
+
+describe('paste into a harness whose screen is read', () => {
+  it('types nothing while a dialog is up, says once what it asks, and types once the box is back', async () => {
+    const dialog: Screen = { kind: 'dialog', question: 'Is this a project you trust?', options: ['No, exit', 'Yes'] };
+    const h = harness({
+      before: [{ kind: 'starting' }, ...Array(8).fill(dialog), { kind: 'input', text: '' }],
+      takesAtEnter: 1,
+    });
+    await pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen);
+    assert.deepEqual(h.calls, ['paste', 'enter']);
+    assert.equal(h.notes.length, 1);
+    assert.match(h.notes[0]!, /den's terminal is asking “Is this a project you trust\?” \(No, exit \/ Yes\)/);
+    assert.match(h.notes[0]!, /typed nothing/);
+  });
+
+  it('text left in the box after every Enter is not submitted: it fails, never counts as delivered', async () => {
+    const h = harness({ before: [], takesAtEnter: Infinity });
+    await assert.rejects(pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen), /not submitted/);
+    assert.equal(h.calls.filter((c) => c === 'enter').length, ENTER_ATTEMPTS);
+  });
+
+  it('presses Enter again when the first is swallowed, and stops once the box is empty', async () => {
+    const h = harness({ before: [], takesAtEnter: 2 });
+    await pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen);
+    assert.deepEqual(h.calls, ['paste', 'enter', 'enter']);
+  });
+
+  it('a paste that never shows in the box gets no Enter (it would submit nothing, or answer something else)', async () => {
+    const h = harness({ before: [], takesAtEnter: 1, pasteShows: false });
+    await assert.rejects(pasteAndSubmit(h.target, 'leo-den', 'hi', h.screen), /did not show in the agent's input box/);
+    assert.deepEqual(h.calls, ['paste']);
+  });
+
+  it('a harness that exited fails the delivery at once with what it said', async () => {
+    const h = harness({
+      before: [{ kind: 'exited', detail: 'exit 1: No conversation found to continue' }],
+      takesAtEnter: 1,
+    });
+    await assert.rejects(pasteAndSubmit(h.target, 'leo-den', 'hi', h.screen), /exited .*No conversation found/);
+    assert.deepEqual(h.calls, []);
+  });
+
+  it('gives up after its timeout, saying what the screen showed', async () => {
+    const h = harness({ before: [{ kind: 'input', text: 'half-typed by a person' }], takesAtEnter: 1 });
+    await assert.rejects(
+      pasteAndSubmit(h.target, 'leo-den', 'hi', { ...h.screen, wait: { ...h.screen.wait, timeoutMs: 600 } }),
+      /not ready for input within 1 s \(its input box holds text that was not sent: “half-typed by a person”\)/,
+    );
+    assert.deepEqual(h.calls, []);
   });
 });

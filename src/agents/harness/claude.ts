@@ -135,10 +135,10 @@ export function planClaude(ctx: LaunchContext): LaunchPlan {
   // check and the PermissionRequest hook never fires in it.
   argv.push('--permission-mode', bypass(ctx) ? 'bypassPermissions' : 'default');
   if (ctx.model !== undefined) argv.push('--model', optionValue('model', ctx.model));
-  if (ctx.resume) {
-    if (ctx.resumeSessionId !== undefined) argv.push('--resume', optionValue('session id', ctx.resumeSessionId));
-    else argv.push('--continue');
-  }
+  // Only a conversation known to exist is resumed: `--continue` with none, or `--resume` of one never written, exits 1
+  // at once ("No conversation found to continue"), and every restart would do the same.
+  if (ctx.resume && ctx.resumeSessionId !== undefined)
+    argv.push('--resume', optionValue('session id', ctx.resumeSessionId));
   assertNoTokenInArgv(ctx, argv);
   return {
     argv,

@@ -4,6 +4,7 @@ import { planClaude } from './claude.js';
 import { planCodex } from './codex.js';
 import { planOpencode } from './opencode.js';
 import { planShell } from './shell.js';
+import { harnessProgram } from './program.js';
 import type { Harness, LaunchContext, LaunchPlan } from './types.js';
 
 const PLANNERS: Record<Harness, (ctx: LaunchContext) => LaunchPlan> = {
@@ -14,7 +15,11 @@ const PLANNERS: Record<Harness, (ctx: LaunchContext) => LaunchPlan> = {
 };
 
 export function planLaunch(harness: Harness, ctx: LaunchContext): LaunchPlan {
-  return PLANNERS[harness](ctx);
+  const plan = PLANNERS[harness](ctx);
+  // A non-shell template's command names the program to run instead of the harness's CLI (config validates it is
+  // one word); everything else about the launch stays the harness's.
+  const program = harnessProgram(harness, ctx.command ?? null);
+  return program === null ? plan : { ...plan, argv: [program, ...plan.argv.slice(1)] };
 }
 
 export {
@@ -36,6 +41,7 @@ export {
 export { codexConfigOverrides, planCodex } from './codex.js';
 export { OPENCODE_CONFIG_FILE, opencodeConfig, planOpencode, type OpencodeConfig } from './opencode.js';
 export { planShell } from './shell.js';
+export { checkHarnessProgram, harnessProgram } from './program.js';
 export {
   AGENT_TOKEN_ENV,
   HARNESS_MCP_TOOL_TIMEOUT_MS,

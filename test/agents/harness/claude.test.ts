@@ -25,13 +25,8 @@ describe('claude argv', () => {
     assert.deepEqual(planClaude(makeCtx()).argv, BASE_ARGV);
   });
 
-  it('model and resume', () => {
-    assert.deepEqual(planClaude(makeCtx({ model: 'opus', resume: true })).argv, [
-      ...BASE_ARGV,
-      '--model',
-      'opus',
-      '--continue',
-    ]);
+  it('resume without a known conversation starts fresh: never --continue, which exits 1 when there is none', () => {
+    assert.deepEqual(planClaude(makeCtx({ model: 'opus', resume: true })).argv, [...BASE_ARGV, '--model', 'opus']);
   });
 
   it('resume with a known session id resumes exactly that one', () => {

@@ -1,0 +1,51 @@
+// A selection menu in a terminal UI ("❯ 1. Yes" / "  2. No"): the shape every harness's dialogs share, so a dialog can
+// be described in a thread note without knowing each one's words.
+
+/** `❯ No, exit`, `› 1. Yes`, `> Allow once`: the highlighted entry of a menu. */
+const CURSOR = /^(\s*[❯›>▶]\s+)(\S.*)$/;
+
+export interface Menu {
+  /** Index of the highlighted entry's line. */
+  at: number;
+  options: string[];
+}
+
+/**
+ * The lowest highlighted menu entry at or after line `from`, with the entries around it: the lines whose text starts
+ * in the same column as the highlighted one's (the question above a menu is indented less). A lone entry is not a
+ * menu: an echoed prompt (`❯ fix the tests`) looks like one.
+ */
+export function findMenu(lines: readonly string[], from = 0): Menu | null {
+  for (let i = lines.length - 1; i >= from; i--) {
+    const m = CURSOR.exec(lines[i]!);
+    if (!m) continue;
+    const column = [...m[1]!].length;
+    const entry = (line: string | undefined) =>
+      line !== undefined &&
+      !CURSOR.test(line) &&
+      /^\s*$/.test([...line].slice(0, column).join('')) &&
+      /^\S/.test([...line].slice(column).join(''));
+    const options = [m[2]!.trim()];
+    for (let j = i - 1; j >= from && entry(lines[j]); j--) options.unshift(lines[j]!.trim());
+    for (let j = i + 1; entry(lines[j]); j++) options.push(lines[j]!.trim());
+    if (options.length < 2) continue;
+    return { at: i - options.indexOf(m[2]!.trim()), options: options.map(stripNumber) };
+  }
+  return null;
+}
+
+/** The question a dialog asks: the last sentence ending in "?" above its menu, else its first line of text. */
+export function dialogQuestion(lines: readonly string[], menuAt: number): string {
+  for (let i = menuAt - 1; i >= 0; i--) {
+    const line = lines[i]!.trim();
+    const q = line.lastIndexOf('?');
+    if (q < 0) continue;
+    const sentences = line.slice(0, q + 1).split(/(?<=[.!?:])\s+/);
+    return sentences[sentences.length - 1]!;
+  }
+  return lines.find((l) => l.trim() !== '')?.trim() ?? '';
+}
+
+function stripNumber(option: string): string {
+  return option.replace(/^\d+\.\s+/, '');
+}

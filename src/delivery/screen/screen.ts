@@ -1,0 +1,56 @@
+// What a harness's terminal shows, read from a pane capture: the facts delivery needs before it types (is the input
+// box there and empty, or is a dialog up that keystrokes would answer?) and after (did Enter take the text?).
+// Pure: the capture is untrusted text from the agent's terminal, and nothing here touches tmux.
+import type { Harness } from '../../config/schema.js';
+import { readClaudeScreen } from './claude-screen.js';
+
+export type Screen =
+  /** The input box is showing; `text` is what it holds, '' when empty (a placeholder hint counts as empty). */
+  | { kind: 'input'; text: string }
+  /** A menu or question the harness waits on: typed text or an Enter would answer it. */
+  | { kind: 'dialog'; question: string; options: string[] }
+  /** Nothing recognisable yet: the harness is still drawing. */
+  | { kind: 'starting' }
+  /** The harness exited; `detail` is its last words. */
+  | { kind: 'exited'; detail: string };
+
+export type ScreenReader = (pane: string) => Screen;
+
+/** tmux's last line for a pane whose program ended (remain-on-exit). */
+const DEAD_PANE = /^Pane is dead \(status (\d+)[^)]*\)\s*$/;
+
+/** Lines as displayed: trailing blanks dropped, no-break spaces (Claude pads its prompt with them) made plain. */
+export function paneLines(pane: string): string[] {
+  const lines = pane
+    .replace(/\u00a0/g, ' ')
+    .split('\n')
+    .map((l) => l.trimEnd());
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** The last meaningful lines of an exited pane, for a message that says why the program stopped. */
+export function exitDetail(lines: readonly string[]): string {
+  const said = lines.filter((l) => l.trim() !== '' && !DEAD_PANE.test(l)).slice(-3);
+  const status = DEAD_PANE.exec(lines[lines.length - 1] ?? '')?.[1];
+  const words = said.map((l) => l.trim()).join(' / ');
+  return [status === undefined ? '' : `exit ${status}`, words].filter(Boolean).join(': ');
+}
+
+/**
+ * Readers for the harnesses Leo knows the screens of. A shell template runs any program, whose screen cannot be
+ * read: it gets none, and delivery falls back to watching the pane change.
+ */
+const READERS: Partial<Record<Harness, ScreenReader>> = {
+  claude: readClaudeScreen,
+};
+
+export function screenReader(harness: Harness): ScreenReader | null {
+  const read = READERS[harness];
+  if (!read) return null;
+  return (pane) => {
+    const lines = paneLines(pane);
+    if (DEAD_PANE.test(lines[lines.length - 1] ?? '')) return { kind: 'exited', detail: exitDetail(lines) };
+    return read(pane);
+  };
+}

@@ -1,0 +1,74 @@
+// Reading Claude's screen from real pane captures (claude 2.1.328 in tmux; test/fixtures/panes/): what delivery
+// decides before it types and after it presses Enter.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { exitDetail, paneLines, screenReader } from '../../src/delivery/screen/screen.js';
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/panes');
+const pane = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
+const claude = screenReader('claude')!;
+
+describe('claude screen', () => {
+  it('an empty input box is ready', () => {
+    assert.deepEqual(claude(pane('claude-ready.txt')), { kind: 'input', text: '' });
+  });
+
+  it('text typed but not sent is read from the box', () => {
+    assert.deepEqual(claude(pane('claude-typed.txt')), { kind: 'input', text: '[Leo Chat] typed but not sent' });
+  });
+
+  it('a multi-line paste is read whole; a queued-messages hint is not text', () => {
+    const rule = '─'.repeat(60);
+    const box = (...inner: string[]) =>
+      ['● done', '', rule, ...inner, rule, '  ⏸ manual mode on · esc to interrupt', ''].join('\n');
+    assert.deepEqual(claude(box('❯\u00a0[Leo Chat] hello there', '  second line')), {
+      kind: 'input',
+      text: '[Leo Chat] hello there\nsecond line',
+    });
+    assert.deepEqual(claude(box('❯ Press up to edit queued messages')), { kind: 'input', text: '' });
+  });
+
+  it('the workspace-trust dialog is a dialog, with its question and answers (not an input box to type into)', () => {
+    assert.deepEqual(claude(pane('claude-trust-dialog.txt')), {
+      kind: 'dialog',
+      question: 'Is this a project you created or one you trust?',
+      options: ['No, exit', 'Yes, I trust this folder'],
+    });
+  });
+
+  it('a tool permission dialog, whose Enter would answer Yes, is a dialog', () => {
+    const s = claude(pane('claude-permission-dialog.txt'));
+    assert.equal(s.kind, 'dialog');
+    assert.equal(s.kind === 'dialog' && s.question, 'Do you want to proceed?');
+    assert.deepEqual(s.kind === 'dialog' && s.options.slice(0, 2), [
+      'Yes',
+      'Yes, and always allow access to /tmp/exp/ws from this project',
+    ]);
+  });
+
+  it('the API-key dialog: its question, not the line above the menu', () => {
+    assert.deepEqual(claude(pane('claude-api-key-dialog.txt')), {
+      kind: 'dialog',
+      question: 'Do you want to use this API key?',
+      options: ['Yes', 'No (recommended)'],
+    });
+  });
+
+  it('an echoed prompt in the history is not a menu; a screen still drawing is starting', () => {
+    assert.deepEqual(claude('❯ fix the tests\n● On it.\n\n'), { kind: 'starting' });
+    assert.deepEqual(claude(''), { kind: 'starting' });
+  });
+
+  it('a dead pane is exited, with the last words and the status', () => {
+    const dead = 'No conversation found to continue\n\n\nPane is dead (status 1, Tue Dec  1 09:30:21 2026)\n';
+    assert.deepEqual(claude(dead), { kind: 'exited', detail: 'exit 1: No conversation found to continue' });
+    assert.equal(exitDetail(paneLines('Pane is dead (status 127, x)')), 'exit 127');
+  });
+
+  it('a shell template has no reader: its program is unknown', () => {
+    assert.equal(screenReader('shell'), null);
+  });
+});
