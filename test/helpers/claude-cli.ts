@@ -48,6 +48,11 @@ export interface ClaudeSandbox {
   env: Record<string, string>;
   /** Marks `workspace` trusted and onboarding done, so interactive claude starts straight at its prompt. */
   seed(workspace: string): void;
+  /**
+   * A config like a real user's: onboarding done, the key approved (unless `approveKey` is false), their own projects
+   * trusted, other settings of theirs — and no entry for any folder Leo will create. Returns what was written.
+   */
+  seedAsUser(opts?: { approveKey?: boolean }): Record<string, any>;
   cleanup(): void;
 }
 
@@ -82,6 +87,27 @@ export function claudeSandbox(opts: { baseUrl: string; binDir?: string; apiKey?:
       // Claude keys projects by the real path; a symlinked temp dir (macOS /var → /private/var) would not match.
       const real = fs.existsSync(workspace) ? fs.realpathSync(workspace) : workspace;
       fs.writeFileSync(path.join(configDir, '.claude.json'), claudeOnboardingSeed(real, apiKey), { mode: 0o600 });
+    },
+    seedAsUser({ approveKey = true } = {}) {
+      const config = {
+        numStartups: 41,
+        installMethod: 'native',
+        autoUpdates: false,
+        hasCompletedOnboarding: true,
+        lastOnboardingVersion: '2.1.300',
+        theme: 'light-daltonized',
+        tipsHistory: { 'new-user-warmup': 7, 'git-worktrees': 12 },
+        ...(approveKey ? { customApiKeyResponses: { approved: [apiKey.slice(-20)], rejected: [] } } : {}),
+        projects: {
+          [path.join(root, 'my-own-project')]: {
+            allowedTools: ['Bash(make:*)'],
+            hasTrustDialogAccepted: true,
+            lastCost: 1.25,
+          },
+        },
+      };
+      fs.writeFileSync(path.join(configDir, '.claude.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
+      return config;
     },
     cleanup() {
       fs.rmSync(root, { recursive: true, force: true });
