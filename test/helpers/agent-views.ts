@@ -60,8 +60,13 @@ export function agentViews(d: TestDaemon, agent: string, token: string): AgentVi
       until(
         `message ${id} to be delivered`,
         async () => {
-          const m = (await thread()).find((x) => x.id === id);
-          if (m?.state === 'failed') throw new Error(`delivery failed: ${m.note}; pane:\n${pane()}`);
+          const messages = await thread();
+          const m = messages.find((x) => x.id === id);
+          if (m?.state === 'failed') {
+            // The reason is the system message Leo posts in the thread when the message carries no note.
+            const why = m.note ?? messages.filter((x) => x.kind === 'system').at(-1)?.text;
+            throw new Error(`delivery failed: ${why}; pane:\n${pane()}`);
+          }
           return m?.state === 'delivered' ? m : undefined;
         },
         15_000,
