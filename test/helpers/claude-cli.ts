@@ -3,35 +3,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { claudeOnboardingSeed } from '../../src/agents/harness/claude.js';
-
-/** native-bins/clis.mjs, found from dist/test/helpers/ or test/helpers/ alike. */
-async function installer(): Promise<{ claudeBinPath(): string; CLAUDE_CODE_VERSION: string }> {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const up of ['../..', '../../..']) {
-    const candidate = path.resolve(here, up, 'native-bins', 'clis.mjs');
-    if (fs.existsSync(candidate)) return import(candidate);
-  }
-  throw new Error('native-bins/clis.mjs not found');
-}
+import { findCli, harnessTemplateConfig } from './pinned-cli.js';
 
 /**
  * The pinned claude binary installed by `node scripts/setup.mjs --for-tests`, or why it cannot be used (for the
  * test's skip message).
  */
-export async function findClaude(): Promise<{ bin: string; version: string } | { missing: string }> {
-  const { claudeBinPath, CLAUDE_CODE_VERSION } = await installer();
-  const bin = claudeBinPath();
-  try {
-    fs.accessSync(bin, fs.constants.X_OK);
-  } catch {
-    return {
-      missing: `claude ${CLAUDE_CODE_VERSION} is not installed at ${bin} (run \`node scripts/setup.mjs --for-tests\`; it needs the npm registry)`,
-    };
-  }
-  return { bin, version: CLAUDE_CODE_VERSION };
-}
+export const findClaude = () => findCli('claude');
 
 /** Claude records an approved key by its last 20 characters; a key this long makes that suffix unique to the test. */
 export function testApiKey(): string {
@@ -124,17 +103,12 @@ export function claudeTemplateConfig(claudeBin: string, sandbox: ClaudeSandbox, 
   const workspace = path.join(sandbox.dir, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
   sandbox.seed(workspace);
-  const env = { ...sandbox.env, PATH: [path.dirname(claudeBin), process.env.PATH].join(path.delimiter) };
-  // JSON is YAML: the env map goes in verbatim, whatever characters the temp paths hold.
-  return [
-    'environments:',
-    `  anthropic-offline: ${JSON.stringify(env)}`,
-    'templates:',
-    '  coder:',
-    '    harness: claude',
-    `    model: ${model}`,
-    `    workspace: ${JSON.stringify(workspace)}`,
-    '    environments: [anthropic-offline]',
-    '',
-  ].join('\n');
+  return harnessTemplateConfig({
+    harness: 'claude',
+    bin: claudeBin,
+    env: sandbox.env,
+    model,
+    environment: 'anthropic-offline',
+    workspace,
+  });
 }

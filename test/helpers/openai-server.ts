@@ -107,6 +107,11 @@ export class OpenAiServer {
     return this.requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions');
   }
 
+  /** The text of every user message of every completion request so far, each once: what a client was told to answer. */
+  prompts(): string[] {
+    return [...new Set(this.completionRequests().flatMap((r) => userTexts(r.body)))];
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const [t, wake] of this.timers) {
@@ -262,7 +267,20 @@ export class OpenAiServer {
 /** The last user message of a request, as text: what this model call is answering when it is not a tool result. */
 export function lastUserText(body: any): string | undefined {
   const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
-  const content = messages.filter((m) => m?.role === 'user').at(-1)?.content;
+  const last = messages.filter((m) => m?.role === 'user').at(-1);
+  return last === undefined ? undefined : messageText(last.content);
+}
+
+/** Every user message of a request, as text (empty ones left out). */
+export function userTexts(body: any): string[] {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  return messages
+    .filter((m) => m?.role === 'user')
+    .map((m) => messageText(m.content)?.trim())
+    .filter((text): text is string => !!text);
+}
+
+function messageText(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return undefined;
   return content

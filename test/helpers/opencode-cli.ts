@@ -1,0 +1,81 @@
+// Running the real opencode CLI against the scripted chat-completions server (openai-server.ts): where the pinned
+// binary is, and XDG folders like a returning user's — their provider in the global opencode.json — that never
+// touch the real ~/.config/opencode. Leo hands opencode its own file through OPENCODE_CONFIG, so the user's provider
+// has to live in the global config, as it does for a real user.
+import fs from 'node:fs';
+import path from 'node:path';
+import { findCli, harnessTemplateConfig, sandboxDir } from './pinned-cli.js';
+
+export const findOpencode = () => findCli('opencode');
+
+/** The user's provider id in opencode.json, and the variable its apiKey is read from. */
+export const OPENCODE_PROVIDER = 'scripted';
+export const OPENCODE_KEY_ENV = 'SCRIPTED_OPENAI_API_KEY';
+
+export interface OpencodeSandbox {
+  /** The sandbox's own temp folder (the XDG folders); removed by cleanup. */
+  dir: string;
+  /** $XDG_CONFIG_HOME/opencode/opencode.json: the user's global config. */
+  configFile: string;
+  /** `<provider>/<model>`, what opencode's --model and `model` take. */
+  model: string;
+  apiKey: string;
+  /** XDG_* pointing into the sandbox, the key, and OPENCODE_DISABLE_MODELS_FETCH (no models.dev look-up). */
+  env: Record<string, string>;
+  cleanup(): void;
+}
+
+/** A throwaway set of XDG folders whose global opencode.json makes `baseUrl` (chat completions) the default model. */
+export function opencodeSandbox(opts: { baseUrl: string; model: string; apiKey?: string }): OpencodeSandbox {
+  const root = sandboxDir('opencode');
+  const xdg = Object.fromEntries(
+    ['CONFIG', 'DATA', 'CACHE', 'STATE'].map((k) => [`XDG_${k}_HOME`, path.join(root, k.toLowerCase())]),
+  );
+  for (const dir of Object.values(xdg)) fs.mkdirSync(dir, { mode: 0o700 });
+  const configFile = path.join(xdg.XDG_CONFIG_HOME!, 'opencode', 'opencode.json');
+  fs.mkdirSync(path.dirname(configFile), { mode: 0o700 });
+  const apiKey = opts.apiKey ?? `sk-test-${Math.random().toString(36).slice(2)}`;
+  const model = `${OPENCODE_PROVIDER}/${opts.model}`;
+  const config = {
+    $schema: 'https://opencode.ai/config.json',
+    model,
+    provider: {
+      [OPENCODE_PROVIDER]: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Scripted',
+        options: { baseURL: opts.baseUrl, apiKey: `{env:${OPENCODE_KEY_ENV}}` },
+        models: { [opts.model]: { name: opts.model } },
+      },
+    },
+  };
+  fs.writeFileSync(configFile, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+  return {
+    dir: root,
+    configFile,
+    model,
+    apiKey,
+    env: { ...xdg, OPENCODE_DISABLE_MODELS_FETCH: '1', [OPENCODE_KEY_ENV]: apiKey },
+    cleanup() {
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * leo.yaml for one opencode template (`coder`) using the sandbox: a named environment carrying the XDG folders and
+ * the key plus a PATH that finds the opencode binary. Without `workspace` the agent works in Leo's fresh workspace.
+ */
+export function opencodeTemplateConfig(
+  opencodeBin: string,
+  sandbox: OpencodeSandbox,
+  opts: { workspace?: string } = {},
+): string {
+  return harnessTemplateConfig({
+    harness: 'opencode',
+    bin: opencodeBin,
+    env: sandbox.env,
+    model: sandbox.model,
+    environment: 'opencode-offline',
+    workspace: opts.workspace,
+  });
+}

@@ -1,0 +1,361 @@
+// A scripted stand-in for the OpenAI Responses API (`POST /v1/responses`, streamed) on 127.0.0.1, so the real Codex
+// CLI can run offline in tests: Codex speaks no other wire protocol. It sends the SSE events the real API sends, in
+// its order (response.created … response.output_item.done … response.completed); Codex builds its turn from the
+// `output_item.done` items and ends it on `response.completed`. What it answers is scripted by the test, and every
+// request is recorded so the test can check what Codex sent.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface ScriptedFunctionCall {
+  name: string;
+  /** Serialised as JSON unless already a string. */
+  arguments: unknown;
+  /**
+   * Codex offers MCP tools grouped as `{"type":"namespace","name":"mcp__<server>","tools":[…]}` and answers
+   * "unsupported call" to a call of one that does not name its namespace: set `mcp__<server>` for an MCP tool.
+   */
+  namespace?: string;
+  callId?: string;
+}
+
+/** One model turn. `text` and `functionCall` may both be set: the message item comes first. */
+export interface ScriptedReply {
+  text?: string;
+  functionCall?: ScriptedFunctionCall;
+  /** Spread the reply's deltas over this many ms, so the agent stays busy for a known time. */
+  delayMs?: number;
+  /** How many output_text.delta events the text is cut into; default 4. */
+  chunks?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** Parsed JSON body, undefined when there was none or it was not JSON. */
+  body: any;
+  /** Real time it arrived (Date.now()). */
+  at: number;
+}
+
+/**
+ * Decides the reply to one Responses request; `index` counts them from 0. Return undefined to fall back to the
+ * queue, then to the default reply.
+ */
+export type ReplyScript = (req: RecordedRequest, info: { index: number }) => ScriptedReply | undefined;
+
+export interface ResponsesServerOptions {
+  /** Replies for the model turns, consumed in order. */
+  replies?: ScriptedReply[];
+  script?: ReplyScript;
+  /** What any turn gets once the queue is empty. */
+  defaultReply?: ScriptedReply;
+}
+
+type Event = { type: string; [k: string]: unknown };
+
+export class ResponsesServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly queue: ScriptedReply[];
+  private readonly sockets = new Set<Socket>();
+  private readonly timers = new Map<NodeJS.Timeout, () => void>();
+  private closed = false;
+  private seq = 0;
+
+  private constructor(
+    private readonly server: http.Server,
+    private readonly opts: ResponsesServerOptions,
+  ) {
+    this.queue = [...(opts.replies ?? [])];
+  }
+
+  static async start(opts: ResponsesServerOptions = {}): Promise<ResponsesServer> {
+    let self: ResponsesServer | undefined;
+    const server = http.createServer((req, res) => self!.handle(req, res));
+    self = new ResponsesServer(server, opts);
+    server.on('connection', (s) => {
+      self!.sockets.add(s);
+      s.on('close', () => self!.sockets.delete(s));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    return self;
+  }
+
+  /** For a model provider's `base_url`: Codex appends /responses itself. */
+  get baseUrl(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+
+  enqueue(...replies: ScriptedReply[]): void {
+    this.queue.push(...replies);
+  }
+
+  /** The POST /v1/responses requests: every model turn Codex asked for. */
+  responseRequests(): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === 'POST' && r.path === '/v1/responses');
+  }
+
+  /** Every distinct `METHOD path` seen, in order of first appearance: what the client called at all. */
+  endpoints(): string[] {
+    return [...new Set(this.requests.map((r) => `${r.method} ${r.path}`))];
+  }
+
+  /** The typed prompts of all turns so far (see userPrompts), each once. */
+  prompts(): string[] {
+    return [...new Set(this.responseRequests().flatMap((r) => userPrompts(r.body)))];
+  }
+
+  async waitForRequest(pred: (r: RecordedRequest) => boolean, timeoutMs = 10_000): Promise<RecordedRequest> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = this.requests.find(pred);
+      if (hit) return hit;
+      if (Date.now() > deadline) throw new Error(`no matching request within ${timeoutMs} ms; saw ${this.endpoints()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const [t, wake] of this.timers) {
+      clearTimeout(t);
+      wake();
+    }
+    this.timers.clear();
+    // Codex keeps its connections alive; without this close() would wait for it to hang up.
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: any;
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const rec: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: new URL(req.url ?? '/', 'http://localhost').pathname,
+        headers: req.headers,
+        body,
+        at: Date.now(),
+      };
+      this.requests.push(rec);
+      this.route(rec, res);
+    });
+  }
+
+  private route(rec: RecordedRequest, res: http.ServerResponse): void {
+    if (rec.method === 'POST' && rec.path === '/v1/responses') {
+      if (!rec.body || !Array.isArray(rec.body.input)) {
+        return apiError(res, 400, 'invalid_request_error', "Missing required parameter: 'input'.");
+      }
+      const reply = this.pick(rec);
+      if (rec.body.stream !== true) return json(res, 200, this.response(rec, this.items(reply), 'completed'));
+      return void this.stream(rec, reply, res);
+    }
+    apiError(res, 404, 'invalid_request_error', `Unknown request URL: ${rec.method} ${rec.path}`);
+  }
+
+  private pick(rec: RecordedRequest): ScriptedReply {
+    const scripted = this.opts.script?.(rec, { index: this.responseRequests().length - 1 });
+    if (scripted) return scripted;
+    if (this.queue.length) return this.queue.shift()!;
+    return this.opts.defaultReply ?? { text: 'OK.' };
+  }
+
+  /** The finished output items of a reply, as `response.output_item.done` and `response.completed` carry them. */
+  private items(reply: ScriptedReply): Record<string, unknown>[] {
+    const out: Record<string, unknown>[] = [];
+    if (reply.text !== undefined) {
+      out.push({
+        type: 'message',
+        id: `msg_leo${++this.seq}`,
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: reply.text, annotations: [] }],
+      });
+    }
+    const call = reply.functionCall;
+    if (call) {
+      out.push({
+        type: 'function_call',
+        id: `fc_leo${++this.seq}`,
+        status: 'completed',
+        call_id: call.callId ?? `call_leo${++this.seq}`,
+        name: call.name,
+        ...(call.namespace === undefined ? {} : { namespace: call.namespace }),
+        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+      });
+    }
+    return out;
+  }
+
+  private response(rec: RecordedRequest, output: Record<string, unknown>[], status: string, id?: string) {
+    return {
+      id: id ?? `resp_leo${++this.seq}`,
+      object: 'response',
+      created_at: Math.floor(rec.at / 1000),
+      status,
+      model: typeof rec.body?.model === 'string' ? rec.body.model : 'gpt-test',
+      output,
+      usage: status === 'completed' ? usage(rec.body, output) : null,
+    };
+  }
+
+  private async stream(rec: RecordedRequest, reply: ScriptedReply, res: http.ServerResponse): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const id = `resp_leo${++this.seq}`;
+    const items = this.items(reply);
+    // Each group goes out at once; the reply's delay is spread over the groups that carry deltas.
+    const groups: { events: Event[]; delta: boolean }[] = [];
+    items.forEach((item, output_index) => {
+      if (item.type === 'message') {
+        const text = reply.text ?? '';
+        const part = { type: 'output_text', text: '', annotations: [] };
+        const base = { item_id: item.id, output_index, content_index: 0 };
+        groups.push({
+          delta: false,
+          events: [
+            { type: 'response.output_item.added', output_index, item: { ...item, status: 'in_progress', content: [] } },
+            { type: 'response.content_part.added', ...base, part },
+          ],
+        });
+        for (const delta of split(text, reply.chunks ?? 4))
+          groups.push({ delta: true, events: [{ type: 'response.output_text.delta', ...base, delta }] });
+        groups.push({
+          delta: false,
+          events: [
+            { type: 'response.output_text.done', ...base, text },
+            { type: 'response.content_part.done', ...base, part: { ...part, text } },
+            { type: 'response.output_item.done', output_index, item },
+          ],
+        });
+      } else {
+        const args = String(item.arguments);
+        const base = { item_id: item.id, output_index };
+        groups.push({
+          delta: false,
+          events: [
+            {
+              type: 'response.output_item.added',
+              output_index,
+              item: { ...item, status: 'in_progress', arguments: '' },
+            },
+          ],
+        });
+        for (const delta of split(args, 2))
+          groups.push({ delta: true, events: [{ type: 'response.function_call_arguments.delta', ...base, delta }] });
+        groups.push({
+          delta: false,
+          events: [
+            { type: 'response.function_call_arguments.done', ...base, arguments: args },
+            { type: 'response.output_item.done', output_index, item },
+          ],
+        });
+      }
+    });
+    groups.push({
+      delta: false,
+      events: [{ type: 'response.completed', response: this.response(rec, items, 'completed', id) }],
+    });
+
+    let sequence_number = 0;
+    const send = (e: Event) =>
+      res.write(`event: ${e.type}\ndata: ${JSON.stringify({ ...e, sequence_number: sequence_number++ })}\n\n`);
+    const started = this.response(rec, [], 'in_progress', id);
+    send({ type: 'response.created', response: started });
+    send({ type: 'response.in_progress', response: started });
+    const stepMs = (reply.delayMs ?? 0) / Math.max(1, groups.filter((g) => g.delta).length);
+    for (const group of groups) {
+      if (stepMs > 0 && group.delta) await this.sleep(stepMs);
+      if (res.destroyed || this.closed) return;
+      for (const e of group.events) send(e);
+    }
+    res.end();
+  }
+
+  /** A timer close() can cut short, so a test ending mid-reply does not wait for the script. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        resolve();
+      }, ms);
+      this.timers.set(t, resolve);
+    });
+  }
+}
+
+/**
+ * Codex sends its context as user-role messages too: the workspace's AGENTS.md, `<environment_context>`,
+ * `<user_instructions>` and the like, each one tagged block. A typed prompt is any other user text.
+ */
+const CONTEXT_BLOCK = /^(<[a-z_]+>[\s\S]*<\/[a-z_]+>|# AGENTS\.md instructions for [\s\S]*)$/;
+
+/** The text a person typed, from a Responses request body: the user messages' input_text parts, context left out. */
+export function userPrompts(body: any): string[] {
+  const out: string[] = [];
+  for (const item of Array.isArray(body?.input) ? body.input : []) {
+    if (item?.type !== 'message' || item.role !== 'user') continue;
+    const parts = typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content;
+    for (const p of Array.isArray(parts) ? parts : []) {
+      if (p?.type !== 'input_text' || typeof p.text !== 'string') continue;
+      const text = p.text.trim();
+      if (text && !CONTEXT_BLOCK.test(text)) out.push(text);
+    }
+  }
+  return out;
+}
+
+/** The output of the function_call_output answering call `callId` in a request, if it holds one. */
+export function functionCallOutput(body: any, callId: string): string | undefined {
+  const items: any[] = Array.isArray(body?.input) ? body.input : [];
+  const hit = items.find((i) => i?.type === 'function_call_output' && i.call_id === callId);
+  if (hit === undefined) return undefined;
+  return typeof hit.output === 'string' ? hit.output : JSON.stringify(hit.output);
+}
+
+function split(text: string, parts: number): string[] {
+  if (text === '') return [''];
+  const n = Math.max(1, Math.min(parts, text.length));
+  const size = Math.ceil(text.length / n);
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+function estimateTokens(value: unknown): number {
+  return Math.max(1, Math.ceil(JSON.stringify(value ?? '').length / 4));
+}
+
+function usage(body: unknown, output: unknown) {
+  const input = estimateTokens(body);
+  const out = estimateTokens(output);
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: out,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + out,
+  };
+}
+
+function json(res: http.ServerResponse, status: number, value: unknown): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function apiError(res: http.ServerResponse, status: number, type: string, message: string): void {
+  json(res, status, { error: { message, type, param: null, code: null } });
+}
