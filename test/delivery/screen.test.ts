@@ -72,3 +72,54 @@ describe('claude screen', () => {
     assert.equal(screenReader('shell'), null);
   });
 });
+
+const codex = screenReader('codex')!;
+const opencode = screenReader('opencode')!;
+
+describe('codex screen', () => {
+  it('the composer drawn while loading is not ready (an Enter then is lost); with `← for agents` it is', () => {
+    assert.deepEqual(codex(pane('codex-before-tui-echo.txt')).kind, 'starting');
+    assert.deepEqual(codex(pane('codex-loading.txt')), { kind: 'starting' });
+    assert.deepEqual(codex(pane('codex-starting.txt')), { kind: 'starting' });
+    assert.deepEqual(codex(pane('codex-ready.txt')), { kind: 'input', text: '' });
+  });
+
+  it('text sitting unsubmitted is read as the box holding it; after Enter the box is empty again', () => {
+    assert.deepEqual(codex(pane('codex-typed-unsubmitted.txt')), {
+      kind: 'input',
+      text: '[Leo Chat] typed but not submitted',
+    });
+    assert.deepEqual(codex(pane('codex-early-text-unsubmitted.txt')).kind, 'input');
+    assert.notEqual((codex(pane('codex-early-text-unsubmitted.txt')) as { text: string }).text, '');
+    assert.deepEqual(codex(pane('codex-submitted.txt')), { kind: 'input', text: '' });
+    assert.deepEqual(codex(pane('codex-working.txt')), { kind: 'input', text: '' });
+  });
+
+  it('folder trust and hooks review are dialogs', () => {
+    const trust = codex(pane('codex-trust-dialog.txt'));
+    assert.equal(trust.kind, 'dialog');
+    assert.deepEqual(trust.kind === 'dialog' && trust.options, ['Trust and continue', 'Back to Agent Command Center']);
+    assert.match(trust.kind === 'dialog' ? trust.question : '', /Trust this folder\?/);
+    const hooks = codex(pane('codex-hooks-review-dialog.txt'));
+    assert.equal(hooks.kind, 'dialog');
+    assert.equal(hooks.kind === 'dialog' && hooks.options[0], 'Review hooks');
+  });
+});
+
+describe('opencode screen', () => {
+  it('a blank pane or the echo before the TUI is starting; the prompt box with its hints is ready', () => {
+    assert.equal(opencode(pane('opencode-starting-blank.txt')).kind, 'starting');
+    assert.equal(opencode(pane('opencode-before-tui-echo.txt')).kind, 'starting');
+    assert.deepEqual(opencode(pane('opencode-ready.txt')), { kind: 'input', text: '' });
+    assert.deepEqual(opencode(pane('opencode-ready-mcp-connected.txt')), { kind: 'input', text: '' });
+  });
+
+  it('typed text is read within the box; the session view beside its sidebar has an empty box', () => {
+    assert.deepEqual(opencode(pane('opencode-typed-unsubmitted.txt')), {
+      kind: 'input',
+      text: '[Leo Chat] typed but not submitted',
+    });
+    assert.deepEqual(opencode(pane('opencode-submitted.txt')), { kind: 'input', text: '' });
+    assert.deepEqual(opencode(pane('opencode-working.txt')), { kind: 'input', text: '' });
+  });
+});

@@ -3,6 +3,8 @@
 // Pure: the capture is untrusted text from the agent's terminal, and nothing here touches tmux.
 import type { Harness } from '../../config/schema.js';
 import { readClaudeScreen } from './claude-screen.js';
+import { readCodexScreen } from './codex-screen.js';
+import { readOpencodeScreen } from './opencode-screen.js';
 
 export type Screen =
   /** The input box is showing; `text` is what it holds, '' when empty (a placeholder hint counts as empty). */
@@ -43,6 +45,8 @@ export function exitDetail(lines: readonly string[]): string {
  */
 const READERS: Partial<Record<Harness, ScreenReader>> = {
   claude: readClaudeScreen,
+  codex: readCodexScreen,
+  opencode: readOpencodeScreen,
 };
 
 export function screenReader(harness: Harness): ScreenReader | null {

@@ -1,0 +1,44 @@
+// opencode's screen (measured on 1.18.33; test/fixtures/panes/opencode-*.txt): the prompt box is a column of `┃`
+// lines closed by a `╹▀▀▀…` line, its last line naming the agent and model ("Build · gpt-test"), with the key hints
+// (`tab agents  ctrl+p commands`) under it once the TUI is up. The box can sit beside a sidebar, so each line is
+// read only within the box's own columns. An empty box shows a placeholder ("Ask anything… …") on the start screen.
+import { dialogQuestion, findMenu } from './menu.js';
+import { paneLines, type Screen } from './screen.js';
+
+const BOX_BOTTOM = /^(\s*)╹(▀+)/;
+const PLACEHOLDER = /^Ask anything…/;
+const AGENT_LINE = /^\S+ · \S/;
+const HINTS = /ctrl\+p commands|tab agents/;
+
+export function readOpencodeScreen(pane: string): Screen {
+  const lines = paneLines(pane).map((l) => [...l]);
+  const bottom = lines.findLastIndex((l) => BOX_BOTTOM.test(l.join('')));
+  if (
+    bottom >= 0 &&
+    HINTS.test(
+      lines
+        .slice(bottom + 1)
+        .map((l) => l.join(''))
+        .join('\n'),
+    )
+  ) {
+    const m = BOX_BOTTOM.exec(lines[bottom]!.join(''))!;
+    const col = [...m[1]!].length;
+    const end = col + 1 + m[2]!.length;
+    const content: string[] = [];
+    for (let i = bottom - 1; i >= 0 && lines[i]![col] === '┃'; i--)
+      content.unshift(
+        lines[i]!.slice(col + 1, end)
+          .join('')
+          .trim(),
+      );
+    const said = content.filter((c) => c !== '');
+    if (said.length && AGENT_LINE.test(said[said.length - 1]!)) said.pop();
+    const text = said.join('\n');
+    return { kind: 'input', text: PLACEHOLDER.test(text) ? '' : text };
+  }
+  const plain = lines.map((l) => l.join(''));
+  const menu = findMenu(plain);
+  if (menu) return { kind: 'dialog', question: dialogQuestion(plain, menu.at), options: menu.options };
+  return { kind: 'starting' };
+}
