@@ -122,4 +122,22 @@ describe('opencode screen', () => {
     assert.deepEqual(opencode(pane('opencode-submitted.txt')), { kind: 'input', text: '' });
     assert.deepEqual(opencode(pane('opencode-working.txt')), { kind: 'input', text: '' });
   });
+
+  it('the message just sent, drawn right above an empty box, is not text in the box', () => {
+    const bar = '▀'.repeat(60);
+    const frame = [
+      '  ┃',
+      '  ┃  [Leo Chat] hello',
+      '  ┃',
+      '  ┃',
+      '  ┃',
+      '  ┃',
+      '  ┃  Build · gpt-test Scripted',
+      `  ╹${bar}`,
+    ];
+    assert.deepEqual(opencode([...frame, '   ■■⬝⬝  esc interrupt   tab agents  ctrl+p commands'].join('\n')), {
+      kind: 'input',
+      text: '',
+    });
+  });
 });

@@ -44,6 +44,8 @@ interface CommonOptions {
   beforeSpawn?(d: TestDaemon): Promise<void>;
   /** Wait for the harness's ready markers after the spawn (default true). */
   waitForReady?: boolean;
+  /** The spawn request's first prompt. */
+  prompt?: string;
 }
 
 export type HarnessAgentOptions = CommonOptions &
@@ -112,7 +114,7 @@ export async function startHarnessAgent(t: TestContext, opts: HarnessAgentOption
   await opts.beforeSpawn?.(d);
   const spawned = await request(d.tcp, 'POST', '/api/v1/agents/spawn', {
     token,
-    body: { template: 'coder', name: agent },
+    body: { template: 'coder', name: agent, ...(opts.prompt ? { prompt: opts.prompt } : {}) },
   });
   assert.equal(spawned.status, 201, spawned.text);
   assert.equal(spawned.json.data.harness, harness);

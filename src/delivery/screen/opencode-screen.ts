@@ -25,15 +25,18 @@ export function readOpencodeScreen(pane: string): Screen {
     const m = BOX_BOTTOM.exec(lines[bottom]!.join(''))!;
     const col = [...m[1]!].length;
     const end = col + 1 + m[2]!.length;
-    const content: string[] = [];
-    for (let i = bottom - 1; i >= 0 && lines[i]![col] === '┃'; i--)
-      content.unshift(
-        lines[i]!.slice(col + 1, end)
-          .join('')
-          .trim(),
-      );
-    const said = content.filter((c) => c !== '');
-    if (said.length && AGENT_LINE.test(said[said.length - 1]!)) said.pop();
+    const cell = (i: number) =>
+      lines[i]?.[col] === '┃'
+        ? lines[i]!.slice(col + 1, end)
+            .join('')
+            .trim()
+        : null;
+    // The box is a padding line, the input, a padding line and the agent line: the input is the run of lines that
+    // ends two above the agent line. Reading further up would take in the message just sent, which the session view
+    // draws in the same kind of `┃` block right above the box.
+    const agentAt = AGENT_LINE.test(cell(bottom - 1) ?? '') ? bottom - 1 : bottom;
+    const said: string[] = [];
+    for (let i = agentAt - 2; cell(i); i--) said.unshift(cell(i)!);
     const text = said.join('\n');
     return { kind: 'input', text: PLACEHOLDER.test(text) ? '' : text };
   }
