@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import { freshTranscriptLines, transcriptFixture, writeTranscript } from '../helpers/transcripts.js';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/transcripts');
 const CONFIG = `
 templates:
   cat: { harness: shell, command: "exec cat" }
@@ -18,19 +17,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * agent had just answered it.
  */
 function transcriptFor(fixture: string, from: string, to: string, dir: string): string {
-  const now = new Date().toISOString();
-  const lines = fs
-    .readFileSync(path.join(FIXTURES, `${fixture}.jsonl`), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => {
-      const o = JSON.parse(l);
-      if (o.timestamp) o.timestamp = now;
-      return JSON.stringify(o).split(JSON.stringify(from).slice(1, -1)).join(JSON.stringify(to).slice(1, -1));
-    });
-  const file = path.join(dir, `${fixture}-${Date.now()}.jsonl`);
-  fs.writeFileSync(file, lines.join('\n') + '\n');
-  return file;
+  return writeTranscript(
+    path.join(dir, `${fixture}-${Date.now()}-${Math.random()}.jsonl`),
+    freshTranscriptLines(fixture, { swap: [from, to] }),
+  );
 }
 
 describe('Stop hook → reply captured from the transcript (worker pool) → posted in the thread', () => {
@@ -78,7 +68,7 @@ describe('Stop hook → reply captured from the transcript (worker pool) → pos
   it('posts nothing when the agent called leo_chat_post during the turn', async () => {
     const fixturePrompt = JSON.parse(
       fs
-        .readFileSync(path.join(FIXTURES, 'mcp-post.jsonl'), 'utf8')
+        .readFileSync(transcriptFixture('mcp-post.jsonl'), 'utf8')
         .split('\n')
         .find((l) => l.includes('"type":"user"'))!,
     ).message.content;
