@@ -12,7 +12,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
 import { captureReplyTask } from '../../workers/reply-capture.js';
-import { freshTranscriptLines, writeTranscript } from '../helpers/transcripts.js';
+import { freshTranscriptLines, promptIdOf, writeTranscript } from '../helpers/transcripts.js';
 import { until } from '../helpers/wait.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-reply-restart-'));
@@ -84,7 +84,7 @@ describe('reply watch across a daemon restart', () => {
     await now.catchUp();
     assert.deepEqual(h.posted, []);
     writeTranscript(h.transcript, recorded.slice(0, firstTurnEnd + 1));
-    const promptId = JSON.parse(recorded.find((l) => l.includes(prompt))!).promptId;
+    const promptId = promptIdOf(recorded, prompt);
     await now.onStop('den', { transcript_path: h.transcript, prompt_id: promptId });
     assert.deepEqual(h.posted, [['First answer.', 'm1']]);
   });
@@ -115,7 +115,7 @@ describe('reply watch: a reply is posted only after its message is marked delive
     watch.started('den', 'm1', prompt);
     // The agent was quick: its turn ended, and its Stop came, before the paste was confirmed.
     writeTranscript(h.transcript, lines.slice(0, end + 1));
-    const promptId = JSON.parse(lines.find((l) => l.includes(prompt))!).promptId;
+    const promptId = promptIdOf(lines, prompt);
     await watch.onStop('den', { transcript_path: h.transcript, prompt_id: promptId });
     assert.deepEqual(h.posted, [], 'nothing posted for a message not yet delivered');
     watch.delivered('den', 'm1');

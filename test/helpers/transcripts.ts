@@ -48,3 +48,12 @@ export function writeTranscript(file: string, lines: readonly string[]): string 
   fs.writeFileSync(file, lines.join('\n') + '\n');
   return file;
 }
+
+/** The `promptId` of the user line that holds `text`: what Claude's Stop hook reports as `prompt_id` for its turn. */
+export function promptIdOf(lines: readonly string[], text: string): string {
+  for (const l of lines) {
+    const o = JSON.parse(l);
+    if (o.type === 'user' && o.promptId && l.includes(JSON.stringify(text).slice(1, -1))) return o.promptId;
+  }
+  throw new Error(`no user line holds ${text}`);
+}
