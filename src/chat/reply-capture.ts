@@ -132,7 +132,10 @@ function turnResult(
       takenOver = true;
       continue;
     }
-    if (e.kind === 'other' && e.detail === INTERRUPTED) interrupted = bounded = true;
+    if (e.kind === 'other' && e.detail === INTERRUPTED) {
+      interrupted = bounded = true;
+      break;
+    }
     if (e.kind === 'other' && e.detail !== undefined && TURN_END.has(e.detail)) bounded = true;
     turn.push(e);
   }
