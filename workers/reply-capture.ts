@@ -1,18 +1,24 @@
-import { captureReply, type CaptureResult } from '../src/chat/reply-capture.js';
+import {
+  captureReplies,
+  type AwaitingPrompt,
+  type Captured,
+  type EndedTurn,
+  type TranscriptMark,
+} from '../src/chat/reply-capture.js';
 import { readTranscriptTail } from '../src/chat/transcript.js';
 
 export interface ReplyCaptureInput {
   transcript: string;
-  prompt: string;
-  since?: number;
-  endedPromptId?: string;
+  prompts: AwaitingPrompt[];
+  after?: TranscriptMark;
+  ended?: EndedTurn;
 }
 
-/** Reads the tail of a Claude transcript and finds the reply to one delivered prompt, off the main thread. */
-export async function captureReplyTask(input: ReplyCaptureInput): Promise<CaptureResult> {
+/** Reads the tail of a Claude transcript once and finds the replies to an agent's awaiting prompts, off the main thread. */
+export async function captureReplyTask(input: ReplyCaptureInput): Promise<Captured[]> {
   const entries = await readTranscriptTail(input.transcript);
-  return captureReply(entries, input.prompt, {
-    ...(input.since !== undefined ? { since: input.since } : {}),
-    ...(input.endedPromptId !== undefined ? { endedPromptId: input.endedPromptId } : {}),
+  return captureReplies(entries, input.prompts, {
+    ...(input.after ? { after: input.after } : {}),
+    ...(input.ended ? { ended: input.ended } : {}),
   });
 }

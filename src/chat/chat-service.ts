@@ -37,8 +37,16 @@ export interface ChatServiceDeps {
   ): Promise<{ ok: true; transcript: string } | { ok: false; stage: string; error: string }>;
   /** Told of every message stored (either direction): the push side listens here. */
   onStored?(message: Message): void;
-  /** Told of every message typed into an agent, with the exact text, so its reply can be captured. */
-  onDelivered?(agent: string, messageId: string, deliveredText: string): void;
+  /** Told as each message is typed into an agent, so its reply can be captured. */
+  deliveries?: DeliveryListener;
+}
+
+export interface DeliveryListener {
+  /** Typing begins (the message's turn in the agent's delivery queue has come), with the exact text typed. */
+  started(agent: string, messageId: string, text: string): void;
+  /** After its delivered state is published. */
+  delivered(agent: string, messageId: string): void;
+  failed(agent: string, messageId: string): void;
 }
 
 export type ChatChange = 'state' | 'answer' | 'transcript';
@@ -220,13 +228,17 @@ export class ChatService {
       const said = message.kind === 'voice' ? await this.transcribed(message, paths) : message.text;
       if (said === null) return;
       const text = formatDelivery(said, paths, this.replyContext(message.reply_to));
-      const route = await deliverer.deliver(message.agent, text, () => this.deps.store.markDeliveryStarted(message.id));
+      const route = await deliverer.deliver(message.agent, text, () => {
+        this.deps.store.markDeliveryStarted(message.id);
+        this.deps.deliveries?.started(message.agent, message.id, text);
+      });
       this.setState(message.id, 'delivered');
-      this.deps.onDelivered?.(message.agent, message.id, text);
+      this.deps.deliveries?.delivered(message.agent, message.id);
       logger.debug({ agent: message.agent, id: message.id, route }, 'chat message delivered');
     } catch (err) {
       const why = (err as Error).message;
       logger.warn({ agent: message.agent, id: message.id, err: why }, 'chat message delivery failed');
+      this.deps.deliveries?.failed(message.agent, message.id);
       this.fail(message, why, `Couldn't deliver your message: ${why}`);
     }
   }

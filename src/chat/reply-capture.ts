@@ -1,33 +1,57 @@
 /**
- * Finds the reply to a delivered [Leo Chat] prompt in a Claude transcript (leo-chat.md, Replies). Pure: the caller
- * reads the transcript (transcript.ts) when the agent's Stop hook fires.
- *
- * The turn of a prompt runs from it to the next prompt that starts a new turn. Prompts absorbed into a running turn
- * (typed, pasted or raised by a finished background task while a tool ran) belong to that turn, and so does their
- * answer: a turn with such a prompt after the delivered one was taken over.
+ * Finds the replies to delivered [Leo Chat] prompts in a Claude transcript (leo-chat.md, Replies). Pure: the caller
+ * reads the transcript (transcript.ts) when the agent's Stop hook fires, or when the daemon starts and catches up on
+ * turns that ended while it was down.
  */
-import type { TranscriptEntry } from './transcript.js';
+import { INTERRUPTED, type TranscriptEntry } from './transcript.js';
 
 export type CaptureResult =
   | { kind: 'reply'; text: string }
-  | { kind: 'none'; reason: 'posted' | 'taken_over' | 'empty' }
+  | { kind: 'none'; reason: 'posted' | 'taken_over' | 'interrupted' | 'empty' }
   /** The prompt is not in the transcript yet (queued behind a running turn): wait for a later Stop. */
   | { kind: 'not_found' }
-  /** The prompt is there but its turn is still running (only with `endedPromptId`): wait for its Stop. */
+  /** The prompt is there but its turn may still be running: wait for its Stop. */
   | { kind: 'pending' };
+
+/** A delivered prompt still waiting for its reply, in the order the prompts were typed into the agent. */
+export interface AwaitingPrompt {
+  /** The exact text Leo typed. */
+  prompt: string;
+  /**
+   * Ignore prompts recorded before this time (ms): an older identical prompt is not this one. Allow for the delay
+   * between the paste and Claude recording it.
+   */
+  since?: number;
+}
+
+/** A prompt in the transcript, as far as telling it again goes: its line's uuid, and its time as a fallback. */
+export interface TranscriptMark {
+  uuid?: string;
+  timestamp?: string;
+}
+
+/**
+ * Which turn is known to have ended besides those whose end the transcript records (a turn-end line, the next turn's
+ * prompt, an interrupt): the one a Stop names by its `prompt_id`, the transcript's last (a Stop that names none), or
+ * none at all (catching up without a Stop: a turn whose end is not recorded may still be running).
+ */
+export type EndedTurn = { promptId: string } | 'last' | 'none';
 
 export interface CaptureOptions {
   /**
-   * Ignore prompts recorded before this time: a message sent twice with the same text must not match the earlier turn
-   * while the later one is still queued. Allow for the delay between the paste and Claude recording it.
+   * The last prompt an earlier capture settled: only prompts after it can be matched, so one turn never answers two
+   * messages. When its line is no longer in the transcript (cut from the tail, or a new session's file), prompts are
+   * compared by time instead.
    */
-  since?: Date | number | string;
-  /**
-   * The `prompt_id` of the Stop hook that triggered this capture: the turn it names has ended. A turn later in the
-   * transcript has not (a queued prompt can start its turn before an asynchronous capture reads the file), so its
-   * reply is `pending` rather than a partial or empty one. Omitted, the transcript's last turn counts as ended.
-   */
-  endedPromptId?: string;
+  after?: TranscriptMark;
+  /** Default 'last'. */
+  ended?: EndedTurn;
+}
+
+export interface Captured {
+  result: CaptureResult;
+  /** The prompt that was matched (absent for not_found): a settled one becomes the next capture's `after`. */
+  at?: TranscriptMark;
 }
 
 /** `mcp__<server>__leo_chat_post`: Leo's post tool under any server name the agent's MCP config gave it. */
@@ -36,31 +60,66 @@ const POST_TOOL = /^mcp__.+__leo_chat_post$/;
 /** Transcript lines that Claude writes after a turn ends (the second only in interactive sessions). */
 const TURN_END = new Set(['system:stop_hook_summary', 'system:turn_duration']);
 
-export function captureReply(
+/**
+ * Ties each awaiting prompt to its own turn and says what that turn answered. Prompts are matched in order, each to
+ * the first fitting recorded prompt after the one the previous prompt matched: Claude runs prompts in the order they
+ * were typed, so the same text sent twice matches two turns, never one turn twice.
+ */
+export function captureReplies(
   entries: readonly TranscriptEntry[],
-  deliveredPrompt: string,
+  awaiting: readonly AwaitingPrompt[],
   opts: CaptureOptions = {},
-): CaptureResult {
-  const needle = normalizeForMatch(deliveredPrompt);
-  if (!needle) return { kind: 'not_found' };
-  const since = opts.since === undefined ? undefined : new Date(opts.since).getTime();
+): Captured[] {
+  let from = startAfter(entries, opts.after);
+  // Where in entries[from] the previous match ended: versions that merge queued prompts hold two in one entry.
+  let offset = 0;
+  return awaiting.map((a): Captured => {
+    const needle = normalizeForMatch(a.prompt);
+    if (!needle) return { result: { kind: 'not_found' } };
+    for (let i = from; i < entries.length; i++) {
+      const e = entries[i]!;
+      if (e.kind !== 'user_prompt' || e.text === undefined) continue;
+      if (a.since !== undefined && e.timestamp !== undefined && Date.parse(e.timestamp) < a.since) continue;
+      const found = findPrompt(normalizeForMatch(e.text), needle, i === from ? offset : 0);
+      if (!found) continue;
+      from = i;
+      offset = found.end;
+      const at = { ...(e.uuid ? { uuid: e.uuid } : {}), ...(e.timestamp ? { timestamp: e.timestamp } : {}) };
+      return { result: turnResult(entries, i, found.rest, opts.ended ?? 'last'), at };
+    }
+    return { result: { kind: 'not_found' } };
+  });
+}
 
-  let at = -1;
-  let mergedAfter = false;
-  for (let i = entries.length - 1; i >= 0 && at < 0; i--) {
-    const e = entries[i]!;
-    if (e.kind !== 'user_prompt' || e.text === undefined) continue;
-    if (since !== undefined && e.timestamp !== undefined && Date.parse(e.timestamp) < since) continue;
-    const found = findPrompt(normalizeForMatch(e.text), needle);
-    if (found === undefined) continue;
-    at = i;
-    mergedAfter = found.rest;
+/** The first index after `mark`'s line; without it in the transcript, the first entry recorded after its time. */
+function startAfter(entries: readonly TranscriptEntry[], mark: TranscriptMark | undefined): number {
+  if (!mark) return 0;
+  if (mark.uuid !== undefined) {
+    const at = entries.findIndex((e) => e.uuid === mark.uuid);
+    if (at >= 0) return at + 1;
   }
-  if (at < 0) return { kind: 'not_found' };
-  const prompt = entries[at]!;
+  if (mark.timestamp === undefined) return 0;
+  const t = Date.parse(mark.timestamp);
+  const at = entries.findIndex((e) => e.timestamp !== undefined && Date.parse(e.timestamp) > t);
+  return at < 0 ? entries.length : at;
+}
 
+/**
+ * The turn of the prompt at `at` runs to the next prompt that starts a new turn. Prompts absorbed into it (typed,
+ * pasted or raised by a finished background task while a tool ran) belong to it, and so does their answer: a turn
+ * with such a prompt after the delivered one was taken over. An interrupted turn ends at the interrupt and answered
+ * nothing: what it said before is not its answer.
+ */
+function turnResult(
+  entries: readonly TranscriptEntry[],
+  at: number,
+  mergedAfter: boolean,
+  ended: EndedTurn,
+): CaptureResult {
+  const prompt = entries[at]!;
   const turn: TranscriptEntry[] = [];
   let takenOver = mergedAfter;
+  let interrupted = false;
   let bounded = false;
   for (let i = at + 1; i < entries.length; i++) {
     const e = entries[i]!;
@@ -73,21 +132,31 @@ export function captureReply(
       takenOver = true;
       continue;
     }
+    if (e.kind === 'other' && e.detail === INTERRUPTED) {
+      interrupted = bounded = true;
+      break;
+    }
     if (e.kind === 'other' && e.detail !== undefined && TURN_END.has(e.detail)) bounded = true;
     turn.push(e);
   }
-  if (
-    !bounded &&
-    opts.endedPromptId !== undefined &&
-    prompt.promptId !== undefined &&
-    prompt.promptId !== opts.endedPromptId
-  )
-    return { kind: 'pending' };
+  if (!bounded && !endedByStop(prompt, ended)) return { kind: 'pending' };
 
   if (posted(turn)) return { kind: 'none', reason: 'posted' };
   if (takenOver) return { kind: 'none', reason: 'taken_over' };
+  if (interrupted) return { kind: 'none', reason: 'interrupted' };
   const text = lastAssistantMessage(turn);
   return text ? { kind: 'reply', text } : { kind: 'none', reason: 'empty' };
+}
+
+/**
+ * Whether a turn with no recorded end has ended all the same. A Stop names the turn it ends, but a queued prompt can
+ * start the next turn before an asynchronous capture reads the file: that later turn has not ended, and its reply
+ * would be partial. A prompt without an id (older versions) takes the Stop's word.
+ */
+function endedByStop(prompt: TranscriptEntry, ended: EndedTurn): boolean {
+  if (ended === 'none') return false;
+  if (ended === 'last') return true;
+  return prompt.promptId === undefined || prompt.promptId === ended.promptId;
 }
 
 /**
@@ -141,15 +210,15 @@ export function normalizeForMatch(text: string): string {
 }
 
 /**
- * Where the delivered prompt sits in a recorded one: as whole lines, so "[Leo Chat] yes" does not match
- * "[Leo Chat] yes please". `rest` says another prompt follows it in the same recorded prompt (versions that merge
- * queued prompts into one message join them with newlines). The last occurrence counts.
+ * Where the delivered prompt sits in a recorded one, at or after `from`: as whole lines, so "[Leo Chat] yes" does not
+ * match "[Leo Chat] yes please". `rest` says another prompt follows it in the same recorded prompt (versions that
+ * merge queued prompts into one message join them with newlines).
  */
-function findPrompt(hay: string, needle: string): { rest: boolean } | undefined {
-  for (let i = hay.lastIndexOf(needle); i >= 0; i = i === 0 ? -1 : hay.lastIndexOf(needle, i - 1)) {
+function findPrompt(hay: string, needle: string, from: number): { end: number; rest: boolean } | undefined {
+  for (let i = hay.indexOf(needle, from); i >= 0; i = hay.indexOf(needle, i + 1)) {
     const end = i + needle.length;
     if ((i === 0 || hay[i - 1] === '\n') && (end === hay.length || hay[end] === '\n'))
-      return { rest: end < hay.length };
+      return { end, rest: end < hay.length };
   }
   return undefined;
 }

@@ -204,7 +204,7 @@ function parseUser(line: LineHead, base: Partial<TranscriptEntry>, out: Transcri
   if (line.isMeta) return other('user:meta');
   if (line.isCompactSummary) return other('user:compact-summary');
   if (line.isVisibleInTranscriptOnly) return other('user:transcript-only');
-  if (line.interruptedMessageId) return other('user:interrupted');
+  if (line.interruptedMessageId) return other(INTERRUPTED);
 
   const content = msg.content;
   if (typeof content !== 'string' && content.some((b) => ToolResultBlock.safeParse(b).success)) {
@@ -229,6 +229,7 @@ function parseUser(line: LineHead, base: Partial<TranscriptEntry>, out: Transcri
 
   const text = promptText(content);
   if (!text) return other('user:empty');
+  if (INTERRUPT_TEXT.test(text)) return other(INTERRUPTED);
   if (SYSTEM_TEXT.test(text)) return other('user:system-text');
   const origin = line.origin?.kind ?? (text.startsWith('<task-notification>') ? 'task-notification' : undefined);
   const turnIndex = line.turnPosition?.turnIndex;
@@ -274,12 +275,18 @@ function parseAssistant(line: LineHead, base: Partial<TranscriptEntry>, out: Tra
 }
 
 /**
- * Outputs Claude records as user lines: local slash-command and `!` shell output, and interrupt markers from
- * versions that did not tag them. A typed slash command (`<command-name>`) or `!` command (`<bash-input>`) stays a
- * prompt: the person did send it.
+ * The `other` detail of the marker Claude records when the person interrupts a turn (Escape): the turn ends there,
+ * without a Stop hook.
  */
-const SYSTEM_TEXT =
-  /^(?:<local-command-(?:stdout|stderr|caveat)>|<bash-(?:stdout|stderr)>|\[Request interrupted by user[^\]]*\]$)/;
+export const INTERRUPTED = 'user:interrupted';
+/** The interrupt marker's text, for versions that did not tag it with `interruptedMessageId`. */
+const INTERRUPT_TEXT = /^\[Request interrupted by user[^\]]*\]$/;
+
+/**
+ * Outputs Claude records as user lines: local slash-command and `!` shell output. A typed slash command
+ * (`<command-name>`) or `!` command (`<bash-input>`) stays a prompt: the person did send it.
+ */
+const SYSTEM_TEXT = /^(?:<local-command-(?:stdout|stderr|caveat)>|<bash-(?:stdout|stderr)>)/;
 
 const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 // Long pastes arrive wrapped as `<pasted_content id="…">…</pasted_content id="…">`; the person typed what is inside.

@@ -12,6 +12,7 @@ import { AskService } from '../chat/asks.js';
 import { PermissionPrompts } from '../chat/permission-prompts.js';
 import { ReminderService } from '../chat/reminders.js';
 import { ReplyWatch } from '../chat/reply-watch.js';
+import { ReplyStore } from '../chat/reply-store.js';
 import { AttachmentPruner } from '../chat/attachment-pruner.js';
 import { displayName } from '../agents/resolve.js';
 import type { Message } from '../chat/message.js';
@@ -24,7 +25,7 @@ import { WebPushProvider } from '../push/web-push-provider.js';
 import { WebhookProvider } from '../push/webhook-provider.js';
 import { resolveProgram } from '../native/programs.js';
 import type { TranscribeResult } from '../../workers/transcribe.js';
-import type { CaptureResult } from '../chat/reply-capture.js';
+import type { Captured } from '../chat/reply-capture.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import type { ChatStore } from '../chat/chat-store.js';
 import type { ThreadNotes } from '../chat/thread-notes.js';
@@ -89,13 +90,15 @@ export async function wireChat(d: ChatWiringDeps) {
   const replies = new ReplyWatch({
     clock: d.clock,
     logger: d.logger,
-    capture: (input) => d.pool.run<CaptureResult>('captureReplyTask', input),
+    store: new ReplyStore(d.db),
+    exists: (a) => d.supervisor.has(a),
+    capture: (input) => d.pool.run<Captured[]>('captureReplyTask', input),
     post: (agent, text, replyTo) => chat?.post(agent, { text, replyTo }),
   });
   chat = new ChatService({
     store,
     notes: d.notes,
-    onDelivered: (agent, id, text) => replies.delivered(agent, id, text),
+    deliveries: replies,
     onStored: push,
     // Program and model paths are read at each transcription: setting them needs no restart.
     transcribe: async (audio) => {

@@ -161,6 +161,12 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     deliverPrompt: (agent, prompt) => void chat.chat.send(agent, { text: prompt }),
   });
   chat.chat.failLeftovers();
+  void chat.replies.catchUp();
+  const sessionStart = agents.hooks['session-start'];
+  agents.hooks['session-start'] = (body, gone) => {
+    chat.replies.sessionStarted(body.agent, body.payload);
+    return sessionStart ? sessionStart(body, gone) : {};
+  };
   agents.hooks.stop = ({ agent, payload }) => {
     void chat.replies.onStop(agent, payload);
     tasks.persistent.turnEnded(agent);
@@ -173,7 +179,10 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   chat.asks.restore();
   chat.reminders.start();
   chat.pruner.start();
-  agents.supervisor.onGone((agent) => chat.asks.agentGone(agent));
+  agents.supervisor.onGone((agent) => {
+    chat.asks.agentGone(agent);
+    chat.replies.agentGone(agent);
+  });
   const tasks = await wireTasks({
     app,
     clock,
@@ -263,6 +272,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
         chat.reminders.close();
         await chat.pruner.stop();
         await chat.pushes.idle();
+        await chat.replies.close();
         await pool.close();
         loopDelay.stop();
         db.close();

@@ -194,6 +194,33 @@ export const migrations: readonly Migration[] = [
     },
   },
   {
+    name: 'reply capture',
+    up(db) {
+      // Claude replies survive a daemon restart (leo-chat.md, Replies). reply_awaiting: each message typed into an
+      // agent, with the exact text typed, until its turn's reply is posted or the turn is settled without one; seq is
+      // the order they were typed in, since_ms when typing began, delivered 0 while it is being typed.
+      // reply_transcripts: an agent's transcript file (from its SessionStart or Stop hook) and the transcript prompt
+      // the last settled turn began with (its line's uuid and time), after which the next turns are looked for.
+      db.exec(`
+        CREATE TABLE reply_awaiting (
+          seq        INTEGER PRIMARY KEY,
+          message_id TEXT NOT NULL UNIQUE,
+          agent      TEXT NOT NULL,
+          prompt     TEXT NOT NULL,
+          since_ms   INTEGER NOT NULL,
+          delivered  INTEGER NOT NULL DEFAULT 0
+        ) STRICT;
+        CREATE INDEX reply_awaiting_agent ON reply_awaiting (agent, seq);
+        CREATE TABLE reply_transcripts (
+          agent        TEXT PRIMARY KEY,
+          path         TEXT,
+          settled_uuid TEXT,
+          settled_at   TEXT
+        ) STRICT;
+      `);
+    },
+  },
+  {
     name: 'agent stop reason',
     up(db) {
       // Why the daemon stopped an agent by itself (a harness that kept exiting at start, a failed restore), so /state,

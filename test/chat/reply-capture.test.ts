@@ -1,20 +1,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { formatDelivery } from '../../src/chat/delivery-format.js';
-import { captureReply, normalizeForMatch } from '../../src/chat/reply-capture.js';
+import {
+  captureReplies,
+  normalizeForMatch,
+  type CaptureOptions,
+  type CaptureResult,
+} from '../../src/chat/reply-capture.js';
 import { parseTranscriptLines, readTranscriptTail, type TranscriptEntry } from '../../src/chat/transcript.js';
-
-function fixture(name: string): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const up of ['../..', '../../..']) {
-    const p = path.resolve(here, up, 'test', 'fixtures', 'transcripts', name);
-    if (fs.existsSync(p)) return p;
-  }
-  throw new Error(`fixture ${name} not found`);
-}
+import { transcriptFixture as fixture } from '../helpers/transcripts.js';
 
 const line = (o: unknown) => JSON.stringify(o);
 const user = (content: unknown, extra: Record<string, unknown> = {}) =>
@@ -32,9 +27,16 @@ const queued = (prompt: string, kind = 'human') =>
   line({ type: 'attachment', attachment: { type: 'queued_command', prompt, origin: { kind } } });
 const system = (subtype: string) => line({ type: 'system', subtype });
 const parse = (...lines: string[]) => parseTranscriptLines(lines);
+/** One awaiting prompt alone. */
+const captureReply = (
+  entries: readonly TranscriptEntry[],
+  prompt: string,
+  opts: CaptureOptions & { since?: number } = {},
+): CaptureResult =>
+  captureReplies(entries, [{ prompt, ...(opts.since ? { since: opts.since } : {}) }], opts)[0]!.result;
 
-describe('captureReply over recorded transcripts', () => {
-  const cases: [fixture: string, prompt: string, expected: ReturnType<typeof captureReply>][] = [
+describe('captureReplies over recorded transcripts', () => {
+  const cases: [fixture: string, prompt: string, expected: CaptureResult][] = [
     ['plain.jsonl', '[Leo Chat] What is 2+2?', { kind: 'reply', text: '2 + 2 = 4.' }],
     ['bash-tool.jsonl', '[Leo Chat] run echo hi please', { kind: 'reply', text: 'It printed `hi`.' }],
     ['mcp-post.jsonl', '[Leo Chat] post me a summary', { kind: 'none', reason: 'posted' }],
@@ -75,8 +77,11 @@ describe('captureReply over recorded transcripts', () => {
     ],
     ['sdk-two-prompts.jsonl', '[Leo Chat] first via sdk', { kind: 'reply', text: 'First sdk answer.' }],
     ['sdk-two-prompts.jsonl', '[Leo Chat] second via sdk', { kind: 'reply', text: 'Second sdk answer.' }],
-    ['same-text-twice.jsonl', '[Leo Chat] same text', { kind: 'reply', text: 'Second answer.' }],
-    ['interrupted.jsonl', '[Leo Chat] do a long thing', { kind: 'none', reason: 'empty' }],
+    // Alone, a prompt sent twice is the first of them (the two together: below).
+    ['same-text-twice.jsonl', '[Leo Chat] same text', { kind: 'reply', text: 'First answer.' }],
+    // An interrupt ends the turn without a Stop; whatever it said before is not an answer.
+    ['interrupted.jsonl', '[Leo Chat] do a long thing', { kind: 'none', reason: 'interrupted' }],
+    ['interrupted-then-same-text.jsonl', '[Leo Chat] count the moons', { kind: 'none', reason: 'interrupted' }],
     [
       'unicode-crlf.jsonl',
       '[Leo Chat] Grüße 👋 — ¿qué tal?\nAttachments: /tmp/a b/ü.png',
@@ -132,38 +137,109 @@ describe('captureReply over recorded transcripts', () => {
       text: 'Second answer.',
     });
     // Delivered after both: neither is ours yet.
-    assert.deepEqual(captureReply(entries, '[Leo Chat] same text', { since: new Date(after(second!.timestamp!)) }), {
+    assert.deepEqual(captureReply(entries, '[Leo Chat] same text', { since: after(second!.timestamp!) }), {
       kind: 'not_found',
     });
   });
 
-  it('endedPromptId: the turn that a Stop names has ended, a later one has not', async () => {
+  it('the same text sent twice: each message gets its own turn, in order', async () => {
+    const entries = await readTranscriptTail(fixture('same-text-twice.jsonl'));
+    const [first, second] = entries.filter((e) => e.kind === 'user_prompt');
+    const prompt = { prompt: '[Leo Chat] same text' };
+    assert.deepEqual(captureReplies(entries, [prompt, prompt]), [
+      { result: { kind: 'reply', text: 'First answer.' }, at: { uuid: first!.uuid, timestamp: first!.timestamp } },
+      { result: { kind: 'reply', text: 'Second answer.' }, at: { uuid: second!.uuid, timestamp: second!.timestamp } },
+    ]);
+  });
+
+  it('re-sent after an interrupt: the first message has the interrupted turn, the second the answer', async () => {
+    const entries = await readTranscriptTail(fixture('interrupted-then-same-text.jsonl'));
+    const prompt = { prompt: '[Leo Chat] count the moons' };
+    const [first, second] = entries.filter((e) => e.kind === 'user_prompt');
+    // The Stop that comes names the second turn.
+    const ended = { promptId: second!.promptId! };
+    assert.deepEqual(
+      captureReplies(entries, [prompt, prompt], { ended }).map((c) => c.result),
+      [
+        { kind: 'none', reason: 'interrupted' },
+        { kind: 'reply', text: 'Two moons.' },
+      ],
+    );
+    // Once the first is settled, the second alone is looked for after it, not matched to the first turn again.
+    assert.deepEqual(captureReplies(entries, [prompt], { ended, after: { uuid: first!.uuid! } })[0]!.result, {
+      kind: 'reply',
+      text: 'Two moons.',
+    });
+    // The interrupt ends the turn without any Stop: even catching up, it is settled, not left pending.
+    assert.deepEqual(captureReplies(entries.slice(0, entries.indexOf(second!)), [prompt], { ended: 'none' })[0], {
+      result: { kind: 'none', reason: 'interrupted' },
+      at: { uuid: first!.uuid, timestamp: first!.timestamp },
+    });
+  });
+
+  it('after: a settled prompt is never matched again, by its line or, once it is gone, by its time', async () => {
+    const entries = await readTranscriptTail(fixture('same-text-twice.jsonl'));
+    const [first, second] = entries.filter((e) => e.kind === 'user_prompt');
+    const prompt = '[Leo Chat] same text';
+    assert.deepEqual(captureReply(entries, prompt, { after: { uuid: first!.uuid! } }), {
+      kind: 'reply',
+      text: 'Second answer.',
+    });
+    assert.deepEqual(captureReply(entries, prompt, { after: { uuid: second!.uuid! } }), { kind: 'not_found' });
+    // The line cut from the tail (or another session's file): anything recorded by then is taken.
+    assert.deepEqual(captureReply(entries, prompt, { after: { uuid: 'gone', timestamp: first!.timestamp! } }), {
+      kind: 'reply',
+      text: 'Second answer.',
+    });
+    assert.deepEqual(captureReply(entries, prompt, { after: { uuid: 'gone', timestamp: second!.timestamp! } }), {
+      kind: 'not_found',
+    });
+  });
+
+  it("catching up (ended: 'none'): turns whose end is recorded are settled, a running one is pending", async () => {
+    // The Leo prompt's turn ended, then a prompt typed at the terminal ran its own turn: it answers nobody.
+    const lines = fs.readFileSync(fixture('queued-prompt-next-turn.jsonl'), 'utf8').split('\n');
+    const awaiting = [{ prompt: '[Leo Chat] first message' }];
+    assert.deepEqual(captureReplies(parseTranscriptLines(lines), awaiting, { ended: 'none' })[0]!.result, {
+      kind: 'reply',
+      text: 'A slow answer to the first.',
+    });
+    // Cut while the Leo prompt's turn was still streaming: no end recorded yet.
+    const midTurn = lines.slice(
+      0,
+      lines.findIndex((l) => l.includes('"promptSource":"queued"')),
+    );
+    const running = parseTranscriptLines(midTurn.filter((l) => !/stop_hook_summary|turn_duration/.test(l)));
+    assert.deepEqual(captureReplies(running, awaiting, { ended: 'none' })[0]!.result, { kind: 'pending' });
+  });
+
+  it('ended: the turn that a Stop names has ended, a later one has not', async () => {
     const entries = await readTranscriptTail(fixture('sdk-two-prompts.jsonl'));
     const [first, second] = entries.filter((e) => e.kind === 'user_prompt');
     const prompt = '[Leo Chat] second via sdk';
-    assert.deepEqual(captureReply(entries, prompt, { endedPromptId: first!.promptId! }), { kind: 'pending' });
-    assert.deepEqual(captureReply(entries, prompt, { endedPromptId: second!.promptId! }), {
+    assert.deepEqual(captureReply(entries, prompt, { ended: { promptId: first!.promptId! } }), { kind: 'pending' });
+    assert.deepEqual(captureReply(entries, prompt, { ended: { promptId: second!.promptId! } }), {
       kind: 'reply',
       text: 'Second sdk answer.',
     });
     // The first turn is bounded by the second prompt: ended whatever the Stop says.
-    assert.deepEqual(captureReply(entries, '[Leo Chat] first via sdk', { endedPromptId: 'someone-else' }), {
+    assert.deepEqual(captureReply(entries, '[Leo Chat] first via sdk', { ended: { promptId: 'someone-else' } }), {
       kind: 'reply',
       text: 'First sdk answer.',
     });
   });
 
-  it('endedPromptId: an absorbed prompt belongs to the turn it joined', async () => {
+  it('ended: an absorbed prompt belongs to the turn it joined', async () => {
     const entries = await readTranscriptTail(fixture('leo-prompt-absorbed-midturn.jsonl'));
     const opener = entries.find((e) => e.kind === 'user_prompt')!;
-    assert.deepEqual(captureReply(entries, '[Leo Chat] are you there?', { endedPromptId: opener.promptId! }), {
+    assert.deepEqual(captureReply(entries, '[Leo Chat] are you there?', { ended: { promptId: opener.promptId! } }), {
       kind: 'reply',
       text: 'Tests pass, and yes, I am here.',
     });
   });
 });
 
-describe('captureReply on synthetic turns', () => {
+describe('captureReplies on synthetic turns', () => {
   it('matching survives CRLF, CR, trailing spaces, tabs, blank lines and decomposed accents', () => {
     const entries = parse(user('[Leo Chat] Café  au\tlait \r\n\r\nAttachments: /a.png   '), text('m', 'Oui.'));
     for (const delivered of [
@@ -182,18 +258,44 @@ describe('captureReply on synthetic turns', () => {
     assert.deepEqual(captureReply(entries, '[Leo Chat] yes please'), { kind: 'reply', text: 'Sure.' });
   });
 
-  it('[Leo Chat] twice: the delivered prompt quoting another one, and the last matching turn winning', () => {
+  it('[Leo Chat] twice: the delivered prompt quoting another one', () => {
     const quoted = '[Leo Chat] see this\nIn reply to task t run r (x): [Leo Chat] earlier text';
-    const entries = parse(user('[Leo Chat] earlier text'), text('m1', 'Earlier.'), user(quoted), text('m2', 'Quoted.'));
+    const earlier = user('[Leo Chat] earlier text', { uuid: 'u1' });
+    const entries = parse(earlier, text('m1', 'Earlier.'), user(quoted), text('m2', 'Quoted.'));
     assert.deepEqual(captureReply(entries, quoted), { kind: 'reply', text: 'Quoted.' });
-    // A line of the later prompt equals the earlier message, but not at a line start: still the earlier turn.
-    assert.deepEqual(captureReply(entries, '[Leo Chat] earlier text'), { kind: 'reply', text: 'Earlier.' });
+    // A line of the later prompt holds the earlier message, but not as a whole line: it is not a second match.
+    assert.deepEqual(captureReply(entries, '[Leo Chat] earlier text', { after: { uuid: 'u1' } }), {
+      kind: 'not_found',
+    });
+    assert.deepEqual(
+      captureReplies(entries, [{ prompt: '[Leo Chat] earlier text' }, { prompt: quoted }]).map((c) => c.result),
+      [
+        { kind: 'reply', text: 'Earlier.' },
+        { kind: 'reply', text: 'Quoted.' },
+      ],
+    );
   });
 
   it('prompts merged into one message (older versions): followed by another → taken over, last → reply', () => {
     const entries = parse(user('[Leo Chat] first\n[Leo Chat] second'), text('m', 'Both.'));
     assert.deepEqual(captureReply(entries, '[Leo Chat] first'), { kind: 'none', reason: 'taken_over' });
     assert.deepEqual(captureReply(entries, '[Leo Chat] second'), { kind: 'reply', text: 'Both.' });
+    // Both waiting: they share the one recorded prompt.
+    assert.deepEqual(
+      captureReplies(entries, [{ prompt: '[Leo Chat] first' }, { prompt: '[Leo Chat] second' }]).map((c) => c.result),
+      [
+        { kind: 'none', reason: 'taken_over' },
+        { kind: 'reply', text: 'Both.' },
+      ],
+    );
+  });
+
+  it('a prompt not in the transcript does not hold up the ones after it', () => {
+    const entries = parse(user('[Leo Chat] b'), text('m', 'B.'));
+    assert.deepEqual(
+      captureReplies(entries, [{ prompt: '[Leo Chat] a' }, { prompt: '[Leo Chat] b' }]).map((c) => c.result),
+      [{ kind: 'not_found' }, { kind: 'reply', text: 'B.' }],
+    );
   });
 
   it('taken over by a typed message, a task prompt or a task-notification absorbed mid-turn', () => {
@@ -277,19 +379,29 @@ describe('captureReply on synthetic turns', () => {
     assert.deepEqual(captureReply(parse(user('[Leo Chat] q')), '[Leo Chat] q'), { kind: 'none', reason: 'empty' });
   });
 
-  it('pending: only with endedPromptId, a tail turn with no end marker and another prompt id', () => {
+  it('interrupted: the text before the interrupt is not posted, in any version of the marker', () => {
+    for (const marker of [
+      user([{ type: 'text', text: '[Request interrupted by user]' }], { interruptedMessageId: 'm1' }),
+      user('[Request interrupted by user for tool use]'),
+    ]) {
+      const entries = parse(user('[Leo Chat] q'), text('m1', 'Let me'), marker, user('[Leo Chat] r'), text('m2', 'R.'));
+      assert.deepEqual(captureReply(entries, '[Leo Chat] q'), { kind: 'none', reason: 'interrupted' });
+      assert.deepEqual(captureReply(entries, '[Leo Chat] r'), { kind: 'reply', text: 'R.' });
+    }
+  });
+
+  it('pending: a tail turn with no end marker, unless the Stop names it (or names none)', () => {
     const entries = parse(user('[Leo Chat] q', { promptId: 'p2' }), text('m', 'partial so far'));
-    assert.deepEqual(captureReply(entries, '[Leo Chat] q', { endedPromptId: 'p1' }), { kind: 'pending' });
-    assert.deepEqual(captureReply(entries, '[Leo Chat] q', { endedPromptId: 'p2' }), {
+    assert.deepEqual(captureReply(entries, '[Leo Chat] q', { ended: { promptId: 'p1' } }), { kind: 'pending' });
+    assert.deepEqual(captureReply(entries, '[Leo Chat] q', { ended: 'none' }), { kind: 'pending' });
+    assert.deepEqual(captureReply(entries, '[Leo Chat] q', { ended: { promptId: 'p2' } }), {
       kind: 'reply',
       text: 'partial so far',
     });
     assert.deepEqual(captureReply(entries, '[Leo Chat] q'), { kind: 'reply', text: 'partial so far' });
     const ended = parse(user('[Leo Chat] q', { promptId: 'p2' }), text('m', 'all of it'), system('turn_duration'));
-    assert.deepEqual(captureReply(ended, '[Leo Chat] q', { endedPromptId: 'p1' }), {
-      kind: 'reply',
-      text: 'all of it',
-    });
+    for (const e of [{ promptId: 'p1' }, 'none'] as const)
+      assert.deepEqual(captureReply(ended, '[Leo Chat] q', { ended: e }), { kind: 'reply', text: 'all of it' });
   });
 
   it('unicode replies come back whole', () => {

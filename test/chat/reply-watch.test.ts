@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import type { Message } from '../../src/chat/message.js';
+import type { BusEvent } from '../../src/events/event.js';
+import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import { freshTranscriptLines, promptIdOf, transcriptFixture, writeTranscript } from '../helpers/transcripts.js';
+import { until } from '../helpers/wait.js';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/transcripts');
 const CONFIG = `
 templates:
   cat: { harness: shell, command: "exec cat" }
@@ -18,28 +20,22 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * agent had just answered it.
  */
 function transcriptFor(fixture: string, from: string, to: string, dir: string): string {
-  const now = new Date().toISOString();
-  const lines = fs
-    .readFileSync(path.join(FIXTURES, `${fixture}.jsonl`), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => {
-      const o = JSON.parse(l);
-      if (o.timestamp) o.timestamp = now;
-      return JSON.stringify(o).split(JSON.stringify(from).slice(1, -1)).join(JSON.stringify(to).slice(1, -1));
-    });
-  const file = path.join(dir, `${fixture}-${Date.now()}.jsonl`);
-  fs.writeFileSync(file, lines.join('\n') + '\n');
-  return file;
+  return writeTranscript(
+    path.join(dir, `${fixture}-${Date.now()}-${Math.random()}.jsonl`),
+    freshTranscriptLines(fixture, { swap: [from, to] }),
+  );
 }
 
 describe('Stop hook → reply captured from the transcript (worker pool) → posted in the thread', () => {
   let t: TestDaemon;
   const op = (method: string, p: string, body?: unknown) =>
     request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
-  const stop = (transcript: string) =>
+  const stop = (transcript: string, promptId?: string) =>
     request(t.socket, 'POST', '/hooks/stop', {
-      body: { agent: 'den', payload: { transcript_path: transcript, hook_event_name: 'Stop' } },
+      body: {
+        agent: 'den',
+        payload: { transcript_path: transcript, hook_event_name: 'Stop', ...(promptId ? { prompt_id: promptId } : {}) },
+      },
     });
   const send = async (text: string) => {
     const r = await op('POST', '/api/v1/chat/den/messages', { text });
@@ -52,6 +48,7 @@ describe('Stop hook → reply captured from the transcript (worker pool) → pos
     }
     throw new Error('not delivered');
   };
+  const messages = async () => (await op('GET', '/api/v1/chat/den/messages')).json.data.messages as Message[];
   const lastOut = async () => {
     await sleep(400);
     return (await op('GET', '/api/v1/chat/den/messages')).json.data.messages
@@ -78,7 +75,7 @@ describe('Stop hook → reply captured from the transcript (worker pool) → pos
   it('posts nothing when the agent called leo_chat_post during the turn', async () => {
     const fixturePrompt = JSON.parse(
       fs
-        .readFileSync(path.join(FIXTURES, 'mcp-post.jsonl'), 'utf8')
+        .readFileSync(transcriptFixture('mcp-post.jsonl'), 'utf8')
         .split('\n')
         .find((l) => l.includes('"type":"user"'))!,
     ).message.content;
@@ -98,5 +95,31 @@ describe('Stop hook → reply captured from the transcript (worker pool) → pos
     await stop(transcriptFor('plain', '[Leo Chat] What is 2+2?', '[Leo Chat] Still thinking?', t.home));
     const reply = await lastOut();
     assert.equal(reply.reply_to, id);
+  });
+
+  it('a Stop that comes while the message is still being typed: the reply comes after the delivered event', async () => {
+    const events: BusEvent[] = [];
+    const sub = t.daemon.bus.subscribe({ deliver: (e) => void events.push(e) });
+    try {
+      const text = 'Quick one?';
+      const lines = freshTranscriptLines('plain', { swap: ['[Leo Chat] What is 2+2?', `[Leo Chat] ${text}`] });
+      const transcript = writeTranscript(path.join(t.home, 'quick.jsonl'), lines);
+      const promptId = promptIdOf(lines, text);
+      const id = (await op('POST', '/api/v1/chat/den/messages', { text })).json.data.id as string;
+      // cat shows the paste at once; Leo takes it as delivered only after Enter and a look at the pane.
+      await until('the paste in the pane', () => paneText(t.home, 'den').includes(`[Leo Chat] ${text}`), 5000, 10);
+      assert.equal((await stop(transcript, promptId)).status, 200);
+      assert.equal((await messages()).find((m) => m.id === id)?.state, 'pending', 'the Stop came before delivery');
+      const reply = await until('the reply', async () => (await messages()).find((m) => m.reply_to === id), 5000, 50);
+      assert.equal(reply.text, '2 + 2 = 4.');
+      const of = (e: BusEvent) => e.data.message as Message;
+      const delivered = events.findIndex(
+        (e) => e.type === 'chat.updated' && of(e).id === id && of(e).state === 'delivered',
+      );
+      const posted = events.findIndex((e) => e.type === 'chat.message' && of(e).id === reply.id);
+      assert.ok(delivered >= 0 && delivered < posted, `delivered at event ${delivered}, reply at ${posted}`);
+    } finally {
+      sub.unsubscribe();
+    }
   });
 });

@@ -4,23 +4,14 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import {
   DEFAULT_TAIL_BYTES,
+  INTERRUPTED,
   parseTranscriptLines,
   readTranscriptTail,
   type TranscriptEntry,
 } from '../../src/chat/transcript.js';
-
-/** test/fixtures/transcripts, from dist/test/chat or test/chat alike. */
-function fixture(name: string): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const up of ['../..', '../../..']) {
-    const p = path.resolve(here, up, 'test', 'fixtures', 'transcripts', name);
-    if (fs.existsSync(p)) return p;
-  }
-  throw new Error(`fixture ${name} not found`);
-}
+import { transcriptFixture as fixture } from '../helpers/transcripts.js';
 
 /** The entries that matter to reply capture, compactly. */
 function shape(entries: TranscriptEntry[]): unknown[] {
@@ -149,10 +140,23 @@ describe('parseTranscriptLines over recorded claude 2.1.328 transcripts', () => 
     assert.doesNotMatch(prompt!.text!, /pasted_content/);
   });
 
-  it('an interrupt marker is not a prompt', async () => {
-    const entries = await read('interrupted.jsonl');
-    assert.equal(entries.filter((e) => e.kind === 'user_prompt').length, 1);
-    assert.ok(entries.some((e) => e.detail === 'user:interrupted'));
+  it('an interrupt marker is not a prompt: it ends the turn', async () => {
+    for (const [name, prompts] of [
+      ['interrupted.jsonl', 1],
+      ['interrupted-then-same-text.jsonl', 2],
+    ] as const) {
+      const entries = await read(name);
+      assert.equal(entries.filter((e) => e.kind === 'user_prompt').length, prompts, name);
+      assert.equal(entries.filter((e) => e.detail === INTERRUPTED).length, 1, name);
+    }
+    // Versions that did not tag the marker with interruptedMessageId.
+    for (const text of ['[Request interrupted by user]', '[Request interrupted by user for tool use]'])
+      assert.deepEqual(
+        parseTranscriptLines([JSON.stringify({ type: 'user', message: { role: 'user', content: text } })]).map(
+          (e) => e.detail,
+        ),
+        [INTERRUPTED],
+      );
   });
 
   it('unicode and CRLF survive as recorded', async () => {

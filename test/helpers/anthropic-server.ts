@@ -15,6 +15,11 @@ export interface ScriptedReply {
   delayMs?: number;
   /** How many text_delta events the text is cut into; default 4. */
   chunks?: number;
+  /**
+   * Holds the rest of the reply after its first delta until this settles, so a test decides when the turn can end:
+   * the agent shows the start of its answer and keeps its spinner meanwhile, as behind a slow model.
+   */
+  hold?: Promise<unknown>;
 }
 
 export interface RecordedRequest {
@@ -259,12 +264,32 @@ export class AnthropicServer {
     // The delay is spread over the deltas; block starts and stops go out with their neighbours, as the API sends them.
     const isDelta = (group: { type: string }[]) => group.some((e) => e.type === 'content_block_delta');
     const stepMs = (reply.delayMs ?? 0) / Math.max(1, events.filter(isDelta).length);
+    let held = !reply.hold;
     for (const group of events) {
       if (stepMs > 0 && isDelta(group)) await this.sleep(stepMs);
       if (res.destroyed || this.closed) return;
       for (const e of group) send(e);
+      if (!held && isDelta(group)) {
+        held = true;
+        await this.until(reply.hold!);
+        if (res.destroyed || this.closed) return;
+      }
     }
     res.end();
+  }
+
+  /** Waits for `p`, or for close(): a test ending with a reply held does not wait for it. */
+  private until(p: Promise<unknown>): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {}, 2 ** 31 - 1);
+      this.timers.set(t, resolve);
+      const done = () => {
+        clearTimeout(t);
+        this.timers.delete(t);
+        resolve();
+      };
+      p.then(done, done);
+    });
   }
 
   /** A timer close() can cut short, so a test ending mid-reply does not wait for the script. */
