@@ -424,7 +424,11 @@ export class Supervisor {
   /** What an exited harness printed last ("exit 1: No conversation found to continue"), for the stop reason. */
   private async lastWords(name: string): Promise<string> {
     try {
-      return exitDetail(paneLines(await this.deps.tmux.capturePane(sessionName(name), 200))) || 'no output';
+      const read = async () => exitDetail(paneLines(await this.deps.tmux.capturePane(sessionName(name), 200)));
+      let said = await read();
+      // tmux can mark a pane dead before it has drawn the program's last output: look once more.
+      if (!said.includes(':')) said = await new Promise<void>((r) => setTimeout(r, 200)).then(read);
+      return said || 'no output';
     } catch {
       return 'its output could not be read';
     }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { AgentRecord } from '../../src/agents/agent-record.js';
 import { AgentStore } from '../../src/agents/agent-store.js';
 import type { AgentLauncher } from '../../src/agents/launcher.js';
+import { MAX_CONSECUTIVE_CRASHES } from '../../src/agents/crash-backoff.js';
 import { Supervisor, type SessionControl } from '../../src/agents/supervisor.js';
 import { parseConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
@@ -180,6 +181,52 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
     clock.advance(1);
     await new Promise((r) => setTimeout(r, 10));
     assert.equal(sup.get('den').restarts, 2);
+    assert.equal(sup.get('den').status, 'running');
+  });
+
+  it(`a harness that exits at every start is stopped after ${MAX_CONSECUTIVE_CRASHES} tries, saying why everywhere`, async () => {
+    await sup.spawn({ name: 'den', template: 't' });
+    const dies = async () => {
+      tmux.sessions.get('leo-den')!.paneDead = true;
+      tmux.panes.set(
+        'leo-den',
+        'No conversation found to continue\n\nPane is dead (status 1, Tue Dec  1 09:30:21 2026)\n',
+      );
+      sup.onSweep(await tmux.listSessions(), ['den']);
+      await new Promise((r) => setTimeout(r, 10));
+    };
+    for (let i = 1; i < MAX_CONSECUTIVE_CRASHES; i++) {
+      await dies();
+      assert.equal(sup.get('den').status, 'starting');
+      clock.advance(60_000);
+      await new Promise((r) => setTimeout(r, 10));
+      assert.equal(sup.get('den').status, 'running', `relaunched after crash ${i}`);
+    }
+    events.length = 0;
+    await dies();
+    const a = sup.get('den');
+    assert.equal(a.status, 'stopped');
+    assert.equal(a.wake_on_message, false);
+    assert.match(
+      a.stop_reason ?? '',
+      /exited 5 times in a row soon after starting \(exit 1: No conversation found to continue\)/,
+    );
+    assert.deepEqual(
+      events.map((e) => [e.type, e.data.status]),
+      [['agent_state_changed', 'stopped']],
+    );
+    assert.equal(notes.length, 1);
+    assert.match(notes[0]!.text, /den was stopped: it exited 5 times.*leo agent start den/);
+    clock.advance(600_000);
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(sup.get('den').status, 'stopped', 'no more restarts');
+    assert.equal(launcher.launches.length, MAX_CONSECUTIVE_CRASHES, 'spawn plus four relaunches');
+    // The reason survives a daemon restart (it is on the record), and a start clears it.
+    sup = build();
+    await sup.restore();
+    assert.match(sup.get('den').stop_reason ?? '', /exited 5 times/);
+    await sup.start('den');
+    assert.equal(sup.get('den').stop_reason, null);
     assert.equal(sup.get('den').status, 'running');
   });
 
