@@ -148,8 +148,13 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   });
   chat.chat.failLeftovers();
   agents.hooks.stop = ({ agent, payload }) => {
+    chat.prompts.dialogsClosed(agent);
     void chat.replies.onStop(agent, payload);
     tasks.persistent.turnEnded(agent);
+    return {};
+  };
+  agents.hooks['user-prompt-submit'] = ({ agent }) => {
+    chat.prompts.dialogsClosed(agent);
     return {};
   };
   agents.hooks['permission-request'] = ({ agent, payload }, gone) =>

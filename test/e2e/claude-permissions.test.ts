@@ -117,7 +117,8 @@ describe('permission prompts with a real claude agent', () => {
       assert.match(resultText(denied), /Denied from Leo Chat: not now/);
       assert.equal(fs.existsSync(path.join(workspace, 'denied.txt')), false);
 
-      // Answered in the terminal: Claude ends the hook; the prompt records "terminal" and the command runs.
+      // Answered in the terminal: the command runs, and the turn's end (Claude leaves the hook running) records
+      // "terminal" on the prompt.
       const term = await begin('PERM-TERMINAL', 'permission');
       await withPane(until('the terminal dialog', () => /Do you want/.test(c.pane()), 10_000));
       c.tmux('send-keys', '-t', `=leo-${AGENT}:`, 'Enter');
@@ -134,7 +135,7 @@ describe('permission prompts with a real claude agent', () => {
       await new Promise((r) => setTimeout(r, 1000));
       assert.match(c.pane(), /Do you want/, 'the terminal dialog still stands');
       assert.equal(fs.existsSync(path.join(workspace, 'timeout.txt')), false);
-      // The terminal still answers it; an expired prompt stays expired when Claude then ends the hook.
+      // The terminal still answers it; an expired prompt stays expired when the turn then ends.
       c.tmux('send-keys', '-t', `=leo-${AGENT}:`, 'Enter');
       assert.notEqual((await resultOf('PERM-TIMEOUT')).is_error, true);
       assert.ok(fs.existsSync(path.join(workspace, 'timeout.txt')));
