@@ -30,8 +30,8 @@ interface Waiter {
 /**
  * The PermissionRequest hook's side of Leo Chat: each hook call posts one open message — a permission prompt, or a
  * questions card for a fitting AskUserQuestion — and is held until chat answers it, the deadline passes, the card is
- * dismissed, or Claude ends the hook because the terminal answered first. Only an answer from chat prints anything,
- * so nothing is ever denied behind the user's back.
+ * dismissed, or the terminal answers first (the agent's turn moves on, or Claude ends the hook). Only an answer from
+ * chat prints anything, so nothing is ever denied behind the user's back.
  */
 export class PermissionPrompts {
   private readonly waiters = new Map<string, Waiter>();
@@ -47,7 +47,7 @@ export class PermissionPrompts {
     },
   ) {}
 
-  /** One hook call. `gone` aborts when the hook process goes away (Claude ended it: the terminal answered). */
+  /** One hook call. `gone` aborts when the hook process goes away (Claude ended it, or died). */
   request(agent: string, payload: unknown, gone: AbortSignal): Promise<PromptOutcome> {
     const parsed = PermissionRequestPayload.safeParse(payload);
     if (!parsed.success) return Promise.resolve({});
