@@ -21,6 +21,7 @@ export interface PromptOutcome {
 }
 
 interface Waiter {
+  agent: string;
   settle(outcome: PromptOutcome): void;
   /** Claude's AskUserQuestion tool_input, handed back verbatim inside updatedInput. */
   toolInput: unknown;
@@ -29,8 +30,8 @@ interface Waiter {
 /**
  * The PermissionRequest hook's side of Leo Chat: each hook call posts one open message — a permission prompt, or a
  * questions card for a fitting AskUserQuestion — and is held until chat answers it, the deadline passes, the card is
- * dismissed, or Claude ends the hook because the terminal answered first. Only an answer from chat prints anything,
- * so nothing is ever denied behind the user's back.
+ * dismissed, or the terminal answers first (the agent's turn moves on, or Claude ends the hook). Only an answer from
+ * chat prints anything, so nothing is ever denied behind the user's back.
  */
 export class PermissionPrompts {
   private readonly waiters = new Map<string, Waiter>();
@@ -46,7 +47,7 @@ export class PermissionPrompts {
     },
   ) {}
 
-  /** One hook call. `gone` aborts when the hook process goes away (Claude ended it: the terminal answered). */
+  /** One hook call. `gone` aborts when the hook process goes away (Claude ended it, or died). */
   request(agent: string, payload: unknown, gone: AbortSignal): Promise<PromptOutcome> {
     const parsed = PermissionRequestPayload.safeParse(payload);
     if (!parsed.success) return Promise.resolve({});
@@ -77,12 +78,8 @@ export class PermissionPrompts {
 
     return new Promise((resolve) => {
       const id = message.id;
-      const onGone = () => {
-        // Claude ends the hook when its own dialog was answered; the prompt records that, nothing is printed.
-        const m = this.deps.store.get(id);
-        if (m?.state === 'open') this.settle(m, { state: 'answered', answer: TERMINAL_ANSWER }, 'answer');
-        finish({});
-      };
+      // A hook that hangs up (Claude crashed, or ended it) leaves nobody to print an answer to.
+      const onGone = () => this.answeredInTerminal(id);
       const finish = (outcome: PromptOutcome) => {
         gone.removeEventListener('abort', onGone);
         this.timers.get(id)?.cancel();
@@ -90,7 +87,7 @@ export class PermissionPrompts {
         this.waiters.delete(id);
         resolve(outcome);
       };
-      this.waiters.set(id, { settle: finish, toolInput });
+      this.waiters.set(id, { agent, settle: finish, toolInput });
       this.timers.set(
         id,
         this.deps.clock.setTimeout(
@@ -105,6 +102,22 @@ export class PermissionPrompts {
       if (gone.aborted) onGone();
       else gone.addEventListener('abort', onGone, { once: true });
     });
+  }
+
+  /**
+   * The agent's turn ended or it took a new prompt (its Stop or UserPromptSubmit hook), which Claude runs only with
+   * no dialog up: any prompt of its still open was answered in the terminal. Claude (2.1.328) does not end the hook
+   * then — it leaves it running to the hook's own timeout — so this is where that answer is recorded.
+   */
+  dialogsClosed(agent: string): void {
+    for (const [id, w] of [...this.waiters]) if (w.agent === agent) this.answeredInTerminal(id);
+  }
+
+  /** Records the terminal's answer on a prompt still open, and releases its hook with nothing to print. */
+  private answeredInTerminal(id: string): void {
+    const m = this.deps.store.get(id);
+    if (m?.state === 'open') this.settle(m, { state: 'answered', answer: TERMINAL_ANSWER }, 'answer');
+    this.waiters.get(id)?.settle({});
   }
 
   /** Whether this message is one the hook holds: an open permission prompt or a questions card. */

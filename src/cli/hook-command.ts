@@ -1,5 +1,5 @@
-import http from 'node:http';
 import { resolvePaths } from '../core/home.js';
+import { daemonRequest } from './daemon-http.js';
 
 const MAX_INPUT = 8 * 1024 * 1024;
 /** Quick hooks must never hold the agent up; only the permission hook waits for a person. */
@@ -16,13 +16,17 @@ export async function runHookCommand(event: string): Promise<void> {
     const payload = input.trim() ? JSON.parse(input) : {};
     const agent = process.env.LEO_AGENT;
     if (!agent) return;
-    const answer = await post(
-      process.env.LEO_SOCKET || resolvePaths().socketFile,
-      `/hooks/${encodeURIComponent(event)}`,
-      JSON.stringify({ agent, payload }),
-      event === 'permission-request' ? 0 : QUICK_TIMEOUT_MS,
+    const answer = await daemonRequest(
+      { socketPath: process.env.LEO_SOCKET || resolvePaths().socketFile, path: `/hooks/${encodeURIComponent(event)}` },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ agent, payload }),
+        // The permission hook is held until a person answers in chat or the prompt's deadline passes.
+        ...(event === 'permission-request' ? {} : { timeoutMs: QUICK_TIMEOUT_MS }),
+      },
     );
-    const output = (JSON.parse(answer) as { ok: boolean; data?: { output?: unknown } }).data?.output;
+    const output = (JSON.parse(answer.text) as { ok: boolean; data?: { output?: unknown } }).data?.output;
     if (typeof output === 'string' && output) process.stdout.write(output);
   } catch {
     // Nothing printed: the harness carries on as if no hook were installed.
@@ -40,28 +44,5 @@ function readStdin(): Promise<string> {
     });
     process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     process.stdin.on('error', reject);
-  });
-}
-
-function post(socketPath: string, path: string, body: string, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        socketPath,
-        method: 'POST',
-        path,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-        ...(timeoutMs ? { timeout: timeoutMs } : {}),
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve(text));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-    req.end(body);
   });
 }

@@ -5,6 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { LEO_VERSION } from '../core/version.js';
 import { CallerEnv } from '../mcp/tool-caller.js';
+import { daemonFetch } from './daemon-http.js';
 
 /** Leo's ceiling on one tool call (leo_chat_ask waits up to 30 minutes of it). */
 const TOOL_CEILING_MS = 32 * 60_000;
@@ -26,6 +27,8 @@ export async function runMcpStdio(opts: { url?: string }): Promise<void> {
   const upstream = new Client({ name: 'leo-mcp-stdio', version: LEO_VERSION });
   await upstream.connect(
     new StreamableHTTPClientTransport(new URL(url), {
+      // The daemon answers a leo_chat_ask only when the person does: fetch's 5-minute wait for headers is too short.
+      fetch: daemonFetch,
       requestInit: { headers: { authorization: `Bearer ${token}`, ...callerHeaders() } },
     }),
   );

@@ -168,8 +168,13 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     return sessionStart ? sessionStart(body, gone) : {};
   };
   agents.hooks.stop = ({ agent, payload }) => {
+    chat.prompts.dialogsClosed(agent);
     void chat.replies.onStop(agent, payload);
     tasks.persistent.turnEnded(agent);
+    return {};
+  };
+  agents.hooks['user-prompt-submit'] = ({ agent }) => {
+    chat.prompts.dialogsClosed(agent);
     return {};
   };
   agents.hooks['permission-request'] = ({ agent, payload }, gone) =>

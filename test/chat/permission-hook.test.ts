@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
-import { LEO_BIN } from '../helpers/cli.js';
+import { LEO_BIN, runLeoAsync } from '../helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
@@ -126,7 +126,7 @@ describe('the PermissionRequest hook in Leo Chat', () => {
     assert.equal(expired.closed_reason, undefined);
   });
 
-  it('answered in the terminal: Claude ends the hook, and the prompt is answered "terminal"', async () => {
+  it('a hook that hangs up (Claude ended it or died): the prompt is answered "terminal"', async () => {
     const h = hook({ tool_name: 'Bash', tool_input: { command: 'make deploy' } });
     const m = await posted('permission');
     h.kill();
@@ -141,6 +141,25 @@ describe('the PermissionRequest hook in Leo Chat', () => {
     );
     assert.deepEqual(settled.answer, { values: ['terminal'], text: '' });
     assert.equal((await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['allow'] })).status, 409);
+  });
+
+  it('answered in the terminal with the hook left running (Claude 2.1.328): the next Stop or UserPromptSubmit hook records "terminal"', async () => {
+    for (const next of ['stop', 'user-prompt-submit']) {
+      const h = hook({ tool_name: 'Bash', tool_input: { command: `make ${next}` } });
+      const m = await posted('permission');
+      const r = await runLeoAsync(
+        ['hook', next],
+        { ...process.env, LEO_AGENT: 'den', LEO_SOCKET: t.daemon.paths.socketFile },
+        JSON.stringify({ hook_event_name: next, session_id: 's1' }),
+      );
+      assert.equal(r.status, 0, r.stderr);
+      const held = setTimeout(() => h.kill(), 5000);
+      const released = await h.done;
+      clearTimeout(held);
+      assert.deepEqual(released, { status: 0, stdout: '' }, `${next}: the held hook is released, printing nothing`);
+      const settled = await message(m.id);
+      assert.deepEqual([settled.state, settled.answer], ['answered', { values: ['terminal'], text: '' }], next);
+    }
   });
 
   it('AskUserQuestion posts one questions card; answering it hands Claude updatedInput with the answers', async () => {

@@ -7,9 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { ManualClock } from '../../src/core/clock.js';
-import { isAgentTurn, lastUserMessage, mentions, toolResult } from '../helpers/anthropic-server.js';
-import { startClaudeAgent, type ChatMessage } from '../helpers/claude-agent.js';
-import { request } from '../helpers/http.js';
+import { startClaudeAgent } from '../helpers/claude-agent.js';
+import { askQuestions, promptViews, resultText, toolScript, touch, type ToolCall } from '../helpers/claude-prompts.js';
 import { until } from '../helpers/wait.js';
 
 const AGENT = 'claude-perm-e2e';
@@ -25,18 +24,13 @@ const QUESTIONS = [
   },
 ];
 
-/** Each scenario: the prompt that starts it, the tool call Claude is scripted to make, and its id. */
-const TOUCH = (name: string) => ({
-  name: 'Bash',
-  id: `toolu_touch_${name}`,
-  input: { command: `touch ${name}.txt`, description: `Create ${name}.txt` },
-});
-const SCENARIOS: Record<string, { name: string; id: string; input: unknown }> = {
-  'PERM-ALLOW': TOUCH('allowed'),
-  'PERM-DENY': TOUCH('denied'),
-  'PERM-TERMINAL': TOUCH('terminal'),
-  'PERM-TIMEOUT': TOUCH('timeout'),
-  'ASK-CARD': { name: 'AskUserQuestion', id: 'toolu_questions', input: { questions: QUESTIONS } },
+/** Each scenario: the marker that starts it and the tool call Claude is scripted to make. */
+const SCENARIOS: Record<string, ToolCall> = {
+  'PERM-ALLOW': touch('allowed'),
+  'PERM-DENY': touch('denied'),
+  'PERM-TERMINAL': touch('terminal'),
+  'PERM-TIMEOUT': touch('timeout'),
+  'ASK-CARD': askQuestions('toolu_questions', QUESTIONS),
 };
 
 describe('permission prompts with a real claude agent', () => {
@@ -47,59 +41,13 @@ describe('permission prompts with a real claude agent', () => {
       const started = Date.now();
       const c = await startClaudeAgent(t, {
         agent: AGENT,
-        script: (req, { sideRequest }) => {
-          if (sideRequest) return undefined;
-          const last = lastUserMessage(req.body);
-          for (const [marker, tool] of Object.entries(SCENARIOS)) {
-            if (toolResult(last, tool.id)) return { text: `${marker} over` };
-            if (mentions(last, marker)) return { toolUse: tool };
-          }
-          return undefined;
-        },
+        script: toolScript(SCENARIOS),
       });
       if (!c) return;
-      const { api, d, token, withPane } = c;
+      const { d, withPane } = c;
       const workspace = path.join(c.sandbox.dir, 'workspace');
       const clock = d.clock as ManualClock;
-      const answer = (id: string, body: unknown) =>
-        request(d.tcp, 'POST', `/api/v1/chat/${AGENT}/messages/${id}/answer`, { token, body });
-      /** Starts a scenario and returns the open prompt (or card) the hook posted for its tool call. */
-      const begin = async (marker: string, kind: 'permission' | 'ask'): Promise<ChatMessage> => {
-        const seen = new Set((await c.thread()).map((m) => m.id));
-        const m = await c.send(`${marker}: do the thing`);
-        await c.delivered(m.id);
-        return withPane(
-          until(
-            `the ${kind} message for ${marker}`,
-            async () => (await c.thread()).find((x) => !seen.has(x.id) && x.kind === kind && x.state === 'open'),
-            30_000,
-            200,
-          ),
-        );
-      };
-      /** The model request that carries the tool's result back, once Claude has one. */
-      const resultOf = async (marker: string) => {
-        const id = SCENARIOS[marker]!.id;
-        const r = await withPane(
-          api.waitForRequest(
-            (x) => x.body?.stream === true && isAgentTurn(x.body) && toolResult(lastUserMessage(x.body), id),
-            30_000,
-          ),
-        );
-        return toolResult(lastUserMessage(r.body), id);
-      };
-      const settled = (id: string) =>
-        until(
-          `message ${id} to settle`,
-          async () => {
-            const m = (await c.thread()).find((x) => x.id === id);
-            return m && m.state !== 'open' ? m : undefined;
-          },
-          15_000,
-          200,
-        );
-      const resultText = (r: any) =>
-        typeof r.content === 'string' ? r.content : JSON.stringify(r.content ?? '').replace(/\\n/g, '\n');
+      const { answer, begin, resultOf, settled } = promptViews(c, AGENT, SCENARIOS);
 
       // Allow from chat: the dialog closes and the command runs.
       const allow = await begin('PERM-ALLOW', 'permission');
@@ -117,7 +65,8 @@ describe('permission prompts with a real claude agent', () => {
       assert.match(resultText(denied), /Denied from Leo Chat: not now/);
       assert.equal(fs.existsSync(path.join(workspace, 'denied.txt')), false);
 
-      // Answered in the terminal: Claude ends the hook; the prompt records "terminal" and the command runs.
+      // Answered in the terminal: the command runs, and the turn's end (Claude leaves the hook running) records
+      // "terminal" on the prompt.
       const term = await begin('PERM-TERMINAL', 'permission');
       await withPane(until('the terminal dialog', () => /Do you want/.test(c.pane()), 10_000));
       c.tmux('send-keys', '-t', `=leo-${AGENT}:`, 'Enter');
@@ -134,7 +83,7 @@ describe('permission prompts with a real claude agent', () => {
       await new Promise((r) => setTimeout(r, 1000));
       assert.match(c.pane(), /Do you want/, 'the terminal dialog still stands');
       assert.equal(fs.existsSync(path.join(workspace, 'timeout.txt')), false);
-      // The terminal still answers it; an expired prompt stays expired when Claude then ends the hook.
+      // The terminal still answers it; an expired prompt stays expired when the turn then ends.
       c.tmux('send-keys', '-t', `=leo-${AGENT}:`, 'Enter');
       assert.notEqual((await resultOf('PERM-TIMEOUT')).is_error, true);
       assert.ok(fs.existsSync(path.join(workspace, 'timeout.txt')));

@@ -32,7 +32,14 @@ export interface ClaudeAgent extends AgentViews {
  */
 export async function startClaudeAgent(
   t: TestContext,
-  opts: { agent: string; script: ReplyScript; extraConfig?: string; beforeSpawn?(d: TestDaemon): Promise<void> },
+  opts: {
+    agent: string;
+    script: ReplyScript;
+    extraConfig?: string;
+    /** Extra lines for leo.yaml's web section, indented two spaces. */
+    web?: string;
+    beforeSpawn?(d: TestDaemon): Promise<void>;
+  },
 ): Promise<ClaudeAgent | null> {
   const claude = await findClaude();
   if ('missing' in claude) {
@@ -44,7 +51,7 @@ export async function startClaudeAgent(
   const sandbox = claudeSandbox({ baseUrl: api.url });
   const config = claudeTemplateConfig(claude.bin, sandbox, MODEL) + (opts.extraConfig ?? '');
   // Reply capture compares delivery times with the transcript's real times; the ManualClock starts at real now.
-  const d = await startTestDaemon({ config });
+  const d = await startTestDaemon({ config, ...(opts.web ? { web: opts.web } : {}) });
   const token = d.daemon.operatorToken;
   const views = agentViews(d, agent, token);
   const { pane, withPane } = views;
