@@ -405,19 +405,20 @@ export class Supervisor {
     if (rt.status !== 'running') return;
     const ranFor = rt.startedAt === null ? 0 : this.deps.clock.now() - rt.startedAt;
     rt.consecutiveCrashes = nextConsecutive(rt.consecutiveCrashes, ranFor);
-    const said = await this.lastWords(name);
     this.deps.logger.warn(
       { agent: name, exit: session?.deadStatus ?? null, signal: session?.deadSignal ?? null, restarts: rt.restarts },
       'agent exited',
     );
-    await this.deps.tmux.killSession(sessionName(name));
     if (rt.consecutiveCrashes >= MAX_CONSECUTIVE_CRASHES) {
+      const said = await this.lastWords(name);
+      await this.deps.tmux.killSession(sessionName(name));
       this.giveUp(name, `it exited ${rt.consecutiveCrashes} times in a row soon after starting (${said})`);
       return;
     }
     rt.restarts++;
     rt.status = 'starting';
     this.stateChanged(name);
+    await this.deps.tmux.killSession(sessionName(name));
     this.scheduleRelaunch(name, crashDelay(rt.consecutiveCrashes));
   }
 
@@ -427,7 +428,7 @@ export class Supervisor {
       const read = async () => exitDetail(paneLines(await this.deps.tmux.capturePane(sessionName(name), 200)));
       let said = await read();
       // tmux can mark a pane dead before it has drawn the program's last output: look once more.
-      if (!said.includes(':')) said = await new Promise<void>((r) => setTimeout(r, 200)).then(read);
+      if (/^exit \d+$/.test(said)) said = await new Promise<void>((r) => setTimeout(r, 200)).then(read);
       return said || 'no output';
     } catch {
       return 'its output could not be read';
