@@ -10,6 +10,8 @@ export interface InputWait {
 
 /** How often the screen is read while waiting: quick enough that a message sent at spawn goes in about when it could. */
 export const INPUT_POLL_MS = 250;
+/** How long a freshly drawn input box is left before typing into it. */
+const JUST_DRAWN_SETTLE_MS = 500;
 /** A dialog must hold this long before the thread hears of it: a redraw caught half-way is not a dialog. */
 const DIALOG_SETTLE_MS = 1_000;
 /** Text someone is typing at the terminal: after this long the thread is told why its message waits. */
@@ -33,9 +35,16 @@ export async function waitForInput(look: () => Promise<Screen>, w: InputWait): P
   };
   let since = started;
   let previous = '';
-  for (;;) {
+  for (let looks = 0; ; looks++) {
     const s = await look();
-    if (s.kind === 'input' && s.text === '') return;
+    if (s.kind === 'input' && s.text === '') {
+      // A box that just appeared belongs to a TUI still wiring up its keys (opencode lost Enters then): give it a
+      // moment. One that was already there when the message came is typed into at once.
+      if (looks === 0 || previous === 'ready') return;
+      previous = 'ready';
+      await sleep(JUST_DRAWN_SETTLE_MS);
+      continue;
+    }
     if (s.kind === 'exited')
       throw new Error(`the agent's program exited before it could take the message (${s.detail})`);
     const key = JSON.stringify(s);

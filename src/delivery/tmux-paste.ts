@@ -16,6 +16,8 @@ export const PASTE_SETTLE_MS = 250;
 /** After Enter, how long to wait for the pane to show that the prompt was taken, and how often to press again. */
 export const ENTER_CHECK_MS = 300;
 export const ENTER_ATTEMPTS = 3;
+/** How long one Enter gets to empty the input box of a harness whose screen is read, before it is pressed again. */
+export const SUBMIT_WAIT_MS = 1_500;
 /** How long a paste may take to show in the input box (a busy TUI redraws late) before it counts as lost. */
 const PASTE_SHOW_CHECKS = 8;
 
@@ -48,9 +50,11 @@ export async function pasteAndSubmit(
   if (!holdsText(shown)) throw new Error(`the paste did not show in the agent's input box (${describe(shown)})`);
   for (let attempt = 1; attempt <= ENTER_ATTEMPTS; attempt++) {
     await tmux.sendEnter(session);
-    await sleep(ENTER_CHECK_MS);
-    const after = await look();
-    if (!holdsText(after)) return;
+    // A busy TUI takes a while to act on a key; pressing again at once could land on the next screen.
+    for (let waited = 0; waited < SUBMIT_WAIT_MS; waited += ENTER_CHECK_MS) {
+      await sleep(ENTER_CHECK_MS);
+      if (!holdsText(await look())) return;
+    }
   }
   throw new Error(
     `the message is still in the agent's input box after ${ENTER_ATTEMPTS} Enter presses: it was not submitted`,
