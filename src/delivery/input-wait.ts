@@ -6,6 +6,8 @@ export interface InputWait {
   timeoutMs: number;
   /** Posts a note in the agent's thread. */
   note(text: string): void;
+  /** Presses keys in the agent's pane: the answer to a dialog Leo answers itself. */
+  press(keys: readonly string[]): Promise<void>;
 }
 
 /** How often the screen is read while waiting: quick enough that a message sent at spawn goes in about when it could. */
@@ -51,7 +53,10 @@ export async function waitForInput(look: () => Promise<Screen>, w: InputWait): P
     if (key !== previous) since = Date.now();
     previous = key;
     const held = Date.now() - since;
-    if (s.kind === 'dialog' && held >= DIALOG_SETTLE_MS)
+    if (s.kind === 'dialog' && s.answer && held >= DIALOG_SETTLE_MS && !noted.has(`answered ${s.question}`)) {
+      noted.add(`answered ${s.question}`);
+      await w.press(s.answer);
+    } else if (s.kind === 'dialog' && held >= DIALOG_SETTLE_MS)
       noteOnce(
         `dialog ${s.question}`,
         `${w.agent}'s terminal is asking “${s.question}”` +

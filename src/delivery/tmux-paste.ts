@@ -7,6 +7,7 @@ import { waitForInput, type InputWait } from './input-wait.js';
 export interface PasteTarget {
   pasteText(session: string, text: string, opts?: { bracketed?: boolean }): Promise<void>;
   sendEnter(session: string): Promise<void>;
+  sendKeys(session: string, keys: readonly string[]): Promise<void>;
   captureThenEnter(session: string): Promise<string>;
   capturePane(session: string, lines?: number): Promise<string>;
 }
@@ -103,8 +104,14 @@ export function tmuxPasteRoute(d: TmuxRouteDeps): DeliveryRoute {
     available: d.isRunning,
     deliver: (agent, text) => {
       const read = d.screenOf(agent);
-      const wait: InputWait = { agent, timeoutMs: d.readyTimeoutMs, note: (t) => d.note(agent, t) };
-      return pasteAndSubmit(d.tmux, sessionName(agent), text, read ? { read, wait } : undefined);
+      const session = sessionName(agent);
+      const wait: InputWait = {
+        agent,
+        timeoutMs: d.readyTimeoutMs,
+        note: (t) => d.note(agent, t),
+        press: (keys) => d.tmux.sendKeys(session, keys),
+      };
+      return pasteAndSubmit(d.tmux, session, text, read ? { read, wait } : undefined);
     },
   };
 }

@@ -249,6 +249,13 @@ export class Tmux {
     }
   }
 
+  /** Presses named keys (tmux key names: `Down`, `Enter`, …), one send-keys call. */
+  async sendKeys(name: string, keys: readonly string[]): Promise<void> {
+    for (const k of keys)
+      if (!/^[A-Za-z0-9-]{1,16}$/.test(k)) throw new Error(`invalid key name: ${JSON.stringify(k)}`);
+    await this.check('send-keys', [['send-keys', '-t', paneTarget(name), ...keys]]);
+  }
+
   async sendEnter(name: string): Promise<void> {
     await this.check('send-keys', [['send-keys', '-t', paneTarget(name), 'Enter']]);
   }

@@ -36,6 +36,7 @@ describe('claude screen', () => {
       kind: 'dialog',
       question: 'Is this a project you created or one you trust?',
       options: ['No, exit', 'Yes, I trust this folder'],
+      answer: ['Down', 'Enter'],
     });
   });
 

@@ -18,6 +18,9 @@ function pane(takesAtEnter: number): PasteTarget & { calls: string[] } {
       calls.push('enter');
       if (++enters === takesAtEnter) screen = '> \nworking…';
     },
+    async sendKeys() {
+      throw new Error('not used without a screen reader');
+    },
     async captureThenEnter() {
       const before = screen;
       await this.sendEnter('');
@@ -68,6 +71,12 @@ function harness(opts: { before: Screen[]; takesAtEnter: number; pasteShows?: bo
       calls.push('enter');
       if (++enters === opts.takesAtEnter) current = { kind: 'input', text: '' };
     },
+    async sendKeys(_s, keys) {
+      calls.push(`keys:${keys.join(' ')}`);
+      // The scripted screens stand for the dialog Leo answers: once answered, the box shows.
+      before.length = 0;
+      current = { kind: 'input', text: '' };
+    },
     async captureThenEnter() {
       throw new Error('not used with a screen reader');
     },
@@ -79,7 +88,12 @@ function harness(opts: { before: Screen[]; takesAtEnter: number; pasteShows?: bo
   };
   const screen = {
     read: (pane: string) => JSON.parse(pane) as Screen,
-    wait: { agent: 'den', timeoutMs: 10_000, note: (t: string) => notes.push(t) },
+    wait: {
+      agent: 'den',
+      timeoutMs: 10_000,
+      note: (t: string) => void notes.push(t),
+      press: (keys: readonly string[]) => target.sendKeys('leo-den', keys),
+    },
   };
   return { target, screen, calls, notes };
 }
@@ -96,6 +110,19 @@ describe('paste into a harness whose screen is read', () => {
     assert.equal(h.notes.length, 1);
     assert.match(h.notes[0]!, /den's terminal is asking “Is this a project you trust\?” \(No, exit \/ Yes\)/);
     assert.match(h.notes[0]!, /typed nothing/);
+  });
+
+  it('a dialog Leo answers itself (its own workspace trust) gets its keys, no note, and then the message', async () => {
+    const trust: Screen = {
+      kind: 'dialog',
+      question: 'Is this a project you created or one you trust?',
+      options: ['No, exit', 'Yes, I trust this folder'],
+      answer: ['Down', 'Enter'],
+    };
+    const h = harness({ before: Array(20).fill(trust), takesAtEnter: 1 });
+    await pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen);
+    assert.deepEqual(h.calls, ['keys:Down Enter', 'paste', 'enter']);
+    assert.deepEqual(h.notes, []);
   });
 
   it('text left in the box after every Enter is not submitted: it fails, never counts as delivered', async () => {

@@ -1,10 +1,12 @@
 // Claude Code's screen (measured on 2.1.328): the input box is the `❯` line(s) between the last two full-width rules,
 // with a footer under it ("⏸ manual mode on · ? for shortcuts"). Dialogs (workspace trust, a tool's permission, API
 // key approval) replace the box with a menu whose highlighted entry is a `❯` line that no rule pair encloses.
-import { dialogQuestion, findMenu } from './menu.js';
+import { choose, dialogQuestion, findMenu } from './menu.js';
 import { paneLines, type Screen } from './screen.js';
 
 const RULE = /^─{20,}$/;
+const TRUST_QUESTION = /Is this a project you created or one you trust\?/;
+const TRUST_YES = 'Yes, I trust this folder';
 const PROMPT = /^❯ ?(.*)$/;
 /** Hints Claude draws inside an empty box: they are not text anyone typed. */
 const PLACEHOLDERS = [/^Press up to edit queued messages$/, /^Try "[^"]*"$/];
@@ -23,6 +25,12 @@ export function readClaudeScreen(pane: string): Screen {
     }
   }
   const menu = findMenu(lines);
-  if (menu) return { kind: 'dialog', question: dialogQuestion(lines, menu.at), options: menu.options };
-  return { kind: 'starting' };
+  if (!menu) return { kind: 'starting' };
+  const question = dialogQuestion(lines, menu.at);
+  const dialog = { kind: 'dialog' as const, question, options: menu.options };
+  // Leo marks its agents' workspaces trusted in Claude's config before each start, but a Claude already running for
+  // another agent can write its older copy of that file back over the mark in between; the answer is Leo's to give.
+  const trust = menu.options.indexOf(TRUST_YES);
+  if (TRUST_QUESTION.test(question) && trust >= 0) return { ...dialog, answer: choose(menu, trust) };
+  return dialog;
 }

@@ -5,9 +5,17 @@
 const CURSOR = /^(\s*[❯›>▶]\s+)(\S.*)$/;
 
 export interface Menu {
-  /** Index of the highlighted entry's line. */
+  /** Index of the first entry's line. */
   at: number;
   options: string[];
+  /** Which option is highlighted. */
+  selected: number;
+}
+
+/** The keys that move a menu's highlight from `menu.selected` to option `to` and choose it. */
+export function choose(menu: Pick<Menu, 'selected'>, to: number): string[] {
+  const steps = to - menu.selected;
+  return [...Array<string>(Math.abs(steps)).fill(steps > 0 ? 'Down' : 'Up'), 'Enter'];
 }
 
 /**
@@ -29,7 +37,8 @@ export function findMenu(lines: readonly string[], from = 0): Menu | null {
     for (let j = i - 1; j >= from && entry(lines[j]); j--) options.unshift(lines[j]!.trim());
     for (let j = i + 1; entry(lines[j]); j++) options.push(lines[j]!.trim());
     if (options.length < 2) continue;
-    return { at: i - options.indexOf(m[2]!.trim()), options: options.map(stripNumber) };
+    const selected = options.indexOf(m[2]!.trim());
+    return { at: i - selected, options: options.map(stripNumber), selected };
   }
   return null;
 }

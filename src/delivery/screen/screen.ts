@@ -9,8 +9,11 @@ import { readOpencodeScreen } from './opencode-screen.js';
 export type Screen =
   /** The input box is showing; `text` is what it holds, '' when empty (a placeholder hint counts as empty). */
   | { kind: 'input'; text: string }
-  /** A menu or question the harness waits on: typed text or an Enter would answer it. */
-  | { kind: 'dialog'; question: string; options: string[] }
+  /**
+   * A menu or question the harness waits on: typed text or an Enter would answer it. `answer` is set for the few
+   * dialogs Leo answers itself (the keys to press), because Leo already gave that answer through the harness's config.
+   */
+  | { kind: 'dialog'; question: string; options: string[]; answer?: string[] }
   /** Nothing recognisable yet: the harness is still drawing. */
   | { kind: 'starting' }
   /** The harness exited; `detail` is its last words. */
