@@ -109,8 +109,11 @@ export class Supervisor {
    * reported `restoring` and started; one that cannot start is stopped on purpose (it stays down until started).
    */
   async restore(): Promise<void> {
-    const live = new Set(
-      (await this.deps.tmux.listSessions()).filter((s) => !s.paneDead).map((s) => agentOfSession(s.name)),
+    // Agent → when its live session was created: an adopted agent keeps the start it had under the last daemon.
+    const live = new Map(
+      (await this.deps.tmux.listSessions())
+        .filter((s) => !s.paneDead)
+        .map((s) => [agentOfSession(s.name), s.created === null ? null : s.created * 1000]),
     );
     const toStart: AgentRecord[] = [];
     for (const record of this.deps.store.list()) {
@@ -118,7 +121,7 @@ export class Supervisor {
       if (record.state !== 'active') rt.status = 'stopped';
       else if (live.has(record.name)) {
         rt.status = 'running';
-        rt.startedAt = this.deps.clock.now();
+        rt.startedAt = live.get(record.name) ?? this.deps.clock.now();
       } else {
         rt.status = 'restoring';
         toStart.push(record);

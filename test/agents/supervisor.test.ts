@@ -42,6 +42,7 @@ class FakeTmux implements SessionControl {
       paneDead: false,
       deadStatus: null,
       deadSignal: null,
+      created: null,
     });
   }
 }

@@ -12,7 +12,7 @@ import {
 import type { SessionInfo } from '../../src/tmux/list-format.js';
 
 function sess(name: string, activity: number): SessionInfo {
-  return { name, activity, attached: 0, panePid: 1, paneDead: false, deadStatus: null, deadSignal: null };
+  return { name, activity, attached: 0, panePid: 1, paneDead: false, deadStatus: null, deadSignal: null, created: 1 };
 }
 
 /** A pool whose sweep answers come from `answer`, optionally held until released. */
