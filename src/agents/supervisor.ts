@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import type { Config } from '../config/schema.js';
+import type { Config, Harness } from '../config/schema.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { LeoPaths } from '../core/home.js';
 import type { Logger } from '../core/logger.js';
@@ -96,10 +96,17 @@ export class Supervisor {
     return this.runtimes.get(name)?.status === 'running';
   }
 
-  runningSessions(): { agent: string; session: string }[] {
+  /** Every running agent's session, with its harness (the sweep reads its pane by it). */
+  runningSessions(): { agent: string; session: string; harness: Harness }[] {
+    const config = this.deps.config();
+    const records = new Map(this.deps.store.list().map((r) => [r.name, r]));
     return [...this.runtimes]
       .filter(([, rt]) => rt.status === 'running')
-      .map(([agent]) => ({ agent, session: sessionName(agent) }));
+      .map(([agent]) => {
+        const record = records.get(agent);
+        const harness = record ? resolveAgent(record, config, this.deps.paths.home).harness : config.defaults.harness;
+        return { agent, session: sessionName(agent), harness };
+      });
   }
 
   // ---- boot ---------------------------------------------------------------------------------------------------
