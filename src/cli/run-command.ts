@@ -35,8 +35,14 @@ export async function runTaskCommand(task: string): Promise<void> {
     process.exit(2);
   }
   if (t.runtime === 'persistent') {
-    const r = await callDaemon<{ run_id: string }>('POST', `/api/v1/tasks/${encodeURIComponent(task)}/run`);
-    console.log(`${task}: run ${r.run_id} started in its agent (persistent task); follow it on /api/v1/events`);
+    try {
+      const r = await callDaemon<{ run_id: string }>('POST', `/api/v1/tasks/${encodeURIComponent(task)}/run`);
+      console.log(`${task}: run ${r.run_id} started in its agent (persistent task); follow it on /api/v1/events`);
+    } catch (err) {
+      // Only the daemon can run a persistent task: without it there is no run, and one line says why.
+      console.error(`leo run: ${task} not started: ${(err as Error).message}`);
+      process.exitCode = 1;
+    }
     return;
   }
 

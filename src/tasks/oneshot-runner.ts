@@ -77,21 +77,26 @@ export async function runOneshot(opts: OneshotOptions): Promise<OneshotResult> {
     exitCode,
   });
   if (opts.signal?.aborted) return interrupted(0, null);
+  const notStarted = async (err: unknown): Promise<OneshotResult> => {
+    const error = `could not start: ${(err as Error).message}`;
+    // Said in the log too, when it can be written, so the log a failure card names exists and explains.
+    await logNotStarted(opts.logPath, error).catch(() => undefined);
+    return { ok: false, attempts: 0, error, interrupted: false, exitCode: null };
+  };
   let log: FileHandle;
   try {
-    await writePlannedFiles(opts.files ?? []);
-    if (opts.makeCwd) await fs.mkdir(opts.cwd, { recursive: true });
     await fs.mkdir(path.dirname(opts.logPath), { recursive: true, mode: 0o700 });
     // Private: a run prints whatever its agent saw.
     log = await fs.open(opts.logPath, 'a+', 0o600);
   } catch (err) {
-    return {
-      ok: false,
-      attempts: 0,
-      error: `could not start: ${(err as Error).message}`,
-      interrupted: false,
-      exitCode: null,
-    };
+    return notStarted(err);
+  }
+  try {
+    await writePlannedFiles(opts.files ?? []);
+    if (opts.makeCwd) await fs.mkdir(opts.cwd, { recursive: true });
+  } catch (err) {
+    await log.close();
+    return notStarted(err);
   }
   const total = Math.max(1, opts.attempts);
   try {

@@ -78,6 +78,11 @@ tasks:
     environments: [nope]
     notify_on_fail: true
     owner: den
+  keeper:
+    schedule: "0 0 1 1 *"
+    runtime: persistent
+    template: cat
+    prompt: keep going
   slow:
     schedule: "0 0 1 1 *"
     harness: shell
@@ -318,6 +323,11 @@ describe('scheduled tasks in the daemon', () => {
     assert.match(down.stderr, /warning: .*daemon/);
     const downOk = await runLeoAsync(['run', 'tick'], t.env);
     assert.equal(downOk.status, 0);
+    // A persistent task runs only in the daemon: without one, a one-line refusal, no stack trace.
+    const noDaemon = await runLeoAsync(['run', 'keeper'], t.env);
+    assert.equal(noDaemon.status, 1);
+    assert.match(noDaemon.stderr, /^leo run: keeper not started: the daemon is not running/);
+    assert.equal(noDaemon.stderr.trim().split('\n').length, 1, noDaemon.stderr);
 
     // After a restart recent_runs comes from the durable history; an old entry without timing is not fabricated.
     const db = (await import('../../src/store/database.js')).openDatabase(path.join(t.home, 'state', 'chat.db'));
