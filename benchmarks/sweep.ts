@@ -108,7 +108,7 @@ async function measure(n: number, serverPid: number): Promise<Row> {
     const s0 = cpuMs(serverPid);
     const t0 = performance.now();
     const callsBefore = tmuxCalls;
-    const r = await runSweep(tmux, previous);
+    const r = await runSweep(tmux, { previous });
     wall.push(performance.now() - t0);
     calls += tmuxCalls - callsBefore;
     const c1 = cpuMs('self', true);

@@ -4,6 +4,7 @@
  * each reduced to its last pane line. All the I/O lives here; the decisions stay in the (pure) activity tracker on the
  * main thread.
  */
+import type { Harness } from '../src/config/schema.js';
 import { realExec } from '../src/core/exec.js';
 import { sessionsToCapture, type SweepObservation } from '../src/observe/activity-tracker.js';
 import { lastPaneLine } from '../src/observe/pane-line.js';
@@ -16,17 +17,22 @@ export interface SweepInput {
   previous: Record<string, number>;
   /** History lines captured above the visible screen. */
   captureLines?: number;
+  /** Session → its agent's harness, whose furniture is not the pane line (a session missing here: none skipped). */
+  harnesses?: Record<string, Harness>;
 }
 
 export type SweepOutput = SweepObservation;
 
 /** The sweep over any Tmux (tests hand it one over a recorded exec). */
-export async function runSweep(tmux: Tmux, previous: Record<string, number>, captureLines = 0): Promise<SweepOutput> {
+export async function runSweep(
+  tmux: Tmux,
+  input: Pick<SweepInput, 'previous' | 'captureLines' | 'harnesses'>,
+): Promise<SweepOutput> {
   const sessions = await tmux.listSessions();
-  const captured = await tmux.capturePanes(sessionsToCapture(sessions, previous), captureLines);
+  const captured = await tmux.capturePanes(sessionsToCapture(sessions, input.previous), input.captureLines ?? 0);
   const panes: Record<string, string | null> = {};
   // A session missing from `captured` ended between the list and the capture; the tracker keeps its last line.
-  for (const [name, text] of captured) panes[name] = lastPaneLine(text);
+  for (const [name, text] of captured) panes[name] = lastPaneLine(text, input.harnesses?.[name]);
   return { sessions, panes };
 }
 
@@ -36,5 +42,5 @@ export async function sweep(input: SweepInput): Promise<SweepOutput> {
     exec: realExec,
     ...(input.tmuxBin ? { tmuxBin: input.tmuxBin } : {}),
   });
-  return runSweep(tmux, input.previous, input.captureLines ?? 0);
+  return runSweep(tmux, input);
 }

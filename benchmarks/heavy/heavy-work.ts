@@ -225,7 +225,7 @@ async function main(): Promise<void> {
     await phase('main-thread', say, async () => {
       const q = new PQueue({ concurrency: transcriptionLanes(POOL_THREADS) });
       const all = Promise.all(inputs.map((input) => q.add(() => transcribe(input))));
-      const sweeps = await sweepsDuring(all, (previous) => runSweep(fleet, previous));
+      const sweeps = await sweepsDuring(all, (previous) => runSweep(fleet, { previous }));
       return { transcribed: (await all).filter((r) => r?.ok).length, sweeps };
     }),
   );

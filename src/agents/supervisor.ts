@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import type { Config } from '../config/schema.js';
+import type { Config, Harness } from '../config/schema.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { LeoPaths } from '../core/home.js';
 import type { Logger } from '../core/logger.js';
@@ -101,10 +101,17 @@ export class Supervisor {
     return this.runtimes.get(name)?.status === 'running';
   }
 
-  runningSessions(): { agent: string; session: string }[] {
+  /** Every running agent's session, with its harness (the sweep reads its pane by it). */
+  runningSessions(): { agent: string; session: string; harness: Harness }[] {
+    const config = this.deps.config();
+    const records = new Map(this.deps.store.list().map((r) => [r.name, r]));
     return [...this.runtimes]
       .filter(([, rt]) => rt.status === 'running')
-      .map(([agent]) => ({ agent, session: sessionName(agent) }));
+      .map(([agent]) => {
+        const record = records.get(agent);
+        const harness = record ? resolveAgent(record, config, this.deps.paths.home).harness : config.defaults.harness;
+        return { agent, session: sessionName(agent), harness };
+      });
   }
 
   // ---- boot ---------------------------------------------------------------------------------------------------
@@ -114,8 +121,11 @@ export class Supervisor {
    * reported `restoring` and started; one that cannot start is stopped on purpose (it stays down until started).
    */
   async restore(): Promise<void> {
-    const live = new Set(
-      (await this.deps.tmux.listSessions()).filter((s) => !s.paneDead).map((s) => agentOfSession(s.name)),
+    // Agent → when its live session was created: an adopted agent keeps the start it had under the last daemon.
+    const live = new Map(
+      (await this.deps.tmux.listSessions())
+        .filter((s) => !s.paneDead)
+        .map((s) => [agentOfSession(s.name), s.created === null ? null : s.created * 1000]),
     );
     const toStart: AgentRecord[] = [];
     for (const record of this.deps.store.list()) {
@@ -123,7 +133,7 @@ export class Supervisor {
       if (record.state !== 'active') rt.status = 'stopped';
       else if (live.has(record.name)) {
         rt.status = 'running';
-        rt.startedAt = this.deps.clock.now();
+        rt.startedAt = live.get(record.name) ?? this.deps.clock.now();
       } else {
         rt.status = 'restoring';
         toStart.push(record);

@@ -6,10 +6,10 @@ import { newId } from '../core/ids.js';
 import { LEO_BIN } from '../core/leo-bin.js';
 import { rfc3339 } from '../core/time.js';
 import type { TaskRun } from '../observe/schemas.js';
-import { runOneshot } from '../tasks/oneshot-runner.js';
+import { fireOneshot } from '../tasks/oneshot-firing.js';
 import { resolveOwner } from '../tasks/owner.js';
 import type { TaskRunEventType } from '../tasks/task-run-ingress.js';
-import { prepareOneshot } from '../tasks/task-launch.js';
+import type { RunValues } from '../tasks/task-launch.js';
 import { callDaemon } from './socket-client.js';
 
 /** Announcing a run must never slow it: each call to the daemon gets this long. */
@@ -35,8 +35,14 @@ export async function runTaskCommand(task: string): Promise<void> {
     process.exit(2);
   }
   if (t.runtime === 'persistent') {
-    const r = await callDaemon<{ run_id: string }>('POST', `/api/v1/tasks/${encodeURIComponent(task)}/run`);
-    console.log(`${task}: run ${r.run_id} started in its agent (persistent task); follow it on /api/v1/events`);
+    try {
+      const r = await callDaemon<{ run_id: string }>('POST', `/api/v1/tasks/${encodeURIComponent(task)}/run`);
+      console.log(`${task}: run ${r.run_id} started in its agent (persistent task); follow it on /api/v1/events`);
+    } catch (err) {
+      // Only the daemon can run a persistent task: without it there is no run, and one line says why.
+      console.error(`leo run: ${task} not started: ${(err as Error).message}`);
+      process.exitCode = 1;
+    }
     return;
   }
 
@@ -69,7 +75,25 @@ export async function runTaskCommand(task: string): Promise<void> {
   const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
   const runId = newId(Date.now());
   const agentToken = fs.existsSync(paths.agentTokenFile) ? fs.readFileSync(paths.agentTokenFile, 'utf8').trim() : '';
-  const launch = prepareOneshot({
+  const startedAt = Date.now();
+  const running = (values: RunValues): TaskRun => ({
+    id: runId,
+    task,
+    status: 'running',
+    started_at: rfc3339(startedAt),
+    ended_at: null,
+    error: null,
+    ...values,
+  });
+  const announce = (type: TaskRunEventType, r: TaskRun) =>
+    bestEffort('could not announce the run to the daemon', () =>
+      callDaemon('POST', '/observe/task-run', { type, run: r }, ANNOUNCE_TIMEOUT_MS),
+    );
+  const abort = new AbortController();
+  const interrupt = () => abort.abort();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  const { result, values, logPath } = await fireOneshot({
     config,
     paths,
     task,
@@ -79,40 +103,12 @@ export async function runTaskCommand(task: string): Promise<void> {
     agentToken,
     leoBin: LEO_BIN,
     nodeBin: process.execPath,
-  });
-  const startedAt = Date.now();
-  const run: TaskRun = {
-    id: runId,
-    task,
-    status: 'running',
-    started_at: rfc3339(startedAt),
-    ended_at: null,
-    error: null,
-    ...launch.values,
-  };
-  const announce = (type: TaskRunEventType, r: TaskRun) =>
-    bestEffort('could not announce the run to the daemon', () =>
-      callDaemon('POST', '/observe/task-run', { type, run: r }, ANNOUNCE_TIMEOUT_MS),
-    );
-  await announce('task_run_started', run);
-
-  const abort = new AbortController();
-  const interrupt = () => abort.abort();
-  process.once('SIGINT', interrupt);
-  process.once('SIGTERM', interrupt);
-  const result = await runOneshot({
-    argv: launch.plan.argv,
-    env: launch.plan.env,
-    files: launch.plan.files,
-    cwd: launch.cwd,
-    logPath: launch.logPath,
-    attempts: launch.attempts,
-    timeoutMs: launch.timeoutMs,
     signal: abort.signal,
+    started: (v) => announce('task_run_started', running(v)),
   });
   const endedAt = Date.now();
   const finished: TaskRun = {
-    ...run,
+    ...running(values),
     status: result.ok ? 'succeeded' : 'failed',
     ended_at: rfc3339(endedAt),
     duration_ms: endedAt - startedAt,
@@ -129,7 +125,7 @@ export async function runTaskCommand(task: string): Promise<void> {
           run_id: runId,
           attempts: Math.max(1, result.attempts),
           error: finished.error,
-          log_path: launch.logPath,
+          log_path: logPath,
         },
         ANNOUNCE_TIMEOUT_MS,
       ),
@@ -140,6 +136,6 @@ export async function runTaskCommand(task: string): Promise<void> {
     : result.interrupted
       ? 'interrupted'
       : `failed: ${finished.error?.split('\n')[0]}`;
-  console.log(`${task}: run ${runId} ${outcome} (${result.attempts} attempt(s), log ${launch.logPath})`);
+  console.log(`${task}: run ${runId} ${outcome} (${result.attempts} attempt(s), log ${logPath})`);
   process.exitCode = result.ok ? 0 : result.interrupted ? 130 : 1;
 }

@@ -164,7 +164,10 @@ export function parseConfig(text: string, opts: ParseOptions): ParseResult {
 
   for (let pass = 0; pass < MAX_STRIP_PASSES; pass++) {
     const res = schema.safeParse(data, { error: errorMap, reportInput: false });
-    if (res.success) return { ok: true, config: res.data, warnings };
+    if (res.success) {
+      warnings.push(...undefinedEnvironments(res.data).map((w) => `${file}:${locator.line(w.at)}: ${w.text}`));
+      return { ok: true, config: res.data, warnings };
+    }
 
     const errors: { line: number; msg: string }[] = [];
     let stripped = false;
@@ -200,6 +203,27 @@ export function parseConfig(text: string, opts: ParseOptions): ParseResult {
     return { ok: false, errors: dedupe(errors.map((e) => e.msg)), warnings };
   }
   return { ok: false, errors: [`${file}:1: could not validate config`], warnings };
+}
+
+/**
+ * Environment names that templates, tasks and defaults list but the config does not define. Not an error (an agent
+ * can be switched to another list, a task edited): each is a warning, and whatever uses the name is refused until
+ * it is defined, with the same words (resolve.ts).
+ */
+function undefinedEnvironments(config: Config): { at: PathSeg[]; text: string }[] {
+  const out: { at: PathSeg[]; text: string }[] = [];
+  const check = (at: PathSeg[], names: readonly string[] | undefined) =>
+    names?.forEach((name, i) => {
+      if (!(name in config.environments))
+        out.push({
+          at: [...at, i],
+          text: `${formatKeyPath(at)}: environment "${name}" is not defined in environments`,
+        });
+    });
+  check(['defaults', 'environments'], config.defaults.environments);
+  for (const [name, t] of Object.entries(config.templates)) check(['templates', name, 'environments'], t.environments);
+  for (const [name, t] of Object.entries(config.tasks)) check(['tasks', name, 'environments'], t.environments);
+  return out;
 }
 
 function dedupe(xs: string[]): string[] {

@@ -139,7 +139,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     clock: d.clock,
     version: () => [d.bus.stats().published, sweeper.stats().sweeps, d.config()],
     agents: () => supervisor.list(),
-    tasks: () => taskViews(d.config(), d.clock.now(), (task) => d.runs.lastRunAt(task)),
+    tasks: () => taskViews(d.config(), d.paths.home, d.clock.now(), (task) => d.runs.lastRunAt(task)),
     recentRuns: () => d.runs.recent(),
     recentMessages: () => recent.list(),
   });

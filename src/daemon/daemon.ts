@@ -69,11 +69,21 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   fs.mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(paths.stateDir, 0o700);
 
-  const bootLogger = opts.logger ?? createLogger('info');
-  const watcher = new ConfigWatcher({ path: paths.configFile, home: userHome(env), logger: bootLogger });
+  // The first load logs before leo.yaml has named a level; every later reload logs through the daemon's logger.
+  let configLog: Logger = opts.logger ?? createLogger('info');
+  const watcher = new ConfigWatcher({
+    path: paths.configFile,
+    home: userHome(env),
+    logger: {
+      info: (obj, msg) => configLog.info(obj, msg),
+      warn: (obj, msg) => configLog.warn(obj, msg),
+      error: (obj, msg) => configLog.error(obj, msg),
+    },
+  });
   await watcher.start();
   const config = () => watcher.current;
   const logger = opts.logger ?? createLogger(config().log.level);
+  configLog = logger;
   // The schema has already validated web.listen, so it parses.
   const listen = parseListen(config().web.listen)!;
 
@@ -218,7 +228,6 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     configBroken = false;
     agents.supervisor.republishAppearances();
     tasks.scheduler.reschedule();
-    logger.info('config reloaded');
     if (next.web.listen !== prev.web.listen) logger.warn('web.listen changed: restart the daemon to apply it');
     if (next.web.request_timeout !== prev.web.request_timeout)
       logger.warn('web.request_timeout changed: restart the daemon to apply it');

@@ -1,3 +1,4 @@
+import type { Harness } from '../config/schema.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { ActivityChange, ActivityTracker, AgentSession, SweepObservation } from './activity-tracker.js';
 
@@ -93,6 +94,7 @@ export class ActivitySweeper {
             socketPath: this.opts.tmuxSocket,
             ...(this.opts.tmuxBin ? { tmuxBin: this.opts.tmuxBin } : {}),
             previous: tracker.baselines(before),
+            harnesses: harnessesOf(before),
           })
         : { sessions: [], panes: {} };
       if (this.stopped) return;
@@ -138,4 +140,10 @@ export class ActivitySweeper {
       Math.max(0, due - this.opts.clock.now()),
     );
   }
+}
+
+function harnessesOf(agents: readonly AgentSession[]): Record<string, Harness> {
+  const out: Record<string, Harness> = {};
+  for (const a of agents) if (a.harness) out[a.session] = a.harness;
+  return out;
 }

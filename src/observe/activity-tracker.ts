@@ -1,3 +1,4 @@
+import type { Harness } from '../config/schema.js';
 import type { SessionInfo } from '../tmux/list-format.js';
 import type { Activity, CurrentAction } from './schemas.js';
 
@@ -33,6 +34,8 @@ export interface ActivityChange extends ActivitySnapshot {
 export interface AgentSession {
   agent: string;
   session: string;
+  /** What runs in it, so the sweep can tell the harness's furniture from the agent's work (pane-chrome.ts). */
+  harness?: Harness;
 }
 
 /** What one sweep saw: every session, and the last pane line of those captured (null: nothing visible). */

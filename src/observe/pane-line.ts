@@ -1,7 +1,10 @@
 /**
- * The pane line behind current_action.detail: the last non-empty line of a captured pane, reduced to plain display
- * text. Pure; the input is whatever an agent's harness printed, so nothing in it is trusted.
+ * The pane line behind current_action.detail: the last non-empty line of a captured pane that is not the harness's
+ * own furniture (pane-chrome.ts), reduced to plain display text. Pure; the input is whatever an agent's harness
+ * printed, so nothing in it is trusted.
  */
+import type { Harness } from '../config/schema.js';
+import { withoutChrome } from './pane-chrome.js';
 
 export const PANE_LINE_MAX = 120;
 
@@ -102,9 +105,12 @@ export function truncateCodePoints(text: string, max: number): string {
   return text;
 }
 
-/** The last line with any visible text, sanitized, trimmed and cut to 120 code points; null when there is none. */
-export function lastPaneLine(captured: string): string | null {
-  const lines = stripTerminalControls(captured).split('\n');
+/**
+ * The last line with any visible text that is not `harness`'s furniture, sanitized, trimmed and cut to 120 code
+ * points; null when there is none.
+ */
+export function lastPaneLine(captured: string, harness?: Harness): string | null {
+  const lines = withoutChrome(harness, stripTerminalControls(captured).split('\n'));
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!.trim();
     if (line !== '') return truncateCodePoints(line, PANE_LINE_MAX).trimEnd();

@@ -17,6 +17,8 @@ export interface OneshotOptions {
   /** Added over this process's own env, as tmux adds a launch plan's env over its server's. */
   env: Record<string, string>;
   cwd: string;
+  /** Create `cwd` when it is missing (the task's default workspace); otherwise a missing cwd fails the run. */
+  makeCwd?: boolean;
   /** Every attempt's output is appended here, between a header and a footer line. */
   logPath: string;
   attempts: number;
@@ -75,20 +77,26 @@ export async function runOneshot(opts: OneshotOptions): Promise<OneshotResult> {
     exitCode,
   });
   if (opts.signal?.aborted) return interrupted(0, null);
+  const notStarted = async (err: unknown): Promise<OneshotResult> => {
+    const error = `could not start: ${(err as Error).message}`;
+    // Said in the log too, when it can be written, so the log a failure card names exists and explains.
+    await logNotStarted(opts.logPath, error).catch(() => undefined);
+    return { ok: false, attempts: 0, error, interrupted: false, exitCode: null };
+  };
   let log: FileHandle;
   try {
-    await writePlannedFiles(opts.files ?? []);
     await fs.mkdir(path.dirname(opts.logPath), { recursive: true, mode: 0o700 });
     // Private: a run prints whatever its agent saw.
     log = await fs.open(opts.logPath, 'a+', 0o600);
   } catch (err) {
-    return {
-      ok: false,
-      attempts: 0,
-      error: `could not start: ${(err as Error).message}`,
-      interrupted: false,
-      exitCode: null,
-    };
+    return notStarted(err);
+  }
+  try {
+    await writePlannedFiles(opts.files ?? []);
+    if (opts.makeCwd) await fs.mkdir(opts.cwd, { recursive: true });
+  } catch (err) {
+    await log.close();
+    return notStarted(err);
   }
   const total = Math.max(1, opts.attempts);
   try {
@@ -107,6 +115,15 @@ export async function runOneshot(opts: OneshotOptions): Promise<OneshotResult> {
   } finally {
     await log.close();
   }
+}
+
+/**
+ * The log of a run refused before any process could start (its task names an undefined environment, say): the reason
+ * in the run's own log, so a failure card's `Log:` names a file that exists and says why.
+ */
+export async function logNotStarted(logPath: string, reason: string): Promise<void> {
+  await fs.mkdir(path.dirname(logPath), { recursive: true, mode: 0o700 });
+  await fs.appendFile(logPath, `--- not started at ${rfc3339(Date.now())}: ${reason} ---\n`, { mode: 0o600 });
 }
 
 /** False when the wait was aborted. */

@@ -15,6 +15,8 @@ export interface RunValues {
 export interface OneshotLaunch {
   plan: LaunchPlan;
   cwd: string;
+  /** The cwd is the task's default workspace, Leo's own: made on the first run, as an agent's is at its spawn. */
+  makeCwd: boolean;
   logPath: string;
   attempts: number;
   timeoutMs: number;
@@ -24,6 +26,7 @@ export interface OneshotLaunch {
 /**
  * A task resolved through the same cascade as an agent: it is treated as a record named after the task, so its
  * workspace, model, harness and environments come out exactly as they would for an agent spawned from its template.
+ * Without a `workspace:` (task's or template's) that is `<workspace_root>/<task>`, and `defaultWorkspace` is set.
  */
 export function resolveTask(config: Config, name: string, task: TaskConfig, home: string) {
   const r = resolveAgent(
@@ -38,7 +41,8 @@ export function resolveTask(config: Config, name: string, task: TaskConfig, home
     config,
     home,
   );
-  return { ...r, command: task.command ?? r.command };
+  const defaultWorkspace = !task.workspace && !(task.template && config.templates[task.template]?.workspace);
+  return { ...r, command: task.command ?? r.command, defaultWorkspace };
 }
 
 /** Where a run's generated files and its log live: `$LEO_HOME/state/tasks/<task>/runs/<run id>[.log]`. */
@@ -51,7 +55,7 @@ export function runPaths(paths: LeoPaths, task: string, runId: string): { dir: s
  * Everything a oneshot firing needs to start its headless harness process, for the daemon and for `leo run` alike.
  * The run posts into its owner's thread: the MCP URL names the owner, the task headers name the run.
  */
-export function prepareOneshot(o: {
+export interface OneshotRequest {
   config: Config;
   paths: LeoPaths;
   task: string;
@@ -61,13 +65,16 @@ export function prepareOneshot(o: {
   agentToken: string;
   leoBin: string;
   nodeBin: string;
-}): OneshotLaunch {
+}
+
+/** Throws, with the reason as its whole message, when the task cannot run as configured (see fireOneshot). */
+export function prepareOneshot(o: OneshotRequest): OneshotLaunch {
   const task = o.config.tasks[o.task];
   if (!task) throw new Error(`no task named "${o.task}" in leo.yaml`);
   const r = resolveTask(o.config, o.task, task, o.paths.home);
   const why = r.templateError ?? r.environmentError;
-  if (why) throw new Error(`task ${o.task}: ${why}`);
-  if (r.harness === 'shell' && !r.command) throw new Error(`task ${o.task}: a shell task needs a command`);
+  if (why) throw new Error(why);
+  if (r.harness === 'shell' && !r.command) throw new Error('a shell task needs a command');
   const { dir, logPath } = runPaths(o.paths, o.task, o.runId);
   const plan = planHeadless(r.harness, {
     agent: o.owner,
@@ -93,6 +100,7 @@ export function prepareOneshot(o: {
   return {
     plan,
     cwd: r.workspace,
+    makeCwd: r.defaultWorkspace,
     logPath,
     attempts: task.attempts,
     timeoutMs: task.timeout,

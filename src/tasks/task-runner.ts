@@ -5,10 +5,11 @@ import { newId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import { rfc3339 } from '../core/time.js';
 import type { TaskRun } from '../observe/schemas.js';
-import { runOneshot, type OneshotResult } from './oneshot-runner.js';
+import { fireOneshot } from './oneshot-firing.js';
+import type { runOneshot } from './oneshot-runner.js';
 import type { RunPublisher } from './run-publisher.js';
 import type { TaskCards } from './task-cards.js';
-import { prepareOneshot, resolveTask, runPaths, type RunValues } from './task-launch.js';
+import { resolveTask, type RunValues } from './task-launch.js';
 
 /** What a persistent firing reports: the free-form stage strings of the spec on failure. */
 export type PersistentOutcome = { ok: true } | { ok: false; error: string };
@@ -87,38 +88,22 @@ export class TaskRunner {
         .catch((err): PersistentOutcome => ({ ok: false, error: `task: ${(err as Error).message}` }));
       outcome = { ok: p.ok, error: p.ok ? null : p.error, interrupted: signal.aborted };
     } else {
-      let result: OneshotResult;
-      let logPath = runPaths(this.deps.paths, task, runId).logPath;
-      try {
-        const launch = prepareOneshot({
-          config,
-          paths: this.deps.paths,
-          task,
-          runId,
-          owner: this.deps.cards.ownerOf(task).agent,
-          baseUrl: this.deps.launch.baseUrl(),
-          agentToken: this.deps.launch.agentToken,
-          leoBin: this.deps.launch.leoBin,
-          nodeBin: this.deps.launch.nodeBin,
-        });
-        values = launch.values;
-        logPath = launch.logPath;
-        this.deps.publisher.publish('task_run_started', base(values));
-        result = await (this.deps.runOneshot ?? runOneshot)({
-          argv: launch.plan.argv,
-          env: launch.plan.env,
-          files: launch.plan.files,
-          cwd: launch.cwd,
-          logPath: launch.logPath,
-          attempts: launch.attempts,
-          timeoutMs: launch.timeoutMs,
-          signal,
-        });
-      } catch (err) {
-        this.deps.publisher.publish('task_run_started', base(values));
-        result = { ok: false, attempts: 0, error: (err as Error).message, interrupted: false, exitCode: null };
-      }
-      outcome = { ...result, logPath };
+      const fired = await fireOneshot({
+        config,
+        paths: this.deps.paths,
+        task,
+        runId,
+        owner: this.deps.cards.ownerOf(task).agent,
+        baseUrl: this.deps.launch.baseUrl(),
+        agentToken: this.deps.launch.agentToken,
+        leoBin: this.deps.launch.leoBin,
+        nodeBin: this.deps.launch.nodeBin,
+        signal,
+        started: (v) => this.deps.publisher.publish('task_run_started', base(v)),
+        ...(this.deps.runOneshot ? { run: this.deps.runOneshot } : {}),
+      });
+      values = fired.values;
+      outcome = { ...fired.result, logPath: fired.logPath };
     }
     const endedAt = this.deps.clock.now();
     const finished: TaskRun = {

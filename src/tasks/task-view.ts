@@ -2,6 +2,7 @@ import { Cron } from 'croner';
 import type { Config } from '../config/schema.js';
 import { rfc3339 } from '../core/time.js';
 import type { Task } from '../observe/schemas.js';
+import { resolveTask } from './task-launch.js';
 
 /** The local time zone name, what a task without `timezone` is scheduled in. */
 export const localZone = (): string => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
@@ -36,13 +37,21 @@ export function nextRunAt(schedule: string, timezone: string, now: number): numb
   return next ? next.getTime() : null;
 }
 
-/** Config-level description of every task for /api/v1/state, with the values resolved for its next firing. */
-export function taskViews(config: Config, now: number, lastRunAt: (task: string) => number | null): Task[] {
+/**
+ * Config-level description of every task for /api/v1/state, with the values resolved for its next firing (the same
+ * cascade a run resolves, so a task without `workspace:` shows the default workspace it runs in).
+ */
+export function taskViews(
+  config: Config,
+  home: string,
+  now: number,
+  lastRunAt: (task: string) => number | null,
+): Task[] {
   return Object.keys(config.tasks)
     .sort()
     .map((name) => {
       const t = config.tasks[name]!;
-      const template = t.template ? config.templates[t.template] : undefined;
+      const r = resolveTask(config, name, t, home);
       const timezone = t.timezone ?? localZone();
       const last = lastRunAt(name);
       const next = t.enabled ? nextRunAt(t.schedule, timezone, now) : null;
@@ -53,9 +62,9 @@ export function taskViews(config: Config, now: number, lastRunAt: (task: string)
         enabled: t.enabled,
         runtime: t.runtime,
         ...(t.template ? { template: t.template } : {}),
-        workspace: t.workspace ?? template?.workspace ?? '',
-        model: t.model ?? template?.model ?? config.defaults.model ?? '',
-        harness: t.harness ?? template?.harness ?? config.defaults.harness,
+        workspace: r.workspace,
+        model: r.model,
+        harness: r.harness,
         last_run_at: last === null ? null : rfc3339(last),
         next_run_at: next === null ? null : rfc3339(next),
       };

@@ -22,6 +22,8 @@ export interface SessionInfo {
   deadStatus: number | null;
   /** Signal that ended a dead pane's command, null otherwise. */
   deadSignal: number | null;
+  /** Epoch seconds the session was created (Leo creates one per start of an agent); null when tmux reports none. */
+  created: number | null;
 }
 
 const FIELDS = [
@@ -32,7 +34,8 @@ const FIELDS = [
   'pane_dead',
   'pane_dead_status',
   'pane_dead_signal',
-  // Last, so the parse never depends on what a name contains: everything after the seventh tab is the name.
+  'session_created',
+  // Last, so the parse never depends on what a name contains: everything after the eighth tab is the name.
   'session_name',
 ] as const;
 
@@ -50,7 +53,7 @@ export function parseListSessions(stdout: string): SessionInfo[] {
     if (line === '') continue;
     const parts = line.split('\t');
     if (parts.length < FIELDS.length) continue;
-    const [sessionActivity, windowActivity, attached, panePid, paneDead, deadStatus, deadSignal] = parts;
+    const [sessionActivity, windowActivity, attached, panePid, paneDead, deadStatus, deadSignal, created] = parts;
     const name = parts.slice(FIELDS.length - 1).join('\t');
     const sa = int(sessionActivity);
     const wa = int(windowActivity);
@@ -64,6 +67,7 @@ export function parseListSessions(stdout: string): SessionInfo[] {
       paneDead: dead,
       deadStatus: dead ? int(deadStatus) : null,
       deadSignal: dead ? int(deadSignal) : null,
+      created: int(created),
     });
   }
   return out;

@@ -48,6 +48,7 @@ class FakeTmux implements SessionControl {
       paneDead: false,
       deadStatus: null,
       deadSignal: null,
+      created: null,
     });
   }
 }

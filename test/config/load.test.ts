@@ -164,6 +164,33 @@ surprise: true
     assert.ok(res.ok);
     assert.deepEqual(res.warnings, ['leo.yaml:3: unknown key appearance_rules[0].colour (ignored)']);
   });
+
+  it('name every environment a default, template or task lists but nobody defines', () => {
+    const res = parseConfig(
+      `environments:
+  base: {}
+defaults:
+  environments: [base, gone]
+templates:
+  t: { harness: shell, command: ls, environments: [base] }
+  u:
+    harness: shell
+    command: ls
+    environments:
+      - base
+      - missing
+tasks:
+  nightly: { schedule: "0 3 * * *", prompt: go, environments: [absent] }
+`,
+      { file: 'leo.yaml', home: HOME },
+    );
+    assert.ok(res.ok, !res.ok ? res.errors.join('\n') : '');
+    assert.deepEqual(res.warnings, [
+      'leo.yaml:4: defaults.environments: environment "gone" is not defined in environments',
+      'leo.yaml:12: templates.u.environments: environment "missing" is not defined in environments',
+      'leo.yaml:14: tasks.nightly.environments: environment "absent" is not defined in environments',
+    ]);
+  });
 });
 
 describe('helpers', () => {

@@ -3,9 +3,13 @@ import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
-import { startTestDaemon } from '../helpers/daemon.js';
+import { spawnDaemon, waitForExit } from '../helpers/cli.js';
+import { killTmuxServer, startTestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { makeTempHome, testConfig } from '../helpers/temp-home.js';
+import { until } from '../helpers/wait.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('daemon and its config', () => {
   it('refuses to start on a config error, naming the key and the line', async () => {
@@ -58,6 +62,43 @@ describe('daemon and its config', () => {
       assert.equal(readout.queueSize, 0);
     } finally {
       await t.stop();
+    }
+  });
+
+  it('a save of leo.yaml reloads it once, logged once; a reload warns of an environment nobody defined', async () => {
+    const yaml = (extra: string) => `web:\n  listen: 127.0.0.1:0\nlog:\n  level: info\npool:\n  threads: 1\n${extra}`;
+    const t = makeTempHome(yaml(''));
+    const d = await spawnDaemon(t.env);
+    try {
+      const file = `${t.home}/leo.yaml`;
+      const lines = () =>
+        d
+          .output()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as { msg: string; level: number });
+      const reloads = () => lines().filter((l) => l.msg === 'config reloaded').length;
+      const settled = async (n: number) => {
+        await until(`reload ${n}`, () => reloads() >= n, 10_000);
+        // Past the watcher's debounce: a second event from the same save would have reloaded by now.
+        await sleep(600);
+        return reloads();
+      };
+      // An editor's save: the new text in a temp file renamed over the old one.
+      fs.writeFileSync(`${file}.tmp`, yaml('# saved once\n'));
+      fs.renameSync(`${file}.tmp`, file);
+      assert.equal(await settled(1), 1, d.output());
+      // A save in place.
+      fs.writeFileSync(file, yaml(`templates:\n  bot: { harness: shell, command: "sleep 1", environments: [nope] }\n`));
+      assert.equal(await settled(2), 2, d.output());
+      const warned = lines().filter((l) => l.level === 40 && /environment "nope" is not defined/.test(l.msg));
+      assert.equal(warned.length, 1, d.output());
+      assert.match(warned[0]!.msg, /leo\.yaml:8: templates\.bot\.environments: environment "nope"/);
+    } finally {
+      d.child.kill('SIGTERM');
+      await waitForExit(d.child);
+      killTmuxServer(t.home);
+      t.cleanup();
     }
   });
 });

@@ -1,6 +1,7 @@
 // The real Claude Code CLI, launched by the daemon in its private tmux exactly as a user's agent would be, against the
 // scripted API server: a typed prompt must show as `working` on the event stream while the reply streams, and as
-// `idle` once the turn is over and the idle threshold has passed on the daemon's clock.
+// `idle` once the turn is over and the idle threshold has passed on the daemon's clock. Its current_action.detail is
+// what Claude shows of the turn (the reply), never Claude's own status line or input box.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ManualClock } from '../../src/core/clock.js';
@@ -79,7 +80,6 @@ describe('a real claude agent', () => {
         `agent_activity working after the prompt; events: ${JSON.stringify(sse.events.slice(beforePrompt))}`,
       );
       assert.equal(working.data.agent, AGENT);
-      assert.equal(working.data.current_action?.kind, 'pane');
 
       // The turn is over once the reply is on screen and Claude has run the Stop hook (it writes a summary of it).
       const stopSummary = () =>
@@ -125,6 +125,25 @@ describe('a real claude agent', () => {
       assert.equal(idle.data.agent, AGENT);
       assert.equal(idle.data.current_action, null);
 
+      // What the agent was doing, never Claude's furniture: its status line, spinner, input box, banner or notices.
+      const details = sse.events
+        .slice(beforePrompt)
+        .filter((e) => e.event === 'agent_activity' && e.data.agent === AGENT && e.data.current_action)
+        .map((e) => e.data.current_action as { kind: string; detail: string });
+      assert.ok(details.length > 0, 'a working sample with a detail');
+      for (const a of details) {
+        assert.equal(a.kind, 'pane');
+        assert.doesNotMatch(
+          a.detail,
+          /for shortcuts|mode on|esc to interrupt|^❯|^[·✢✳✶✻✽] |Claude Code v|focus-events|^[─\s]*$/u,
+          `detail is Claude's furniture: ${JSON.stringify(details)}`,
+        );
+      }
+      assert.ok(
+        details.some((a) => a.detail.includes(REPLY.slice(0, 30))),
+        `the reply on screen was a detail: ${JSON.stringify(details)}`,
+      );
+
       // What Claude sent: the typed prompt, once, in one agent turn, and nothing but the Messages API.
       const turns = api.messageRequests().filter((r) => JSON.stringify(r.body).includes(PROMPT));
       assert.equal(turns.length, 1, 'one model turn for the prompt');
@@ -134,7 +153,7 @@ describe('a real claude agent', () => {
       const agent = state.json.data.agents.find((a: { name: string }) => a.name === AGENT);
       assert.equal(agent.status, 'running', 'claude is still up after its hooks ran');
       assert.equal(agent.activity, 'idle');
-      t.diagnostic(`working detail: ${JSON.stringify(working.data.current_action?.detail)}`);
+      t.diagnostic(`details: ${JSON.stringify(details.map((a) => a.detail))}`);
       t.diagnostic(`ran in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     },
   );

@@ -12,7 +12,7 @@ import {
 import type { SessionInfo } from '../../src/tmux/list-format.js';
 
 function sess(name: string, activity: number): SessionInfo {
-  return { name, activity, attached: 0, panePid: 1, paneDead: false, deadStatus: null, deadSignal: null };
+  return { name, activity, attached: 0, panePid: 1, paneDead: false, deadStatus: null, deadSignal: null, created: 1 };
 }
 
 /** A pool whose sweep answers come from `answer`, optionally held until released. */
@@ -40,7 +40,7 @@ function setup(opts: { running?: AgentSession[] } = {}) {
   const tracker = new ActivityTracker();
   const published: ActivityChange[] = [];
   const errors: unknown[] = [];
-  let running = opts.running ?? [{ agent: 'den', session: 'leo-den' }];
+  let running = opts.running ?? [{ agent: 'den', session: 'leo-den', harness: 'claude' as const }];
   const sweeper = new ActivitySweeper({
     clock,
     pool,
@@ -55,12 +55,17 @@ function setup(opts: { running?: AgentSession[] } = {}) {
 }
 
 describe('ActivitySweeper', () => {
-  it('asks the pool for a sweep with the socket and the tracker baselines, and publishes what changed', async () => {
+  it('asks the pool for a sweep with the socket, the tracker baselines and each session’s harness, and publishes what changed', async () => {
     const { clock, pool, published, sweeper, sec } = setup();
     const t0 = sec();
     pool.answer = () => ({ sessions: [sess('leo-den', t0)], panes: {} });
     await sweeper.sweepNow();
-    assert.deepEqual(pool.calls, [{ task: 'sweep', input: { socketPath: '/run/leo/tmux.sock', previous: {} } }]);
+    assert.deepEqual(pool.calls, [
+      {
+        task: 'sweep',
+        input: { socketPath: '/run/leo/tmux.sock', previous: {}, harnesses: { 'leo-den': 'claude' } },
+      },
+    ]);
     assert.deepEqual(published, []);
 
     clock.advance(2000);

@@ -11,7 +11,17 @@ import {
 import type { SessionInfo } from '../../src/tmux/list-format.js';
 
 function sess(name: string, activity: number, more: Partial<SessionInfo> = {}): SessionInfo {
-  return { name, activity, attached: 0, panePid: 100, paneDead: false, deadStatus: null, deadSignal: null, ...more };
+  return {
+    name,
+    activity,
+    attached: 0,
+    panePid: 100,
+    paneDead: false,
+    deadStatus: null,
+    deadSignal: null,
+    created: 1,
+    ...more,
+  };
 }
 
 function obs(sessions: SessionInfo[], panes: Record<string, string | null> = {}): SweepObservation {

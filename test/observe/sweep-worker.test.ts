@@ -32,19 +32,24 @@ describe('sweep worker task', () => {
       calls.push(args.slice(4));
       return fakeTmux(args.slice(4), {
         list: [
-          '10\t14\t0\t1\t0\t\t\tbusy',
-          '10\t10\t0\t2\t0\t\t\tquiet',
-          '10\t20\t0\t3\t0\t\t\tnew',
-          '10\t30\t0\t4\t1\t1\t\tdead',
-          '10\t15\t0\t5\t0\t\t\tvanished',
-          '10\t16\t0\t6\t0\t\t\tblank',
-          '10\t17\t0\t7\t0\t\t\tbusy2',
+          '10\t14\t0\t1\t0\t\t\t5\tbusy',
+          '10\t10\t0\t2\t0\t\t\t5\tquiet',
+          '10\t20\t0\t3\t0\t\t\t5\tnew',
+          '10\t30\t0\t4\t1\t1\t\t5\tdead',
+          '10\t15\t0\t5\t0\t\t\t5\tvanished',
+          '10\t16\t0\t6\t0\t\t\t5\tblank',
+          '10\t17\t0\t7\t0\t\t\t5\tbusy2',
         ].join('\n'),
-        panes: { busy: '\x1b[32mcompiling\x1b[0m 3/7\n\n', blank: '\n\n', busy2: 'writing tests\n' },
+        panes: {
+          busy: '\x1b[32mcompiling\x1b[0m 3/7\n\n',
+          blank: '\n\n',
+          busy2: 'writing tests\n──────\n❯ \n──────\n  ⏸ manual mode on · ? for shortcuts\n',
+        },
       });
     };
     const previous = { busy: 12, quiet: 10, dead: 10, vanished: 12, blank: 10, busy2: 10 };
-    const out = await runSweep(new Tmux({ socketPath: '/s', exec }), previous);
+    // busy2 runs Claude: its input box and status line are furniture, not what it is doing.
+    const out = await runSweep(new Tmux({ socketPath: '/s', exec }), { previous, harnesses: { busy2: 'claude' } });
     assert.deepEqual(
       calls.map((c) => c[0]),
       ['list-sessions', 'display-message', 'display-message'],

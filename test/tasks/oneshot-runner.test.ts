@@ -209,6 +209,25 @@ describe('runOneshot', () => {
     assert.equal(r.error, `could not start: no such directory ${cwd}`);
   });
 
+  it('makeCwd creates a missing workspace (a task’s default one) before the first attempt', async () => {
+    const cwd = path.join(dir, 'agents', 'nightly');
+    const o = opts('pwd', { cwd, makeCwd: true });
+    assert.equal((await runOneshot(o)).ok, true);
+    assert.match(readLog(o), new RegExp(`^${cwd}$`, 'm'));
+  });
+
+  it('a plan file that cannot be written fails before any attempt, and the log says why', async () => {
+    fs.writeFileSync(path.join(dir, 'blocker'), 'a file, not a directory');
+    const o = opts('echo never', {
+      files: [{ path: path.join(dir, 'blocker', 'settings.json'), content: '{}', mode: 0o600 }],
+    });
+    const r = await runOneshot(o);
+    assert.deepEqual([r.ok, r.attempts], [false, 0]);
+    assert.match(r.error as string, /^could not start: /);
+    assert.match(readLog(o), /^--- not started at .*: could not start: .*---$/m);
+    assert.doesNotMatch(readLog(o), /never/);
+  });
+
   it('the env reaches the process, over this process’s own env', async () => {
     const o = opts('echo "$LEO_TASK $LEO_RUN_ID $HOME"', { env: { LEO_TASK: 'daily-news', LEO_RUN_ID: '01JRUN' } });
     assert.equal((await runOneshot(o)).ok, true);

@@ -64,6 +64,25 @@ tasks:
     prompt: fail for nobody
     notify_on_fail: true
     owner: ghost
+  homeless:
+    schedule: "0 0 1 1 *"
+    harness: shell
+    command: 'pwd; echo "home run $LEO_RUN_ID"'
+    prompt: run where Leo puts you
+  unenv:
+    schedule: "0 0 1 1 *"
+    harness: shell
+    workspace: ${JSON.stringify(workspace)}
+    command: 'echo never'
+    prompt: needs an environment nobody defined
+    environments: [nope]
+    notify_on_fail: true
+    owner: den
+  keeper:
+    schedule: "0 0 1 1 *"
+    runtime: persistent
+    template: cat
+    prompt: keep going
   slow:
     schedule: "0 0 1 1 *"
     harness: shell
@@ -226,6 +245,61 @@ describe('scheduled tasks in the daemon', () => {
     );
   });
 
+  it('a oneshot task without a workspace runs in <workspace_root>/<task>, made on its first run; /state shows it', async () => {
+    const own = path.join(t.home, 'agents', 'homeless');
+    assert.equal(fs.existsSync(own), false);
+    const view = (await op('GET', '/api/v1/state')).json.data.tasks.find((x: any) => x.name === 'homeless');
+    assert.equal(view.workspace, own);
+    const r = await op('POST', '/api/v1/tasks/homeless/run');
+    assert.equal(r.status, 202, r.text);
+    const done = await finished(r.json.data.run_id);
+    assert.equal(done.event, 'task_run_succeeded', JSON.stringify(done.data.run));
+    assert.equal(done.data.run.workspace, own);
+    const log = fs.readFileSync(
+      path.join(t.home, 'state', 'tasks', 'homeless', 'runs', `${r.json.data.run_id}.log`),
+      'utf8',
+    );
+    assert.ok(log.includes(`${fs.realpathSync(own)}\n`), log);
+    const again = await runLeoAsync(['run', 'homeless'], t.env);
+    assert.equal(again.status, 0, again.stdout + again.stderr);
+    assert.match(again.stdout, /homeless: run \S+ succeeded/);
+  });
+
+  it('a task naming an undefined environment fails cleanly: a failed run, a card whose log exists, one line', async () => {
+    const cardOf = async (runId: string) =>
+      until('the card', async () => (await thread('den')).find((m: any) => m.run_id === runId), 5000);
+    const logOf = (text: string) => /\nLog: `([^`]+)`$/.exec(text)![1]!;
+
+    // In the daemon.
+    const r = await op('POST', '/api/v1/tasks/unenv/run');
+    assert.equal(r.status, 202, r.text);
+    const done = await finished(r.json.data.run_id);
+    assert.equal(done.event, 'task_run_failed');
+    assert.match(done.data.run.error, /environment "nope" not defined/);
+    const card = await cardOf(r.json.data.run_id);
+    assert.match(fs.readFileSync(logOf(card.text), 'utf8'), /not started .*environment "nope" not defined/);
+
+    // With `leo run`: recorded and carded the same way, and said in one line without a stack trace.
+    const mark = sse.events.length;
+    const run = await runLeoAsync(['run', 'unenv'], t.env);
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.equal(run.stderr, '');
+    assert.doesNotMatch(run.stdout, /\n\s+at /);
+    assert.equal(run.stdout.trim().split('\n').length, 1, run.stdout);
+    const runId = /^unenv: run (\S+) failed: environment "nope" not defined in leo\.yaml/.exec(run.stdout)?.[1];
+    assert.ok(runId, run.stdout);
+    await sse.waitUntil(() =>
+      sse.events.slice(mark).some((e) => e.event === 'task_run_failed' && e.data.run.id === runId),
+    );
+    assert.deepEqual(
+      runEvents(runId).map((e) => e.event),
+      ['task_run_started', 'task_run_failed'],
+    );
+    const leoCard = await cardOf(runId);
+    assert.match(leoCard.text, /environment "nope" not defined/);
+    assert.ok(fs.existsSync(logOf(leoCard.text)), leoCard.text);
+  });
+
   it('leo run runs a task in its own process and announces it; with the daemon down it warns and keeps its exit code', async () => {
     const mark = sse.events.length;
     const ok = await runLeoAsync(['run', 'tick'], t.env);
@@ -249,6 +323,11 @@ describe('scheduled tasks in the daemon', () => {
     assert.match(down.stderr, /warning: .*daemon/);
     const downOk = await runLeoAsync(['run', 'tick'], t.env);
     assert.equal(downOk.status, 0);
+    // A persistent task runs only in the daemon: without one, a one-line refusal, no stack trace.
+    const noDaemon = await runLeoAsync(['run', 'keeper'], t.env);
+    assert.equal(noDaemon.status, 1);
+    assert.match(noDaemon.stderr, /^leo run: keeper not started: the daemon is not running/);
+    assert.equal(noDaemon.stderr.trim().split('\n').length, 1, noDaemon.stderr);
 
     // After a restart recent_runs comes from the durable history; an old entry without timing is not fabricated.
     const db = (await import('../../src/store/database.js')).openDatabase(path.join(t.home, 'state', 'chat.db'));

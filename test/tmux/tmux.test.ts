@@ -97,7 +97,9 @@ describe('Tmux over the exec seam', () => {
   });
 
   it('list-sessions is one call that parses every session', async () => {
-    const { exec, calls } = fakeExec(() => ({ stdout: '10\t12\t0\t99\t0\t\t\tden\n10\t10\t1\t98\t1\t2\t\tboom\n' }));
+    const { exec, calls } = fakeExec(() => ({
+      stdout: '10\t12\t0\t99\t0\t\t\t5\tden\n10\t10\t1\t98\t1\t2\t\t5\tboom\n',
+    }));
     const sessions = await new Tmux({ socketPath: '/s', exec }).listSessions();
     assert.equal(calls.length, 1);
     assert.deepEqual(
