@@ -132,7 +132,8 @@ describe('harness programs', () => {
       200,
     );
     assert.equal(agent.wake_on_message, false);
-    assert.match(agent.stop_reason, /exited 5 times in a row soon after starting \(exit 3: fatal: cannot open/);
+    // (The status is there when tmux had marked the pane dead by the time it was read.)
+    assert.match(agent.stop_reason, /exited 5 times in a row soon after starting \((exit 3: )?fatal: cannot open/);
     const th = await request(d.tcp, 'GET', '/api/v1/chat/brk/messages', { token });
     const notes = th.json.data.messages.filter((m: { kind: string }) => m.kind === 'system');
     assert.equal(notes.length, 1);
