@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config/schema.js';
+import type { Config, Harness } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
 import type { AgentRecord } from './agent-record.js';
 import { AgentError } from './agent-error.js';
@@ -26,6 +26,8 @@ export interface LauncherDeps {
   baseEnv: NodeJS.ProcessEnv;
   config(): Config;
   leo: Omit<LaunchContext['leo'], 'agentDir' | 'mcpUrl'> & { baseUrl(): string };
+  /** Told of every session started, with its harness (to watch its start-up screen). Must not throw. */
+  launched(agent: string, harness: Harness): void;
 }
 
 /** What the supervisor needs to start agents; the Launcher is the real one, tests hand in their own. */
@@ -93,5 +95,6 @@ export class Launcher implements AgentLauncher {
       command: plan.argv,
       env: plan.env,
     });
+    this.deps.launched(record.name, r.harness);
   }
 }

@@ -17,6 +17,8 @@ import type { Logger } from '../core/logger.js';
 import { Deliverer } from '../chat/delivery.js';
 import { tmuxPasteRoute } from '../delivery/tmux-paste.js';
 import { screenReader } from '../delivery/screen/screen.js';
+import { answerStartupDialogs } from '../delivery/startup-dialogs.js';
+import { sessionName } from '../agents/session-name.js';
 import type { ThreadNotes } from '../chat/thread-notes.js';
 import type { Harness } from '../config/schema.js';
 import type { EventBus } from '../events/bus.js';
@@ -79,6 +81,15 @@ export async function wireAgents(d: AgentsWiringDeps) {
       nodeBin: process.execPath,
       socketPath: d.paths.socketFile,
       baseUrl: d.baseUrl,
+    },
+    launched: (agent, harness) => {
+      const read = screenReader(harness);
+      if (!read) return;
+      const session = sessionName(agent);
+      void answerStartupDialogs(
+        async () => read(await tmux.capturePane(session, 0)),
+        (keys) => tmux.sendKeys(session, keys),
+      ).catch((err) => d.logger.debug({ agent, err: (err as Error).message }, 'start-up screen watch ended'));
     },
   });
   const supervisor = new Supervisor({

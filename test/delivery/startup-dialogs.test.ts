@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Screen } from '../../src/delivery/screen/screen.js';
+import { answerStartupDialogs } from '../../src/delivery/startup-dialogs.js';
+
+const TRUST: Screen = {
+  kind: 'dialog',
+  question: 'Is this a project you created or one you trust?',
+  options: ['No, exit', 'Yes, I trust this folder'],
+  answer: ['Down', 'Enter'],
+};
+const KEY: Screen = {
+  kind: 'dialog',
+  question: 'Do you want to use this API key?',
+  options: ['Yes', 'No (recommended)'],
+};
+
+/** Screens in order; the last one repeats. */
+function screens(...list: Screen[]) {
+  let i = 0;
+  return async () => list[Math.min(i++, list.length - 1)]!;
+}
+
+describe('start-up dialogs', () => {
+  it("answers Leo's own dialog once, however long it stays drawn, and stops at the input box", async () => {
+    const pressed: string[][] = [];
+    await answerStartupDialogs(
+      screens({ kind: 'starting' }, TRUST, TRUST, TRUST, { kind: 'input', text: '' }),
+      async (k) => void pressed.push([...k]),
+    );
+    assert.deepEqual(pressed, [['Down', 'Enter']]);
+  });
+
+  it('leaves every other dialog to the person, and gives up after its time', async () => {
+    const pressed: string[][] = [];
+    const t0 = Date.now();
+    await answerStartupDialogs(screens(KEY), async (k) => void pressed.push([...k]), 800);
+    assert.deepEqual(pressed, []);
+    assert.ok(Date.now() - t0 < 3_000);
+  });
+
+  it('stops when the harness exited', async () => {
+    const pressed: string[][] = [];
+    await answerStartupDialogs(
+      screens({ kind: 'exited', detail: 'exit 1' }, TRUST),
+      async (k) => void pressed.push([...k]),
+    );
+    assert.deepEqual(pressed, []);
+  });
+});
