@@ -2,47 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { AnthropicServer, isAgentTurn, userPrompts } from './anthropic-server.js';
-
-interface Sse {
-  status: number;
-  contentType: string;
-  events: { event: string; data: any; at: number }[];
-}
-
-/** POSTs and parses the SSE answer from the wire, the way Claude's client reads it. */
-function post(url: string, path: string, body: unknown): Promise<Sse & { json?: any }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' } });
-    req.on('response', (res) => {
-      const out: Sse & { json?: any } = {
-        status: res.statusCode ?? 0,
-        contentType: String(res.headers['content-type']),
-        events: [],
-      };
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1] ?? '';
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          out.events.push({ event, data: data === undefined ? undefined : JSON.parse(data), at: Date.now() });
-        }
-      });
-      res.on('end', () => {
-        if (out.contentType.startsWith('application/json')) out.json = JSON.parse(buf);
-        resolve(out);
-      });
-      // A connection cut mid-stream ends without 'end'.
-      res.on('close', () => resolve(out));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
+import { postSse, type SseAnswer } from './sse-post.js';
 
 const TOOLS = [{ name: 'Bash', description: 'run', input_schema: { type: 'object' } }];
 const turn = (text: string, extra: object = {}) => ({
@@ -62,7 +22,7 @@ describe('AnthropicServer', () => {
 
   it('streams a text reply with the real event sequence, and every data payload names its own event', async () => {
     api.enqueue({ text: 'Hello, world!', chunks: 3 });
-    const r = await post(api.url, '/v1/messages?beta=true', turn('hi'));
+    const r = await postSse(`${api.url}/v1/messages?beta=true`, turn('hi'));
     assert.equal(r.status, 200);
     assert.match(r.contentType, /^text\/event-stream/);
     assert.deepEqual(
@@ -97,7 +57,7 @@ describe('AnthropicServer', () => {
   it('streams text then a tool_use block whose input_json_delta pieces rebuild the input', async () => {
     const input = { command: 'echo hi', description: 'say hi' };
     api.enqueue({ text: 'Running it.', toolUse: { name: 'Bash', input, id: 'toolu_fixed' } });
-    const r = await post(api.url, '/v1/messages?beta=true', turn('run it'));
+    const r = await postSse(`${api.url}/v1/messages?beta=true`, turn('run it'));
     const starts = r.events.filter((e) => e.event === 'content_block_start').map((e) => e.data);
     assert.deepEqual(starts[1], {
       type: 'content_block_start',
@@ -118,7 +78,7 @@ describe('AnthropicServer', () => {
   it('spreads a delayed reply over its deltas; message_start goes out at once', async () => {
     api.enqueue({ text: 'abcd', chunks: 4, delayMs: 400 });
     const t0 = Date.now();
-    const r = await post(api.url, '/v1/messages', turn('slow'));
+    const r = await postSse(`${api.url}/v1/messages`, turn('slow'));
     assert.ok(r.events[0]!.at - t0 < 200, 'message_start is immediate');
     const deltas = r.events.filter((e) => e.event === 'content_block_delta');
     assert.ok(deltas.at(-1)!.at - t0 >= 380, 'the last delta waits for the delay');
@@ -127,9 +87,9 @@ describe('AnthropicServer', () => {
 
   it('side requests (no tools) get the default reply and leave the queue for the agent turns', async () => {
     api.enqueue({ text: 'scripted' });
-    const side = await post(api.url, '/v1/messages?beta=true', { ...turn('make a title'), tools: undefined });
-    const agent = await post(api.url, '/v1/messages?beta=true', turn('real prompt'));
-    const textOf = (r: Sse) =>
+    const side = await postSse(`${api.url}/v1/messages?beta=true`, { ...turn('make a title'), tools: undefined });
+    const agent = await postSse(`${api.url}/v1/messages?beta=true`, turn('real prompt'));
+    const textOf = (r: SseAnswer) =>
       r.events
         .filter((e) => e.event === 'content_block_delta')
         .map((e) => e.data.delta.text)
@@ -140,11 +100,11 @@ describe('AnthropicServer', () => {
 
   it('answers non-streaming requests, count_tokens and model lists; other paths get an API-shaped 404', async () => {
     api.enqueue({ text: 'plain' });
-    const plain = await post(api.url, '/v1/messages', turn('x', { stream: false }));
+    const plain = await postSse(`${api.url}/v1/messages`, turn('x', { stream: false }));
     assert.equal(plain.json.type, 'message');
     assert.deepEqual(plain.json.content, [{ type: 'text', text: 'plain' }]);
     assert.equal(plain.json.stop_reason, 'end_turn');
-    const count = await post(api.url, '/v1/messages/count_tokens?beta=true', turn('x'));
+    const count = await postSse(`${api.url}/v1/messages/count_tokens?beta=true`, turn('x'));
     assert.equal(typeof count.json.input_tokens, 'number');
     const models = await new Promise<any>((resolve, reject) =>
       http
@@ -156,7 +116,7 @@ describe('AnthropicServer', () => {
         .on('error', reject),
     );
     assert.equal(models.data[0].type, 'model');
-    const missing = await post(api.url, '/v1/nope', {});
+    const missing = await postSse(`${api.url}/v1/nope`, {});
     assert.equal(missing.status, 404);
     assert.equal(missing.json.type, 'error');
     assert.equal(missing.json.error.type, 'not_found_error');
@@ -168,7 +128,7 @@ describe('AnthropicServer', () => {
       script: (req, { sideRequest }) => ({ text: `${sideRequest ? 'side' : 'turn'}:${userPrompts(req.body)[0]}` }),
     });
     try {
-      const r = await post(scripted.url, '/v1/messages', turn('ping', { stream: false, tools: [] }));
+      const r = await postSse(`${scripted.url}/v1/messages`, turn('ping', { stream: false, tools: [] }));
       assert.equal(r.json.content[0].text, 'side:ping');
     } finally {
       await scripted.close();
@@ -177,7 +137,7 @@ describe('AnthropicServer', () => {
 
   it('close() ends a reply still being delayed instead of waiting for it', async () => {
     const slow = await AnthropicServer.start({ replies: [{ text: 'never', delayMs: 60_000 }] });
-    const pending = post(slow.url, '/v1/messages', turn('wait')).catch(() => null);
+    const pending = postSse(`${slow.url}/v1/messages`, turn('wait')).catch(() => null);
     await slow.waitForRequest((r) => r.path === '/v1/messages');
     const t0 = Date.now();
     await slow.close();

@@ -1,8 +1,10 @@
 // A scripted stand-in for the Anthropic Messages API on 127.0.0.1, so the real Claude Code CLI can run offline in
 // tests. It speaks the wire format Claude parses (SSE event names and payload shapes as the real API sends them);
 // what it answers is scripted by the test, and every request is recorded so the test can check what Claude sent.
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type http from 'node:http';
+import { estimateTokens, json, ScriptedServer, split, type RecordedRequest } from './scripted-server.js';
+
+export type { RecordedRequest };
 
 /** One assistant turn. `text` and `toolUse` may both be set: the text block comes first, as the real API orders them. */
 export interface ScriptedReply {
@@ -20,18 +22,6 @@ export interface ScriptedReply {
    * the agent shows the start of its answer and keeps its spinner meanwhile, as behind a slow model.
    */
   hold?: Promise<unknown>;
-}
-
-export interface RecordedRequest {
-  method: string;
-  /** Path without the query string. */
-  path: string;
-  query: URLSearchParams;
-  headers: http.IncomingHttpHeaders;
-  /** Parsed JSON body, undefined when there was none or it was not JSON. */
-  body: any;
-  /** Real time it arrived (Date.now()). */
-  at: number;
 }
 
 /**
@@ -52,54 +42,23 @@ export interface AnthropicServerOptions {
 
 const DEFAULT_MODEL = 'claude-sonnet-4-5';
 
-export class AnthropicServer {
-  readonly requests: RecordedRequest[] = [];
-  private readonly queue: ScriptedReply[];
-  private readonly sockets = new Set<Socket>();
-  private readonly timers = new Map<NodeJS.Timeout, () => void>();
-  private closed = false;
-  private seq = 0;
-
-  private constructor(
-    private readonly server: http.Server,
-    private readonly opts: AnthropicServerOptions,
-  ) {
-    this.queue = [...(opts.replies ?? [])];
+export class AnthropicServer extends ScriptedServer<ScriptedReply> {
+  private constructor(private readonly opts: AnthropicServerOptions) {
+    super(opts.replies, opts.defaultReply ?? { text: 'OK.' });
   }
 
-  static async start(opts: AnthropicServerOptions = {}): Promise<AnthropicServer> {
-    let self: AnthropicServer | undefined;
-    const server = http.createServer((req, res) => self!.handle(req, res));
-    self = new AnthropicServer(server, opts);
-    server.on('connection', (s) => {
-      self!.sockets.add(s);
-      s.on('close', () => self!.sockets.delete(s));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    return self;
+  static start(opts: AnthropicServerOptions = {}): Promise<AnthropicServer> {
+    return new AnthropicServer(opts).listen();
   }
 
   /** For ANTHROPIC_BASE_URL: Claude appends /v1/messages itself. */
   get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  /** Adds replies for the next agent turns. */
-  enqueue(...replies: ScriptedReply[]): void {
-    this.queue.push(...replies);
+    return this.origin;
   }
 
   /** The streamed POST /v1/messages requests: every model turn Claude asked for. */
   messageRequests(): RecordedRequest[] {
     return this.requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages' && r.body?.stream === true);
-  }
-
-  /** Every distinct `METHOD path` seen, in order of first appearance: what the client called at all. */
-  endpoints(): string[] {
-    return [...new Set(this.requests.map((r) => `${r.method} ${r.path}`))];
   }
 
   /** The typed prompts of all agent turns so far (see userPrompts); Claude's own side requests are left out. */
@@ -108,54 +67,7 @@ export class AnthropicServer {
     return [...new Set(turns.flatMap((r) => userPrompts(r.body)))];
   }
 
-  async waitForRequest(pred: (r: RecordedRequest) => boolean, timeoutMs = 10_000): Promise<RecordedRequest> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const hit = this.requests.find(pred);
-      if (hit) return hit;
-      if (Date.now() > deadline) throw new Error(`no matching request within ${timeoutMs} ms; saw ${this.endpoints()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const [t, wake] of this.timers) {
-      clearTimeout(t);
-      wake();
-    }
-    this.timers.clear();
-    // Claude keeps its connections alive; without this close() would wait for it to hang up.
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: any;
-      try {
-        body = raw ? JSON.parse(raw) : undefined;
-      } catch {
-        body = undefined;
-      }
-      const rec: RecordedRequest = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: url.searchParams,
-        headers: req.headers,
-        body,
-        at: Date.now(),
-      };
-      this.requests.push(rec);
-      this.route(rec, res);
-    });
-  }
-
-  private route(rec: RecordedRequest, res: http.ServerResponse): void {
+  protected route(rec: RecordedRequest, res: http.ServerResponse): void {
     if (rec.method === 'POST' && rec.path === '/v1/messages/count_tokens') {
       return json(res, 200, { input_tokens: estimateTokens(rec.body) });
     }
@@ -179,10 +91,7 @@ export class AnthropicServer {
 
   private pick(rec: RecordedRequest): ScriptedReply {
     const sideRequest = !isAgentTurn(rec.body);
-    const scripted = this.opts.script?.(rec, { sideRequest });
-    if (scripted) return scripted;
-    if (!sideRequest && this.queue.length) return this.queue.shift()!;
-    return this.opts.defaultReply ?? { text: 'OK.' };
+    return this.answer(this.opts.script?.(rec, { sideRequest }), !sideRequest);
   }
 
   private modelOf(rec: RecordedRequest): string {
@@ -192,9 +101,10 @@ export class AnthropicServer {
   private message(rec: RecordedRequest, reply: ScriptedReply) {
     const content: unknown[] = [];
     if (reply.text !== undefined) content.push({ type: 'text', text: reply.text });
-    if (reply.toolUse) content.push({ type: 'tool_use', ...toolBlock(reply, ++this.seq), input: reply.toolUse.input });
+    if (reply.toolUse)
+      content.push({ type: 'tool_use', ...toolBlock(reply, this.id('toolu_leo_')), input: reply.toolUse.input });
     return {
-      id: `msg_leo_${++this.seq}`,
+      id: this.id('msg_leo_'),
       type: 'message',
       role: 'assistant',
       model: this.modelOf(rec),
@@ -210,7 +120,7 @@ export class AnthropicServer {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       connection: 'keep-alive',
-      'request-id': `req_leo_${++this.seq}`,
+      'request-id': this.id('req_leo_'),
     });
     const events: { type: string; [k: string]: unknown }[][] = [];
     let index = 0;
@@ -227,7 +137,7 @@ export class AnthropicServer {
         {
           type: 'content_block_start',
           index: i,
-          content_block: { type: 'tool_use', ...toolBlock(reply, ++this.seq), input: {} },
+          content_block: { type: 'tool_use', ...toolBlock(reply, this.id('toolu_leo_')), input: {} },
         },
       ]);
       for (const piece of split(JSON.stringify(reply.toolUse.input ?? {}), 2))
@@ -250,7 +160,7 @@ export class AnthropicServer {
     send({
       type: 'message_start',
       message: {
-        id: `msg_leo_${++this.seq}`,
+        id: this.id('msg_leo_'),
         type: 'message',
         role: 'assistant',
         model: this.modelOf(rec),
@@ -267,40 +177,15 @@ export class AnthropicServer {
     let held = !reply.hold;
     for (const group of events) {
       if (stepMs > 0 && isDelta(group)) await this.sleep(stepMs);
-      if (res.destroyed || this.closed) return;
+      if (this.stopped(res)) return;
       for (const e of group) send(e);
       if (!held && isDelta(group)) {
         held = true;
         await this.until(reply.hold!);
-        if (res.destroyed || this.closed) return;
+        if (this.stopped(res)) return;
       }
     }
     res.end();
-  }
-
-  /** Waits for `p`, or for close(): a test ending with a reply held does not wait for it. */
-  private until(p: Promise<unknown>): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(() => {}, 2 ** 31 - 1);
-      this.timers.set(t, resolve);
-      const done = () => {
-        clearTimeout(t);
-        this.timers.delete(t);
-        resolve();
-      };
-      p.then(done, done);
-    });
-  }
-
-  /** A timer close() can cut short, so a test ending mid-reply does not wait for the script. */
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(() => {
-        this.timers.delete(t);
-        resolve();
-      }, ms);
-      this.timers.set(t, resolve);
-    });
   }
 }
 
@@ -331,21 +216,8 @@ export function userPrompts(body: any): string[] {
   return out;
 }
 
-function toolBlock(reply: ScriptedReply, seq: number): { id: string; name: string } {
-  return { id: reply.toolUse!.id ?? `toolu_leo_${seq}`, name: reply.toolUse!.name };
-}
-
-function split(text: string, parts: number): string[] {
-  if (text === '') return [''];
-  const n = Math.max(1, Math.min(parts, text.length));
-  const size = Math.ceil(text.length / n);
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
-}
-
-function estimateTokens(body: unknown): number {
-  return Math.max(1, Math.ceil(JSON.stringify(body ?? '').length / 4));
+function toolBlock(reply: ScriptedReply, fallbackId: string): { id: string; name: string } {
+  return { id: reply.toolUse!.id ?? fallbackId, name: reply.toolUse!.name };
 }
 
 function outputTokens(reply: ScriptedReply): number {
@@ -359,12 +231,6 @@ function usage(body: unknown, output: number) {
     cache_read_input_tokens: 0,
     output_tokens: output,
   };
-}
-
-function json(res: http.ServerResponse, status: number, value: unknown): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
 }
 
 function apiError(res: http.ServerResponse, status: number, type: string, message: string): void {

@@ -2,8 +2,10 @@
 // run its whole loop offline in tests. It speaks the wire format real providers send (SSE `chat.completion.chunk`
 // payloads ending in `data: [DONE]`, or one `chat.completion` JSON object); what it answers, and how it fails, is
 // scripted by the test, and every request is recorded so the test can check what the engine sent.
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type http from 'node:http';
+import { estimateTokens, json, ScriptedServer, split, type RecordedRequest } from './scripted-server.js';
+
+export type { RecordedRequest };
 
 export interface ScriptedToolCall {
   name: string;
@@ -37,17 +39,6 @@ export interface ScriptedReply {
   cutAfterChunks?: number;
 }
 
-export interface RecordedRequest {
-  method: string;
-  /** Path without the query string. */
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  /** Parsed JSON body, undefined when there was none or it was not JSON. */
-  body: any;
-  /** Real time it arrived (Date.now()). */
-  at: number;
-}
-
 /**
  * Decides the reply to one completion request; `index` counts completion requests from 0. Return undefined to fall
  * back to the queue, then to the default reply.
@@ -64,43 +55,18 @@ export interface OpenAiServerOptions {
 
 type Chunk = Record<string, unknown>;
 
-export class OpenAiServer {
-  readonly requests: RecordedRequest[] = [];
-  private readonly queue: ScriptedReply[];
-  private readonly sockets = new Set<Socket>();
-  private readonly timers = new Map<NodeJS.Timeout, () => void>();
-  private closed = false;
-  private seq = 0;
-
-  private constructor(
-    private readonly server: http.Server,
-    private readonly opts: OpenAiServerOptions,
-  ) {
-    this.queue = [...(opts.replies ?? [])];
+export class OpenAiServer extends ScriptedServer<ScriptedReply> {
+  private constructor(private readonly opts: OpenAiServerOptions) {
+    super(opts.replies, opts.defaultReply ?? { text: 'OK.' });
   }
 
-  static async start(opts: OpenAiServerOptions = {}): Promise<OpenAiServer> {
-    let self: OpenAiServer | undefined;
-    const server = http.createServer((req, res) => self!.handle(req, res));
-    self = new OpenAiServer(server, opts);
-    server.on('connection', (s) => {
-      self!.sockets.add(s);
-      s.on('close', () => self!.sockets.delete(s));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    return self;
+  static start(opts: OpenAiServerOptions = {}): Promise<OpenAiServer> {
+    return new OpenAiServer(opts).listen();
   }
 
   /** The base URL an OpenAI client takes (it appends /chat/completions itself). */
   get baseUrl(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
-  }
-
-  enqueue(...replies: ScriptedReply[]): void {
-    this.queue.push(...replies);
+    return `${this.origin}/v1`;
   }
 
   completionRequests(): RecordedRequest[] {
@@ -112,42 +78,7 @@ export class OpenAiServer {
     return [...new Set(this.completionRequests().flatMap((r) => userTexts(r.body)))];
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const [t, wake] of this.timers) {
-      clearTimeout(t);
-      wake();
-    }
-    this.timers.clear();
-    // fetch keeps connections alive; without this close() would wait for the client to hang up.
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: any;
-      try {
-        body = raw ? JSON.parse(raw) : undefined;
-      } catch {
-        body = undefined;
-      }
-      const rec: RecordedRequest = {
-        method: req.method ?? 'GET',
-        path: new URL(req.url ?? '/', 'http://localhost').pathname,
-        headers: req.headers,
-        body,
-        at: Date.now(),
-      };
-      this.requests.push(rec);
-      this.route(rec, res);
-    });
-  }
-
-  private route(rec: RecordedRequest, res: http.ServerResponse): void {
+  protected route(rec: RecordedRequest, res: http.ServerResponse): void {
     if (rec.method !== 'POST' || rec.path !== '/v1/chat/completions') {
       return apiError(res, 404, 'invalid_request_error', `Unknown request URL: ${rec.method} ${rec.path}`);
     }
@@ -167,10 +98,7 @@ export class OpenAiServer {
   }
 
   private pick(rec: RecordedRequest): ScriptedReply {
-    const scripted = this.opts.script?.(rec, { index: this.completionRequests().length - 1 });
-    if (scripted) return scripted;
-    if (this.queue.length) return this.queue.shift()!;
-    return this.opts.defaultReply ?? { text: 'OK.' };
+    return this.answer(this.opts.script?.(rec, { index: this.completionRequests().length - 1 }));
   }
 
   private completion(rec: RecordedRequest, reply: ScriptedReply) {
@@ -185,7 +113,7 @@ export class OpenAiServer {
       }));
     }
     return {
-      id: `chatcmpl-leo${++this.seq}`,
+      id: this.id('chatcmpl-leo'),
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: modelOf(rec),
@@ -196,7 +124,7 @@ export class OpenAiServer {
 
   private async stream(rec: RecordedRequest, reply: ScriptedReply, res: http.ServerResponse): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const id = `chatcmpl-leo${++this.seq}`;
+    const id = this.id('chatcmpl-leo');
     const created = Math.floor(Date.now() / 1000);
     const chunk = (delta: Chunk, finish: string | null = null): Chunk => ({
       id,
@@ -236,7 +164,7 @@ export class OpenAiServer {
 
     for (const [n, c] of chunks.entries()) {
       if (n > 0 && reply.chunkDelayMs) await this.sleep(reply.chunkDelayMs);
-      if (res.destroyed || this.closed) return;
+      if (this.stopped(res)) return;
       if (n === reply.cutAfterChunks) return void res.socket?.destroy();
       res.write(`data: ${JSON.stringify(c)}\n\n`);
     }
@@ -245,22 +173,11 @@ export class OpenAiServer {
 
   private toolCalls(reply: ScriptedReply): { id: string; name: string; args: string; fragments: number }[] {
     return (reply.toolCalls ?? []).map((c) => ({
-      id: c.id ?? `call_leo${++this.seq}`,
+      id: c.id ?? this.id('call_leo'),
       name: c.name,
       args: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
       fragments: c.fragments ?? 3,
     }));
-  }
-
-  /** A timer close() can cut short, so a test ending mid-reply does not wait for the script. */
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(() => {
-        this.timers.delete(t);
-        resolve();
-      }, ms);
-      this.timers.set(t, resolve);
-    });
   }
 }
 
@@ -297,19 +214,6 @@ function finishReason(reply: ScriptedReply): string {
   return reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop');
 }
 
-function split(text: string, parts: number): string[] {
-  if (text === '') return [''];
-  const n = Math.max(1, Math.min(parts, text.length));
-  const size = Math.ceil(text.length / n);
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
-}
-
-function estimateTokens(value: unknown): number {
-  return Math.max(1, Math.ceil(JSON.stringify(value ?? '').length / 4));
-}
-
 function usage(body: unknown, reply: ScriptedReply) {
   const reasoning = reply.usage?.reasoning_tokens ?? (reply.reasoning ? estimateTokens(reply.reasoning) : 0);
   const completion =
@@ -324,17 +228,8 @@ function usage(body: unknown, reply: ScriptedReply) {
   };
 }
 
-function json(res: http.ServerResponse, status: number, value: unknown, headers: http.OutgoingHttpHeaders = {}): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, {
-    ...headers,
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-function apiError(
+/** OpenAI's error envelope, which its Responses API shares. */
+export function apiError(
   res: http.ServerResponse,
   status: number,
   type: string,

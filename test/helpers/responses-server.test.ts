@@ -1,35 +1,7 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { functionCallOutput, ResponsesServer, userPrompts } from './responses-server.js';
-
-/** POSTs and parses the SSE answer from the wire, the way Codex's client reads it. */
-function post(
-  url: string,
-  body: unknown,
-): Promise<{ status: number; events: { event: string; data: any; at: number }[] }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${url}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' } });
-    req.on('response', (res) => {
-      const events: { event: string; data: any; at: number }[] = [];
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1] ?? '';
-          events.push({ event, data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!), at: Date.now() });
-        }
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, events }));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
+import { postSse } from './sse-post.js';
 
 const turn = (text: string) => ({
   model: 'gpt-test',
@@ -54,7 +26,7 @@ describe('ResponsesServer', () => {
 
   it('streams a text reply in the real event order; the done item and response.completed carry the whole text', async () => {
     api.enqueue({ text: 'Hello, world!', chunks: 3 });
-    const r = await post(api.baseUrl, turn('hi'));
+    const r = await postSse(`${api.baseUrl}/responses`, turn('hi'));
     assert.equal(r.status, 200);
     assert.deepEqual(
       r.events.map((e) => e.event),
@@ -90,7 +62,7 @@ describe('ResponsesServer', () => {
   it('streams a function call whose argument deltas rebuild the arguments, with the namespace an MCP tool needs', async () => {
     const args = { message: 'hi' };
     api.enqueue({ functionCall: { name: 'chat_send', arguments: args, namespace: 'mcp__leo', callId: 'call_1' } });
-    const r = await post(api.baseUrl, turn('use the tool'));
+    const r = await postSse(`${api.baseUrl}/responses`, turn('use the tool'));
     const json = r.events
       .filter((e) => e.event === 'response.function_call_arguments.delta')
       .map((e) => e.data.delta)
@@ -106,14 +78,14 @@ describe('ResponsesServer', () => {
   it('spreads a delayed reply over its deltas; response.created goes out at once', async () => {
     api.enqueue({ text: 'abcd', chunks: 4, delayMs: 400 });
     const t0 = Date.now();
-    const r = await post(api.baseUrl, turn('slow'));
+    const r = await postSse(`${api.baseUrl}/responses`, turn('slow'));
     assert.ok(r.events[0]!.at - t0 < 200, 'response.created is immediate');
     const deltas = r.events.filter((e) => e.event === 'response.output_text.delta');
     assert.ok(deltas.at(-1)!.at - t0 >= 380, 'the last delta waits for the delay');
   });
 
   it('records the typed prompts, without the context Codex sends as user messages', async () => {
-    await post(api.baseUrl, turn('[Leo Chat] do the thing'));
+    await postSse(`${api.baseUrl}/responses`, turn('[Leo Chat] do the thing'));
     assert.ok(api.prompts().includes('[Leo Chat] do the thing'));
     assert.deepEqual(userPrompts(turn('typed')), ['typed']);
     const withOutput = { input: [{ type: 'function_call_output', call_id: 'c', output: 'done' }] };

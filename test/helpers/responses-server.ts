@@ -3,8 +3,11 @@
 // its order (response.created … response.output_item.done … response.completed); Codex builds its turn from the
 // `output_item.done` items and ends it on `response.completed`. What it answers is scripted by the test, and every
 // request is recorded so the test can check what Codex sent.
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type http from 'node:http';
+import { apiError } from './openai-server.js';
+import { estimateTokens, json, ScriptedServer, split, type RecordedRequest } from './scripted-server.js';
+
+export type { RecordedRequest };
 
 export interface ScriptedFunctionCall {
   name: string;
@@ -28,17 +31,6 @@ export interface ScriptedReply {
   chunks?: number;
 }
 
-export interface RecordedRequest {
-  method: string;
-  /** Path without the query string. */
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  /** Parsed JSON body, undefined when there was none or it was not JSON. */
-  body: any;
-  /** Real time it arrived (Date.now()). */
-  at: number;
-}
-
 /**
  * Decides the reply to one Responses request; `index` counts them from 0. Return undefined to fall back to the
  * queue, then to the default reply.
@@ -55,43 +47,18 @@ export interface ResponsesServerOptions {
 
 type Event = { type: string; [k: string]: unknown };
 
-export class ResponsesServer {
-  readonly requests: RecordedRequest[] = [];
-  private readonly queue: ScriptedReply[];
-  private readonly sockets = new Set<Socket>();
-  private readonly timers = new Map<NodeJS.Timeout, () => void>();
-  private closed = false;
-  private seq = 0;
-
-  private constructor(
-    private readonly server: http.Server,
-    private readonly opts: ResponsesServerOptions,
-  ) {
-    this.queue = [...(opts.replies ?? [])];
+export class ResponsesServer extends ScriptedServer<ScriptedReply> {
+  private constructor(private readonly opts: ResponsesServerOptions) {
+    super(opts.replies, opts.defaultReply ?? { text: 'OK.' });
   }
 
-  static async start(opts: ResponsesServerOptions = {}): Promise<ResponsesServer> {
-    let self: ResponsesServer | undefined;
-    const server = http.createServer((req, res) => self!.handle(req, res));
-    self = new ResponsesServer(server, opts);
-    server.on('connection', (s) => {
-      self!.sockets.add(s);
-      s.on('close', () => self!.sockets.delete(s));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    return self;
+  static start(opts: ResponsesServerOptions = {}): Promise<ResponsesServer> {
+    return new ResponsesServer(opts).listen();
   }
 
   /** For a model provider's `base_url`: Codex appends /responses itself. */
   get baseUrl(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
-  }
-
-  enqueue(...replies: ScriptedReply[]): void {
-    this.queue.push(...replies);
+    return `${this.origin}/v1`;
   }
 
   /** The POST /v1/responses requests: every model turn Codex asked for. */
@@ -99,62 +66,12 @@ export class ResponsesServer {
     return this.requests.filter((r) => r.method === 'POST' && r.path === '/v1/responses');
   }
 
-  /** Every distinct `METHOD path` seen, in order of first appearance: what the client called at all. */
-  endpoints(): string[] {
-    return [...new Set(this.requests.map((r) => `${r.method} ${r.path}`))];
-  }
-
   /** The typed prompts of all turns so far (see userPrompts), each once. */
   prompts(): string[] {
     return [...new Set(this.responseRequests().flatMap((r) => userPrompts(r.body)))];
   }
 
-  async waitForRequest(pred: (r: RecordedRequest) => boolean, timeoutMs = 10_000): Promise<RecordedRequest> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const hit = this.requests.find(pred);
-      if (hit) return hit;
-      if (Date.now() > deadline) throw new Error(`no matching request within ${timeoutMs} ms; saw ${this.endpoints()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const [t, wake] of this.timers) {
-      clearTimeout(t);
-      wake();
-    }
-    this.timers.clear();
-    // Codex keeps its connections alive; without this close() would wait for it to hang up.
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: any;
-      try {
-        body = raw ? JSON.parse(raw) : undefined;
-      } catch {
-        body = undefined;
-      }
-      const rec: RecordedRequest = {
-        method: req.method ?? 'GET',
-        path: new URL(req.url ?? '/', 'http://localhost').pathname,
-        headers: req.headers,
-        body,
-        at: Date.now(),
-      };
-      this.requests.push(rec);
-      this.route(rec, res);
-    });
-  }
-
-  private route(rec: RecordedRequest, res: http.ServerResponse): void {
+  protected route(rec: RecordedRequest, res: http.ServerResponse): void {
     if (rec.method === 'POST' && rec.path === '/v1/responses') {
       if (!rec.body || !Array.isArray(rec.body.input)) {
         return apiError(res, 400, 'invalid_request_error', "Missing required parameter: 'input'.");
@@ -167,10 +84,7 @@ export class ResponsesServer {
   }
 
   private pick(rec: RecordedRequest): ScriptedReply {
-    const scripted = this.opts.script?.(rec, { index: this.responseRequests().length - 1 });
-    if (scripted) return scripted;
-    if (this.queue.length) return this.queue.shift()!;
-    return this.opts.defaultReply ?? { text: 'OK.' };
+    return this.answer(this.opts.script?.(rec, { index: this.responseRequests().length - 1 }));
   }
 
   /** The finished output items of a reply, as `response.output_item.done` and `response.completed` carry them. */
@@ -179,7 +93,7 @@ export class ResponsesServer {
     if (reply.text !== undefined) {
       out.push({
         type: 'message',
-        id: `msg_leo${++this.seq}`,
+        id: this.id('msg_leo'),
         status: 'completed',
         role: 'assistant',
         content: [{ type: 'output_text', text: reply.text, annotations: [] }],
@@ -189,9 +103,9 @@ export class ResponsesServer {
     if (call) {
       out.push({
         type: 'function_call',
-        id: `fc_leo${++this.seq}`,
+        id: this.id('fc_leo'),
         status: 'completed',
-        call_id: call.callId ?? `call_leo${++this.seq}`,
+        call_id: call.callId ?? this.id('call_leo'),
         name: call.name,
         ...(call.namespace === undefined ? {} : { namespace: call.namespace }),
         arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
@@ -202,7 +116,7 @@ export class ResponsesServer {
 
   private response(rec: RecordedRequest, output: Record<string, unknown>[], status: string, id?: string) {
     return {
-      id: id ?? `resp_leo${++this.seq}`,
+      id: id ?? this.id('resp_leo'),
       object: 'response',
       created_at: Math.floor(rec.at / 1000),
       status,
@@ -214,7 +128,7 @@ export class ResponsesServer {
 
   private async stream(rec: RecordedRequest, reply: ScriptedReply, res: http.ServerResponse): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const id = `resp_leo${++this.seq}`;
+    const id = this.id('resp_leo');
     const items = this.items(reply);
     // Each group goes out at once; the reply's delay is spread over the groups that carry deltas.
     const groups: { events: Event[]; delta: boolean }[] = [];
@@ -278,21 +192,10 @@ export class ResponsesServer {
     const stepMs = (reply.delayMs ?? 0) / Math.max(1, groups.filter((g) => g.delta).length);
     for (const group of groups) {
       if (stepMs > 0 && group.delta) await this.sleep(stepMs);
-      if (res.destroyed || this.closed) return;
+      if (this.stopped(res)) return;
       for (const e of group.events) send(e);
     }
     res.end();
-  }
-
-  /** A timer close() can cut short, so a test ending mid-reply does not wait for the script. */
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(() => {
-        this.timers.delete(t);
-        resolve();
-      }, ms);
-      this.timers.set(t, resolve);
-    });
   }
 }
 
@@ -325,19 +228,6 @@ export function functionCallOutput(body: any, callId: string): string | undefine
   return typeof hit.output === 'string' ? hit.output : JSON.stringify(hit.output);
 }
 
-function split(text: string, parts: number): string[] {
-  if (text === '') return [''];
-  const n = Math.max(1, Math.min(parts, text.length));
-  const size = Math.ceil(text.length / n);
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
-}
-
-function estimateTokens(value: unknown): number {
-  return Math.max(1, Math.ceil(JSON.stringify(value ?? '').length / 4));
-}
-
 function usage(body: unknown, output: unknown) {
   const input = estimateTokens(body);
   const out = estimateTokens(output);
@@ -348,14 +238,4 @@ function usage(body: unknown, output: unknown) {
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: input + out,
   };
-}
-
-function json(res: http.ServerResponse, status: number, value: unknown): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function apiError(res: http.ServerResponse, status: number, type: string, message: string): void {
-  json(res, status, { error: { message, type, param: null, code: null } });
 }

@@ -70,19 +70,11 @@ export class SseClient {
   }
 
   private feed(chunk: string): void {
-    this.buffer += chunk;
-    let idx: number;
-    while ((idx = this.buffer.indexOf('\n\n')) >= 0) {
-      const block = this.buffer.slice(0, idx);
-      this.buffer = this.buffer.slice(idx + 2);
-      let event = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
-        else if (line.startsWith('event: ')) event = line.slice(7);
-        else if (line.startsWith('data: ')) data.push(line.slice(6));
-      }
-      if (data.length) this.events.push({ event, data: JSON.parse(data.join('\n')) });
+    const { frames, rest } = takeFrames(this.buffer + chunk);
+    this.buffer = rest;
+    for (const f of frames) {
+      this.comments.push(...f.comments);
+      if (f.data !== undefined) this.events.push({ event: f.event ?? 'message', data: JSON.parse(f.data) });
     }
     this.wake();
   }
@@ -97,4 +89,32 @@ export class SseClient {
     this.waiters = [];
     for (const f of w) f();
   }
+}
+
+export interface SseFrame {
+  /** The `event:` line's value; undefined when the frame has none. */
+  event?: string;
+  /** The `data:` lines joined with newlines; undefined when the frame has none. */
+  data?: string;
+  comments: string[];
+}
+
+/** Cuts the complete frames off the front of `buffer`, parsed; `rest` is the unfinished tail, kept for the next chunk. */
+export function takeFrames(buffer: string): { frames: SseFrame[]; rest: string } {
+  const frames: SseFrame[] = [];
+  let idx: number;
+  while ((idx = buffer.indexOf('\n\n')) >= 0) {
+    const block = buffer.slice(0, idx);
+    buffer = buffer.slice(idx + 2);
+    const frame: SseFrame = { comments: [] };
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':')) frame.comments.push(line.slice(1).trim());
+      else if (line.startsWith('event: ')) frame.event = line.slice(7);
+      else if (line.startsWith('data: ')) data.push(line.slice(6));
+    }
+    if (data.length) frame.data = data.join('\n');
+    frames.push(frame);
+  }
+  return { frames, rest: buffer };
 }
