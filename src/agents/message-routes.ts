@@ -15,7 +15,10 @@ const NameParams = z.object({ name: AgentName });
 export interface MessageRoutesDeps {
   bus: EventBus;
   recent: RecentMessages;
-  /** Hands the text to the target like any inbound message (waking it if parked); throws AgentError. */
+  /**
+   * Hands the text to the target like any inbound message, waking it if parked; throws AgentError (a conflict for
+   * an agent stopped on purpose, which a message does not start).
+   */
   deliver(to: string, text: string): Promise<void>;
 }
 
@@ -29,7 +32,8 @@ export const messageRoutes: FastifyPluginAsync<MessageRoutesDeps> = async (app, 
     try {
       await deps.deliver(to, body);
     } catch (err) {
-      if (err instanceof AgentError) throw new HttpError(err.kind === 'not_found' ? 404 : 400, err.message);
+      if (err instanceof AgentError)
+        throw new HttpError(err.kind === 'not_found' ? 404 : err.kind === 'conflict' ? 409 : 400, err.message);
       throw err;
     }
     const m = deps.recent.record(from, to);

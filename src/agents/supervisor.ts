@@ -239,9 +239,15 @@ export class Supervisor {
     });
   }
 
-  /** Starts a stopped or parked agent for an inbound message; a running one is left alone. */
+  /**
+   * Starts a parked agent for a message from another agent or the message API; a running one is left alone. One
+   * stopped on purpose (by its owner, or by the daemon after it kept failing) stays down until it is started
+   * (observability spec, wake_on_message): a conflict that names the command. Leo Chat starts agents itself.
+   */
   async wake(name: string): Promise<boolean> {
     if (this.runtime(name).status === 'running') return false;
+    if (this.record(name).state === 'stopped')
+      throw new AgentError('conflict', `${name} is stopped and stays down until started (\`leo agent start ${name}\`)`);
     await this.start(name);
     return true;
   }
@@ -447,7 +453,7 @@ export class Supervisor {
 
   /**
    * Stops an agent the daemon cannot keep running, with the reason where its owner looks: its thread, /state and
-   * `leo agent list`. It stays down until started again (a message sent to it starts it).
+   * `leo agent list`. It stays down until started again (a chat message starts it; another agent's does not).
    */
   private giveUp(name: string, why: string): void {
     const rt = this.runtime(name);

@@ -1,3 +1,4 @@
+import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
 import type { AttachmentStore } from './attachments.js';
@@ -27,6 +28,7 @@ export interface ChatServiceDeps {
   bus: EventBus;
   deliverer: Deliverer;
   agents: ChatAgents;
+  clock: Clock;
   logger: Logger;
   /**
    * Turns a voice note's audio into text on the worker pool; resolves with the transcript or a failure that names
@@ -52,11 +54,20 @@ export interface DeliveryListener {
 export type ChatChange = 'state' | 'answer' | 'transcript';
 
 /**
+ * How old a message a restart caught unsent may be and still be delivered after it: older, its sender has likely
+ * moved on (or sent it again), and an agent acting on a stale instruction is worse than being asked to resend.
+ */
+export const OUTBOX_MAX_AGE_MS = 10 * 60_000;
+
+/**
  * The thread side of Leo Chat: stores messages, publishes chat.message / chat.updated, and drives an inbound
  * message from pending to delivered or failed.
  */
 export class ChatService {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Every delivery waits on this: held at start-up until the agents are restored (recoverLeftovers). */
+  private gate: Promise<void> = Promise.resolve();
+  private openGate = (): void => {};
 
   constructor(private readonly deps: ChatServiceDeps) {}
 
@@ -82,8 +93,7 @@ export class ChatService {
       ...(m.reply_to ? { reply_to: m.reply_to } : {}),
       ...(m.attachmentIds ? { attachmentIds: m.attachmentIds } : {}),
     });
-    const delivery = this.deliver(message).finally(() => this.inFlight.delete(delivery));
-    this.inFlight.add(delivery);
+    this.track(this.deliver(message));
     return message;
   }
 
@@ -132,11 +142,15 @@ export class ChatService {
   }
 
   /**
-   * At start-up: a message still pending was in flight when the daemon stopped. No route here keeps a durable outbox,
-   * so it is failed, never replayed. One a route had not started on never reached the agent: send it again. One a
-   * route had started on may already be in the agent's terminal, and the note says so rather than invite a duplicate.
+   * At start-up, before the agents are restored: settles the messages the restart caught pending. chat.db is their
+   * durable outbox. One no route had started on never reached the agent: if it is younger than OUTBOX_MAX_AGE_MS it
+   * is delivered now, ahead of anything sent since, once agentsRestored() says which agents run; older, it fails with
+   * "send it again". One a route had started on may already be in the agent's terminal: it fails with a note that
+   * says so, and is never typed twice.
    */
-  failLeftovers(): void {
+  recoverLeftovers(): void {
+    this.gate = new Promise((open) => (this.openGate = open));
+    const now = this.deps.clock.now();
     for (const { message: m, started } of this.deps.store.pendingInbound()) {
       if (started)
         this.fail(
@@ -144,13 +158,20 @@ export class ChatService {
           'the daemon restarted while the message was being typed',
           `Leo restarted while typing your message into ${m.agent}; it may have arrived, so check before resending.`,
         );
-      else
+      else if (now - Date.parse(m.ts) > OUTBOX_MAX_AGE_MS)
         this.fail(
           m,
-          'the daemon restarted before delivery started',
-          'Leo restarted before your message was delivered; please send it again.',
+          'the daemon restarted before delivery started, too long after the message was sent',
+          `Leo restarted before your message was delivered, over ${OUTBOX_MAX_AGE_MS / 60_000} minutes after you ` +
+            'sent it; please send it again if it still applies.',
         );
+      else this.track(this.deliver(m));
     }
+  }
+
+  /** The agents are restored (each is known running or not): the deliveries held since start-up go ahead. */
+  agentsRestored(): void {
+    this.openGate();
   }
 
   /**
@@ -214,11 +235,18 @@ export class ChatService {
     return message;
   }
 
+  private track(delivery: Promise<void>): void {
+    const tracked = delivery.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+
   private async deliver(message: Message): Promise<void> {
     const { agents, deliverer, logger } = this.deps;
     // Nothing reaches the agent before the caller's synchronous work is done: a send made inside a transaction (an
-    // ask's answer and its reply) must not be typed into a terminal before, or without, its commit.
-    await Promise.resolve();
+    // ask's answer and its reply) must not be typed into a terminal before, or without, its commit. At start-up the
+    // gate also holds every delivery, in order, until the agents are restored: before that an agent still running in
+    // tmux looks stopped, and would be started a second time.
+    await this.gate;
     try {
       if (!agents.isRunning(message.agent)) {
         this.note(message.agent, `Starting ${message.agent}…`);

@@ -126,6 +126,7 @@ export async function wireChat(d: ChatWiringDeps) {
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
     bus: d.bus,
     deliverer: d.deliverer,
+    clock: d.clock,
     logger: d.logger,
     agents: {
       exists: (a) => d.supervisor.has(a),

@@ -170,7 +170,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     configBroken: () => configBroken,
     deliverPrompt: (agent, prompt) => void chat.chat.send(agent, { text: prompt }),
   });
-  chat.chat.failLeftovers();
+  // Leftovers are settled now; those still worth delivering wait until the agents are restored, below.
+  chat.chat.recoverLeftovers();
   void chat.replies.catchUp();
   const sessionStart = agents.hooks['session-start'];
   agents.hooks['session-start'] = (body, gone) => {
@@ -239,6 +240,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     ({ port } = await server.listen(listen, paths.socketFile));
     // Listeners are up first so /health (ready: false) and /state (agents `restoring`) answer during the restore.
     await agents.start();
+    chat.chat.agentsRestored();
     tasks.scheduler.reschedule();
   } catch (err) {
     await agents.stop();

@@ -8,19 +8,22 @@ export interface PasteTarget {
   pasteText(session: string, text: string, opts?: { bracketed?: boolean }): Promise<void>;
   sendEnter(session: string): Promise<void>;
   sendKeys(session: string, keys: readonly string[]): Promise<void>;
-  captureThenEnter(session: string): Promise<string>;
+  /** The line the pane's cursor is on; with `thenEnter`, Enter is pressed in the same tmux call. */
+  cursorLine(session: string, opts?: { thenEnter?: boolean }): Promise<string>;
   capturePane(session: string, lines?: number): Promise<string>;
 }
 
 /** Time for the harness to take a bracketed paste in before Enter submits it (prior-art: 100-300 ms). */
 export const PASTE_SETTLE_MS = 250;
-/** After Enter, how long to wait for the pane to show that the prompt was taken, and how often to press again. */
+/** After Enter, how long to wait for the screen to show that the prompt was taken, and how often to press again. */
 export const ENTER_CHECK_MS = 300;
 export const ENTER_ATTEMPTS = 3;
 /** How long one Enter gets to empty the input box of a harness whose screen is read, before it is pressed again. */
 export const SUBMIT_WAIT_MS = 1_500;
 /** How long a paste may take to show in the input box (a busy TUI redraws late) before it counts as lost. */
 const PASTE_SHOW_CHECKS = 8;
+/** How much of the end of a message's last line must show on the cursor's line to count as still sitting there. */
+const TYPED_TAIL_CHARS = 12;
 
 /**
  * Types a message into an agent's pane as one bracketed paste followed by Enter, so a multi-line text arrives as one
@@ -30,7 +33,7 @@ const PASTE_SHOW_CHECKS = 8;
  * With a screen reader (a harness whose screen Leo knows), nothing is typed until the input box is up and empty — a
  * dialog would take the keystrokes as its answer — and the message counts as submitted only once the box is empty
  * again after Enter: a text left sitting in the box was not sent. Without one (a shell template's program), the
- * pane is compared before and after Enter instead.
+ * cursor's line is watched instead (pasteAndWatchPane).
  */
 export async function pasteAndSubmit(
   tmux: PasteTarget,
@@ -72,18 +75,39 @@ function describe(s: Screen): string {
   return s.kind === 'input' ? 'the box is empty' : 'its input box is not showing';
 }
 
-/** An Enter sent too soon can be swallowed (read as part of the paste), so it is pressed again a bounded number of times. */
+/**
+ * For a program whose screen Leo cannot read: one Enter after the paste, and another (up to ENTER_ATTEMPTS) only
+ * while the end of the typed text still shows on the cursor's line, the one place that says the program echoed the
+ * text and has not taken it (an Enter swallowed with the paste). Once the text leaves that line, or when it never
+ * showed there (the program does not echo, or draws its input elsewhere), Leo can tell no more and the message counts
+ * as delivered. So a program whose screen does not move after Enter (`cat > file`, a quiet REPL) is not failed and
+ * gets no extra Enter, which could repeat its last command or answer a question it asked meanwhile.
+ */
 async function pasteAndWatchPane(tmux: PasteTarget, session: string, text: string): Promise<void> {
   await tmux.pasteText(session, text, { bracketed: true });
   await sleep(PASTE_SETTLE_MS);
+  const tail = typedTail(text);
+  const sitting = (line: string) => tail !== '' && line.includes(tail);
   // The first look and the first press share one tmux call (they add up at a fleet's send rate).
-  const before = await tmux.captureThenEnter(session);
+  if (!sitting(await tmux.cursorLine(session, { thenEnter: true }))) return;
   for (let attempt = 1; attempt <= ENTER_ATTEMPTS; attempt++) {
     if (attempt > 1) await tmux.sendEnter(session);
     await sleep(ENTER_CHECK_MS);
-    if ((await tmux.capturePane(session, 0)) !== before) return;
+    if (!sitting(await tmux.cursorLine(session))) return;
   }
-  throw new Error(`the pane did not change after ${ENTER_ATTEMPTS} Enter presses: the agent did not take the message`);
+  throw new Error(
+    `the message is still on the program's input line after ${ENTER_ATTEMPTS} Enter presses: it was not submitted`,
+  );
+}
+
+/** The end of the text's last non-blank line: what an echoing program shows at its cursor after the paste. */
+function typedTail(text: string): string {
+  const last = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .at(-1);
+  return [...(last ?? '')].slice(-TYPED_TAIL_CHARS).join('');
 }
 
 export interface TmuxRouteDeps {

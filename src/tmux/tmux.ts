@@ -260,14 +260,20 @@ export class Tmux {
     await this.check('send-keys', [['send-keys', '-t', paneTarget(name), 'Enter']]);
   }
 
-  /** What the pane shows (no scrollback), then Enter, in one tmux call: a delivery's first press. */
-  async captureThenEnter(name: string): Promise<string> {
+  /**
+   * The line the pane's cursor is on, as displayed: where a program that echoes its input shows what was typed. One
+   * tmux call, and with `thenEnter` Enter is pressed in the same call (a delivery's first press).
+   */
+  async cursorLine(name: string, opts: { thenEnter?: boolean } = {}): Promise<string> {
     const target = paneTarget(name);
     const r = await this.check('capture-pane', [
-      ['capture-pane', '-p', '-J', '-t', target, '-S', '-0'],
-      ['send-keys', '-t', target, 'Enter'],
+      ['display-message', '-p', '-t', target, '#{cursor_y}'],
+      // Lines as displayed (no -J), so the cursor's row indexes them.
+      ['capture-pane', '-p', '-t', target],
+      ...(opts.thenEnter ? [['send-keys', '-t', target, 'Enter']] : []),
     ]);
-    return r.stdout;
+    const [y, ...screen] = r.stdout.split('\n');
+    return screen[Number(y)] ?? '';
   }
 
   async killServer(): Promise<void> {

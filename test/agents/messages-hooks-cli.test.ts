@@ -86,6 +86,31 @@ describe('agent messages, idle parking, hooks and the agent CLI', () => {
     );
   });
 
+  it('an agent stopped on purpose stays down: a message to it is a 409 naming `leo agent start`', async () => {
+    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'held' })).status, 201);
+    assert.equal((await op('POST', '/api/v1/agents/held/stop')).status, 200);
+    const mark = sse.events.length;
+    for (const r of [
+      await request(t.tcp, 'POST', '/api/agent/alpha/message', {
+        token: t.daemon.agentToken,
+        body: { to: 'held', text: 'wake up, held' },
+      }),
+      await op('POST', '/api/v1/agents/held/message', { text: 'wake up, held' }),
+    ]) {
+      assert.equal(r.status, 409, r.text);
+      assert.match(r.json.error, /held is stopped and stays down until started \(`leo agent start held`\)/);
+    }
+    const a = (await op('GET', '/api/v1/agents/held')).json.data;
+    assert.deepEqual([a.status, a.wake_on_message], ['stopped', false]);
+    await sleep(300);
+    assert.deepEqual(
+      sse.events.slice(mark).filter((e) => ['agent_message', 'agent_state_changed', 'agent_spawned'].includes(e.event)),
+      [],
+      'not started, and no message announced',
+    );
+    assert.equal((await op('DELETE', '/api/v1/agents/held')).status, 200);
+  });
+
   it('an idle agent is parked after idle_suspend_after and an inbound message wakes it', async () => {
     assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'napper', name: 'nap' })).status, 201);
     const mark = sse.events.length;

@@ -120,7 +120,7 @@ describe('Leo Chat threads with a shell agent in real tmux', () => {
 });
 
 describe('chat across a daemon restart', () => {
-  it('a message still pending is marked failed with a note, and never pasted', async () => {
+  it('a leftover never started and recent is delivered after the restart; a started or old one fails, never pasted', async () => {
     const t = await startTestDaemon({ config: CONFIG });
     const home = t.home;
     try {
@@ -132,31 +132,56 @@ describe('chat across a daemon restart', () => {
       const { ChatStore } = await import('../../src/chat/chat-store.js');
       const { openDatabase } = await import('../../src/store/database.js');
       const db = openDatabase(path.join(home, 'state', 'chat.db'));
-      const leftover = new ChatStore(db, { now: () => Date.now() } as never).insert({
-        agent: 'den',
-        direction: 'in',
-        kind: 'text',
-        text: 'in flight at the crash',
-        state: 'pending',
-      });
+      const at = (ms: number, text: string) =>
+        new ChatStore(db, { now: () => ms } as never).insert({
+          agent: 'den',
+          direction: 'in',
+          kind: 'text',
+          text,
+          state: 'pending',
+        });
+      const old = at(Date.now() - 11 * 60_000, 'queued eleven minutes ago');
+      const typing = at(Date.now() - 60_000, 'being typed at the crash');
+      new ChatStore(db, { now: () => Date.now() } as never).markDeliveryStarted(typing.id);
+      const fresh = at(Date.now() - 60_000, 'queued a minute ago');
       db.close();
       const again = await startDaemon({
         env: { ...process.env, LEO_HOME: home, LEO_USER_HOME: home },
         logger: createLogger('silent'),
       });
       try {
-        const page = (await request({ socketPath: again.paths.socketFile }, 'GET', '/api/v1/chat/den/messages')).json
-          .data;
-        const m = page.messages.find((x: { id: string }) => x.id === leftover.id);
-        assert.equal(m.state, 'failed');
-        assert.match(page.messages.at(-1).text, /send it again/);
+        const thread = async () =>
+          (await request({ socketPath: again.paths.socketFile }, 'GET', '/api/v1/chat/den/messages')).json.data
+            .messages as { id: string; kind: string; state: string; text: string }[];
+        let messages = await thread();
+        for (let i = 0; i < 50 && messages.find((m) => m.id === fresh.id)?.state !== 'delivered'; i++) {
+          await sleep(100);
+          messages = await thread();
+        }
+        const stateOf = (id: string) => messages.find((m) => m.id === id)?.state;
+        assert.deepEqual([stateOf(old.id), stateOf(typing.id), stateOf(fresh.id)], ['failed', 'failed', 'delivered']);
+        assert.deepEqual(
+          messages.filter((m) => m.kind === 'system').map((m) => m.text),
+          [
+            'Leo restarted before your message was delivered, over 10 minutes after you sent it; please send it ' +
+              'again if it still applies.',
+            'Leo restarted while typing your message into den; it may have arrived, so check before resending.',
+          ],
+          'no "Starting den…": the live agent was adopted before anything was typed into it',
+        );
         await sleep(500);
         const p = spawnSync(
           'tmux',
           ['-S', path.join(home, 'state', 'tmux.sock'), 'capture-pane', '-p', '-t', '=leo-den:'],
           { encoding: 'utf8' },
         ).stdout;
-        assert.equal(p.includes('in flight at the crash'), false);
+        assert.equal(p.includes('queued eleven minutes ago'), false);
+        assert.equal(p.includes('being typed at the crash'), false);
+        assert.equal(
+          p.split('\n').filter((l) => l === '[Leo Chat] queued a minute ago').length,
+          2,
+          'typed once (cat echoes it)',
+        );
       } finally {
         await again.close();
       }

@@ -68,12 +68,24 @@ describe('crash: SIGKILL during a burst of sends to several agents', () => {
           }),
         );
         await killing;
+        // What the agents had read when the daemon died (the sinks print what tmux already handed them).
+        await sleep(200);
+        const readBeforeKill = countMarkers(
+          AGENTS.flatMap((a) => h.linesRead(a)),
+          MARKER,
+        );
 
-        // Half the seeds kill the restart too, at a random point of start-up (leftovers being failed, agents adopted).
+        // A third of the seeds stay down "11 minutes" (every stored time moved back): the leftovers are then too old to
+        // deliver and fail with "send it again"; otherwise they are delivered after the restart.
+        const stale = rng() < 1 / 3;
+        if (stale) h.backdateMessages(11 * 60_000);
+        // Half the seeds kill the restart too, at a random point of start-up (leftovers being settled and delivered,
+        // agents adopted).
         if (rng() < 0.5) await h.startAndKill(rng.int(100, 2500));
         await h.start();
 
-        // A probe per agent: the restarted daemon delivers, and its Enter flushes any text a kill left un-entered.
+        // A probe per agent: the restarted daemon delivers it after the leftovers, and its Enter flushes any text a
+        // kill left un-entered.
         const probes = new Map<string, string>();
         for (const a of AGENTS) {
           const r = await h.op('POST', `/api/v1/chat/${a}/messages`, { text: `probe for ${a}` });
@@ -90,7 +102,8 @@ describe('crash: SIGKILL during a burst of sends to several agents', () => {
                 const msgs = await h.thread(a);
                 return msgs.find((m) => m.id === probes.get(a))?.state === 'delivered' && msgs;
               },
-              20_000,
+              // Each leftover still to deliver takes a paste and an Enter.
+              20_000 + 1_000 * sends.filter((s) => s.agent === a && acked.has(s.marker)).length,
             ),
           );
 
@@ -108,16 +121,17 @@ describe('crash: SIGKILL during a burst of sends to several agents', () => {
         );
         const FATE: Record<string, string> = {
           'the daemon restarted while the message was being typed': 't',
-          'the daemon restarted before delivery started': 'u',
+          'the daemon restarted before delivery started, too long after the message was sent': 'u',
         };
 
         const tally = {
           kills: h.kills,
           acked: acked.size,
           'in flight at the kill, stored': 0,
-          delivered: 0,
+          'delivered before the kill': 0,
+          'delivered after the restart': 0,
           'failed mid-typing': 0,
-          'failed unsent': 0,
+          'failed unsent (too old)': 0,
         };
         for (const agent of AGENTS) {
           const msgs = threads.get(agent)!;
@@ -147,7 +161,8 @@ describe('crash: SIGKILL during a burst of sends to several agents', () => {
             assert.equal(n, 1, `${marker} typed into ${agent} exactly once`);
             assert.ok(byMarker.has(marker), `${marker} typed into ${agent} is one of ${agent}'s messages`);
           }
-          // d: delivered, t: failed while being typed, u: failed before it was typed; no other failure is expected.
+          // d: delivered (before the kill, or after the restart from Leo's outbox), t: failed while being typed, u:
+          // failed before it was typed because it was too old by the restart; no other failure is expected.
           const fates = burst.map((m) => {
             if (m.state === 'delivered') return 'd';
             const why = failedBecause.get(m.id)!;
@@ -160,16 +175,32 @@ describe('crash: SIGKILL during a burst of sends to several agents', () => {
             if (fates[i] === 'u')
               assert.equal(read.get(marker), undefined, `${marker} failed unsent, and was not typed`);
           });
-          // First in, first out per agent, and nothing replayed after a restart: only the one being typed when the
-          // daemon died can be in between.
-          assert.match(fates.join(''), /^d*t?u*$/, `${agent}'s burst in order`);
+          // First in, first out per agent. Stale leftovers all fail: only the one being typed when the daemon died
+          // can be between the delivered ones and them. Fresh ones are all delivered, but each kill can catch one
+          // mid-typing (the first kill, and the kill of a restart delivering leftovers).
           const count = (f: string) => fates.filter((x) => x === f).length;
-          tally.delivered += count('d');
+          if (stale) assert.match(fates.join(''), /^d*t?u*$/, `${agent}'s burst in order`);
+          else {
+            assert.match(fates.join(''), /^[dt]*$/, `${agent}'s leftovers were delivered after the restart`);
+            assert.ok(count('t') <= h.kills, `${agent}: at most one message caught mid-typing per kill`);
+          }
+          assert.deepEqual(
+            h.linesRead(agent).flatMap((l) => l.match(MARKER) ?? []),
+            burst.map((m) => markerOf(m.text)!).filter((k) => read.has(k)),
+            `${agent} read its messages in the order they were sent`,
+          );
+          for (const [i, m] of burst.entries())
+            if (fates[i] === 'd')
+              tally[
+                readBeforeKill.has(markerOf(m.text)!) ? 'delivered before the kill' : 'delivered after the restart'
+              ]++;
           tally['failed mid-typing'] += count('t');
-          tally['failed unsent'] += count('u');
+          tally['failed unsent (too old)'] += count('u');
           const notes = msgs.filter((m) => m.kind === 'system').map((m) => m.text);
           assert.equal(
-            notes.filter((n) => /before your message was delivered; please send it again/.test(n)).length,
+            notes.filter((n) =>
+              /before your message was delivered, over 10 minutes after you sent it; please send it again/.test(n),
+            ).length,
             count('u'),
             'one "send it again" note per message failed before it was typed',
           );
@@ -188,28 +219,32 @@ describe('crash: SIGKILL during a burst of sends to several agents', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-crash-'));
     const db = openDatabase(path.join(dir, 'chat.db'));
     try {
-      const store = new ChatStore(db, new ManualClock());
+      const clock = new ManualClock(Date.parse('2026-12-01T10:00:00Z'));
+      const store = new ChatStore(db, clock);
       const chat = (publish: EventBus['publish']) =>
         new ChatService({
           store,
           notes: new ThreadNotes(store, { publish } as EventBus),
           bus: { publish } as EventBus,
+          clock,
           logger: createLogger('silent'),
-        } as ChatServiceDeps);
+        } as unknown as ChatServiceDeps);
       const queued = store.insert({ agent: 'den', direction: 'in', kind: 'text', text: 'queued', state: 'pending' });
       const typing = store.insert({ agent: 'den', direction: 'in', kind: 'text', text: 'typing', state: 'pending' });
       store.markDeliveryStarted(typing.id);
+      // The daemon was down long enough that the queued one is too old to deliver: both fail, each with its note.
+      clock.advance(11 * 60_000);
 
       // The process "dies" as the first note is published: nothing of that leftover's failure may be left behind.
       const dying = chat((type) => {
         if (type === 'chat.message') throw new Error('killed here');
         return undefined as never;
       });
-      assert.throws(() => dying.failLeftovers(), /killed here/);
+      assert.throws(() => dying.recoverLeftovers(), /killed here/);
       assert.equal(store.get(queued.id)!.state, 'pending', 'the failure rolled back with its note');
       assert.equal(store.page('den', { limit: 10 }).messages.filter((m) => m.kind === 'system').length, 0);
 
-      chat(() => undefined as never).failLeftovers();
+      chat(() => undefined as never).recoverLeftovers();
       const thread = store.page('den', { limit: 10 }).messages;
       assert.deepEqual(
         thread.map((m) => [m.text.replace(/ .*/, ''), m.state]),
@@ -220,7 +255,10 @@ describe('crash: SIGKILL during a burst of sends to several agents', () => {
           ['Leo', ''],
         ],
       );
-      assert.match(thread[2]!.text, /before your message was delivered; please send it again/);
+      assert.match(
+        thread[2]!.text,
+        /before your message was delivered, over 10 minutes after you sent it; please send/,
+      );
       assert.match(thread[3]!.text, /while typing your message into den; it may have arrived/);
     } finally {
       db.close();

@@ -6,6 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Message } from '../../src/chat/message.js';
+import { rfc3339 } from '../../src/core/time.js';
 import { LEO_BIN } from '../helpers/cli.js';
 import { killTmuxServer, paneText } from '../helpers/daemon.js';
 import { request, type Response } from '../helpers/http.js';
@@ -251,6 +252,24 @@ export class CrashHome {
     const db = new BetterSqlite3(path.join(this.home, 'state', 'chat.db'), { readonly: true, fileMustExist: true });
     try {
       return read(db);
+    } finally {
+      db.close();
+    }
+  }
+
+  /**
+   * While the daemon is down: moves every message's time `ms` into the past, as if the daemon had stayed down that
+   * much longer (what a restart judges a leftover's age by).
+   */
+  backdateMessages(ms: number): void {
+    if (this.child) throw new Error('backdate only while the daemon is down');
+    const db = new BetterSqlite3(path.join(this.home, 'state', 'chat.db'), { fileMustExist: true });
+    try {
+      const move = db.prepare('UPDATE messages SET ts = ? WHERE id = ?');
+      const rows = db.prepare('SELECT id, ts FROM messages').all() as { id: string; ts: string }[];
+      db.transaction(() => {
+        for (const r of rows) move.run(rfc3339(Date.parse(r.ts) - ms), r.id);
+      })();
     } finally {
       db.close();
     }

@@ -3,51 +3,61 @@ import { describe, it } from 'node:test';
 import { ENTER_ATTEMPTS, pasteAndSubmit, type PasteTarget } from '../../src/delivery/tmux-paste.js';
 import type { Screen } from '../../src/delivery/screen/screen.js';
 
-/** A pane that takes the prompt only at the n-th Enter (Infinity: never). */
-function pane(takesAtEnter: number): PasteTarget & { calls: string[] } {
+/**
+ * A program whose screen Leo cannot read, seen through its cursor's line: it takes the line only at the n-th Enter
+ * (Infinity: never), and echoes what it is typed unless `echo` is false.
+ */
+function pane(takesAtEnter: number, echo = true): PasteTarget & { calls: string[] } {
   let enters = 0;
-  let screen = '> ';
+  let cursorLine = '> ';
   const calls: string[] = [];
   return {
     calls,
     async pasteText(_s, text, opts) {
       calls.push(`paste:${opts?.bracketed ? 'bracketed' : 'plain'}`);
-      screen = `> ${text}`;
+      if (echo) cursorLine = `> ${text.split('\n').at(-1)}`;
     },
     async sendEnter() {
       calls.push('enter');
-      if (++enters === takesAtEnter) screen = '> \nworking…';
+      // Taken: the cursor moves to a new, empty line (what `cat > file` shows: nothing else changes).
+      if (++enters === takesAtEnter) cursorLine = '';
     },
     async sendKeys() {
       throw new Error('not used without a screen reader');
     },
-    async captureThenEnter() {
-      const before = screen;
-      await this.sendEnter('');
+    async cursorLine(_s, opts) {
+      const before = cursorLine;
+      if (opts?.thenEnter) await this.sendEnter('');
       return before;
     },
     async capturePane() {
-      return screen;
+      throw new Error('the cursor line is what is watched');
     },
   };
 }
 
-describe('paste then Enter, verified', () => {
-  it('one bracketed paste and one Enter when the pane takes it', async () => {
+describe('paste then Enter into a program whose screen is not read', () => {
+  it('one bracketed paste and one Enter when the text leaves the cursor line', async () => {
     const p = pane(1);
     await pasteAndSubmit(p, 'leo-den', 'line one\nline two');
     assert.deepEqual(p.calls, ['paste:bracketed', 'enter']);
   });
 
-  it('presses Enter again when the first one was swallowed', async () => {
+  it('presses Enter again while the text still sits on the cursor line (the first one was swallowed)', async () => {
     const p = pane(2);
     await pasteAndSubmit(p, 'leo-den', 'hi');
     assert.deepEqual(p.calls, ['paste:bracketed', 'enter', 'enter']);
   });
 
-  it(`gives up after ${ENTER_ATTEMPTS} presses with an error that says so`, async () => {
+  it('a program that shows nothing of the text gets one Enter, and the message counts as delivered', async () => {
+    const p = pane(Infinity, false);
+    await pasteAndSubmit(p, 'leo-den', 'hi');
+    assert.deepEqual(p.calls, ['paste:bracketed', 'enter']);
+  });
+
+  it(`gives up after ${ENTER_ATTEMPTS} presses with the text still on the input line, saying so`, async () => {
     const p = pane(Infinity);
-    await assert.rejects(pasteAndSubmit(p, 'leo-den', 'hi'), /did not change after 3 Enter presses/);
+    await assert.rejects(pasteAndSubmit(p, 'leo-den', 'hi'), /still on the program's input line after 3 Enter presses/);
     assert.equal(p.calls.filter((c) => c === 'enter').length, ENTER_ATTEMPTS);
   });
 });
@@ -77,7 +87,7 @@ function harness(opts: { before: Screen[]; takesAtEnter: number; pasteShows?: bo
       before.length = 0;
       current = { kind: 'input', text: '' };
     },
-    async captureThenEnter() {
+    async cursorLine() {
       throw new Error('not used with a screen reader');
     },
     async capturePane() {

@@ -155,6 +155,21 @@ for (const control of [false, true])
       await assert.rejects(tmux.pasteText('nope', 'x'), /can't find/);
     });
 
+    it('reads the line the cursor is on, and presses Enter after reading it in the same call', async () => {
+      await tmux.newSession({ name: 'cursor', cwd: t.dir, command: ['sh', '-c', 'printf "one\\ntwo\\n"; exec cat'] });
+      await eventually('the output', async () =>
+        (await tmux.capturePane('cursor')).includes('two') ? true : undefined,
+      );
+      await tmux.pasteText('cursor', 'typed é 😀');
+      assert.equal(
+        await eventually('the echo', async () => (await tmux.cursorLine('cursor')) || undefined),
+        'typed é 😀',
+      );
+      assert.equal(await tmux.cursorLine('cursor', { thenEnter: true }), 'typed é 😀', 'read before the Enter');
+      await eventually('the new line', async () => ((await tmux.cursorLine('cursor')) === '' ? true : undefined));
+      assert.equal((await tmux.capturePane('cursor')).split('\n').filter((l) => l === 'typed é 😀').length, 2);
+    });
+
     it('pastes many lines, quotes, escapes and wide characters as one paste', async () => {
       await tmux.newSession({ name: 'cat2', cwd: t.dir, command: ['cat'] });
       await eventually('cat2', () => session('cat2'));

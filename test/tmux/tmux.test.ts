@@ -126,18 +126,21 @@ describe('Tmux over the exec seam', () => {
   });
 
   it('targets panes as =session: and captures with joined lines', async () => {
-    const { exec, calls } = fakeExec(() => ({ stdout: 'line\n' }));
+    const { exec, calls } = fakeExec(() => ({ stdout: '1\nline\n> typed\n\n' }));
     const tmux = new Tmux({ socketPath: '/s', exec });
-    assert.equal(await tmux.capturePane('den', 20), 'line\n');
+    assert.equal(await tmux.capturePane('den', 20), '1\nline\n> typed\n\n');
     await tmux.sendEnter('den');
-    assert.equal(await tmux.captureThenEnter('den'), 'line\n');
+    assert.equal(await tmux.cursorLine('den', { thenEnter: true }), '> typed', 'the row display-message names');
     await tmux.renameSession('den', 'den2');
     assert.deepEqual(
       calls.map((c) => c.args.slice(4)),
       [
         ['capture-pane', '-p', '-J', '-t', '=den:', '-S', '-20'],
         ['send-keys', '-t', '=den:', 'Enter'],
-        ['capture-pane', '-p', '-J', '-t', '=den:', '-S', '-0', ';', 'send-keys', '-t', '=den:', 'Enter'],
+        [
+          ...['display-message', '-p', '-t', '=den:', '#{cursor_y}', ';'],
+          ...['capture-pane', '-p', '-t', '=den:', ';', 'send-keys', '-t', '=den:', 'Enter'],
+        ],
         ['rename-session', '-t', '=den', '--', 'den2'],
       ],
     );
