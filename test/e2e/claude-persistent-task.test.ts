@@ -81,8 +81,10 @@ describe('a persistent claude task owned by another agent', () => {
     assert.equal((await thread('digest')).filter((m: any) => m.task === 'digest').length, 0);
 
     clock.advance(2 * 3600_000);
-    const reminder = await until('the reminder in den', async () =>
-      (await thread('den')).find((m: any) => m.text.startsWith(REMINDER)),
+    const reminder = await until(
+      'the reminder in den',
+      async () => (await thread('den')).find((m: any) => m.text.startsWith(REMINDER)),
+      10_000,
     );
     assert.deepEqual([reminder.kind, reminder.task, reminder.run_id], ['task', 'digest', runId]);
   });

@@ -86,8 +86,10 @@ describe('task owners, task output and Leo Chat messages in the daemon', () => {
     const r = await op('POST', '/api/v1/tasks/by-template/run');
     assert.equal(r.status, 202, r.text);
     assert.equal((await finished('by-template', r.json.data.run_id)).status, 'failed');
-    const card = await until('the card in den', async () =>
-      (await thread('den')).find((m: any) => m.run_id === r.json.data.run_id),
+    const card = await until(
+      'the card in den',
+      async () => (await thread('den')).find((m: any) => m.run_id === r.json.data.run_id),
+      5000,
     );
     assert.equal(card.task, 'by-template');
     assert.equal((await thread('assistant')).filter((m: any) => m.task === 'by-template').length, 0);
@@ -96,7 +98,11 @@ describe('task owners, task output and Leo Chat messages in the daemon', () => {
     const run = await runLeoAsync(['run', 'by-template'], envOf(t));
     assert.equal(run.status, 1, run.stdout + run.stderr);
     const runId = /run (\S+) failed/.exec(run.stdout)![1]!;
-    await until('the leo run card in den', async () => (await thread('den')).find((m: any) => m.run_id === runId));
+    await until(
+      'the leo run card in den',
+      async () => (await thread('den')).find((m: any) => m.run_id === runId),
+      5000,
+    );
   });
 
   it("a task run's output in assistant for an owner that is no agent comes with the note, once per run", async () => {
@@ -135,8 +141,10 @@ describe('task owners, task output and Leo Chat messages in the daemon', () => {
     const mark = sse.events.length;
     const sent = await op('POST', '/api/v1/chat/den/messages', { text: 'hello from the phone' });
     assert.equal(sent.status, 201, sent.text);
-    await until('delivered', async () =>
-      (await thread('den')).find((m: any) => m.id === sent.json.data.id && m.state === 'delivered'),
+    await until(
+      'delivered',
+      async () => (await thread('den')).find((m: any) => m.id === sent.json.data.id && m.state === 'delivered'),
+      10_000,
     );
     await sse.waitUntil(() => sse.events.slice(mark).some((e) => e.event === 'agent_message'));
     const ev = sse.events.slice(mark).find((e) => e.event === 'agent_message')!;
@@ -211,13 +219,20 @@ describe('chat.enabled: false', () => {
     assert.ok(run.stderr.startsWith(`leo run: warning: no failure card was posted: ${CHAT_OFF}`), run.stderr);
     const fired = await op('POST', '/api/v1/tasks/orphan/run');
     assert.equal(fired.status, 202);
-    await until('the run to finish', async () =>
-      (await op('GET', '/api/v1/state')).json.data.recent_runs.find(
-        (r: any) => r.id === fired.json.data.run_id && r.status === 'failed',
-      ),
+    await until(
+      'the run to finish',
+      async () =>
+        (await op('GET', '/api/v1/state')).json.data.recent_runs.find(
+          (r: any) => r.id === fired.json.data.run_id && r.status === 'failed',
+        ),
+      20_000,
     );
     await setChat(true);
-    const assistant = (await op('GET', '/api/v1/chat/assistant/messages')).json.data.messages;
-    assert.deepEqual(assistant, []);
+    const threads = (await op('GET', '/api/v1/chat/threads')).json.data;
+    assert.deepEqual(
+      threads.filter((x: any) => x.last_message !== null),
+      [],
+      'no card, in assistant or anywhere',
+    );
   });
 });
