@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { after, before, describe, it } from 'node:test';
 import { CHAT_OFF } from '../../src/chat/chat-off.js';
+import type { ManualClock } from '../../src/core/clock.js';
 import { runLeoAsync } from '../helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
@@ -234,5 +235,35 @@ describe('chat.enabled: false', () => {
       [],
       'no card, in assistant or anywhere',
     );
+  });
+
+  it('a reminder that comes due while chat is off waits, and fires late once it is back on', async () => {
+    const clock = t.clock as ManualClock;
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${t.daemon.port}/api/agent/den/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${t.daemon.agentToken}` } },
+      }),
+    );
+    try {
+      const at = new Date(clock.now() + 3600_000).toISOString();
+      const r = await client.callTool({ name: 'leo_chat_schedule', arguments: { text: 'stretch', at } });
+      assert.equal(r.isError, undefined, JSON.stringify(r.content));
+    } finally {
+      await client.close();
+    }
+    await setChat(false);
+    clock.advance(2 * 3600_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await setChat(true);
+    const den = async () => (await op('GET', '/api/v1/chat/den/messages')).json.data?.messages ?? [];
+    assert.deepEqual(await den(), [], 'nothing fired while chat was off');
+    clock.advance(60_000);
+    const fired = await until(
+      'the reminder',
+      async () => (await den()).find((m: any) => m.text.startsWith('stretch')),
+      5000,
+    );
+    assert.match(fired.text, /\n_\(late — scheduled for .+\)_$/);
   });
 });
