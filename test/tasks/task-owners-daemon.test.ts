@@ -193,6 +193,16 @@ describe('chat.enabled: false', () => {
     assert.equal(upload.status, 503);
   });
 
+  it("a permission prompt is not posted: the hook gives no decision at once, and Claude's own dialog asks", async () => {
+    const payload = { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'touch x' } };
+    const answered = await Promise.race([
+      request(t.socket, 'POST', '/hooks/permission-request', { body: { agent: 'den', payload } }),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 3000)),
+    ]);
+    assert.ok(answered, 'the hook was held for an answer in chat');
+    assert.deepEqual([answered.status, answered.json.data], [200, {}]);
+  });
+
   it('the agent tools answer the same error over HTTP and as an MCP tool result', async () => {
     const post = await request(t.tcp, 'POST', '/api/agent/den/chat/post', {
       token: t.daemon.agentToken,
