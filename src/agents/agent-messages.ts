@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
+import type { EventBus } from '../events/bus.js';
 import type { AgentMessage } from '../observe/schemas.js';
 
 export const RECENT_MESSAGES_CAP = 50;
@@ -26,4 +27,16 @@ export class RecentMessages {
     this.entries = this.entries.filter((e) => e.at >= cutoff);
     return this.entries.map((e) => ({ ...(e.from ? { from: e.from } : {}), to: e.to, at: rfc3339(e.at) }));
   }
+}
+
+/**
+ * Tells the fleet that a message reached an agent: recent_messages and the agent_message event, the pair only. Every
+ * message counts, whoever sent it: an agent's (`from` its name), an operator's or one sent through Leo Chat (a human:
+ * no `from`, as the observability spec says, since Leo does not invent an identity).
+ */
+export function messageAnnouncer(recent: RecentMessages, bus: EventBus) {
+  return (from: string | undefined, to: string): void => {
+    const m = recent.record(from, to);
+    bus.publish('agent_message', { ...(m.from ? { from: m.from } : {}), to: m.to });
+  };
 }

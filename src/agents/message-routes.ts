@@ -3,18 +3,16 @@ import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
-import type { EventBus } from '../events/bus.js';
 import { AgentError } from './agent-error.js';
 import { AgentName } from './agent-record.js';
-import type { RecentMessages } from './agent-messages.js';
 
 export const AgentMessageBody = z.strictObject({ to: AgentName, text: z.string().min(1).max(100_000) });
 export const OperatorMessageBody = z.strictObject({ text: z.string().min(1).max(100_000) });
 const NameParams = z.object({ name: AgentName });
 
 export interface MessageRoutesDeps {
-  bus: EventBus;
-  recent: RecentMessages;
+  /** Records the message in recent_messages and publishes agent_message (see messageAnnouncer). */
+  announce(from: string | undefined, to: string): void;
   /**
    * Hands the text to the target like any inbound message, waking it if parked; throws AgentError (a conflict for
    * an agent stopped on purpose, which a message does not start).
@@ -36,8 +34,7 @@ export const messageRoutes: FastifyPluginAsync<MessageRoutesDeps> = async (app, 
         throw new HttpError(err.kind === 'not_found' ? 404 : err.kind === 'conflict' ? 409 : 400, err.message);
       throw err;
     }
-    const m = deps.recent.record(from, to);
-    deps.bus.publish('agent_message', { ...(m.from ? { from: m.from } : {}), to: m.to });
+    deps.announce(from, to);
     return ok({ delivered: true, to });
   };
 

@@ -5,6 +5,7 @@ import { Access } from '../http/access.js';
 import { notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import type { ChatService } from './chat-service.js';
+import { chatOffError } from './chat-off.js';
 import { AskError, type AskService } from './asks.js';
 import type { PermissionPrompts } from './permission-prompts.js';
 import { AnswerBody } from './ask-answer.js';
@@ -47,6 +48,8 @@ export interface ChatRoutesDeps {
   attachments: AttachmentStore;
   agentExists(agent: string): boolean;
   maxAttachmentBytes(): number;
+  /** chat.enabled, read per request: while false every route here answers chatOffError. */
+  enabled(): boolean;
 }
 
 /**
@@ -55,6 +58,10 @@ export interface ChatRoutesDeps {
  */
 export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) => {
   const readers = { config: { access: Access.operatorOrDevice } };
+  // After the server's access check (a root hook runs first), so a caller without a token still gets its 401.
+  app.addHook('onRequest', async () => {
+    if (!deps.enabled()) throw chatOffError();
+  });
   const agentOf = (req: FastifyRequest) => {
     const { agent } = parseInput(AgentParams, req.params, 'params');
     if (!deps.agentExists(agent) && !deps.store.newestId(agent)) throw notFound(`no agent named "${agent}"`);

@@ -9,6 +9,8 @@ export const REMINDER_MAX_AHEAD_MS = 366 * 24 * 3600_000;
 export const LATE_AFTER_MS = 60_000;
 /** Timers are re-armed at least this often, so a reminder a year out never needs a timer Node cannot hold. */
 const MAX_TIMER_MS = 6 * 3600_000;
+/** While Leo Chat is off, due reminders wait, and are looked at again this often (they then fire late). */
+const CHAT_OFF_RECHECK_MS = 60_000;
 
 export class ReminderError extends Error {}
 
@@ -71,7 +73,15 @@ export function formatLocal(ms: number): string {
 export class ReminderService {
   private timer: TimerHandle | null = null;
 
-  constructor(private readonly deps: { db: Database; clock: Clock; chat: ChatService }) {}
+  constructor(
+    private readonly deps: {
+      db: Database;
+      clock: Clock;
+      chat: ChatService;
+      /** chat.enabled: while false nothing fires; due reminders stay scheduled and fire once it is back on. */
+      enabled?(): boolean;
+    },
+  ) {}
 
   schedule(thread: { agent: string; task?: string | undefined; runId?: string | undefined }, text: string, at: string) {
     if (!text.trim()) throw new ReminderError('text: must not be empty');
@@ -123,6 +133,11 @@ export class ReminderService {
   }
 
   private fireDue(): void {
+    if (this.deps.enabled && !this.deps.enabled()) {
+      this.timer?.cancel();
+      this.timer = this.deps.clock.setTimeout(() => this.fireDue(), CHAT_OFF_RECHECK_MS);
+      return;
+    }
     const now = this.deps.clock.now();
     const due = this.deps.db
       .prepare(`SELECT * FROM reminders WHERE state = 'scheduled' AND at_ms <= ? ORDER BY at_ms, id`)

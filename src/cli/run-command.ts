@@ -7,7 +7,7 @@ import { LEO_BIN } from '../core/leo-bin.js';
 import { rfc3339 } from '../core/time.js';
 import type { TaskRun } from '../observe/schemas.js';
 import { fireOneshot } from '../tasks/oneshot-firing.js';
-import { resolveOwner } from '../tasks/owner.js';
+import { taskOwner } from '../tasks/owner.js';
 import type { TaskRunEventType } from '../tasks/task-run-ingress.js';
 import type { RunValues } from '../tasks/task-launch.js';
 import { callDaemon } from './socket-client.js';
@@ -62,15 +62,7 @@ export async function runTaskCommand(task: string): Promise<void> {
       ANNOUNCE_TIMEOUT_MS,
     ),
   )) as { agents: { name: string; workspace: string }[] } | undefined;
-  const owner = resolveOwner(
-    {
-      task,
-      ...(t.owner ? { owner: t.owner } : {}),
-      runtime: t.runtime,
-      ...(t.workspace ? { workspace: t.workspace } : {}),
-    },
-    agents?.agents ?? [],
-  );
+  const owner = taskOwner(config, task, agents?.agents ?? [], paths.home);
   const listen = parseListen(config.web.listen)!;
   const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
   const runId = newId(Date.now());

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AgentStore } from '../agents/agent-store.js';
-import { RecentMessages } from '../agents/agent-messages.js';
+import { messageAnnouncer, RecentMessages } from '../agents/agent-messages.js';
 import { hookRoutes, type HookHandlers } from '../agents/hook-routes.js';
 import { Launcher } from '../agents/launcher.js';
 import { messageRoutes } from '../agents/message-routes.js';
@@ -120,6 +120,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     onError: (err) => d.logger.warn({ err: (err as Error).message }, 'activity sweep failed'),
   });
   const recent = new RecentMessages(d.clock);
+  const announceMessage = messageAnnouncer(recent, d.bus);
   const deliverer = new Deliverer([
     tmuxPasteRoute({
       tmux,
@@ -155,8 +156,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     recentMessages: () => recent.list(),
   });
   await d.app.register(messageRoutes, {
-    bus: d.bus,
-    recent,
+    announce: announceMessage,
     deliver: async (to, text) => {
       supervisor.get(to);
       await supervisor.wake(to);
@@ -171,6 +171,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     tmux,
     deliverer,
     hooks,
+    announceMessage,
     async start(): Promise<void> {
       await supervisor.restore();
       sweeper.start();

@@ -55,6 +55,8 @@ export interface ChatWiringDeps {
   store: ChatStore;
   notes: ThreadNotes;
   config(): Config;
+  /** recent_messages and agent_message: a Leo Chat message counts once it is delivered, from a human (no `from`). */
+  announceMessage(from: string | undefined, to: string): void;
 }
 
 /**
@@ -69,6 +71,8 @@ export function transcriptionLanes(poolThreads: number): number {
 /** Builds Leo Chat's thread store and service over the agents domain, and registers /api/v1/chat. */
 export async function wireChat(d: ChatWiringDeps) {
   const { store } = d;
+  /** chat.enabled: read wherever chat would serve, deliver or post, so a reload turns it on or off at once. */
+  const enabled = () => d.config().chat.enabled;
   const transcriptions = new PQueue({ concurrency: transcriptionLanes(d.config().pool.threads) });
   const subscriptions = new SubscriptionStore(d.db, d.clock);
   const presence = new PresenceBoard(d.clock);
@@ -98,7 +102,14 @@ export async function wireChat(d: ChatWiringDeps) {
   chat = new ChatService({
     store,
     notes: d.notes,
-    deliveries: replies,
+    deliveries: {
+      started: (agent, id, text) => replies.started(agent, id, text),
+      delivered: (agent, id) => {
+        replies.delivered(agent, id);
+        d.announceMessage(undefined, agent);
+      },
+      failed: (agent, id) => replies.failed(agent, id),
+    },
     onStored: push,
     // Program and model paths are read at each transcription: setting them needs no restart.
     transcribe: async (audio) => {
@@ -156,14 +167,17 @@ export async function wireChat(d: ChatWiringDeps) {
     prompts,
     agentExists: (a) => d.supervisor.has(a),
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
+    enabled,
   });
-  const reminders = new ReminderService({ db: d.db, clock: d.clock, chat });
+  const reminders = new ReminderService({ db: d.db, clock: d.clock, chat, enabled });
   d.features.add('chat.reminders');
-  const tools = chatTools(chat, asks, reminders);
-  // The tasks domain, wired later, fills in taskTurn so a persistent run's posts are filed under it.
+  // The tasks domain, wired later, fills in taskTurn and taskOutput: a task run's output goes to its owner's thread.
   const callers: CallerLookup = { agentExists: (a) => d.supervisor.has(a) };
-  await d.app.register(mcpRoutes, { tools, lookup: callers });
-  await d.app.register(agentChatRoutes, { tools, lookup: callers });
+  const tools = chatTools(chat, asks, reminders, {
+    taskOutput: (thread, task, runId) => callers.taskOutput?.(thread, task, runId),
+  });
+  await d.app.register(mcpRoutes, { tools, lookup: callers, enabled });
+  await d.app.register(agentChatRoutes, { tools, lookup: callers, enabled });
   const pruner = new AttachmentPruner({
     attachments,
     clock: d.clock,
@@ -171,5 +185,5 @@ export async function wireChat(d: ChatWiringDeps) {
     retentionMs: () => d.config().chat.attachment_retention,
     prune: (input) => d.pool.run<string[]>('pruneFiles', input),
   });
-  return { chat, store, attachments, asks, prompts, reminders, replies, pruner, pushes, callers };
+  return { chat, store, attachments, asks, prompts, reminders, replies, pruner, pushes, callers, enabled };
 }

@@ -163,6 +163,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     store: chatStore,
     notes,
     config,
+    announceMessage: agents.announceMessage,
   });
   // Registered once chat exists: a spawn's first prompt is the agent's first chat message, typed when it is ready.
   await app.register(agentRoutes, {
@@ -180,7 +181,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   };
   agents.hooks.stop = ({ agent, payload }) => {
     chat.prompts.dialogsClosed(agent);
-    void chat.replies.onStop(agent, payload);
+    // With Leo Chat off no reply is posted; the turn's end still ends a persistent task's run.
+    if (chat.enabled()) void chat.replies.onStop(agent, payload);
     tasks.persistent.turnEnded(agent);
     return {};
   };
@@ -188,8 +190,9 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     chat.prompts.dialogsClosed(agent);
     return {};
   };
+  // With Leo Chat off the hook gives no decision: Claude's own dialog in the terminal asks, as without Leo.
   agents.hooks['permission-request'] = ({ agent, payload }, gone) =>
-    agents.supervisor.has(agent) ? chat.prompts.request(agent, payload, gone) : {};
+    agents.supervisor.has(agent) && chat.enabled() ? chat.prompts.request(agent, payload, gone) : {};
   // Prompts first: their hooks died with the last daemon, and asks must not re-arm a card's deadline.
   chat.prompts.expireAll();
   chat.asks.restore();
@@ -213,7 +216,11 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     deliverer: agents.deliverer,
     chat: chat.chat,
   });
-  chat.callers.taskTurn = (agent) => tasks.persistent.inFlight(agent);
+  chat.callers.taskTurn = (agent) => {
+    const turn = tasks.persistent.inFlight(agent);
+    return turn && { ...turn, owner: tasks.cards.ownerOf(turn.task).agent };
+  };
+  chat.callers.taskOutput = (thread, task, runId) => tasks.cards.beforeOutput(thread, task, runId);
   const sessions = await wireSessions({
     app,
     db,

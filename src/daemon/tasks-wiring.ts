@@ -37,6 +37,8 @@ export interface TasksWiringDeps {
 export async function wireTasks(d: TasksWiringDeps) {
   const cards = new TaskCards({
     config: d.config,
+    home: d.paths.home,
+    chatEnabled: () => d.config().chat.enabled,
     agents: () => d.supervisor.list().map((a) => ({ name: a.name, workspace: a.workspace })),
     post: (agent, p) => d.chat.post(agent, p),
     note: (agent, text) => d.chat.note(agent, text),
@@ -45,7 +47,7 @@ export async function wireTasks(d: TasksWiringDeps) {
     config: d.config,
     clock: d.clock,
     agentExists: (a) => d.supervisor.has(a),
-    spawn: (template, name) => d.supervisor.spawn({ template, name }),
+    spawn: (req) => d.supervisor.spawn(req),
     start: (a) => d.supervisor.start(a),
     isRunning: (a) => d.supervisor.isRunning(a),
     deliver: (a, text) => d.deliverer.deliver(a, text),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { AttachmentError } from '../chat/attachments.js';
 import { AskError } from '../chat/asks.js';
+import { chatOffError } from '../chat/chat-off.js';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
@@ -14,9 +15,9 @@ type Tools = ReturnType<typeof chatTools>;
  * The agent tools as plain HTTP: POST /api/agent/{name}/chat/{post,ask,ask/withdraw,history} with the agent token.
  * Same inputs and results as the MCP tools (one definition serves both).
  */
-export const agentChatRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerLookup }> = async (
+export const agentChatRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerLookup; enabled(): boolean }> = async (
   app,
-  { tools, lookup },
+  { tools, lookup, enabled },
 ) => {
   const routes = {
     post: tools.leo_chat_post,
@@ -28,6 +29,7 @@ export const agentChatRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerL
     // Built once per route: zod compiles a schema on first use, and rebuilding it per request was a fifth of a post.
     const body = z.strictObject(tool.input);
     app.post(`/api/agent/:name/chat/${action}`, { config: { access: Access.agent } }, async (req) => {
+      if (!enabled()) throw chatOffError();
       const caller = toolCaller(req, lookup, 'api');
       const args = action === 'ask' ? (req.body ?? {}) : parseInput(body, req.body ?? {}, 'body');
       try {

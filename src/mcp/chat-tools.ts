@@ -3,6 +3,7 @@ import type { ChatService } from '../chat/chat-service.js';
 import { AskToolInput, parseAskRequest } from '../chat/ask-input.js';
 import type { AskService } from '../chat/asks.js';
 import type { ReminderService } from '../chat/reminders.js';
+import type { CallerLookup } from './tool-caller.js';
 
 /**
  * Leo's agent tools: each input is a zod shape, which the MCP SDK also publishes as the tool's JSON Schema, and the
@@ -28,6 +29,8 @@ export interface ToolCaller {
   via?: 'mcp' | 'api';
   task?: string | undefined;
   runId?: string | undefined;
+  /** For a persistent task's turn: whether its owner is the agent running it (then its asks keep no deadline). */
+  ownerIsAsker?: boolean;
 }
 
 export const WithdrawInput = { message_id: z.string().min(1).max(64).describe('The id leo_chat_ask returned') };
@@ -43,7 +46,16 @@ export const ScheduleCancelInput = { id: z.string().min(1).max(64).describe('The
 
 export class ToolInputError extends Error {}
 
-export function chatTools(chat: ChatService, asks: AskService, reminders: ReminderService) {
+export function chatTools(
+  chat: ChatService,
+  asks: AskService,
+  reminders: ReminderService,
+  lookup: Pick<CallerLookup, 'taskOutput'> = {},
+) {
+  // A task run's output in a fallback thread is explained there first (the owner it names is not an agent).
+  const output = (caller: ToolCaller) => {
+    if (caller.task) lookup.taskOutput?.(caller.agent, caller.task, caller.runId);
+  };
   return {
     leo_chat_post: {
       description:
@@ -51,6 +63,7 @@ export function chatTools(chat: ChatService, asks: AskService, reminders: Remind
       input: PostInput,
       run(caller: ToolCaller, args: z.infer<z.ZodObject<typeof PostInput>>) {
         if (!args.text.trim() && !args.files?.length) throw new ToolInputError('give text, files, or both');
+        output(caller);
         const m = chat.post(caller.agent, {
           text: args.text,
           ...(args.files ? { files: args.files } : {}),
@@ -69,6 +82,7 @@ export function chatTools(chat: ChatService, asks: AskService, reminders: Remind
         const req = parseAskRequest(args, { source: caller.via ?? 'mcp' });
         if (!req.ok) throw new ToolInputError(req.error);
         if (req.request.kind === 'resume') return asks.wait(caller, req.request.messageId);
+        output(caller);
         const m = asks.open(caller, req.request.question, req.request.input, req.request.timeoutS);
         return asks.wait(caller, m.id);
       },
@@ -84,7 +98,9 @@ export function chatTools(chat: ChatService, asks: AskService, reminders: Remind
       description: 'Post a reminder into your thread at a given time (RFC 3339 with offset). Not recurring.',
       input: ScheduleInput,
       run(caller: ToolCaller, args: { text: string; at: string }) {
-        return reminders.schedule(caller, args.text, args.at);
+        const r = reminders.schedule(caller, args.text, args.at);
+        output(caller);
+        return r;
       },
     },
     leo_chat_schedule_list: {

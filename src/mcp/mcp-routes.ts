@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AttachmentError } from '../chat/attachments.js';
 import { AskError } from '../chat/asks.js';
+import { CHAT_OFF } from '../chat/chat-off.js';
 import { ReminderError } from '../chat/reminders.js';
 import { LEO_VERSION } from '../core/version.js';
 import { Access } from '../http/access.js';
@@ -12,7 +13,7 @@ import { toolCaller, type CallerLookup } from './tool-caller.js';
 type Tools = ReturnType<typeof chatTools>;
 
 /** One MCP server per request (stateless Streamable HTTP): the caller's identity comes from the path and headers. */
-function buildServer(tools: Tools, caller: ToolCaller): McpServer {
+function buildServer(tools: Tools, caller: ToolCaller, enabled: () => boolean): McpServer {
   const server = new McpServer({ name: 'leo', version: LEO_VERSION });
   // The SDK types each callback against its own shape; over a table of tools one loose signature is enough.
   const register = server.registerTool.bind(server) as unknown as (
@@ -22,6 +23,8 @@ function buildServer(tools: Tools, caller: ToolCaller): McpServer {
   ) => void;
   for (const [name, tool] of Object.entries(tools)) {
     register(name, { description: tool.description, inputSchema: tool.input }, async (args) => {
+      // The server and its tool list stay up, so the agent reads why in the tool result instead of a dead server.
+      if (!enabled()) return { isError: true, content: [{ type: 'text' as const, text: CHAT_OFF }] };
       try {
         const result = await (tool.run as (c: ToolCaller, a: unknown) => unknown)(caller, args);
         return {
@@ -47,9 +50,12 @@ function buildServer(tools: Tools, caller: ToolCaller): McpServer {
  * Leo's MCP endpoint for agents: /api/agent/{name}/mcp, Streamable HTTP, agent token on TCP. A headless task run
  * names itself with X-Leo-Task / X-Leo-Run-Id so its posts become task cards; a leo_dispatch subagent is refused.
  */
-export const mcpRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerLookup }> = async (app, { tools, lookup }) => {
+export const mcpRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerLookup; enabled(): boolean }> = async (
+  app,
+  { tools, lookup, enabled },
+) => {
   const handler = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
-    const server = buildServer(tools, toolCaller(req, lookup, 'mcp'));
+    const server = buildServer(tools, toolCaller(req, lookup, 'mcp'), enabled);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {

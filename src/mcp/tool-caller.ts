@@ -27,8 +27,13 @@ export const CallerEnv = {
 /** What the routes need to know about agents and task runs to identify a caller. */
 export interface CallerLookup {
   agentExists(name: string): boolean;
-  /** The persistent task run whose turn is in flight in this agent: its posts are filed under that run. */
-  taskTurn?(agent: string): { task: string; runId: string } | undefined;
+  /**
+   * The persistent task run whose turn is in flight in this agent, and its task's owner: the agent's output during
+   * that turn is filed under the run, in the owner's thread.
+   */
+  taskTurn?(agent: string): { task: string; runId: string; owner: string } | undefined;
+  /** A task run is about to put output (a post, an ask, a reminder) into `thread`: a fallback owner gets its note. */
+  taskOutput?(thread: string, task: string, runId: string | undefined): void;
 }
 
 // Module level: zod compiles a schema on first use, and building this one per request was a tenth of an agent post.
@@ -50,5 +55,7 @@ export function toolCaller(req: FastifyRequest, lookup: CallerLookup, via: NonNu
   if (!lookup.agentExists(name) && !(task && name === PINNED_AGENT)) throw notFound(`no agent named "${name}"`);
   if (task) return { agent: name, via, task, runId: header(CallerHeaders.runId) };
   const turn = lookup.taskTurn?.(name);
-  return { agent: name, via, ...(turn ? { task: turn.task, runId: turn.runId } : {}) };
+  if (!turn) return { agent: name, via };
+  // The spec puts a task run's output in its owner's thread; only an owner that is this agent keeps it here.
+  return { agent: turn.owner, via, task: turn.task, runId: turn.runId, ownerIsAsker: turn.owner === name };
 }

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { Config } from '../config/schema.js';
+import { resolveTask } from './task-launch.js';
 
 /** The thread that gets output nobody else owns. */
 export const FALLBACK_OWNER = 'assistant';
@@ -41,4 +43,26 @@ export function resolveOwner(
     if (match) return { agent: match.name };
   }
   return { agent: FALLBACK_OWNER };
+}
+
+/**
+ * The owner of a task in the config. Its workspace is the one its runs use — the task's, else its template's, else
+ * `<workspace_root>/<task>` — so a task lands with the agent working where it works, however that was configured.
+ */
+export function taskOwner(
+  config: Config,
+  task: string,
+  agents: readonly { name: string; workspace: string }[],
+  home: string,
+): { agent: string; note?: string } {
+  const t = config.tasks[task];
+  return resolveOwner(
+    {
+      task,
+      ...(t?.owner ? { owner: t.owner } : {}),
+      runtime: t?.runtime ?? 'oneshot',
+      ...(t ? { workspace: resolveTask(config, task, t, home).workspace } : {}),
+    },
+    agents,
+  );
 }

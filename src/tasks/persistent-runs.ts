@@ -9,8 +9,8 @@ interface Turn {
 }
 
 /**
- * Persistent task firings: the prompt goes into the task's own agent (named like the task, spawned from the task's
- * template on first use) through the chat delivery path, and the run lasts until that agent's turn ends (its Stop
+ * Persistent task firings: the prompt goes into the task's own agent (named like the task, spawned on first use from
+ * the task's template, environments and workspace) through the chat delivery path, and the run lasts until that agent's turn ends (its Stop
  * hook) or the task's timeout passes. While the turn is in flight the agent's posts and asks are filed under the run.
  * Failures say which stage failed, as the spec's free-form strings: `enqueue: …`, `rejected: …`, `await: …`.
  */
@@ -22,7 +22,7 @@ export class PersistentRuns {
       config(): Config;
       clock: Clock;
       agentExists(name: string): boolean;
-      spawn(template: string, name: string): Promise<unknown>;
+      spawn(req: { name: string; template: string; environments?: string[]; workspace?: string }): Promise<unknown>;
       start(name: string): Promise<unknown>;
       isRunning(name: string): boolean;
       deliver(agent: string, text: string): Promise<unknown>;
@@ -47,7 +47,14 @@ export class PersistentRuns {
     if (!t?.template) return { ok: false, error: `task: ${task} has no template` };
     const agent = task;
     try {
-      if (!this.deps.agentExists(agent)) await this.deps.spawn(t.template, agent);
+      // The task's own environments and workspace go to its agent, as they would to a oneshot run of the task.
+      if (!this.deps.agentExists(agent))
+        await this.deps.spawn({
+          name: agent,
+          template: t.template,
+          ...(t.environments ? { environments: t.environments } : {}),
+          ...(t.workspace ? { workspace: t.workspace } : {}),
+        });
       else if (!this.deps.isRunning(agent)) await this.deps.start(agent);
     } catch (err) {
       return { ok: false, error: `enqueue: ${(err as Error).message}` };

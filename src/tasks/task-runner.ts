@@ -118,13 +118,18 @@ export class TaskRunner {
       ...(outcome.logPath ? { logPath: outcome.logPath } : {}),
     });
     if (!outcome.ok && !outcome.interrupted && t.runtime === 'oneshot' && t.notify_on_fail) {
-      this.deps.cards.postFailure({
-        task,
-        run_id: runId,
-        attempts: Math.max(1, outcome.attempts ?? 1),
-        error: finished.error ?? 'failed',
-        log_path: outcome.logPath ?? '',
-      });
+      // No card (Leo Chat off, a store error) changes nothing about the run, which is already recorded failed.
+      try {
+        this.deps.cards.postFailure({
+          task,
+          run_id: runId,
+          attempts: Math.max(1, outcome.attempts ?? 1),
+          error: finished.error ?? 'failed',
+          log_path: outcome.logPath ?? '',
+        });
+      } catch (err) {
+        this.deps.logger.warn({ task, run_id: runId, err: (err as Error).message }, 'no failure card was posted');
+      }
     }
     return finished;
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PERSISTENT_AGENT_FOR, resolveOwner } from '../../src/tasks/owner.js';
+import { ConfigSchema } from '../../src/config/schema.js';
+import { PERSISTENT_AGENT_FOR, resolveOwner, taskOwner } from '../../src/tasks/owner.js';
 
 const agents = [
   { name: 'zed', workspace: '/w/news' },
@@ -69,5 +70,25 @@ describe('resolveOwner', () => {
       },
       'an agent with no workspace is not taken to be in the daemon’s cwd',
     );
+  });
+});
+
+describe('taskOwner', () => {
+  const config = ConfigSchema.parse({
+    defaults: { workspace_root: '/w/root' },
+    templates: { newsroom: { harness: 'shell', command: 'true', workspace: '/w/news' } },
+    tasks: {
+      'by-template': { schedule: '0 6 * * *', template: 'newsroom', prompt: 'p' },
+      'by-default': { schedule: '0 6 * * *', harness: 'shell', command: 'true', prompt: 'p' },
+      own: { schedule: '0 6 * * *', template: 'newsroom', workspace: '/w/home', prompt: 'p' },
+    },
+  });
+  const fleet = [...agents, { name: 'by-default', workspace: '/w/root/by-default' }];
+
+  it("compares the task's resolved workspace: its own, else its template's, else <workspace_root>/<task>", () => {
+    assert.deepEqual(taskOwner(config, 'by-template', fleet, '/leo'), { agent: 'den' });
+    assert.deepEqual(taskOwner(config, 'by-default', fleet, '/leo'), { agent: 'by-default' });
+    assert.deepEqual(taskOwner(config, 'own', fleet, '/leo'), { agent: 'assistant' });
+    assert.deepEqual(taskOwner(config, 'by-default', agents, '/leo'), { agent: 'assistant' });
   });
 });

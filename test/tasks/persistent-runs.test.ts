@@ -24,7 +24,7 @@ function harness(over: Partial<ConstructorParameters<typeof PersistentRuns>[0]> 
     config: () => config,
     clock,
     agentExists: () => false,
-    spawn: async (template, name) => calls.push(`spawn ${template} ${name}`),
+    spawn: async (req) => calls.push(`spawn ${req.template} ${req.name}`),
     start: async (name) => calls.push(`start ${name}`),
     isRunning: () => true,
     deliver: async (agent, text) => calls.push(`deliver ${agent} ${text}`),
