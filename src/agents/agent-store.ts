@@ -16,9 +16,19 @@ const toRow = (a: AgentRecord): Row => ({ ...a, environments: json(a.environment
 
 export class AgentExistsError extends Error {}
 
-/** The durable agent records in chat.db. Every write is one statement, so each is atomic. */
+/** The durable agent records in chat.db. Every write is one statement or one transaction, so each is atomic. */
 export class AgentStore {
+  private readonly renameFollowers: ((from: string, to: string) => void)[] = [];
+
   constructor(private readonly db: Database) {}
+
+  /**
+   * `follow` runs inside every rename's transaction, after the record moved: other domains move what they keep under
+   * the agent's name there, so a rename lands whole or not at all. A follower that throws undoes the rename.
+   */
+  onRename(follow: (from: string, to: string) => void): void {
+    this.renameFollowers.push(follow);
+  }
 
   list(): AgentRecord[] {
     return (this.db.prepare('SELECT * FROM agents ORDER BY name').all() as Row[]).map(fromRow);
@@ -59,7 +69,10 @@ export class AgentStore {
 
   rename(from: string, to: string): void {
     try {
-      this.db.prepare('UPDATE agents SET name = ? WHERE name = ?').run(to, from);
+      this.db.transaction(() => {
+        this.db.prepare('UPDATE agents SET name = ? WHERE name = ?').run(to, from);
+        for (const follow of this.renameFollowers) follow(from, to);
+      })();
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
         throw new AgentExistsError(`an agent named "${to}" already exists`);

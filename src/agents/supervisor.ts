@@ -29,6 +29,13 @@ export interface SessionControl {
 
 export type ActivityView = ActivitySnapshot;
 
+/** The activity tracker as the supervisor sees it: read per agent, told when an agent leaves or changes name. */
+export interface ActivityBook {
+  snapshot(agent: string): ActivityView;
+  forget(agent: string): void;
+  rename(from: string, to: string): void;
+}
+
 export interface SupervisorDeps {
   store: AgentStore;
   tmux: SessionControl;
@@ -38,7 +45,7 @@ export interface SupervisorDeps {
   logger: Logger;
   paths: LeoPaths;
   config(): Config;
-  activity(agent: string): ActivityView;
+  activity: ActivityBook;
   /** Says something in an agent's thread: why the daemon stopped it. */
   note(agent: string, text: string): void;
 }
@@ -139,6 +146,9 @@ export class Supervisor {
         toStart.push(record);
       }
     }
+    // Entering the state is announced like leaving it (running, or stopped when the start fails): a consumer
+    // connected during the restore sees every status the snapshot reports.
+    for (const record of toStart) this.stateChanged(record.name);
     await Promise.all(
       toStart.map((record) =>
         this.serial(record.name, async () => {
@@ -287,20 +297,40 @@ export class Supervisor {
       await this.halt(name);
       this.deps.store.remove(name);
       this.runtimes.delete(name);
+      this.deps.activity.forget(name);
       this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
       for (const l of this.goneListeners) l(name);
     });
   }
 
+  /**
+   * Renames the agent, live or stopped, and its thread with it (the store moves every row keyed by its name in one
+   * transaction). Nothing is published until the rename has happened: a failed tmux rename or store write shows no
+   * departure. A rename during crash back-off carries the pending restart over to the new name.
+   */
   rename(from: string, to: string): Promise<Agent> {
     return this.serial(from, async () => {
       const record = this.record(from);
       if (this.deps.store.get(to)) throw new AgentError('conflict', `an agent named "${to}" already exists`);
       const rt = this.runtime(from);
       const live = rt.status === 'running' && (await this.deps.tmux.hasSession(sessionName(from)));
+      if (live) await this.deps.tmux.renameSession(sessionName(from), sessionName(to));
+      try {
+        this.deps.store.rename(from, to);
+      } catch (err) {
+        if (live) await this.deps.tmux.renameSession(sessionName(to), sessionName(from)).catch(() => {});
+        throw err;
+      }
+      // Starting is crash back-off: a relaunch is due (on a timer, or already queued under the old name, where it
+      // would find no record). It is armed again under the new name.
+      const backingOff = rt.status === 'starting';
+      rt.retry?.cancel();
+      rt.retry = null;
+      this.runtimes.delete(from);
+      this.runtimes.set(to, rt);
+      this.deps.activity.rename(from, to);
       this.deps.bus.publish('agent_stopped', { agent: from, wake_on_message: false });
       if (live) {
-        await this.deps.tmux.renameSession(sessionName(from), sessionName(to));
         // The live path reports from in-memory process state, which carries none of these (spec: rename).
         const degraded: Agent = {
           ...this.view({ ...record, name: to }),
@@ -313,13 +343,11 @@ export class Supervisor {
         };
         delete degraded.appearance;
         this.deps.bus.publish('agent_spawned', { agent: degraded });
+        this.appearanceChanged(to);
       } else {
-        this.deps.bus.publish('agent_spawned', { agent: this.view({ ...record, name: to }, rt) });
+        this.deps.bus.publish('agent_spawned', { agent: this.get(to) });
       }
-      this.deps.store.rename(from, to);
-      this.runtimes.delete(from);
-      this.runtimes.set(to, rt);
-      if (live) this.appearanceChanged(to);
+      if (backingOff) this.scheduleRelaunch(to, crashDelay(rt.consecutiveCrashes));
       return this.get(to);
     });
   }
@@ -503,7 +531,7 @@ export class Supervisor {
       const record = this.deps.store.get(agent);
       if (!record) continue;
       const after = resolveAgent(record, this.deps.config(), this.deps.paths.home).idleSuspendAfterMs;
-      const a = this.deps.activity(agent);
+      const a = this.deps.activity.snapshot(agent);
       if (after !== null && a.activity === 'idle' && a.last_activity_at !== null && now - a.last_activity_at >= after)
         void this.park(agent);
     }
@@ -582,7 +610,9 @@ export class Supervisor {
     const r = resolveAgent(record, config, this.deps.paths.home);
     const status = rt.status;
     const wake = status === 'stopped' && record.state === 'parked';
-    const a = status === 'running' ? this.deps.activity(record.name) : null;
+    // last_activity_at outlives a stop ("last seen"); activity and the action are live state, for running agents only.
+    const seen = this.deps.activity.snapshot(record.name);
+    const a = status === 'running' ? seen : null;
     const appearance: Appearance | undefined = resolveAppearance(
       record,
       { template: r.template, harness: r.harness },
@@ -602,7 +632,7 @@ export class Supervisor {
       restarts: rt.restarts,
       wake_on_message: wake,
       started_at: rt.startedAt === null ? null : rfc3339(rt.startedAt),
-      last_activity_at: a?.last_activity_at == null ? null : rfc3339(a.last_activity_at),
+      last_activity_at: seen.last_activity_at === null ? null : rfc3339(seen.last_activity_at),
       current_action: a?.activity === 'working' ? a.current_action : null,
       environments: r.environments,
       environments_source: r.environmentsSource,

@@ -154,6 +154,33 @@ export class AttachmentStore {
     }
   }
 
+  /**
+   * A renamed agent's files move to its new folder. Runs inside the rename's transaction, after the rows took the new
+   * name and last of all: a failure rolls the rows back and puts back whatever it had moved, so the thread's files are
+   * never split between the two folders.
+   */
+  moveAgent(from: string, to: string): void {
+    const src = path.join(this.root, from);
+    const dst = path.join(this.root, to);
+    this.db
+      .prepare('UPDATE attachments SET path = ? || substr(path, ?) WHERE agent = ? AND substr(path, 1, ?) = ?')
+      .run(dst, src.length + 1, to, src.length + 1, src + path.sep);
+    if (!fs.existsSync(src)) return;
+    if (!fs.existsSync(dst)) return fs.renameSync(src, dst);
+    // The name's earlier owner (a removed agent) left files: the two threads' folders merge, as their messages do.
+    const moved: string[] = [];
+    try {
+      for (const entry of fs.readdirSync(src)) {
+        fs.renameSync(path.join(src, entry), path.join(dst, entry));
+        moved.push(entry);
+      }
+      fs.rmdirSync(src);
+    } catch (err) {
+      for (const entry of moved) fs.renameSync(path.join(dst, entry), path.join(src, entry));
+      throw err;
+    }
+  }
+
   /** Files still on disk that were created before `cutoff` (ms), oldest first, at most `limit`. */
   expired(cutoff: number, limit = 500): { id: string; path: string }[] {
     // Ids are ULIDs: the smallest id minted at `cutoff` bounds everything created before it, on the primary key.

@@ -25,7 +25,7 @@ import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../events/features.js';
 import type { TaskRun } from '../observe/schemas.js';
 import { ActivitySweeper } from '../observe/activity-sweeper.js';
-import { ActivityTracker } from '../observe/activity-tracker.js';
+import { ActivityTracker, activityEvent } from '../observe/activity-tracker.js';
 import { stateRoutes } from '../observe/state-routes.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import type { Database } from '../store/database.js';
@@ -101,7 +101,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     logger: d.logger,
     paths: d.paths,
     config: d.config,
-    activity: (agent) => tracker.snapshot(agent),
+    activity: tracker,
     note: (agent, text) => d.notes.note(agent, text),
   });
   const sweeper = new ActivitySweeper({
@@ -110,8 +110,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     tracker,
     tmuxSocket,
     agentsRunning: () => supervisor.runningSessions(),
-    publish: (c) =>
-      d.bus.publish('agent_activity', { agent: c.agent, activity: c.activity, current_action: c.current_action }),
+    publish: (c) => d.bus.publish('agent_activity', activityEvent(c)),
     onObservation: (o, swept) =>
       supervisor.onSweep(
         o.sessions,

@@ -29,6 +29,7 @@ import { systemRoutes } from '../http/system-routes.js';
 import { LoopDelayMonitor } from '../metrics/loop-delay.js';
 import { Metrics } from '../metrics/metrics.js';
 import { WorkerPool } from '../pool/worker-pool.js';
+import { moveAgentRows } from '../store/agent-rows.js';
 import { openDatabase, type Database } from '../store/database.js';
 
 export interface DaemonOptions {
@@ -201,6 +202,12 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   agents.supervisor.onGone((agent) => {
     chat.asks.agentGone(agent);
     chat.replies.agentGone(agent);
+  });
+  // A renamed agent keeps its thread, reminders, chat sessions and reply capture: their rows move in the rename's
+  // transaction, the attachment files last.
+  agents.store.onRename((from, to) => {
+    moveAgentRows(db, from, to);
+    chat.attachments.moveAgent(from, to);
   });
   const tasks = await wireTasks({
     app,

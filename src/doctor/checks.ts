@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
 import { probe, resolveProgram } from '../native/programs.js';
+import BetterSqlite3 from 'better-sqlite3';
+import { schemaVersion } from '../store/migrate.js';
 import { migrations } from '../store/migrations.js';
 import { checkHarnessProgram } from '../agents/harness/program.js';
 import type { Harness } from '../agents/harness/types.js';
@@ -160,12 +162,18 @@ function checkMode(name: string, file: string, want: number, required: boolean):
 function checkDatabase(file: string): CheckResult {
   const name = 'database';
   if (!fs.existsSync(file)) return { name, status: 'ok', detail: `${file} not created yet`, required: true };
-  // Read the header's user_version (bytes 60..63, big-endian) without opening SQLite, so doctor never writes.
-  const header = Buffer.alloc(64);
-  const fd = fs.openSync(file, 'r');
-  fs.readSync(fd, header, 0, 64, 0);
-  fs.closeSync(fd);
-  const version = header.readUInt32BE(60);
+  let version: number;
+  try {
+    version = schemaVersionOf(file);
+  } catch (err) {
+    return {
+      name,
+      status: 'wrong',
+      detail: `${file} cannot be read: ${(err as Error).message}`,
+      fix: 'check its permissions, or move it aside to start with an empty one',
+      required: true,
+    };
+  }
   if (version > migrations.length)
     return {
       name,
@@ -175,6 +183,32 @@ function checkDatabase(file: string): CheckResult {
       required: true,
     };
   return { name, status: 'ok', detail: `${file} (schema ${version} of ${migrations.length})`, required: true };
+}
+
+/**
+ * chat.db's user_version as SQLite sees it, never writing. While a daemon runs (or after one crashed) the newest
+ * schema can sit in the write-ahead log, not yet in the file's header, so then it is read through a read-only
+ * connection, which reads the log. With no log the file is the whole database and its header says it: a read-only
+ * connection would leave empty -wal and -shm files behind there.
+ */
+function schemaVersionOf(file: string): number {
+  if (fs.existsSync(`${file}-wal`)) {
+    const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+    try {
+      return schemaVersion(db);
+    } finally {
+      db.close();
+    }
+  }
+  // The header's user_version: bytes 60..63, big-endian.
+  const header = Buffer.alloc(64);
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.readSync(fd, header, 0, 64, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return header.readUInt32BE(60);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Harness } from '../config/schema.js';
 import type { SessionInfo } from '../tmux/list-format.js';
-import type { Activity, CurrentAction } from './schemas.js';
+import { rfc3339 } from '../core/time.js';
+import type { Activity, AgentActivityEvent, CurrentAction } from './schemas.js';
 
 /**
  * The activity state machine and its publish rate limit. Pure: it is fed sweep results and the Clock's `now`, and
@@ -12,6 +13,8 @@ import type { Activity, CurrentAction } from './schemas.js';
  * - No advance for longer than the idle threshold (measured on the Clock from the sweep that saw the last advance)
  *   → `idle`.
  * - No session, a dead pane, or an agent that is not running → `unknown`.
+ * - last_activity_at outlives the session: a stopped agent keeps it ("last seen"). Only a removal (forget) drops it,
+ *   and a rename (rename) moves it to the new name.
  * - The first sweep that sees a session (after a spawn, a respawn or a daemon restart) only takes its baseline: an
  *   advance needs a known earlier value. It reports `idle` when tmux's activity time is already older than the idle
  *   threshold, else `unknown` until the next advance (→ working) or the threshold passes (→ idle).
@@ -49,6 +52,16 @@ export interface ActivityTrackerOptions {
   idleMs?: number;
   /** At most one published change per agent per this interval. */
   minPublishIntervalMs?: number;
+}
+
+/** The bus event for one change: times as RFC 3339, like the snapshot's Agent. */
+export function activityEvent(change: ActivityChange): AgentActivityEvent {
+  return {
+    agent: change.agent,
+    activity: change.activity,
+    current_action: change.current_action,
+    last_activity_at: change.last_activity_at === null ? null : rfc3339(change.last_activity_at),
+  };
 }
 
 export const DEFAULT_IDLE_MS = 15_000;
@@ -154,9 +167,25 @@ export class ActivityTracker {
     return { activity: st.activity, current_action: st.currentAction, last_activity_at: st.lastActivityAt };
   }
 
-  /** Drops a deleted agent, so the map does not grow with every agent ever seen. */
+  /**
+   * Drops a removed agent: the map does not grow with every agent ever seen, and an agent spawned later under the
+   * name starts with no history.
+   */
   forget(agent: string): void {
     this.agents.delete(agent);
+  }
+
+  /**
+   * A renamed agent's entry moves to its new name, with what subscribers were told (the rename's agent_spawned carried
+   * it). Its session is renamed too, so the next sweep takes a fresh baseline under the new session name.
+   */
+  rename(from: string, to: string): void {
+    const st = this.agents.get(from);
+    this.agents.delete(from);
+    if (!st) return;
+    st.session = null;
+    st.baseline = null;
+    this.agents.set(to, st);
   }
 
   private state(agent: string, now: number): AgentState {

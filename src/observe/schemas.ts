@@ -14,6 +14,18 @@ export type Activity = z.infer<typeof Activity>;
 export const CurrentAction = z.object({ kind: z.literal('pane'), detail: z.string() });
 export type CurrentAction = z.infer<typeof CurrentAction>;
 
+/**
+ * The agent_activity event's payload (beside the bus's seq and at). It carries last_activity_at too, so a consumer's
+ * copy of the Agent stays whole from events alone.
+ */
+export const AgentActivityEvent = z.object({
+  agent: z.string(),
+  activity: Activity,
+  current_action: CurrentAction.nullable(),
+  last_activity_at: z.string().nullable(),
+});
+export type AgentActivityEvent = z.infer<typeof AgentActivityEvent>;
+
 export const Appearance = z.object({
   emoji: z.string().optional(),
   color: z.string().optional(),

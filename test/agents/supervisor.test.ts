@@ -13,6 +13,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { resolvePaths } from '../../src/core/home.js';
 import { createLogger } from '../../src/core/logger.js';
 import { EventBus } from '../../src/events/bus.js';
+import { ActivityTracker } from '../../src/observe/activity-tracker.js';
 import type { BusEvent } from '../../src/events/event.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
 import type { SessionInfo } from '../../src/tmux/list-format.js';
@@ -27,6 +28,7 @@ class FakeTmux implements SessionControl {
     return this.sessions.delete(name);
   }
   async renameSession(from: string, to: string) {
+    if (this.sessions.has(to)) throw new Error(`duplicate session: ${to}`);
     const s = this.sessions.get(from)!;
     this.sessions.delete(from);
     this.sessions.set(to, { ...s, name: to });
@@ -105,7 +107,7 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
         assert.ok(r.ok);
         return r.config;
       },
-      activity: () => ({ activity: 'unknown', current_action: null, last_activity_at: null }),
+      activity: new ActivityTracker(),
       note: (agent, text) => notes.push({ agent, text }),
     });
     s.onGone((a) => gone.push(a));
@@ -258,10 +260,24 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
     assert.equal(sup.get('gone').status, 'running');
     assert.equal(sup.get('broken').status, 'stopped');
     assert.equal(sup.get('broken').wake_on_message, false, 'a failed restore is a deliberate stop');
-    assert.deepEqual(events.map((e) => [e.data.agent, e.data.status]).sort(), [
-      ['broken', 'stopped'],
-      ['gone', 'running'],
-    ]);
+    assert.deepEqual(
+      events.slice(0, 2).map((e) => [e.type, e.data.agent, e.data.status, e.data.wake_on_message]),
+      [
+        ['agent_state_changed', 'broken', 'restoring', false],
+        ['agent_state_changed', 'gone', 'restoring', false],
+      ],
+      'entering restoring is published before any start',
+    );
+    assert.deepEqual(
+      events
+        .slice(2)
+        .map((e) => [e.data.agent, e.data.status])
+        .sort(),
+      [
+        ['broken', 'stopped'],
+        ['gone', 'running'],
+      ],
+    );
   });
 
   it('stop, park, wake, start and remove: the events and flags of the spec', async () => {
@@ -308,6 +324,33 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
     assert.equal(stopped.template, 't');
     assert.equal(stopped.harness, 'shell');
     assert.equal(stopped.status, 'stopped');
+  });
+
+  it('a rename tmux refuses publishes nothing and leaves the agent as it was', async () => {
+    await sup.spawn({ name: 'den', template: 't' });
+    tmux.add('leo-lair'); // a session Leo does not know, of the new name
+    events.length = 0;
+    await assert.rejects(sup.rename('den', 'lair'), /duplicate session/);
+    assert.deepEqual(types(), []);
+    assert.equal(sup.get('den').status, 'running');
+    assert.equal(sup.has('lair'), false);
+  });
+
+  it('a rename during crash back-off relaunches under the new name', async () => {
+    await sup.spawn({ name: 'den', template: 't' });
+    tmux.sessions.get('leo-den')!.paneDead = true;
+    sup.onSweep(await tmux.listSessions(), ['den']);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(sup.get('den').status, 'starting');
+    events.length = 0;
+    await sup.rename('den', 'lair');
+    assert.deepEqual(types(), ['agent_stopped:den', 'agent_spawned:lair']);
+    assert.equal((events[1]!.data.agent as { status: string }).status, 'starting');
+    clock.advance(60_000);
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(sup.get('lair').status, 'running', 'not stranded in starting');
+    assert.deepEqual(launcher.launches.at(-1), { name: 'lair', resume: true });
+    assert.equal(sup.get('lair').restarts, 1);
   });
 
   it('restart, reset and set-template stop then spawn; set-environment carries the environment fields', async () => {

@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { findOnPath, nativeBinDir } from '../../src/native/programs.js';
-import { runLeo } from '../helpers/cli.js';
+import { migrations } from '../../src/store/migrations.js';
+import { runLeo, runLeoAsync } from '../helpers/cli.js';
+import { startTestDaemon } from '../helpers/daemon.js';
 import { makeTempHome } from '../helpers/temp-home.js';
 
 /** A PATH holding only the named programs, so a test can take one away without touching the machine. */
@@ -85,6 +87,29 @@ describe('leo doctor', () => {
       assert.match(r.stdout, /required part\(s\) missing or wrong: config, tmux, operator token/);
     } finally {
       t.cleanup();
+    }
+  });
+
+  it('while the daemon runs: the schema version SQLite sees (in the write-ahead log), and doctor writes nothing', async () => {
+    const d = await startTestDaemon();
+    try {
+      const db = d.daemon.paths.database;
+      assert.ok(fs.existsSync(`${db}-wal`), 'the daemon holds chat.db in WAL mode');
+      // -shm is left out: it is the readers' shared lock memory, which any reader takes a mark in.
+      const before = ['', '-wal'].map((s) => fs.readFileSync(db + s));
+      const r = await runLeoAsync(['doctor'], { ...process.env, LEO_HOME: d.home, LEO_USER_HOME: d.home });
+      assert.match(
+        line(r.stdout, 'database'),
+        new RegExp(`^ok\\s.*\\(schema ${migrations.length} of ${migrations.length}\\)`),
+        r.stdout,
+      );
+      assert.deepEqual(
+        ['', '-wal'].map((s) => fs.readFileSync(db + s)),
+        before,
+        'chat.db and its log are as they were',
+      );
+    } finally {
+      await d.stop();
     }
   });
 });

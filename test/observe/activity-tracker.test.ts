@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
 import {
   ActivityTracker,
+  activityEvent,
   advanced,
   sessionsToCapture,
   type AgentSession,
@@ -271,6 +272,33 @@ describe('ActivityTracker', () => {
     assert.equal(tracker.snapshot('den').activity, 'idle');
     tracker.forget('den');
     assert.equal(tracker.snapshot('den').last_activity_at, null);
+  });
+
+  it('last_activity_at outlives the session (last seen) and moves with a rename, which re-baselines', () => {
+    const { clock, tracker, sec } = setup();
+    const seen = (sec() - 100) * 1000;
+    tracker.observe(DEN, obs([sess('leo-den', sec() - 100)]), clock.now());
+    clock.advance(2000);
+    const stopped = tracker.observe([], obs([]), clock.now());
+    assert.deepEqual(stopped, [{ agent: 'den', activity: 'unknown', current_action: null, last_activity_at: seen }]);
+    tracker.rename('den', 'lair');
+    assert.deepEqual(tracker.snapshot('den'), { activity: 'unknown', current_action: null, last_activity_at: null });
+    assert.equal(tracker.snapshot('lair').last_activity_at, seen);
+    const LAIR = [{ agent: 'lair', session: 'leo-lair' }];
+    assert.deepEqual(tracker.baselines(LAIR), {}, 'the renamed session is looked at afresh');
+    tracker.observe(LAIR, obs([sess('leo-lair', sec())]), clock.now());
+    assert.deepEqual(tracker.baselines(LAIR), { 'leo-lair': sec() });
+  });
+
+  it('the agent_activity event carries last_activity_at as RFC 3339', () => {
+    const ms = Date.UTC(2026, 6, 31, 22, 44, 1);
+    const e = activityEvent({ agent: 'den', activity: 'idle', current_action: null, last_activity_at: ms });
+    assert.equal(Date.parse(e.last_activity_at!), ms);
+    assert.match(e.last_activity_at!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d([+-]\d\d:\d\d|Z)$/);
+    assert.equal(
+      activityEvent({ agent: 'x', activity: 'unknown', current_action: null, last_activity_at: null }).last_activity_at,
+      null,
+    );
   });
 });
 
