@@ -28,7 +28,7 @@ export const CallerEnv = {
 export interface CallerLookup {
   agentExists(name: string): boolean;
   /** The persistent task run whose turn is in flight in this agent: its posts are filed under that run. */
-  taskTurn?(agent: string): { task: string; runId: string } | undefined;
+  taskTurn?(agent: string): { task: string; runId: string; ownerIsAsker: boolean } | undefined;
 }
 
 // Module level: zod compiles a schema on first use, and building this one per request was a tenth of an agent post.
@@ -50,5 +50,5 @@ export function toolCaller(req: FastifyRequest, lookup: CallerLookup, via: NonNu
   if (!lookup.agentExists(name) && !(task && name === PINNED_AGENT)) throw notFound(`no agent named "${name}"`);
   if (task) return { agent: name, via, task, runId: header(CallerHeaders.runId) };
   const turn = lookup.taskTurn?.(name);
-  return { agent: name, via, ...(turn ? { task: turn.task, runId: turn.runId } : {}) };
+  return { agent: name, via, ...(turn ? { task: turn.task, runId: turn.runId, ownerIsAsker: turn.ownerIsAsker } : {}) };
 }
