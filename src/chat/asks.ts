@@ -78,20 +78,35 @@ export class AskService {
     return message;
   }
 
-  /** Waits for the ask to settle, at most the call window; then `pending: true` (the ask stays open). */
-  wait(caller: AskCaller, messageId: string, windowMs = ASK_CALL_WINDOW_MS): Promise<AskResult> {
+  /**
+   * Waits for the ask to settle, at most the call window; then `pending: true` (the ask stays open). `abandoned`
+   * aborts when the caller has gone (its request closed or was cancelled): the call stops counting as blocked at
+   * once, so an answer given later reaches the agent as a late-answer delivery instead of a dead response.
+   */
+  wait(
+    caller: AskCaller,
+    messageId: string,
+    abandoned?: AbortSignal,
+    windowMs = ASK_CALL_WINDOW_MS,
+  ): Promise<AskResult> {
     const m = this.mine(caller, messageId);
     const settled = this.resultOf(m);
     if (settled) return Promise.resolve(settled);
+    const pending = { message_id: messageId, pending: true } as const;
+    if (abandoned?.aborted) return Promise.resolve(pending);
     return new Promise((resolve) => {
       let set = this.waiters.get(messageId);
       if (!set) this.waiters.set(messageId, (set = new Set()));
       const done = (r: AskResult) => {
         timer.cancel();
+        abandoned?.removeEventListener('abort', gone);
         set.delete(done);
+        if (set.size === 0 && this.waiters.get(messageId) === set) this.waiters.delete(messageId);
         resolve(r);
       };
-      const timer = this.deps.clock.setTimeout(() => done({ message_id: messageId, pending: true }), windowMs);
+      const gone = () => done(pending);
+      const timer = this.deps.clock.setTimeout(gone, windowMs);
+      abandoned?.addEventListener('abort', gone, { once: true });
       set.add(done);
     });
   }

@@ -148,7 +148,9 @@ export class PermissionPrompts {
 
   /** Closes an open questions card without answering it; Claude's dialog stands. */
   dismiss(agent: string, id: string): Message {
-    const m = this.find(agent, id);
+    // Any message of the thread is found first, so a text message or an ordinary ask is a 400 (not a card), not a 404.
+    const m = this.deps.store.get(id);
+    if (!m || m.agent !== agent) throw new AskError(404, `no message ${id} in ${agent}'s thread`);
     if (!(m.kind === 'ask' && m.input?.type === 'questions'))
       throw new AskError(400, `message ${id} is not a questions card; only a card can be dismissed`);
     if (m.state !== 'open') throw new AskError(409, `this questions card is already ${m.state}`);
@@ -159,10 +161,12 @@ export class PermissionPrompts {
 
   /**
    * At start-up, and when the daemon shuts down: a prompt's hook does not outlive the daemon, so every open prompt
-   * and card expires, and any hook still held is released with nothing to print.
+   * and card expires, and any hook still held is released with nothing to print. A card closes as `timeout`: its
+   * wait for chat ended unanswered and the question is back in Claude's terminal dialog, exactly as when the deadline
+   * passes. `agent_gone` would say the agent was stopped, which it was not (docs/DECISIONS.md, Issue 15 item 8).
    */
   expireAll(): void {
-    for (const m of this.deps.store.openPrompts()) this.expire(m, 'agent_gone');
+    for (const m of this.deps.store.openPrompts()) this.expire(m, 'timeout');
     for (const w of [...this.waiters.values()]) w.settle({});
   }
 
@@ -174,7 +178,7 @@ export class PermissionPrompts {
 
   /** Open in the store but held by no hook (its daemon died before the start-up sweep): it can only expire. */
   private orphaned(m: Message): never {
-    this.expire(m, 'agent_gone');
+    this.expire(m, 'timeout');
     throw new AskError(409, `the ${describe(m)}'s tool call is gone; it expired`);
   }
 

@@ -4,7 +4,6 @@ import { isRealTime, rfc3339 } from '../core/time.js';
 import type { Database } from '../store/database.js';
 import type { ChatService } from './chat-service.js';
 
-export const REMINDER_MAX_AHEAD_MS = 366 * 24 * 3600_000;
 /** A reminder fired more than this late says so. */
 export const LATE_AFTER_MS = 60_000;
 /** Timers are re-armed at least this often, so a reminder a year out never needs a timer Node cannot hold. */
@@ -31,38 +30,92 @@ interface Row {
   state: 'scheduled' | 'fired' | 'cancelled';
 }
 
-const RFC3339_WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?([+-]\d\d:\d\d|Z)$/;
+// Seconds are required: the spec's `at` is a full RFC 3339 date-time (2026-10-14T09:00:00-04:00).
+const RFC3339_WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)$/;
 
-/** Pure: the `at` of leo_chat_schedule, checked (RFC 3339 with an offset, strictly future, at most a year out). */
+/**
+ * Pure: the latest `at` leo_chat_schedule takes, the same wall-clock time a calendar year after `now` in the daemon's
+ * zone (not 366 days, which would allow a day more in most years). 29 February has no twin: the 28th stands in.
+ */
+export function oneYearAfter(now: number): number {
+  const d = new Date(now);
+  const at = (day: number) =>
+    new Date(d.getFullYear() + 1, d.getMonth(), day, d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds());
+  const lastDay = new Date(d.getFullYear() + 1, d.getMonth() + 1, 0).getDate();
+  return at(Math.min(d.getDate(), lastDay)).getTime();
+}
+
+/** Pure: the `at` of leo_chat_schedule, checked (RFC 3339 with seconds and an offset, strictly future, a year out). */
 export function parseReminderTime(at: string, now: number): number {
   if (!RFC3339_WITH_OFFSET.test(at))
     throw new ReminderError(
-      `at: expected an RFC 3339 time with an offset, like 2026-10-14T09:00:00-04:00; got ${JSON.stringify(at)}`,
+      `at: expected an RFC 3339 time with seconds and an offset, like 2026-10-14T09:00:00-04:00; got ${JSON.stringify(at)}`,
     );
   if (!isRealTime(at)) throw new ReminderError(`at: ${JSON.stringify(at)} is not a real time`);
   const ms = Date.parse(at);
   if (ms <= now) throw new ReminderError('at: must be in the future');
-  if (ms - now > REMINDER_MAX_AHEAD_MS) throw new ReminderError('at: must be at most a year from now');
+  if (ms > oneYearAfter(now)) throw new ReminderError('at: must be at most a year from now');
   return ms;
 }
 
-/** Pure: "Tue 14 Oct 2026 09:00 EDT" in the daemon's local time zone. */
-export function formatLocal(ms: number): string {
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/**
+ * Locales whose short zone names are the abbreviations people use there (EDT, BST, CEST, IST, AEDT, SGT, SAST, JST).
+ * ICU gives each zone's abbreviation only in its own region's locale and `GMT-4` elsewhere, so the first locale
+ * that knows one wins; a zone none of them names (Asia/Shanghai) keeps ICU's `GMT+8`.
+ */
+const ZONE_LOCALES = [
+  'en-US',
+  'en-CA',
+  'en-GB',
+  'en-IE',
+  'en-AU',
+  'en-NZ',
+  'en-IN',
+  'en-SG',
+  'en-HK',
+  'en-ZA',
+  'ja-JP',
+];
+
+/** The daemon's time zone: TZ, else the system's. */
+export function localTimeZone(): string {
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** Pure: the zone's abbreviation at that moment (EDT in summer, EST in winter), or ICU's `GMT+8` when none is known. */
+export function zoneAbbreviation(ms: number, timeZone: string): string {
+  let fallback = '';
+  for (const locale of ZONE_LOCALES) {
+    const name =
+      new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' })
+        .formatToParts(ms)
+        .find((p) => p.type === 'timeZoneName')?.value ?? '';
+    if (/^[A-Z]{2,5}$/.test(name)) return name;
+    fallback ||= name;
+  }
+  return fallback;
+}
+
+/** Pure: "Tue 14 Oct 2026 09:00 EDT" in the given zone (the daemon's own by default), English names whatever the locale. */
+export function formatLocal(ms: number, timeZone = localTimeZone()): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      weekday: 'short',
-      day: 'numeric',
-      month: 'short',
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
       year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
       hour: '2-digit',
       minute: '2-digit',
       hourCycle: 'h23',
-      timeZoneName: 'short',
     })
-      .formatToParts(new Date(ms))
+      .formatToParts(ms)
       .map((p) => [p.type, p.value]),
   );
-  return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
+  const [y, m, d] = [Number(parts.year), Number(parts.month), Number(parts.day)];
+  const weekday = WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()];
+  return `${weekday} ${d} ${MONTHS[m - 1]} ${y} ${parts.hour}:${parts.minute} ${zoneAbbreviation(ms, timeZone)}`;
 }
 
 /**

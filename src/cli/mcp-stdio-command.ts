@@ -34,8 +34,14 @@ export async function runMcpStdio(opts: { url?: string }): Promise<void> {
   );
   const server = new Server({ name: 'leo', version: LEO_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, (req) => upstream.listTools(req.params));
-  server.setRequestHandler(CallToolRequestSchema, (req) =>
-    upstream.callTool(req.params, undefined, { timeout: TOOL_CEILING_MS, resetTimeoutOnProgress: true }),
+  // The harness's cancel travels on (the SDK sends notifications/cancelled upstream), so a leo_chat_ask it gave up
+  // on stops blocking in the daemon and a later answer is delivered as a reply.
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
+    upstream.callTool(req.params, undefined, {
+      timeout: TOOL_CEILING_MS,
+      resetTimeoutOnProgress: true,
+      signal: extra.signal,
+    }),
   );
   server.onclose = () => void upstream.close();
   await server.connect(new StdioServerTransport());

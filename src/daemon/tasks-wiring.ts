@@ -52,6 +52,7 @@ export async function wireTasks(d: TasksWiringDeps) {
     isRunning: (a) => d.supervisor.isRunning(a),
     deliver: (a, text) => d.deliverer.deliver(a, text),
     reportsTurnEnd: (a) => d.supervisor.list().find((x) => x.name === a)?.harness === 'claude',
+    ownerOf: (task) => cards.ownerOf(task).agent,
   });
   const runner = new TaskRunner({
     config: d.config,

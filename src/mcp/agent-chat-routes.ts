@@ -28,12 +28,21 @@ export const agentChatRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerL
   for (const [action, tool] of Object.entries(routes)) {
     // Built once per route: zod compiles a schema on first use, and rebuilding it per request was a fifth of a post.
     const body = z.strictObject(tool.input);
-    app.post(`/api/agent/:name/chat/${action}`, { config: { access: Access.agent } }, async (req) => {
+    app.post(`/api/agent/:name/chat/${action}`, { config: { access: Access.agent } }, async (req, reply) => {
       if (!enabled()) throw chatOffError();
       const caller = toolCaller(req, lookup, 'api');
       const args = action === 'ask' ? (req.body ?? {}) : parseInput(body, req.body ?? {}, 'body');
+      // The response closing before it was sent means the caller hung up: a blocked ask stops waiting for it.
+      const abandoned = new AbortController();
+      reply.raw.once('close', () => abandoned.abort());
       try {
-        return ok(await (tool.run as (c: ToolCaller, a: unknown) => unknown)(caller, args));
+        return ok(
+          await (tool.run as (c: ToolCaller, a: unknown, abandoned: AbortSignal) => unknown)(
+            caller,
+            args,
+            abandoned.signal,
+          ),
+        );
       } catch (err) {
         if (err instanceof AskError) throw new HttpError(err.status, err.message);
         if (err instanceof AttachmentError) throw new HttpError(err.status, err.message);

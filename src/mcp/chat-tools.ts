@@ -40,7 +40,7 @@ export const ScheduleInput = {
   at: z
     .string()
     .max(64)
-    .describe('RFC 3339 time with an offset, e.g. 2026-10-14T09:00:00-04:00; future, within a year'),
+    .describe('RFC 3339 time with seconds and an offset, e.g. 2026-10-14T09:00:00-04:00; future, within a year'),
 };
 export const ScheduleCancelInput = { id: z.string().min(1).max(64).describe('The id leo_chat_schedule returned') };
 
@@ -78,13 +78,14 @@ export function chatTools(
         'Ask the owner a question in your Leo Chat thread (buttons, radio, checkboxes or text) and wait for the answer. ' +
         'After 30 minutes the call returns pending: true with message_id; call again with only message_id to keep waiting.',
       input: AskToolInput.shape,
-      run(caller: ToolCaller, args: unknown) {
+      /** `abandoned` aborts when the harness gives up on the call (see AskService.wait). */
+      run(caller: ToolCaller, args: unknown, abandoned?: AbortSignal) {
         const req = parseAskRequest(args, { source: caller.via ?? 'mcp' });
         if (!req.ok) throw new ToolInputError(req.error);
-        if (req.request.kind === 'resume') return asks.wait(caller, req.request.messageId);
+        if (req.request.kind === 'resume') return asks.wait(caller, req.request.messageId, abandoned);
         output(caller);
         const m = asks.open(caller, req.request.question, req.request.input, req.request.timeoutS);
-        return asks.wait(caller, m.id);
+        return asks.wait(caller, m.id, abandoned);
       },
     },
     leo_chat_ask_withdraw: {

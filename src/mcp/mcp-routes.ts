@@ -8,9 +8,11 @@ import { ReminderError } from '../chat/reminders.js';
 import { LEO_VERSION } from '../core/version.js';
 import { Access } from '../http/access.js';
 import { ToolInputError, type ToolCaller, type chatTools } from './chat-tools.js';
+import { HeldCalls } from './held-calls.js';
 import { toolCaller, type CallerLookup } from './tool-caller.js';
 
 type Tools = ReturnType<typeof chatTools>;
+type ToolRun = (c: ToolCaller, a: unknown, abandoned: AbortSignal) => unknown;
 
 /** One MCP server per request (stateless Streamable HTTP): the caller's identity comes from the path and headers. */
 function buildServer(tools: Tools, caller: ToolCaller, enabled: () => boolean): McpServer {
@@ -19,14 +21,15 @@ function buildServer(tools: Tools, caller: ToolCaller, enabled: () => boolean): 
   const register = server.registerTool.bind(server) as unknown as (
     name: string,
     config: { description: string; inputSchema: object },
-    cb: (args: unknown) => Promise<unknown>,
+    cb: (args: unknown, extra: { signal: AbortSignal }) => Promise<unknown>,
   ) => void;
   for (const [name, tool] of Object.entries(tools)) {
-    register(name, { description: tool.description, inputSchema: tool.input }, async (args) => {
+    // extra.signal aborts when the request is cancelled or its HTTP request closes (the transport closes with it).
+    register(name, { description: tool.description, inputSchema: tool.input }, async (args, extra) => {
       // The server and its tool list stay up, so the agent reads why in the tool result instead of a dead server.
       if (!enabled()) return { isError: true, content: [{ type: 'text' as const, text: CHAT_OFF }] };
       try {
-        const result = await (tool.run as (c: ToolCaller, a: unknown) => unknown)(caller, args);
+        const result = await (tool.run as ToolRun)(caller, args, extra.signal);
         return {
           content: [{ type: 'text' as const, text: JSON.stringify(result) }],
           structuredContent: result as Record<string, unknown>,
@@ -54,11 +57,21 @@ export const mcpRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerLookup;
   app,
   { tools, lookup, enabled },
 ) => {
+  const held = new HeldCalls();
   const handler = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
-    const server = buildServer(tools, toolCaller(req, lookup, 'mcp'), enabled);
+    const caller = toolCaller(req, lookup, 'mcp');
+    held.cancelNamed(caller, req.body);
+    const server = buildServer(tools, caller, enabled);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
+    // Closing the transport aborts its calls' signals, which is how a blocked ask learns its caller has gone.
+    const release = held.hold(caller, req.body, () => {
+      // Cancelled: no JSON-RPC response is due (MCP), so the HTTP request ends empty, as for a notification.
+      if (!reply.raw.headersSent) reply.raw.writeHead(202).end();
+      void transport.close();
+    });
     reply.raw.on('close', () => {
+      release();
       void transport.close();
       void server.close();
     });

@@ -28,13 +28,18 @@ export class PersistentRuns {
       deliver(agent: string, text: string): Promise<unknown>;
       /** Whether the agent's harness reports turn ends (Claude's Stop hook); others finish at delivery. */
       reportsTurnEnd(agent: string): boolean;
+      /** The agent whose thread the task's output goes to (the task owner, resolved). */
+      ownerOf(task: string): string;
     },
   ) {}
 
-  /** The run whose turn is in flight in this agent, if any. */
-  inFlight(agent: string): { task: string; runId: string } | undefined {
+  /**
+   * The run whose turn is in flight in this agent, if any, and whether the agent also owns the task (so a late
+   * answer to its ask has an agent to go to, and the ask needs no unattended deadline).
+   */
+  inFlight(agent: string): { task: string; runId: string; ownerIsAsker: boolean } | undefined {
     const t = this.turns.get(agent);
-    return t ? { task: t.task, runId: t.runId } : undefined;
+    return t ? { task: t.task, runId: t.runId, ownerIsAsker: this.deps.ownerOf(t.task) === agent } : undefined;
   }
 
   /** The agent's turn ended (Claude's Stop hook). */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +11,7 @@ import { createLogger } from '../../src/core/logger.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import { until } from '../helpers/wait.js';
 
 const CONFIG = `
 templates:
@@ -152,6 +154,89 @@ describe('ask lifecycle through MCP (clock seam)', () => {
     );
     const resumeAfter = await call(c, 'leo_chat_ask', { message_id: ask2.id });
     assert.deepEqual(resumeAfter.structuredContent.values, ['Yes'], 'a resume still returns the stored answer');
+  });
+
+  it('a call the harness abandons (MCP or JSON route) stops blocking at once: a later answer is a late-answer delivery', async () => {
+    /** The late answer to `id`, typed into den's pane. */
+    const delivered = async (id: string) => {
+      let text = '';
+      for (let i = 0; i < 50 && !text.includes(`"message_id":"${id}"`); i++) {
+        await sleep(100);
+        text = pane().replace(/\n/g, '');
+      }
+      return text;
+    };
+
+    // MCP: the harness drops the connection while the call blocks.
+    const c = await connect();
+    const dropped = call(c, 'leo_chat_ask', { question: 'Abandoned over MCP?', options: ['Yes', 'No'] }).catch(
+      (err: Error) => err,
+    );
+    const viaMcp = await openAsk();
+    await c.close();
+    await dropped;
+    await sleep(100);
+    const a1 = await op('POST', `/api/v1/chat/den/messages/${viaMcp.id}/answer`, { values: ['No'] });
+    assert.equal(a1.status, 200, a1.text);
+    assert.match(
+      await delivered(viaMcp.id),
+      new RegExp(
+        `In reply to your leo_chat_ask ${viaMcp.id} \\(.*\\): Abandoned over MCP\\?Answer: \\{"message_id":"${viaMcp.id}","values":\\["No"\\]`,
+      ),
+    );
+
+    // MCP: an SDK client gives up on the call (its timeout, the user interrupting): it sends notifications/cancelled
+    // on a request of its own and leaves the call's request open.
+    const c2 = await connect();
+    const giveUp = new AbortController();
+    const cancelled = c2
+      .callTool({ name: 'leo_chat_ask', arguments: { question: 'Cancelled over MCP?' } }, undefined, {
+        signal: giveUp.signal,
+        timeout: 60_000,
+      })
+      .catch((err: Error) => err);
+    const viaCancel = await openAsk();
+    giveUp.abort('interrupted');
+    assert.ok((await cancelled) instanceof Error);
+    await sleep(200);
+    const a3 = await op('POST', `/api/v1/chat/den/messages/${viaCancel.id}/answer`, { text: 'after all' });
+    assert.equal(a3.status, 200, a3.text);
+    assert.match(await delivered(viaCancel.id), new RegExp(`In reply to your leo_chat_ask ${viaCancel.id}`));
+
+    // The JSON route: the caller's request is cut while it blocks.
+    const req = http.request({
+      host: '127.0.0.1',
+      port: t.daemon.port,
+      method: 'POST',
+      path: '/api/agent/den/chat/ask',
+      headers: { authorization: `Bearer ${t.daemon.agentToken}`, 'content-type': 'application/json' },
+    });
+    req.on('error', () => {});
+    req.end(JSON.stringify({ question: 'Abandoned over HTTP?', input: { type: 'text' } }));
+    const viaApi = await openAsk();
+    assert.equal(viaApi.text, 'Abandoned over HTTP?');
+    req.destroy();
+    await sleep(100);
+    const a2 = await op('POST', `/api/v1/chat/den/messages/${viaApi.id}/answer`, { text: 'later' });
+    assert.equal(a2.status, 200, a2.text);
+    assert.match(
+      await delivered(viaApi.id),
+      new RegExp(`\\[Leo Chat\\] laterIn reply to your leo_chat_ask ${viaApi.id}`),
+    );
+    const ids = [viaMcp.id, viaCancel.id, viaApi.id];
+    await until(
+      'the three late answers delivered, once each',
+      async () => {
+        const replies = (await op('GET', '/api/v1/chat/den/messages?limit=200')).json.data.messages.filter(
+          (m: { reply_to?: string }) => ids.includes(m.reply_to ?? ''),
+        );
+        return (
+          replies.length === 3 &&
+          replies.every((m: { direction: string; state: string }) => m.direction === 'in' && m.state === 'delivered')
+        );
+      },
+      5000,
+    );
   });
 
   it('withdraw closes your own ask at once; another agent or a settled ask is refused', async () => {

@@ -3,10 +3,13 @@
 // socket and prints only a decision made in chat. Deadlines run on the daemon's ManualClock.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
+import { createLogger } from '../../src/core/logger.js';
+import { startDaemon } from '../../src/daemon/daemon.js';
 import { LEO_BIN, runLeoAsync } from '../helpers/cli.js';
-import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { killTmuxServer, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
 
@@ -241,6 +244,26 @@ describe('the PermissionRequest hook in Leo Chat', () => {
     await h3.done;
   });
 
+  it('dismiss is a 400 for any message that is not a questions card (text, ordinary ask), a 404 for an unknown id', async () => {
+    const text = await op('POST', '/api/v1/chat/den/messages', { text: 'hello' });
+    assert.equal(text.status, 201, text.text);
+    const asking = request(t.tcp, 'POST', '/api/agent/den/chat/ask', {
+      token: t.daemon.agentToken,
+      body: { question: 'Ship it?', options: [{ value: 'y', label: 'Yes' }] },
+    });
+    const ask = await posted('ask');
+    assert.equal(ask.input.type, 'buttons');
+    for (const id of [text.json.data.id, ask.id]) {
+      const r = await op('POST', `/api/v1/chat/den/messages/${id}/dismiss`);
+      assert.equal(r.status, 400, r.text);
+      assert.match(r.json.error, /not a questions card/);
+    }
+    assert.equal((await message(ask.id)).state, 'open', 'a refused dismiss leaves the ask alone');
+    assert.equal((await op('POST', '/api/v1/chat/den/messages/01NOSUCHMESSAGE/dismiss')).status, 404);
+    assert.equal((await op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { values: ['y'] })).status, 200);
+    assert.equal((await asking).status, 200);
+  });
+
   it('a daemon shutdown releases a held hook with nothing printed', async () => {
     const h = hook({ tool_name: 'Bash', tool_input: { command: 'sleep 1' } });
     await posted('permission');
@@ -248,5 +271,60 @@ describe('the PermissionRequest hook in Leo Chat', () => {
     const out = await h.done;
     assert.deepEqual([out.status, out.stdout], [0, '']);
     await stopping;
+  });
+});
+
+describe('a questions card across a daemon restart', () => {
+  it('expires as timeout (its wait for chat ended; the agent is not gone)', async () => {
+    const t = await startTestDaemon({ config: CONFIG });
+    const home = t.home;
+    try {
+      const op = (method: string, p: string) => request(t.socket, method, p);
+      assert.equal(
+        (await request(t.socket, 'POST', '/api/v1/agents/spawn', { body: { template: 'cat', name: 'den' } })).status,
+        201,
+      );
+      const child = spawn(process.execPath, [LEO_BIN, 'hook', 'permission-request'], {
+        env: { ...process.env, LEO_AGENT: 'den', LEO_SOCKET: t.daemon.paths.socketFile },
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      const exited = new Promise((resolve) => child.on('close', resolve));
+      child.stdin.end(
+        JSON.stringify({
+          hook_event_name: 'PermissionRequest',
+          session_id: 's1',
+          tool_name: 'AskUserQuestion',
+          tool_input: { questions: QUESTIONS },
+        }),
+      );
+      const card = await until(
+        'the card',
+        async () =>
+          (await op('GET', '/api/v1/chat/den/messages')).json.data.messages.find(
+            (m: any) => m.kind === 'ask' && m.state === 'open',
+          ),
+        10_000,
+        30,
+      );
+      await t.daemon.close();
+      await exited;
+
+      const again = await startDaemon({
+        env: { ...process.env, LEO_HOME: home, LEO_USER_HOME: home },
+        clock: new ManualClock(Date.now()),
+        logger: createLogger('silent'),
+      });
+      try {
+        const m = (
+          await request({ socketPath: again.paths.socketFile }, 'GET', '/api/v1/chat/den/messages')
+        ).json.data.messages.find((x: any) => x.id === card.id);
+        assert.deepEqual([m.state, m.closed_reason], ['expired', 'timeout']);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      killTmuxServer(home);
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });

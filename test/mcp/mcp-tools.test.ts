@@ -207,4 +207,51 @@ describe('leo mcp-stdio relays the tools for stdio-only harnesses', () => {
       await t.stop();
     }
   });
+
+  it('a call the stdio harness cancels is cancelled in the daemon too: a later answer is delivered as a reply', async () => {
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { LEO_BIN } = await import('../helpers/cli.js');
+    const { until } = await import('../helpers/wait.js');
+    const t = await startTestDaemon({ config: CONFIG });
+    const op = (method: string, p: string, body?: unknown) =>
+      request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
+    const c = new Client({ name: 'stdio-test', version: '1' });
+    try {
+      await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
+      await c.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [LEO_BIN, 'mcp-stdio'],
+          env: {
+            ...(process.env as Record<string, string>),
+            LEO_MCP_URL: `http://127.0.0.1:${t.daemon.port}/api/agent/den/mcp`,
+            LEO_AGENT_TOKEN: t.daemon.agentToken,
+          },
+        }),
+      );
+      const giveUp = new AbortController();
+      const call = c
+        .callTool({ name: 'leo_chat_ask', arguments: { question: 'Given up over stdio?' } }, undefined, {
+          signal: giveUp.signal,
+        })
+        .catch((err: Error) => err);
+      const messages = async () => (await op('GET', '/api/v1/chat/den/messages')).json.data.messages;
+      const ask = await until('the ask', async () => (await messages()).find((m: any) => m.kind === 'ask'), 10_000, 50);
+      giveUp.abort('interrupted');
+      assert.ok((await call) instanceof Error);
+      await new Promise((r) => setTimeout(r, 300));
+      const answered = await op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { text: 'yes, later' });
+      assert.equal(answered.status, 200, answered.text);
+      const reply = await until(
+        'the late answer',
+        async () => (await messages()).find((m: any) => m.reply_to === ask.id),
+        5000,
+        50,
+      );
+      assert.deepEqual([reply.direction, reply.text], ['in', 'yes, later']);
+    } finally {
+      await c.close();
+      await t.stop();
+    }
+  });
 });

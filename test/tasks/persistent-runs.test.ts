@@ -29,6 +29,7 @@ function harness(over: Partial<ConstructorParameters<typeof PersistentRuns>[0]> 
     isRunning: () => true,
     deliver: async (agent, text) => calls.push(`deliver ${agent} ${text}`),
     reportsTurnEnd: () => true,
+    ownerOf: (task) => task,
     ...over,
   });
   return { clock, calls, runs };
@@ -42,10 +43,19 @@ describe('persistent task runs', () => {
     const done = runs.run('digest', 'run-1', new AbortController().signal);
     await tick();
     assert.deepEqual(calls, ['spawn helper digest', 'deliver digest [Leo Task digest run run-1] Write the digest']);
-    assert.deepEqual(runs.inFlight('digest'), { task: 'digest', runId: 'run-1' });
+    assert.deepEqual(runs.inFlight('digest'), { task: 'digest', runId: 'run-1', ownerIsAsker: true });
     runs.turnEnded('digest');
     assert.deepEqual(await done, { ok: true });
     assert.equal(runs.inFlight('digest'), undefined);
+  });
+
+  it("says whether the task's owner is the agent asking, so its asks keep no unattended deadline", async () => {
+    const { runs } = harness({ ownerOf: () => 'den' });
+    const done = runs.run('digest', 'run-9', new AbortController().signal);
+    await tick();
+    assert.deepEqual(runs.inFlight('digest'), { task: 'digest', runId: 'run-9', ownerIsAsker: false });
+    runs.turnEnded('digest');
+    await done;
   });
 
   it('starts a stopped agent; a harness without turn ends finishes at delivery', async () => {
