@@ -18,6 +18,7 @@ import { Deliverer } from '../chat/delivery.js';
 import { tmuxPasteRoute } from '../delivery/tmux-paste.js';
 import { screenReader } from '../delivery/screen/screen.js';
 import { answerStartupDialogs } from '../delivery/startup-dialogs.js';
+import { pressKeys } from '../delivery/dialog-answers.js';
 import { sessionName } from '../agents/session-name.js';
 import type { ThreadNotes } from '../chat/thread-notes.js';
 import type { Harness } from '../config/schema.js';
@@ -88,7 +89,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
       const session = sessionName(agent);
       void answerStartupDialogs(
         async () => read(await tmux.capturePane(session, 0)),
-        (keys) => tmux.sendKeys(session, keys),
+        (keys) => pressKeys(tmux, session, keys),
       ).catch((err) => d.logger.debug({ agent, err: (err as Error).message }, 'start-up screen watch ended'));
     },
   });

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Screen } from './screen/screen.js';
+import { DialogAnswers } from './dialog-answers.js';
 
 export interface InputWait {
   agent: string;
@@ -29,6 +30,7 @@ const SLOW_START_NOTE_MS = 20_000;
  */
 export async function waitForInput(look: () => Promise<Screen>, w: InputWait): Promise<void> {
   const started = Date.now();
+  const answers = new DialogAnswers(w.press);
   const noted = new Set<string>();
   const noteOnce = (key: string, text: string) => {
     if (noted.has(key)) return;
@@ -53,9 +55,8 @@ export async function waitForInput(look: () => Promise<Screen>, w: InputWait): P
     if (key !== previous) since = Date.now();
     previous = key;
     const held = Date.now() - since;
-    if (s.kind === 'dialog' && s.answer && held >= DIALOG_SETTLE_MS && !noted.has(`answered ${s.question}`)) {
-      noted.add(`answered ${s.question}`);
-      await w.press(s.answer);
+    if (s.kind === 'dialog' && s.answer) {
+      if (held >= DIALOG_SETTLE_MS) await answers.offer(s.question, s.answer);
     } else if (s.kind === 'dialog' && held >= DIALOG_SETTLE_MS)
       noteOnce(
         `dialog ${s.question}`,

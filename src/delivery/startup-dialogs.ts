@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Screen } from './screen/screen.js';
 import { INPUT_POLL_MS } from './input-wait.js';
+import { DialogAnswers } from './dialog-answers.js';
 
 /** How long after a launch its screen is watched for a dialog Leo answers itself. */
 export const STARTUP_WATCH_MS = 30_000;
@@ -16,13 +17,10 @@ export async function answerStartupDialogs(
   press: (keys: readonly string[]) => Promise<void>,
   timeoutMs = STARTUP_WATCH_MS,
 ): Promise<void> {
-  const answered = new Set<string>();
+  const answers = new DialogAnswers(press);
   for (const until = Date.now() + timeoutMs; Date.now() < until; await sleep(INPUT_POLL_MS)) {
     const s = await look();
     if (s.kind === 'input' || s.kind === 'exited') return;
-    if (s.kind === 'dialog' && s.answer && !answered.has(s.question)) {
-      answered.add(s.question);
-      await press(s.answer);
-    }
+    if (s.kind === 'dialog' && s.answer) await answers.offer(s.question, s.answer);
   }
 }

@@ -3,6 +3,7 @@ import { sessionName } from '../agents/session-name.js';
 import type { DeliveryRoute } from '../chat/delivery.js';
 import type { Screen, ScreenReader } from './screen/screen.js';
 import { waitForInput, type InputWait } from './input-wait.js';
+import { pressKeys } from './dialog-answers.js';
 
 export interface PasteTarget {
   pasteText(session: string, text: string, opts?: { bracketed?: boolean }): Promise<void>;
@@ -162,7 +163,7 @@ export function tmuxPasteRoute(d: TmuxRouteDeps): DeliveryRoute {
         agent,
         timeoutMs: d.readyTimeoutMs,
         note: (t) => d.note(agent, t),
-        press: (keys) => d.tmux.sendKeys(session, keys),
+        press: (keys) => pressKeys(d.tmux, session, keys),
       };
       return pasteAndSubmit(d.tmux, session, text, read ? { read, wait } : undefined);
     },

@@ -39,6 +39,12 @@ describe('start-up dialogs', () => {
     assert.ok(Date.now() - t0 < 3_000);
   });
 
+  it('presses again when the dialog is still up 2 s later (a starting TUI can drop keys), at most three times', async () => {
+    const pressed: string[][] = [];
+    await answerStartupDialogs(screens(TRUST), async (k) => void pressed.push([...k]), 7_500);
+    assert.equal(pressed.length, 3);
+  });
+
   it('stops when the harness exited', async () => {
     const pressed: string[][] = [];
     await answerStartupDialogs(

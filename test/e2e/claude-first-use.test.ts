@@ -144,8 +144,9 @@ describe('first use with real Claude agents', () => {
       if (!r) return;
       const clock = r.d.clock as ManualClock;
       const withPane = <T>(agent: string, p: Promise<T>) =>
-        p.catch((err) => {
-          throw new Error(`${(err as Error).message}; pane:\n${r.pane(agent)}`);
+        p.catch(async (err) => {
+          const thread = (await r.thread(agent)).map((m) => `${m.direction} ${m.kind} ${m.state} ${m.text}`);
+          throw new Error(`${(err as Error).message}; thread:\n${thread.join('\n')}\npane:\n${r.pane(agent)}`);
         });
 
       // --- Items 2, 4, 5: spawn with a prompt, and a message the instant the spawn answers.
