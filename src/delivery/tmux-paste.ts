@@ -21,6 +21,12 @@ export const ENTER_CHECK_MS = 300;
 export const ENTER_ATTEMPTS = 3;
 /** How long one Enter gets to empty the input box of a harness whose screen is read, before it is pressed again. */
 export const SUBMIT_WAIT_MS = 1_500;
+/**
+ * How long after the first Enter the box may keep the text before the message counts as not submitted. opencode holds
+ * it until it has created its session, which took up to 7 s after the Enter at a load of 19 on 2 cores; it ignores
+ * the presses that come meanwhile.
+ */
+export const SUBMIT_TIMEOUT_MS = 15_000;
 /** How long a paste may take to show in the input box (a busy TUI redraws late) before it counts as lost. */
 const PASTE_SHOW_CHECKS = 8;
 /** How much of the end of a message's last line must show on the cursor's line to count as still sitting there. */
@@ -33,14 +39,15 @@ const TYPED_TAIL_CHARS = 12;
  *
  * With a screen reader (a harness whose screen Leo knows), nothing is typed until the input box is up and empty — a
  * dialog would take the keystrokes as its answer — and the message counts as submitted only once the box is empty
- * again after Enter: a text left sitting in the box was not sent. Without one (a shell template's program), the
+ * again after Enter (and the start screen it was typed on, if a submit replaces that screen, has gone): a text left
+ * sitting in the box was not sent. Without one (a shell template's program), the
  * cursor's line is watched instead (pasteAndWatchPane).
  */
 export async function pasteAndSubmit(
   tmux: PasteTarget,
   session: string,
   text: string,
-  screen?: { read: ScreenReader; wait: InputWait },
+  screen?: { read: ScreenReader; wait: InputWait; submitTimeoutMs?: number },
 ): Promise<void> {
   if (!screen) return pasteAndWatchPane(tmux, session, text);
   const look = async (): Promise<Screen> => screen.read(await tmux.capturePane(session, 0));
@@ -53,21 +60,43 @@ export async function pasteAndSubmit(
     shown = await look();
   }
   if (!holdsText(shown)) throw new Error(`the paste did not show in the agent's input box (${describe(shown)})`);
-  for (let attempt = 1; attempt <= ENTER_ATTEMPTS; attempt++) {
-    await tmux.sendEnter(session);
-    // A busy TUI takes a while to act on a key; pressing again at once could land on the next screen.
-    for (let waited = 0; waited < SUBMIT_WAIT_MS; waited += ENTER_CHECK_MS) {
-      await sleep(ENTER_CHECK_MS);
-      if (!holdsText(await look())) return;
+  await tmux.sendEnter(session);
+  const firstPress = Date.now();
+  let [presses, lastPress, emptied] = [1, firstPress, false];
+  for (;;) {
+    await sleep(ENTER_CHECK_MS);
+    const now = await look();
+    if (submitted(shown, now)) return;
+    emptied ||= !holdsText(now);
+    if (Date.now() - firstPress >= (screen.submitTimeoutMs ?? SUBMIT_TIMEOUT_MS)) {
+      // The box gave the text up, but the start screen never went: taken, with the harness slow to show it.
+      if (emptied) return;
+      throw new Error(
+        `the message is still in the agent's input box after ${presses} Enter presses: it was not submitted`,
+      );
+    }
+    // Pressed again only while the text is still in the box, and not at once: a busy TUI takes a while to act on a
+    // key, and a press landing on the next screen could answer it.
+    if (holdsText(now) && presses < ENTER_ATTEMPTS && Date.now() - lastPress >= SUBMIT_WAIT_MS) {
+      await tmux.sendEnter(session);
+      [presses, lastPress] = [presses + 1, Date.now()];
     }
   }
-  throw new Error(
-    `the message is still in the agent's input box after ${ENTER_ATTEMPTS} Enter presses: it was not submitted`,
-  );
 }
 
 function holdsText(s: Screen): boolean {
   return s.kind === 'input' && s.text !== '';
+}
+
+/**
+ * Whether the screen shows the text taken: the box no longer holds it, and a start screen the text was typed on has
+ * given way. Until then the next message would be typed into the old screen's emptied box, or into the blank pane
+ * between the two views, and be lost (opencode, measured: README in test/fixtures/panes).
+ */
+function submitted(typedOn: Screen, now: Screen): boolean {
+  if (holdsText(now)) return false;
+  if (typedOn.kind !== 'input' || !typedOn.replacedOnSubmit) return true;
+  return now.kind !== 'starting' && !(now.kind === 'input' && now.replacedOnSubmit);
 }
 
 function describe(s: Screen): string {

@@ -111,17 +111,24 @@ describe('opencode screen', () => {
   it('a blank pane or the echo before the TUI is starting; the prompt box with its hints is ready', () => {
     assert.equal(opencode(pane('opencode-starting-blank.txt')).kind, 'starting');
     assert.equal(opencode(pane('opencode-before-tui-echo.txt')).kind, 'starting');
-    assert.deepEqual(opencode(pane('opencode-ready.txt')), { kind: 'input', text: '' });
-    assert.deepEqual(opencode(pane('opencode-ready-mcp-connected.txt')), { kind: 'input', text: '' });
+    const home = { kind: 'input', text: '', replacedOnSubmit: true };
+    assert.deepEqual(opencode(pane('opencode-ready.txt')), home);
+    assert.deepEqual(opencode(pane('opencode-ready-mcp-connected.txt')), home);
   });
 
   it('typed text is read within the box; the session view beside its sidebar has an empty box', () => {
     assert.deepEqual(opencode(pane('opencode-typed-unsubmitted.txt')), {
       kind: 'input',
       text: '[Leo Chat] typed but not submitted',
+      replacedOnSubmit: true,
     });
-    assert.deepEqual(opencode(pane('opencode-submitted.txt')), { kind: 'input', text: '' });
     assert.deepEqual(opencode(pane('opencode-working.txt')), { kind: 'input', text: '' });
+    assert.deepEqual(opencode(pane('opencode-session-typed.txt')), { kind: 'input', text: '[Leo Chat] two' });
+  });
+
+  it('the start screen, emptied by Enter, is the one a submit replaces; the session view it gives way to is not', () => {
+    assert.deepEqual(opencode(pane('opencode-submitted.txt')), { kind: 'input', text: '', replacedOnSubmit: true });
+    assert.deepEqual(opencode(pane('opencode-session-first-draw.txt')), { kind: 'input', text: '' });
   });
 
   it('the message just sent, drawn right above an empty box, is not text in the box', () => {

@@ -64,22 +64,37 @@ describe('paste then Enter into a program whose screen is not read', () => {
 
 /**
  * A harness whose screen is read: a scripted sequence of screens before the paste (a dialog, then the box), and how
- * the box behaves after it (takes the text at the n-th Enter, or never).
+ * the box behaves after it: it takes the text at the n-th Enter (or never), `lateLooks` looks after that Enter, then
+ * shows the `afterSubmit` screens one look each before its empty box. `onStart`: the box is on a start screen that a
+ * submit replaces.
  */
-function harness(opts: { before: Screen[]; takesAtEnter: number; pasteShows?: boolean }) {
+function harness(opts: {
+  before: Screen[];
+  takesAtEnter: number;
+  pasteShows?: boolean;
+  onStart?: boolean;
+  lateLooks?: number;
+  afterSubmit?: Screen[];
+}) {
   const calls: string[] = [];
   const notes: string[] = [];
   const before = [...opts.before];
-  let current: Screen = before.shift() ?? { kind: 'input', text: '' };
+  const start = opts.onStart ? { replacedOnSubmit: true as const } : {};
+  let current: Screen = before.shift() ?? { kind: 'input', text: '', ...start };
+  const next: Screen[] = [];
   let enters = 0;
   const target: PasteTarget = {
     async pasteText(_s, text) {
       calls.push('paste');
-      if (opts.pasteShows !== false) current = { kind: 'input', text };
+      if (opts.pasteShows !== false) current = { kind: 'input', text, ...start };
     },
     async sendEnter() {
       calls.push('enter');
-      if (++enters === opts.takesAtEnter) current = { kind: 'input', text: '' };
+      if (++enters === opts.takesAtEnter)
+        next.push(...Array(opts.lateLooks ?? 0).fill(current), ...(opts.afterSubmit ?? []), {
+          kind: 'input',
+          text: '',
+        });
     },
     async sendKeys(_s, keys) {
       calls.push(`keys:${keys.join(' ')}`);
@@ -91,8 +106,9 @@ function harness(opts: { before: Screen[]; takesAtEnter: number; pasteShows?: bo
       throw new Error('not used with a screen reader');
     },
     async capturePane() {
-      // Each look before the paste moves the scripted screens on.
+      // Each look before the paste, and after the taking Enter, moves the scripted screens on.
       if (!calls.includes('paste') && before.length) current = before.shift()!;
+      if (next.length) current = next.shift()!;
       return JSON.stringify(current);
     },
   };
@@ -105,7 +121,7 @@ function harness(opts: { before: Screen[]; takesAtEnter: number; pasteShows?: bo
       press: (keys: readonly string[]) => target.sendKeys('leo-den', keys),
     },
   };
-  return { target, screen, calls, notes };
+  return { target, screen, calls, notes, left: () => next.length };
 }
 
 describe('paste into a harness whose screen is read', () => {
@@ -137,8 +153,40 @@ describe('paste into a harness whose screen is read', () => {
 
   it('text left in the box after every Enter is not submitted: it fails, never counts as delivered', async () => {
     const h = harness({ before: [], takesAtEnter: Infinity });
-    await assert.rejects(pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen), /not submitted/);
+    const screen = { ...h.screen, submitTimeoutMs: 5_000 };
+    await assert.rejects(pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', screen), /not submitted/);
     assert.equal(h.calls.filter((c) => c === 'enter').length, ENTER_ATTEMPTS);
+  });
+
+  it('an Enter acted on late (opencode creating its session under load) is waited for, not failed', async () => {
+    // 20 looks: 6 s after the first press, past the 3 presses' 4.5 s.
+    const h = harness({ before: [], takesAtEnter: 1, lateLooks: 20 });
+    await pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen);
+    assert.equal(h.calls.filter((c) => c === 'enter').length, ENTER_ATTEMPTS);
+  });
+
+  it('typed on a start screen a submit replaces: done only once the next view shows, not at the emptied old box', async () => {
+    const emptiedStart: Screen = { kind: 'input', text: '', replacedOnSubmit: true };
+    const h = harness({
+      before: [],
+      takesAtEnter: 1,
+      onStart: true,
+      afterSubmit: [emptiedStart, emptiedStart, { kind: 'starting' }, { kind: 'starting' }],
+    });
+    await pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen);
+    assert.equal(h.left(), 0, 'returned while the old screen or the blank between the views still showed');
+    assert.deepEqual(h.calls, ['paste', 'enter']);
+  });
+
+  it('a box that empties on a start screen that never goes counts as taken once the submit time is up', async () => {
+    const h = harness({
+      before: [],
+      takesAtEnter: 1,
+      onStart: true,
+      afterSubmit: Array(40).fill({ kind: 'input', text: '', replacedOnSubmit: true }),
+    });
+    await pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', { ...h.screen, submitTimeoutMs: 1_000 });
+    assert.deepEqual(h.calls, ['paste', 'enter']);
   });
 
   it('presses Enter again when the first is swallowed, and stops once the box is empty', async () => {

@@ -27,8 +27,11 @@ for (const harness of ['codex', 'opencode'] as const)
             until(
               `"${text}" delivered`,
               async () => {
-                const m = (await a.thread()).find((x) => x.direction === 'in' && x.text === text);
-                if (m?.state === 'failed') throw new Error(`failed: ${m.note}`);
+                const thread = await a.thread();
+                const m = thread.find((x) => x.direction === 'in' && x.text === text);
+                // Why it failed is the thread's last system note (the wire carries no note on the message itself).
+                if (m?.state === 'failed')
+                  throw new Error(`"${text}" failed: ${thread.filter((x) => x.kind === 'system').at(-1)?.text}`);
                 return m?.state === 'delivered' ? m : undefined;
               },
               120_000,

@@ -1,7 +1,8 @@
 // opencode's screen (measured on 1.18.33; test/fixtures/panes/opencode-*.txt): the prompt box is a column of `┃`
 // lines closed by a `╹▀▀▀…` line, its last line naming the agent and model ("Build · gpt-test"), with the key hints
 // (`tab agents  ctrl+p commands`) under it once the TUI is up. The box can sit beside a sidebar, so each line is
-// read only within the box's own columns. An empty box shows a placeholder ("Ask anything… …") on the start screen.
+// read only within the box's own columns. An empty box shows a placeholder ("Ask anything… …") on the start screen,
+// where the box sits under the block-letter logo; the first submit swaps that screen for the session view.
 import { dialogQuestion, findMenu } from './menu.js';
 import { paneLines, type Screen } from './screen.js';
 
@@ -9,6 +10,8 @@ const BOX_BOTTOM = /^(\s*)╹(▀+)/;
 const PLACEHOLDER = /^Ask anything…/;
 const AGENT_LINE = /^\S+ · \S/;
 const HINTS = /ctrl\+p commands|tab agents/;
+/** The logo's bottom row ("o", "p" with its descender, "e"), two blank lines above the start screen's box. */
+const LOGO = /▀▀▀▀ █▀▀▀ ▀▀▀▀/;
 
 export function readOpencodeScreen(pane: string): Screen {
   const lines = paneLines(pane).map((l) => [...l]);
@@ -38,7 +41,10 @@ export function readOpencodeScreen(pane: string): Screen {
     const said: string[] = [];
     for (let i = agentAt - 2; cell(i); i--) said.unshift(cell(i)!);
     const text = said.join('\n');
-    return { kind: 'input', text: PLACEHOLDER.test(text) ? '' : text };
+    let top = bottom;
+    while (cell(top - 1) !== null) top--;
+    const home = lines.slice(Math.max(0, top - 4), top).some((l) => LOGO.test(l.join('')));
+    return { kind: 'input', text: PLACEHOLDER.test(text) ? '' : text, ...(home ? { replacedOnSubmit: true } : {}) };
   }
   const plain = lines.map((l) => l.join(''));
   const menu = findMenu(plain);

@@ -7,8 +7,13 @@ import { readCodexScreen } from './codex-screen.js';
 import { readOpencodeScreen } from './opencode-screen.js';
 
 export type Screen =
-  /** The input box is showing; `text` is what it holds, '' when empty (a placeholder hint counts as empty). */
-  | { kind: 'input'; text: string }
+  /**
+   * The input box is showing; `text` is what it holds, '' when empty (a placeholder hint counts as empty).
+   * `replacedOnSubmit`: the box is on a start screen that a submit swaps for another view (opencode's home screen gives
+   * way to its session view). Right after Enter that screen still shows, with its box emptied, for up to half a second
+   * under load: that box is not the next prompt, and text typed into it then is lost.
+   */
+  | { kind: 'input'; text: string; replacedOnSubmit?: true }
   /**
    * A menu or question the harness waits on: typed text or an Enter would answer it. `answer` is set for the few
    * dialogs Leo answers itself (the keys to press), because Leo already gave that answer through the harness's config.
