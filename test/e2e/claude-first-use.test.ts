@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import type { ManualClock } from '../../src/core/clock.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { AnthropicServer, lastUserMessage, contentBlocks } from '../helpers/anthropic-server.js';
 import { claudeSandbox, findClaude, type ClaudeSandbox } from '../helpers/claude-cli.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -84,7 +84,9 @@ async function rig(t: TestContext): Promise<Rig | null> {
     '    environments: [unapproved]',
     '',
   ].join('\n');
-  const d = await startTestDaemon({ config });
+  // The test drives sweeps by advancing the daemon's clock, and reply capture looks for a prompt in the transcript
+  // (real time) from its delivery time (daemon time) on: a clock started behind real time keeps that bound earlier.
+  const d = await startTestDaemon({ config, clock: new ManualClock(Date.now() - 10 * 60_000) });
   const token = d.daemon.operatorToken;
   const sock = path.join(d.home, 'state', 'tmux.sock');
   const tmux = (...args: string[]) => spawnSync('tmux', ['-S', sock, ...args], { encoding: 'utf8' }).stdout ?? '';
