@@ -89,7 +89,8 @@ export function claudeSandbox(opts: { baseUrl: string; binDir?: string; apiKey?:
       return config;
     },
     cleanup() {
-      fs.rmSync(root, { recursive: true, force: true });
+      // A CLI still saving its state as it exits on the hangup can add files while the folder is removed: retry.
+      fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }

@@ -63,7 +63,8 @@ export function codexSandbox(opts: {
     apiKey,
     env: { CODEX_HOME: codexHome, [CODEX_KEY_ENV]: apiKey },
     cleanup() {
-      fs.rmSync(root, { recursive: true, force: true });
+      // A CLI still saving its state as it exits on the hangup can add files while the folder is removed: retry.
+      fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }
