@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { charCount, mustBe, type AskInput } from './ask-input.js';
-import type { Answer } from './message.js';
 
 /**
  * Whether an answer fits its ask (spec: leo-chat.md, "Ask inputs"), and how an answer reads back to the agent. Pure.
@@ -23,7 +22,12 @@ export const AnswerBody = z.strictObject({
 });
 export type AnswerBody = z.infer<typeof AnswerBody>;
 
-/** Message.answer (schema in message.ts); answers appears only on a questions card answered from chat. */
+/** Message.answer as stored and served; answers appears only on a questions card answered from chat. */
+export const Answer = z.object({
+  values: z.array(z.string()),
+  text: z.string(),
+  answers: z.record(z.string(), z.object({ values: z.array(z.string()), text: z.string() })).optional(),
+});
 export type AskAnswer = z.infer<typeof Answer>;
 /** One question's settled answer inside a questions card's answer. */
 export type QuestionAnswer = NonNullable<AskAnswer['answers']>[string];

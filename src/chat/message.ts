@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Answer } from './ask-answer.js';
 import { AskInputType } from './ask-input.js';
 import { MessageInput } from './questions.js';
 
@@ -25,12 +26,6 @@ export const AttachmentRef = z.object({
   available: z.boolean(),
 });
 export type AttachmentRef = z.infer<typeof AttachmentRef>;
-
-export const Answer = z.object({
-  values: z.array(z.string()),
-  text: z.string(),
-  answers: z.record(z.string(), z.object({ values: z.array(z.string()), text: z.string() })).optional(),
-});
 
 export const Message = z.object({
   id: z.string(),

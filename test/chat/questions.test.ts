@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AnswerBody } from '../../src/chat/ask-answer.js';
-import { Answer } from '../../src/chat/message.js';
+import { Answer } from '../../src/chat/ask-answer.js';
 import {
   MessageInput,
   QuestionsInput,
