@@ -24,7 +24,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { encodeTime } from 'ulid';
-import { ChatStore } from '../src/chat/chat-store.js';
+import { ChatStore } from '../src/chat/threads/chat-store.js';
 import { systemClock } from '../src/core/clock.js';
 import { newId } from '../src/core/ids.js';
 import { rfc3339 } from '../src/core/time.js';

@@ -4,8 +4,8 @@ import {
   type Captured,
   type EndedTurn,
   type TranscriptMark,
-} from '../src/chat/reply-capture.js';
-import { readTranscriptTail } from '../src/chat/transcript.js';
+} from '../src/chat/replies/reply-capture.js';
+import { readTranscriptTail } from '../src/chat/replies/transcript.js';
 
 export interface ReplyCaptureInput {
   transcript: string;

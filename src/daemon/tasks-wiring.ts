@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ChatService } from '../chat/chat-service.js';
-import type { Deliverer } from '../chat/delivery.js';
+import type { ChatService } from '../chat/threads/chat-service.js';
+import type { Deliverer } from '../delivery/deliverer.js';
 import type { Supervisor } from '../agents/supervisor.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';

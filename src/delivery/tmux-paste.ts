@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sessionName } from '../agents/session-name.js';
-import type { DeliveryRoute } from '../chat/delivery.js';
+import type { DeliveryRoute } from './deliverer.js';
 import type { Screen, ScreenReader } from './screen/screen.js';
 import { waitForInput, type InputWait } from './input-wait.js';
 import { pressKeys } from './dialog-answers.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { AttachmentError } from '../chat/attachments.js';
-import { AskError } from '../chat/asks.js';
+import { AttachmentError } from '../chat/attachments/attachments.js';
+import { AskError } from '../chat/asks/asks.js';
 import { chatOffError } from '../chat/chat-off.js';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';

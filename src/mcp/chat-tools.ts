@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { ChatService } from '../chat/chat-service.js';
-import { AskToolInput, parseAskRequest } from '../chat/ask-input.js';
-import type { AskService } from '../chat/asks.js';
-import type { ReminderService } from '../chat/reminders.js';
+import type { ChatService } from '../chat/threads/chat-service.js';
+import { AskToolInput, parseAskRequest } from '../chat/asks/ask-input.js';
+import type { AskService } from '../chat/asks/asks.js';
+import type { ReminderService } from '../chat/reminders/reminders.js';
 import type { CallerLookup } from './tool-caller.js';
 
 /**

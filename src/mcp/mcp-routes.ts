@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { AttachmentError } from '../chat/attachments.js';
-import { AskError } from '../chat/asks.js';
+import { AttachmentError } from '../chat/attachments/attachments.js';
+import { AskError } from '../chat/asks/asks.js';
 import { CHAT_OFF } from '../chat/chat-off.js';
-import { ReminderError } from '../chat/reminders.js';
+import { ReminderError } from '../chat/reminders/reminders.js';
 import { LEO_VERSION } from '../core/version.js';
 import { Access } from '../http/access.js';
 import { ToolInputError, type ToolCaller, type chatTools } from './chat-tools.js';

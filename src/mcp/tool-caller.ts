@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AgentName } from '../agents/agent-record.js';
 import { HttpError, notFound } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
-import { PINNED_AGENT } from '../chat/message.js';
+import { PINNED_AGENT } from '../chat/threads/message.js';
 import type { ToolCaller } from './chat-tools.js';
 
 /**

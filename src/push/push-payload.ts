@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AskOption } from '../chat/ask-input.js';
-import { InputType, MessageKind, type Message } from '../chat/message.js';
+import type { AskOption } from '../chat/asks/ask-input.js';
+import { InputType, MessageKind, type Message } from '../chat/threads/message.js';
 
 /**
  * What a chat message pushes (leo-chat.md, "Push"). Pure: the caller hands in the stored message and the agent's

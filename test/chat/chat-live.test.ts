@@ -129,7 +129,7 @@ describe('chat across a daemon restart', () => {
         body: { template: 'cat', name: 'den' },
       });
       await t.daemon.close();
-      const { ChatStore } = await import('../../src/chat/chat-store.js');
+      const { ChatStore } = await import('../../src/chat/threads/chat-store.js');
       const { openDatabase } = await import('../../src/store/database.js');
       const db = openDatabase(path.join(home, 'state', 'chat.db'));
       const at = (ms: number, text: string) =>

@@ -1,11 +1,11 @@
-import { ThreadNotes } from '../../src/chat/thread-notes.js';
+import { ThreadNotes } from '../../src/chat/threads/thread-notes.js';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { ChatService, type ChatServiceDeps } from '../../src/chat/chat-service.js';
-import { ChatStore } from '../../src/chat/chat-store.js';
+import { ChatService, type ChatServiceDeps } from '../../src/chat/threads/chat-service.js';
+import { ChatStore } from '../../src/chat/threads/chat-store.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { EventBus } from '../../src/events/bus.js';

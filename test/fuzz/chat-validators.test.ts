@@ -10,10 +10,15 @@ import {
   normalizeAskInput,
   parseAskRequest,
   type AskSource,
-} from '../../src/chat/ask-input.js';
-import { ASK_TEXT_MAX_CHARS, answerSummaryLine, validateAnswer, type AnswerBody } from '../../src/chat/ask-answer.js';
-import { parseTranscriptLines } from '../../src/chat/transcript.js';
-import { ReminderError, parseReminderTime } from '../../src/chat/reminders.js';
+} from '../../src/chat/asks/ask-input.js';
+import {
+  ASK_TEXT_MAX_CHARS,
+  answerSummaryLine,
+  validateAnswer,
+  type AnswerBody,
+} from '../../src/chat/asks/ask-answer.js';
+import { parseTranscriptLines } from '../../src/chat/replies/transcript.js';
+import { ReminderError, parseReminderTime } from '../../src/chat/reminders/reminders.js';
 import { TaskRun } from '../../src/observe/schemas.js';
 import { TASK_RUN_LIMITS, normalizeTaskRunEvent } from '../../src/tasks/task-run-ingress.js';
 import { fieldyJson, hostileString, wellFormed } from './arbitraries.js';

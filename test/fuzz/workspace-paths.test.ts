@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { sanitizeFilename } from '../../src/chat/attachments.js';
+import { sanitizeFilename } from '../../src/chat/attachments/attachments.js';
 import { expandMentions } from '../../src/sessions/mentions.js';
 import { builtinTools, runTool, type ToolContext } from '../../src/sessions/tools/index.js';
 import { ToolError } from '../../src/sessions/tools/tool.js';

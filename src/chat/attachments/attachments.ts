@@ -1,0 +1,237 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+import type { Clock } from '../../core/clock.js';
+import { encodeTime } from 'ulid';
+import { newId } from '../../core/ids.js';
+import { rfc3339 } from '../../core/time.js';
+import type { Database } from '../../store/database.js';
+import type { AttachmentRef } from '../threads/message.js';
+
+/** Uploads made without an agent wait here until a message claims them. */
+export const UNCLAIMED = '_unclaimed';
+
+export class AttachmentError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 413,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A file name that is safe as the last path segment: no separators, no control characters, no leading dots, at most
+ * 200 bytes; whatever is left of the original stays readable. Pure.
+ */
+export function sanitizeFilename(raw: string): string {
+  const base = raw.split(/[\\/]/).pop() ?? '';
+  let name = base
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/[<>:"|?*]/g, '_')
+    .replace(/^[.\s]+/, '')
+    .trim();
+  // Cut by code point: dropping single UTF-16 units could leave half a surrogate pair, which is no character at all.
+  if (Buffer.byteLength(name) > 200) {
+    let cut = '';
+    for (const ch of name) {
+      if (Buffer.byteLength(cut + ch) > 200) break;
+      cut += ch;
+    }
+    name = cut;
+  }
+  return name || 'file';
+}
+
+const MIME: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.md': 'text/markdown',
+  '.json': 'application/json',
+  '.csv': 'text/csv',
+  '.m4a': 'audio/mp4',
+  '.ogg': 'audio/ogg',
+  '.opus': 'audio/ogg',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.webm': 'audio/webm',
+};
+
+export function mimeOf(filename: string, declared?: string): string {
+  if (declared && /^[\w.+-]+\/[\w.+-]+$/.test(declared)) return declared.toLowerCase();
+  return MIME[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * Attachment files under $LEO_HOME/state/chat/attachments/<agent>/<id>/<name>, and their rows. Every path is built
+ * from a fresh id and a sanitized name and checked to stay inside the root, so no input can write elsewhere.
+ */
+export class AttachmentStore {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    readonly root: string,
+  ) {}
+
+  /**
+   * Streams an upload to disk, refusing (and removing) it past maxBytes. The row has no message yet. A client names
+   * a file, never a path: a name with a separator or a `..` is refused before anything is written.
+   */
+  async saveStream(agent: string, rawName: string, declaredMime: string | undefined, body: Readable, maxBytes: number) {
+    if (/[\\/]/.test(rawName) || rawName === '..' || rawName === '.')
+      throw new AttachmentError(400, `filename must be a plain file name, not a path: ${JSON.stringify(rawName)}`);
+    const { id, file, filename } = this.place(agent, rawName);
+    let bytes = 0;
+    const cap = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        if (bytes > maxBytes) done(new AttachmentError(413, `attachment is larger than ${maxBytes} bytes`));
+        else done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, cap, fs.createWriteStream(file, { mode: 0o600, flags: 'wx' }));
+    } catch (err) {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+      throw err;
+    }
+    return this.record(id, agent, filename, mimeOf(filename, declaredMime), bytes, file);
+  }
+
+  /** Copies a file an agent posts (leo_chat_post files) into the store. */
+  saveCopy(agent: string, source: string, maxBytes: number): AttachmentRef {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(source);
+    } catch {
+      throw new AttachmentError(400, `file not found: ${source}`);
+    }
+    if (!st.isFile()) throw new AttachmentError(400, `not a regular file: ${source}`);
+    if (st.size > maxBytes) throw new AttachmentError(413, `${source} is larger than ${maxBytes} bytes`);
+    const { id, file, filename } = this.place(agent, path.basename(source));
+    fs.copyFileSync(source, file);
+    fs.chmodSync(file, 0o600);
+    return this.record(id, agent, filename, mimeOf(filename), st.size, file);
+  }
+
+  /** The file of an attachment in this agent's thread, when it is still on disk. */
+  fileOf(agent: string, id: string): { path: string; ref: AttachmentRef } | null {
+    const row = this.db
+      .prepare('SELECT id, filename, mime, bytes, available, path FROM attachments WHERE id = ? AND agent = ?')
+      .get(id, agent) as (Omit<AttachmentRef, 'available'> & { available: number; path: string }) | undefined;
+    if (!row) return null;
+    const { path: file, available, ...rest } = row;
+    return { path: file, ref: { ...rest, available: available === 1 && fs.existsSync(file) } };
+  }
+
+  /**
+   * Gives unclaimed uploads to a message in `agent`'s thread: an upload made without an agent belongs to the first
+   * message that sends it, and moves into that agent's folder. Unknown or already-claimed ids are refused.
+   */
+  claim(agent: string, ids: readonly string[]): void {
+    const rows = ids.map((id) => {
+      const row = this.db.prepare('SELECT agent, path, message_id FROM attachments WHERE id = ?').get(id) as
+        { agent: string; path: string; message_id: string | null } | undefined;
+      if (!row || row.message_id !== null || (row.agent !== agent && row.agent !== UNCLAIMED))
+        throw new AttachmentError(400, `attachment ${id} is unknown or already sent`);
+      return { id, ...row };
+    });
+    for (const r of rows) {
+      if (r.agent === agent) continue;
+      const dir = path.join(this.root, agent, r.id);
+      fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+      fs.renameSync(path.dirname(r.path), dir);
+      this.db
+        .prepare('UPDATE attachments SET agent = ?, path = ? WHERE id = ?')
+        .run(agent, path.join(dir, path.basename(r.path)), r.id);
+    }
+  }
+
+  /**
+   * A renamed agent's files move to its new folder. Runs inside the rename's transaction, after the rows took the new
+   * name and last of all: a failure rolls the rows back and puts back whatever it had moved, so the thread's files are
+   * never split between the two folders.
+   */
+  moveAgent(from: string, to: string): void {
+    const src = path.join(this.root, from);
+    const dst = path.join(this.root, to);
+    this.db
+      .prepare('UPDATE attachments SET path = ? || substr(path, ?) WHERE agent = ? AND substr(path, 1, ?) = ?')
+      .run(dst, src.length + 1, to, src.length + 1, src + path.sep);
+    if (!fs.existsSync(src)) return;
+    if (!fs.existsSync(dst)) return fs.renameSync(src, dst);
+    // The name's earlier owner (a removed agent) left files: the two threads' folders merge, as their messages do.
+    const moved: string[] = [];
+    try {
+      for (const entry of fs.readdirSync(src)) {
+        fs.renameSync(path.join(src, entry), path.join(dst, entry));
+        moved.push(entry);
+      }
+      fs.rmdirSync(src);
+    } catch (err) {
+      for (const entry of moved) fs.renameSync(path.join(dst, entry), path.join(src, entry));
+      throw err;
+    }
+  }
+
+  /** Files still on disk that were created before `cutoff` (ms), oldest first, at most `limit`. */
+  expired(cutoff: number, limit = 500): { id: string; path: string }[] {
+    // Ids are ULIDs: the smallest id minted at `cutoff` bounds everything created before it, on the primary key.
+    const bound = `${encodeTime(Math.max(0, cutoff), 10)}${'0'.repeat(16)}`;
+    return this.db
+      .prepare('SELECT id, path FROM attachments WHERE available = 1 AND id < ? ORDER BY id LIMIT ?')
+      .all(bound, limit) as { id: string; path: string }[];
+  }
+
+  /** The row stays (the thread still shows the file's name and size), marked unavailable. */
+  markPruned(ids: readonly string[]): void {
+    const mark = this.db.prepare('UPDATE attachments SET available = 0 WHERE id = ?');
+    this.db.transaction(() => ids.forEach((id) => mark.run(id)))();
+  }
+
+  /** Whether a stored attachment file is audio (by its extension, as its mime was derived). */
+  isAudio(file: string): boolean {
+    return mimeOf(path.basename(file)).startsWith('audio/');
+  }
+
+  /** Absolute paths of a message's attachments, for the delivered text. */
+  pathsOf(messageId: string): string[] {
+    return this.db
+      .prepare('SELECT path FROM attachments WHERE message_id = ? ORDER BY id')
+      .pluck()
+      .all(messageId) as string[];
+  }
+
+  private place(agent: string, rawName: string): { id: string; file: string; filename: string } {
+    const id = newId(this.clock.now());
+    const filename = sanitizeFilename(rawName);
+    const dir = path.join(this.root, agent, id);
+    const file = path.join(dir, filename);
+    if (!file.startsWith(this.root + path.sep)) throw new AttachmentError(400, 'invalid attachment path');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return { id, file, filename };
+  }
+
+  private record(
+    id: string,
+    agent: string,
+    filename: string,
+    mime: string,
+    bytes: number,
+    file: string,
+  ): AttachmentRef {
+    this.db
+      .prepare(
+        'INSERT INTO attachments (id, agent, filename, mime, bytes, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(id, agent, filename, mime, bytes, file, rfc3339(this.clock.now()));
+    return { id, filename, mime, bytes, available: true };
+  }
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { charCount } from '../asks/ask-input.js';
+import { ASK_TEXT_MAX_CHARS, type AnswerBody } from '../asks/ask-answer.js';
+
+/**
+ * Permission prompts (leo-chat.md, "Permission prompts"): what Claude's PermissionRequest hook hands Leo, the line a
+ * prompt shows, the allow/deny answer, and the decision JSON Claude reads back. Pure.
+ */
+
+/** Claude's PermissionRequest hook input, as far as Leo reads it; Claude adds fields Leo ignores. */
+export const PermissionRequestPayload = z.looseObject({
+  tool_name: z.string().min(1).max(200),
+  tool_input: z.unknown().optional(),
+});
+export type PermissionRequestPayload = z.infer<typeof PermissionRequestPayload>;
+
+export const SUMMARY_MAX_CHARS = 500;
+
+/** The decisions a permission prompt takes, as answer values. */
+export const PermissionDecision = z.enum(['allow', 'deny']);
+export type PermissionDecision = z.infer<typeof PermissionDecision>;
+
+/** The answer stored on a prompt answered in the terminal: Claude ended the hook before chat did. */
+export const TERMINAL_ANSWER = { values: ['terminal'], text: '' };
+
+/**
+ * One line saying what the tool is about to do, for a phone screen: the command, the file or the URL for the tools
+ * that have one, the input as compact JSON for the rest. Cut at SUMMARY_MAX_CHARS.
+ */
+export function summarizePermission(tool: string, input: unknown): string {
+  const field = (name: string): string | undefined => {
+    const v = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[name] : undefined;
+    return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+  };
+  let summary: string;
+  const command = field('command');
+  if (tool === 'Bash' && command) {
+    const description = field('description');
+    summary = description ? `${command} (${description})` : command;
+  } else {
+    summary =
+      field('file_path') ??
+      field('notebook_path') ??
+      field('url') ??
+      field('query') ??
+      field('pattern') ??
+      (input === undefined ? '' : JSON.stringify(input));
+  }
+  return cut(summary.replace(/\s+/g, ' ').trim(), SUMMARY_MAX_CHARS);
+}
+
+export type PermissionAnswerResult =
+  { ok: true; decision: PermissionDecision; answer: { values: string[]; text: string } } | { ok: false; error: string };
+
+/** A prompt is answered with exactly one of allow/deny; text is optional and only with deny (Claude is told why). */
+export function validatePermissionAnswer(body: AnswerBody): PermissionAnswerResult {
+  if (body.answers !== undefined)
+    return fail('answers: a permission prompt is answered with values ["allow"] or ["deny"]');
+  const values = body.values ?? [];
+  if (values.length !== 1) return fail(`values: exactly one of "allow" or "deny" (got ${values.length} values)`);
+  const decision = PermissionDecision.safeParse(values[0]);
+  if (!decision.success) return fail(`values[0]: "${values[0]}" is not "allow" or "deny"`);
+  const text = (body.text ?? '').trim();
+  if (charCount(text) > ASK_TEXT_MAX_CHARS) return fail(`text: longer than ${ASK_TEXT_MAX_CHARS} characters`);
+  if (text !== '' && decision.data === 'allow') return fail('text: only a deny takes text (it tells the agent why)');
+  return { ok: true, decision: decision.data, answer: { values: [decision.data], text } };
+}
+
+/** The hook output that closes Claude's dialog with "allow", optionally replacing the tool's input. */
+export function allowOutput(updatedInput?: Record<string, unknown>): string {
+  return decisionOutput({ behavior: 'allow', ...(updatedInput ? { updatedInput } : {}) });
+}
+
+/** The hook output that refuses the tool; the message is what Claude reads as the reason. */
+export function denyOutput(reason: string): string {
+  const message = reason ? `Denied from Leo Chat: ${reason}` : 'Denied from Leo Chat';
+  return decisionOutput({ behavior: 'deny', message });
+}
+
+function decisionOutput(decision: Record<string, unknown>): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } });
+}
+
+function cut(s: string, max: number): string {
+  const chars = [...s];
+  return chars.length <= max ? s : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+function fail(error: string): { ok: false; error: string } {
+  return { ok: false, error };
+}

@@ -1,0 +1,154 @@
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { ReplyCaptureInput } from '../../../workers/reply-capture.js';
+import type { Captured, EndedTurn } from './reply-capture.js';
+import type { ReplyStore } from './reply-store.js';
+
+/** A delivered prompt not in the transcript yet waits at most this long for its turn to show up. */
+export const REPLY_WAIT_MS = 30 * 60_000;
+/**
+ * Prompts kept waiting per agent (the newest). Only a Stop hook settles them, and an agent without one (any harness
+ * but Claude's) never sends it: without a bound every prompt typed into such an agent stayed for good (found by the
+ * soak). A Claude agent has a handful queued behind a running turn at most.
+ */
+export const MAX_AWAITING_PER_AGENT = 100;
+/** Transcript timestamps and the daemon clock can disagree a little; look back this much before the delivery. */
+const SINCE_SLACK_MS = 5_000;
+
+export interface ReplyWatchDeps {
+  clock: Clock;
+  logger: Logger;
+  store: ReplyStore;
+  /** Whether the agent still exists: at start-up, a removed agent's prompts wait for nothing. */
+  exists(agent: string): boolean;
+  /** Runs the transcript read and the capture on the worker pool. */
+  capture(input: ReplyCaptureInput): Promise<Captured[]>;
+  /** Posts the captured reply into the agent's thread (inside the transaction that ends the prompt's wait). */
+  post(agent: string, text: string, replyTo: string): void;
+}
+
+/**
+ * Claude replies (leo-chat.md, Replies): every [Leo Chat] prompt typed into an agent waits here (in chat.db, so a
+ * restart loses none); on the agent's Stop hook the transcript is read and each prompt whose turn ended gets that
+ * turn's last assistant message posted, unless the agent posted with leo_chat_post, another prompt took the turn over,
+ * the turn was interrupted or the reply is empty. A prompt not in the transcript yet (queued behind a running turn)
+ * keeps waiting, up to 30 minutes. At start-up the same check catches up on turns that ended while the daemon was
+ * down, when their Stop hook found no daemon.
+ *
+ * A reply is posted only once its message is marked delivered, so its chat.message never comes before the
+ * chat.updated that says its prompt was delivered: a Stop that comes while the message is still being typed (a fast
+ * turn) is remembered, and its check runs once the delivery is recorded. Checks of one agent run one at a time, so
+ * two Stops in a row, or a Stop during the catch-up, never post one reply twice.
+ */
+export class ReplyWatch {
+  private readonly checks = new Map<string, Promise<void>>();
+  /** Messages being typed when a Stop came, with the turn that Stop ended. */
+  private readonly stopsWhileTyping = new Map<string, EndedTurn>();
+  private closed = false;
+
+  constructor(private readonly deps: ReplyWatchDeps) {}
+
+  /** A message starts being typed into the agent, with the exact text. */
+  started(agent: string, messageId: string, prompt: string): void {
+    this.deps.store.add(agent, messageId, prompt, this.deps.clock.now(), MAX_AWAITING_PER_AGENT);
+  }
+
+  /** Called once the message's delivered state is published: from now on its reply can be posted. */
+  delivered(agent: string, messageId: string): void {
+    if (!this.deps.store.markDelivered(messageId)) return;
+    const ended = this.stopsWhileTyping.get(messageId);
+    if (ended === undefined) return;
+    this.stopsWhileTyping.delete(messageId);
+    void this.check(agent, ended);
+  }
+
+  failed(_agent: string, messageId: string): void {
+    this.deps.store.remove(messageId);
+    this.stopsWhileTyping.delete(messageId);
+  }
+
+  /** Claude's SessionStart hook names the transcript before any turn, so a Stop that finds no daemon loses nothing. */
+  sessionStarted(agent: string, payload: Record<string, unknown>): void {
+    this.notePath(agent, payload);
+  }
+
+  onStop(agent: string, payload: Record<string, unknown>): Promise<void> {
+    this.notePath(agent, payload);
+    // Without a prompt_id the Stop cannot say which turn ended, and a message typed meanwhile may have begun the last.
+    const ended: EndedTurn = typeof payload.prompt_id === 'string' ? { promptId: payload.prompt_id } : 'last';
+    if (ended !== 'last')
+      for (const a of this.deps.store.awaiting(agent)) if (!a.delivered) this.stopsWhileTyping.set(a.messageId, ended);
+    return this.check(agent, ended);
+  }
+
+  /**
+   * At start-up: messages that were being typed when the daemon stopped were failed and wait for nothing; every other
+   * agent's waiting prompts are checked against its transcript, where only turns whose end is recorded count as ended.
+   */
+  async catchUp(): Promise<void> {
+    this.deps.store.removeUndelivered();
+    const checks: Promise<void>[] = [];
+    for (const agent of this.deps.store.agentsAwaiting()) {
+      if (this.deps.exists(agent)) checks.push(this.check(agent, 'none'));
+      else this.deps.store.forget(agent);
+    }
+    await Promise.all(checks);
+  }
+
+  /** A stopped or removed agent's turns in flight died with it. */
+  agentGone(agent: string): void {
+    this.deps.store.forget(agent);
+  }
+
+  /** For shutdown: checks not begun are left for the next start's catch-up; the running ones finish. */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.checks.size) await Promise.all([...this.checks.values()]);
+  }
+
+  private notePath(agent: string, payload: Record<string, unknown>): void {
+    if (typeof payload.transcript_path === 'string') this.deps.store.setPath(agent, payload.transcript_path);
+  }
+
+  private check(agent: string, ended: EndedTurn): Promise<void> {
+    const next = (this.checks.get(agent) ?? Promise.resolve())
+      .then(() => this.settle(agent, ended))
+      .catch((err) => this.deps.logger.warn({ agent, err: (err as Error).message }, 'reply capture failed'))
+      .finally(() => {
+        if (this.checks.get(agent) === next) this.checks.delete(agent);
+      });
+    this.checks.set(agent, next);
+    return next;
+  }
+
+  private async settle(agent: string, ended: EndedTurn): Promise<void> {
+    const { store, logger } = this.deps;
+    if (this.closed) return;
+    const { path, settled } = store.transcript(agent);
+    const awaiting = store.awaiting(agent).filter((a) => a.delivered);
+    if (!path || !awaiting.length) return;
+    const results = await this.deps.capture({
+      transcript: path,
+      prompts: awaiting.map((a) => ({ prompt: a.prompt, since: a.since - SINCE_SLACK_MS })),
+      ...(settled ? { after: settled } : {}),
+      ended,
+    });
+    const now = this.deps.clock.now();
+    awaiting.forEach((a, i) => {
+      const { result, at } = results[i]!;
+      if (result.kind === 'pending') return;
+      if (result.kind === 'not_found') {
+        if (now - a.since > REPLY_WAIT_MS && store.remove(a.messageId))
+          logger.debug({ agent, message: a.messageId }, 'no turn for the message after 30 minutes; no reply');
+        return;
+      }
+      // Settled: the wait ends, the turn is marked taken and the reply posted in one commit, so none is posted twice.
+      store.atomically(() => {
+        if (!store.remove(a.messageId)) return;
+        if (at) store.setSettled(agent, at);
+        if (result.kind === 'reply') this.deps.post(agent, result.text, a.messageId);
+        else logger.debug({ agent, message: a.messageId, reason: result.reason }, 'no reply to post');
+      });
+    });
+  }
+}

@@ -1,0 +1,273 @@
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { EventBus } from '../../events/bus.js';
+import type { AttachmentStore } from '../attachments/attachments.js';
+import type { ChatStore, NewMessage, Page } from './chat-store.js';
+import { formatDelivery, type ReplyContext } from './delivery-format.js';
+import { answerLabels } from '../asks/ask-answer.js';
+import type { AskInput } from '../asks/ask-input.js';
+import type { Deliverer } from '../../delivery/deliverer.js';
+import type { ThreadNotes } from './thread-notes.js';
+import { PINNED_AGENT, type Message, type Thread } from './message.js';
+
+/** What the chat needs to know about agents, from the supervisor. */
+export interface ChatAgents {
+  exists(agent: string): boolean;
+  names(): string[];
+  isRunning(agent: string): boolean;
+  /** Starts a stopped or parked agent; throws when it cannot start. */
+  start(agent: string): Promise<unknown>;
+}
+
+export interface ChatServiceDeps {
+  store: ChatStore;
+  notes: ThreadNotes;
+  attachments: AttachmentStore;
+  /** Read per post: chat.attachment_max_bytes. */
+  maxAttachmentBytes(): number;
+  bus: EventBus;
+  deliverer: Deliverer;
+  agents: ChatAgents;
+  clock: Clock;
+  logger: Logger;
+  /**
+   * Turns a voice note's audio into text on the worker pool; resolves with the transcript or a failure that names
+   * the step (ffmpeg, whisper, timeout, missing) and why.
+   */
+  transcribe(
+    audioPath: string,
+  ): Promise<{ ok: true; transcript: string } | { ok: false; stage: string; error: string }>;
+  /** Told of every message stored (either direction): the push side listens here. */
+  onStored?(message: Message): void;
+  /** Told as each message is typed into an agent, so its reply can be captured. */
+  deliveries?: DeliveryListener;
+}
+
+export interface DeliveryListener {
+  /** Typing begins (the message's turn in the agent's delivery queue has come), with the exact text typed. */
+  started(agent: string, messageId: string, text: string): void;
+  /** After its delivered state is published. */
+  delivered(agent: string, messageId: string): void;
+  failed(agent: string, messageId: string): void;
+}
+
+export type ChatChange = 'state' | 'answer' | 'transcript';
+
+/**
+ * How old a message a restart caught unsent may be and still be delivered after it: older, its sender has likely
+ * moved on (or sent it again), and an agent acting on a stale instruction is worse than being asked to resend.
+ */
+export const OUTBOX_MAX_AGE_MS = 10 * 60_000;
+
+/**
+ * The thread side of Leo Chat: stores messages, publishes chat.message / chat.updated, and drives an inbound
+ * message from pending to delivered or failed.
+ */
+export class ChatService {
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Every delivery waits on this: held at start-up until the agents are restored (recoverLeftovers). */
+  private gate: Promise<void> = Promise.resolve();
+  private openGate = (): void => {};
+
+  constructor(private readonly deps: ChatServiceDeps) {}
+
+  /** For shutdown: resolves once every delivery already started has ended (delivered or failed). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size) await Promise.all([...this.inFlight]);
+  }
+
+  /** Stores an inbound message as pending and starts its delivery; resolves once it is stored. */
+  send(agent: string, m: { text: string; sender?: string; reply_to?: string; attachmentIds?: string[] }): Message {
+    if (m.attachmentIds?.length) this.deps.attachments.claim(agent, m.attachmentIds);
+    // An audio upload makes its message a voice note.
+    const voice = (m.attachmentIds ?? []).some((id) =>
+      this.deps.attachments.fileOf(agent, id)?.ref.mime.startsWith('audio/'),
+    );
+    const message = this.add({
+      agent,
+      direction: 'in',
+      kind: voice ? 'voice' : 'text',
+      text: m.text,
+      state: 'pending',
+      ...(m.sender ? { sender: m.sender } : {}),
+      ...(m.reply_to ? { reply_to: m.reply_to } : {}),
+      ...(m.attachmentIds ? { attachmentIds: m.attachmentIds } : {}),
+    });
+    this.track(this.deliver(message));
+    return message;
+  }
+
+  /**
+   * An agent's own post (leo_chat_post): outbound text, a file message when it carries files (the text is then the
+   * caption), or a task card when it comes from a task run. Files are copied into the attachment store.
+   */
+  post(agent: string, p: { text: string; files?: string[]; task?: string; runId?: string; replyTo?: string }): Message {
+    const refs = (p.files ?? []).map((f) => this.deps.attachments.saveCopy(agent, f, this.deps.maxAttachmentBytes()));
+    return this.add({
+      agent,
+      direction: 'out',
+      kind: p.task ? 'task' : refs.length ? 'file' : 'text',
+      text: p.text,
+      state: '',
+      ...(p.task ? { task: p.task } : {}),
+      ...(p.runId ? { run_id: p.runId } : {}),
+      ...(p.replyTo ? { reply_to: p.replyTo } : {}),
+      attachmentIds: refs.map((r) => r.id),
+    });
+  }
+
+  history(agent: string, opts: { limit: number; before?: string }): Page {
+    return this.deps.store.page(agent, opts);
+  }
+
+  /** A system note in a thread (delivery failures, "Starting…"): outbound, never pushed, never delivered. */
+  note(agent: string, text: string): Message {
+    return this.deps.notes.note(agent, text);
+  }
+
+  threads(): Thread[] {
+    const withMessages = new Map(this.deps.store.threads().map((t) => [t.agent, t]));
+    const names = new Set([...this.deps.agents.names(), ...withMessages.keys()]);
+    return [...names]
+      .map((agent): Thread => {
+        const t = withMessages.get(agent);
+        return { agent, last_message: t?.last ?? null, unread: t?.unread ?? 0, pinned: agent === PINNED_AGENT };
+      })
+      .sort(
+        (a, b) =>
+          Number(b.pinned) - Number(a.pinned) ||
+          (b.last_message?.id ?? '').localeCompare(a.last_message?.id ?? '') ||
+          a.agent.localeCompare(b.agent),
+      );
+  }
+
+  /**
+   * At start-up, before the agents are restored: settles the messages the restart caught pending. chat.db is their
+   * durable outbox. One no route had started on never reached the agent: if it is younger than OUTBOX_MAX_AGE_MS it
+   * is delivered now, ahead of anything sent since, once agentsRestored() says which agents run; older, it fails with
+   * "send it again". One a route had started on may already be in the agent's terminal: it fails with a note that
+   * says so, and is never typed twice.
+   */
+  recoverLeftovers(): void {
+    this.gate = new Promise((open) => (this.openGate = open));
+    const now = this.deps.clock.now();
+    for (const { message: m, started } of this.deps.store.pendingInbound()) {
+      if (started)
+        this.fail(
+          m,
+          'the daemon restarted while the message was being typed',
+          `Leo restarted while typing your message into ${m.agent}; it may have arrived, so check before resending.`,
+        );
+      else if (now - Date.parse(m.ts) > OUTBOX_MAX_AGE_MS)
+        this.fail(
+          m,
+          'the daemon restarted before delivery started, too long after the message was sent',
+          `Leo restarted before your message was delivered, over ${OUTBOX_MAX_AGE_MS / 60_000} minutes after you ` +
+            'sent it; please send it again if it still applies.',
+        );
+      else this.track(this.deliver(m));
+    }
+  }
+
+  /** The agents are restored (each is known running or not): the deliveries held since start-up go ahead. */
+  agentsRestored(): void {
+    this.openGate();
+  }
+
+  /**
+   * Transcribes a voice note before delivery and stores the transcript on the message. Any failure fails the
+   * message with a note naming the cause (the audio stays), and nothing is delivered half-done: null.
+   */
+  private async transcribed(message: Message, paths: string[]): Promise<string | null> {
+    const audio = paths.find((p) => this.deps.attachments.isAudio(p));
+    const r = audio
+      ? await this.deps.transcribe(audio)
+      : ({ ok: false, stage: 'missing', error: 'the voice note has no audio file' } as const);
+    if (!r.ok) {
+      this.fail(
+        message,
+        `${r.stage}: ${r.error}`,
+        `Couldn't transcribe your voice note (${r.stage}): ${r.error}. The audio was kept.`,
+      );
+      return null;
+    }
+    const updated = this.deps.store.update(message.id, { transcript: r.transcript });
+    if (updated) this.deps.bus.publish('chat.updated', { message: updated, change: 'transcript' satisfies ChatChange });
+    return [message.text, r.transcript].filter((t) => t.trim()).join('\n');
+  }
+
+  /** What a reply refers to, in the words the agent sees: a task card it posted, or its own ask (with the answer). */
+  private replyContext(replyTo: string | undefined): ReplyContext | undefined {
+    const target = replyTo ? this.deps.store.get(replyTo) : null;
+    if (!target) return undefined;
+    if (target.kind === 'ask') {
+      const answer = target.answer && {
+        message_id: target.id,
+        values: target.answer.values,
+        labels: answerLabels(target.input as unknown as AskInput, target.answer.values),
+        text: target.answer.text,
+      };
+      return { kind: 'ask', messageId: target.id, at: target.ts, question: target.text, ...(answer ? { answer } : {}) };
+    }
+    if (target.task && target.run_id)
+      return { kind: 'task', task: target.task, runId: target.run_id, at: target.ts, text: target.text };
+    return undefined;
+  }
+
+  private add(m: NewMessage): Message {
+    const message = this.deps.store.insert(m);
+    this.deps.bus.publish('chat.message', { message });
+    this.deps.onStored?.(message);
+    return message;
+  }
+
+  /** Failed and its note together, so a crash never leaves a failed message without the note that says why. */
+  private fail(message: Message, why: string, note: string): void {
+    this.deps.store.atomically(() => {
+      this.setState(message.id, 'failed', why);
+      this.note(message.agent, note);
+    });
+  }
+
+  private setState(id: string, state: Message['state'], note?: string): Message | null {
+    const message = this.deps.store.update(id, { state, ...(note ? { note } : {}) });
+    if (message) this.deps.bus.publish('chat.updated', { message, change: 'state' satisfies ChatChange });
+    return message;
+  }
+
+  private track(delivery: Promise<void>): void {
+    const tracked = delivery.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+
+  private async deliver(message: Message): Promise<void> {
+    const { agents, deliverer, logger } = this.deps;
+    // Nothing reaches the agent before the caller's synchronous work is done: a send made inside a transaction (an
+    // ask's answer and its reply) must not be typed into a terminal before, or without, its commit. At start-up the
+    // gate also holds every delivery, in order, until the agents are restored: before that an agent still running in
+    // tmux looks stopped, and would be started a second time.
+    await this.gate;
+    try {
+      if (!agents.isRunning(message.agent)) {
+        this.note(message.agent, `Starting ${message.agent}…`);
+        await agents.start(message.agent);
+      }
+      const paths = this.deps.attachments.pathsOf(message.id);
+      const said = message.kind === 'voice' ? await this.transcribed(message, paths) : message.text;
+      if (said === null) return;
+      const text = formatDelivery(said, paths, this.replyContext(message.reply_to));
+      const route = await deliverer.deliver(message.agent, text, () => {
+        this.deps.store.markDeliveryStarted(message.id);
+        this.deps.deliveries?.started(message.agent, message.id, text);
+      });
+      this.setState(message.id, 'delivered');
+      this.deps.deliveries?.delivered(message.agent, message.id);
+      logger.debug({ agent: message.agent, id: message.id, route }, 'chat message delivered');
+    } catch (err) {
+      const why = (err as Error).message;
+      logger.warn({ agent: message.agent, id: message.id, err: why }, 'chat message delivery failed');
+      this.deps.deliveries?.failed(message.agent, message.id);
+      this.fail(message, why, `Couldn't deliver your message: ${why}`);
+    }
+  }
+}

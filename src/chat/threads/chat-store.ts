@@ -1,0 +1,249 @@
+import type { Clock } from '../../core/clock.js';
+import { newId } from '../../core/ids.js';
+import { rfc3339 } from '../../core/time.js';
+import type { Database } from '../../store/database.js';
+import type { AttachmentRef, Message, MessageState } from './message.js';
+
+interface Row {
+  id: string;
+  agent: string;
+  direction: 'in' | 'out';
+  kind: Message['kind'];
+  text: string;
+  sender: string | null;
+  transcript: string | null;
+  reply_to: string | null;
+  task: string | null;
+  run_id: string | null;
+  state: MessageState;
+  answer: string | null;
+  input: string | null;
+  permission: string | null;
+  ts: string;
+  deadline: string | null;
+  closed_reason: Message['closed_reason'] | null;
+  delivery_note: string | null;
+}
+
+export type NewMessage = Omit<Message, 'id' | 'ts' | 'attachments'> & { attachmentIds?: string[] };
+
+export interface Page {
+  messages: Message[];
+  /** Pass as `before` for older messages; null when there are none. */
+  older: string | null;
+  /** Pass as `after` for newer messages; null when this page reaches the newest. */
+  newer: string | null;
+}
+
+/** delivery_note of a message a route has started on (see markDeliveryStarted). */
+const DELIVERY_STARTED = 'delivery started';
+
+const OPTIONAL = ['sender', 'transcript', 'reply_to', 'task', 'run_id', 'deadline', 'closed_reason'] as const;
+
+/** chat.db's messages, attachments and read markers. Messages are kept indefinitely. */
+export class ChatStore {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  insert(m: NewMessage): Message {
+    const id = newId(this.clock.now());
+    const row: Row = {
+      id,
+      agent: m.agent,
+      direction: m.direction,
+      kind: m.kind,
+      text: m.text,
+      sender: m.sender ?? null,
+      transcript: m.transcript ?? null,
+      reply_to: m.reply_to ?? null,
+      task: m.task ?? null,
+      run_id: m.run_id ?? null,
+      state: m.state,
+      answer: m.answer ? JSON.stringify(m.answer) : null,
+      input: m.input ? JSON.stringify(m.input) : null,
+      permission: m.permission ? JSON.stringify(m.permission) : null,
+      ts: rfc3339(this.clock.now()),
+      deadline: m.deadline ?? null,
+      closed_reason: m.closed_reason ?? null,
+      delivery_note: null,
+    };
+    const cols = Object.keys(row);
+    this.db.transaction(() => {
+      this.db
+        .prepare(`INSERT INTO messages (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`)
+        .run(row);
+      if (m.attachmentIds?.length) {
+        const claim = this.db.prepare('UPDATE attachments SET message_id = ? WHERE id = ? AND message_id IS NULL');
+        for (const a of m.attachmentIds) claim.run(id, a);
+      }
+    })();
+    return this.get(id)!;
+  }
+
+  get(id: string): Message | null {
+    const row = this.db.prepare('SELECT * FROM messages WHERE id = ?').get(id) as Row | undefined;
+    return row ? this.toMessage(row) : null;
+  }
+
+  /** Sets state (and optionally answer/closed_reason/delivery note) and returns the updated message. */
+  update(
+    id: string,
+    patch: {
+      state?: MessageState;
+      answer?: Message['answer'];
+      closed_reason?: Message['closed_reason'];
+      transcript?: string;
+      note?: string;
+    },
+  ): Message | null {
+    const sets: string[] = [];
+    const args: Record<string, unknown> = { id };
+    if (patch.state !== undefined) (sets.push('state = @state'), (args.state = patch.state));
+    if (patch.answer !== undefined) (sets.push('answer = @answer'), (args.answer = JSON.stringify(patch.answer)));
+    if (patch.closed_reason !== undefined) (sets.push('closed_reason = @cr'), (args.cr = patch.closed_reason));
+    if (patch.note !== undefined) (sets.push('delivery_note = @note'), (args.note = patch.note));
+    if (patch.transcript !== undefined) (sets.push('transcript = @transcript'), (args.transcript = patch.transcript));
+    if (sets.length) this.db.prepare(`UPDATE messages SET ${sets.join(', ')} WHERE id = @id`).run(args);
+    return this.get(id);
+  }
+
+  /**
+   * A page of one thread, oldest first. `before`/`after` are message ids (exclusive); without either, the newest
+   * `limit` messages.
+   */
+  page(agent: string, opts: { before?: string; after?: string; limit: number }): Page {
+    const limit = Math.max(1, Math.min(opts.limit, 500));
+    let rows: Row[];
+    if (opts.after !== undefined) {
+      rows = this.db
+        .prepare('SELECT * FROM messages WHERE agent = ? AND id > ? ORDER BY id ASC LIMIT ?')
+        .all(agent, opts.after, limit + 1) as Row[];
+      const more = rows.length > limit;
+      rows = rows.slice(0, limit);
+      return this.pageOf(agent, rows, more ? rows.at(-1)!.id : null);
+    }
+    rows = (
+      opts.before !== undefined
+        ? this.db
+            .prepare('SELECT * FROM messages WHERE agent = ? AND id < ? ORDER BY id DESC LIMIT ?')
+            .all(agent, opts.before, limit)
+        : this.db.prepare('SELECT * FROM messages WHERE agent = ? ORDER BY id DESC LIMIT ?').all(agent, limit)
+    ) as Row[];
+    rows.reverse();
+    const newest = rows.at(-1)?.id;
+    const hasNewer =
+      newest !== undefined && this.db.prepare('SELECT 1 FROM messages WHERE agent = ? AND id > ?').get(agent, newest);
+    return this.pageOf(agent, rows, hasNewer ? newest! : null);
+  }
+
+  /** Agents that have a thread, with the newest message and the unread count (agent messages after the marker). */
+  threads(): { agent: string; last: Message; unread: number }[] {
+    const rows = this.db
+      .prepare(
+        `SELECT m.* FROM messages m JOIN (SELECT agent, MAX(id) AS id FROM messages GROUP BY agent) l ON m.id = l.id`,
+      )
+      .all() as Row[];
+    const unread = this.db.prepare(
+      `SELECT COUNT(*) FROM messages WHERE agent = ? AND direction = 'out'
+         AND id > COALESCE((SELECT last_read_id FROM read_markers WHERE agent = ?), '')`,
+    );
+    return rows.map((r) => ({
+      agent: r.agent,
+      last: this.toMessage(r),
+      unread: unread.pluck().get(r.agent, r.agent) as number,
+    }));
+  }
+
+  markRead(agent: string, upTo: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO read_markers (agent, last_read_id) VALUES (?, ?)
+           ON CONFLICT (agent) DO UPDATE SET last_read_id = MAX(last_read_id, excluded.last_read_id)`,
+      )
+      .run(agent, upTo);
+  }
+
+  newestId(agent: string): string | null {
+    return (
+      (this.db.prepare('SELECT MAX(id) FROM messages WHERE agent = ?').pluck().get(agent) as string | null) ?? null
+    );
+  }
+
+  /** Open asks, of one agent or of every thread. */
+  openAsks(agent?: string): Message[] {
+    const rows = (
+      agent === undefined
+        ? this.db.prepare(`SELECT * FROM messages WHERE kind = 'ask' AND state = 'open' ORDER BY id`).all()
+        : this.db
+            .prepare(`SELECT * FROM messages WHERE kind = 'ask' AND state = 'open' AND agent = ? ORDER BY id`)
+            .all(agent)
+    ) as Row[];
+    return rows.map((r) => this.toMessage(r));
+  }
+
+  /** Open permission prompts and questions cards: what a PermissionRequest hook is (or was) holding. */
+  openPrompts(): Message[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM messages WHERE state = 'open'
+           AND (kind = 'permission' OR (kind = 'ask' AND json_extract(input, '$.type') = 'questions')) ORDER BY id`,
+      )
+      .all() as Row[];
+    return rows.map((r) => this.toMessage(r));
+  }
+
+  /**
+   * Marks a pending message as handed to a delivery route (kept in delivery_note until the outcome replaces it), so
+   * a restart can tell a message that may have been typed from one that never left the queue.
+   */
+  markDeliveryStarted(id: string): void {
+    this.db
+      .prepare(`UPDATE messages SET delivery_note = ? WHERE id = ? AND state = 'pending'`)
+      .run(DELIVERY_STARTED, id);
+  }
+
+  /** Inbound messages still waiting for delivery (at start-up: left over from before a restart). */
+  pendingInbound(): { message: Message; started: boolean }[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM messages WHERE state = 'pending' AND direction = 'in' ORDER BY id`)
+      .all() as Row[];
+    return rows.map((r) => ({ message: this.toMessage(r), started: r.delivery_note === DELIVERY_STARTED }));
+  }
+
+  /** Runs `fn` in one transaction: several writes that must survive a crash together or not at all. */
+  atomically<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  private pageOf(agent: string, rows: Row[], newer: string | null): Page {
+    const oldest = rows[0]?.id;
+    const hasOlder =
+      oldest !== undefined && this.db.prepare('SELECT 1 FROM messages WHERE agent = ? AND id < ?').get(agent, oldest);
+    return { messages: rows.map((r) => this.toMessage(r)), older: hasOlder ? oldest! : null, newer };
+  }
+
+  private toMessage(r: Row): Message {
+    const attachments = (
+      this.db
+        .prepare('SELECT id, filename, mime, bytes, available FROM attachments WHERE message_id = ? ORDER BY id')
+        .all(r.id) as (Omit<AttachmentRef, 'available'> & { available: number })[]
+    ).map((a) => ({ ...a, available: a.available === 1 }));
+    const m: Message = {
+      id: r.id,
+      agent: r.agent,
+      direction: r.direction,
+      kind: r.kind,
+      text: r.text,
+      state: r.state,
+      attachments,
+      ts: r.ts,
+    };
+    for (const k of OPTIONAL) if (r[k] !== null) (m as Record<string, unknown>)[k] = r[k];
+    if (r.answer !== null) m.answer = JSON.parse(r.answer);
+    if (r.input !== null) m.input = JSON.parse(r.input);
+    if (r.permission !== null) m.permission = JSON.parse(r.permission);
+    return m;
+  }
+}

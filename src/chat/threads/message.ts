@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { Answer } from '../asks/ask-answer.js';
+import { AskInputType } from '../asks/ask-input.js';
+import { MessageInput } from '../asks/questions.js';
+
+/** The spec's Message and Thread wire shapes (leo-chat.md, API). `state` is always present; `attachments` is []. */
+export const Direction = z.enum(['in', 'out']);
+export const MessageKind = z.enum(['text', 'voice', 'file', 'task', 'ask', 'permission', 'system']);
+export type MessageKind = z.infer<typeof MessageKind>;
+
+/** Inbound: pending|delivered|failed. Ask and permission: open|answered|expired. Outbound text: ''. */
+export const MessageState = z.enum(['', 'pending', 'delivered', 'failed', 'open', 'answered', 'expired']);
+export type MessageState = z.infer<typeof MessageState>;
+
+export const ClosedReason = z.enum(['timeout', 'withdrawn', 'agent_gone', 'dismissed']);
+
+/** An ask's input type on the wire: what an agent may ask for, plus the daemon-built questions card. */
+export const InputType = z.enum([...AskInputType.options, 'questions']);
+export type InputType = z.infer<typeof InputType>;
+
+export const AttachmentRef = z.object({
+  id: z.string(),
+  filename: z.string(),
+  mime: z.string(),
+  bytes: z.number().int(),
+  available: z.boolean(),
+});
+export type AttachmentRef = z.infer<typeof AttachmentRef>;
+
+export const Message = z.object({
+  id: z.string(),
+  agent: z.string(),
+  direction: Direction,
+  kind: MessageKind,
+  text: z.string(),
+  /** client:<name> on a message an API client posted; absent on everything the agent wrote. */
+  sender: z
+    .string()
+    .regex(/^client:.+/)
+    .optional(),
+  transcript: z.string().optional(),
+  reply_to: z.string().optional(),
+  task: z.string().optional(),
+  run_id: z.string().optional(),
+  state: MessageState,
+  answer: Answer.optional(),
+  input: MessageInput.optional(),
+  permission: z.object({ tool: z.string(), summary: z.string() }).optional(),
+  attachments: z.array(AttachmentRef),
+  ts: z.string(),
+  deadline: z.iso.datetime({ offset: true }).optional(),
+  closed_reason: ClosedReason.optional(),
+});
+export type Message = z.infer<typeof Message>;
+
+export const Thread = z.object({
+  agent: z.string(),
+  last_message: Message.nullable(),
+  unread: z.number().int(),
+  pinned: z.boolean(),
+});
+export type Thread = z.infer<typeof Thread>;
+
+/** Only the assistant's thread is pinned. */
+export const PINNED_AGENT = 'assistant';

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Message } from '../../../src/chat/threads/message.js';
+import type { BusEvent } from '../../../src/events/event.js';
+import { paneText, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
+import { request } from '../../helpers/http.js';
+import { freshTranscriptLines, promptIdOf, transcriptFixture, writeTranscript } from '../../helpers/transcripts.js';
+import { until } from '../../helpers/wait.js';
+
+const CONFIG = `
+templates:
+  cat: { harness: shell, command: "exec cat" }
+`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A recorded transcript with its prompt swapped for the one Leo delivered and its timestamps moved to now, as if the
+ * agent had just answered it.
+ */
+function transcriptFor(fixture: string, from: string, to: string, dir: string): string {
+  return writeTranscript(
+    path.join(dir, `${fixture}-${Date.now()}-${Math.random()}.jsonl`),
+    freshTranscriptLines(fixture, { swap: [from, to] }),
+  );
+}
+
+describe('Stop hook → reply captured from the transcript (worker pool) → posted in the thread', () => {
+  let t: TestDaemon;
+  const op = (method: string, p: string, body?: unknown) =>
+    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
+  const stop = (transcript: string, promptId?: string) =>
+    request(t.socket, 'POST', '/hooks/stop', {
+      body: {
+        agent: 'den',
+        payload: { transcript_path: transcript, hook_event_name: 'Stop', ...(promptId ? { prompt_id: promptId } : {}) },
+      },
+    });
+  const send = async (text: string) => {
+    const r = await op('POST', '/api/v1/chat/den/messages', { text });
+    for (let i = 0; i < 50; i++) {
+      const m = (await op('GET', '/api/v1/chat/den/messages')).json.data.messages.find(
+        (x: { id: string }) => x.id === r.json.data.id,
+      );
+      if (m.state === 'delivered') return m.id as string;
+      await sleep(50);
+    }
+    throw new Error('not delivered');
+  };
+  const messages = async () => (await op('GET', '/api/v1/chat/den/messages')).json.data.messages as Message[];
+  const lastOut = async () => {
+    await sleep(400);
+    return (await op('GET', '/api/v1/chat/den/messages')).json.data.messages
+      .filter((m: { direction: string; kind: string }) => m.direction === 'out' && m.kind !== 'system')
+      .at(-1);
+  };
+
+  before(async () => {
+    t = await startTestDaemon({ config: CONFIG });
+    await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
+  });
+  after(() => t.stop());
+
+  it("posts the turn's last assistant message as a reply to the delivered message", async () => {
+    const id = await send('What is 2+2?');
+    assert.equal(
+      (await stop(transcriptFor('plain', '[Leo Chat] What is 2+2?', '[Leo Chat] What is 2+2?', t.home))).status,
+      200,
+    );
+    const reply = await lastOut();
+    assert.deepEqual([reply.text, reply.reply_to, reply.kind], ['2 + 2 = 4.', id, 'text']);
+  });
+
+  it('posts nothing when the agent called leo_chat_post during the turn', async () => {
+    const fixturePrompt = JSON.parse(
+      fs
+        .readFileSync(transcriptFixture('mcp-post.jsonl'), 'utf8')
+        .split('\n')
+        .find((l) => l.includes('"type":"user"'))!,
+    ).message.content;
+    const prompt = typeof fixturePrompt === 'string' ? fixturePrompt : fixturePrompt[0].text;
+    const before = await lastOut();
+    await send(prompt.replace(/^\[Leo Chat\] /, ''));
+    await stop(transcriptFor('mcp-post', prompt, prompt, t.home));
+    assert.equal((await lastOut()).id, before.id, 'no reply posted');
+  });
+
+  it('a prompt not in the transcript yet waits for a later Stop', async () => {
+    const id = await send('Still thinking?');
+    const other = transcriptFor('plain', '[Leo Chat] What is 2+2?', '[Leo Chat] something else', t.home);
+    const before = await lastOut();
+    await stop(other);
+    assert.equal((await lastOut()).id, before.id);
+    await stop(transcriptFor('plain', '[Leo Chat] What is 2+2?', '[Leo Chat] Still thinking?', t.home));
+    const reply = await lastOut();
+    assert.equal(reply.reply_to, id);
+  });
+
+  it('a Stop that comes while the message is still being typed: the reply comes after the delivered event', async () => {
+    const events: BusEvent[] = [];
+    const sub = t.daemon.bus.subscribe({ deliver: (e) => void events.push(e) });
+    try {
+      const text = 'Quick one?';
+      const lines = freshTranscriptLines('plain', { swap: ['[Leo Chat] What is 2+2?', `[Leo Chat] ${text}`] });
+      const transcript = writeTranscript(path.join(t.home, 'quick.jsonl'), lines);
+      const promptId = promptIdOf(lines, text);
+      const id = (await op('POST', '/api/v1/chat/den/messages', { text })).json.data.id as string;
+      // cat shows the paste at once; Leo takes it as delivered only after Enter and a look at the pane.
+      await until('the paste in the pane', () => paneText(t.home, 'den').includes(`[Leo Chat] ${text}`), 5000, 10);
+      assert.equal((await stop(transcript, promptId)).status, 200);
+      assert.equal((await messages()).find((m) => m.id === id)?.state, 'pending', 'the Stop came before delivery');
+      const reply = await until('the reply', async () => (await messages()).find((m) => m.reply_to === id), 5000, 50);
+      assert.equal(reply.text, '2 + 2 = 4.');
+      const of = (e: BusEvent) => e.data.message as Message;
+      const delivered = events.findIndex(
+        (e) => e.type === 'chat.updated' && of(e).id === id && of(e).state === 'delivered',
+      );
+      const posted = events.findIndex((e) => e.type === 'chat.message' && of(e).id === reply.id);
+      assert.ok(delivered >= 0 && delivered < posted, `delivered at event ${delivered}, reply at ${posted}`);
+    } finally {
+      sub.unsubscribe();
+    }
+  });
+});
