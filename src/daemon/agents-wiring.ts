@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AgentStore } from '../agents/agent-store.js';
 import { messageAnnouncer, RecentMessages } from '../agents/agent-messages.js';
-import { hookRoutes, type HookHandlers } from '../agents/hook-routes.js';
+import { hookRoutes } from '../agents/hook-routes.js';
+import { HookRouter } from '../agents/hook-router.js';
 import { Launcher } from '../agents/launcher.js';
 import { messageRoutes } from '../agents/message-routes.js';
 import { Supervisor } from '../agents/supervisor.js';
@@ -132,14 +133,13 @@ export async function wireAgents(d: AgentsWiringDeps) {
   ]);
 
   d.features.add('agent_environments', 'agent_appearance', 'agent_status_restoring');
-  // Other domains add their hook handlers (the chat's Stop) to this table after they are wired.
-  const hooks: HookHandlers = {
-    'session-start': ({ agent, payload }) => {
-      if (typeof payload.session_id === 'string') supervisor.noteSession(agent, payload.session_id);
-      return {};
-    },
-  };
-  await d.app.register(hookRoutes, { handlers: hooks });
+  // Chat and tasks subscribe to the hooks they handle as they are built.
+  const hooks = new HookRouter();
+  hooks.on('session-start', ({ agent, payload }) => {
+    if (typeof payload.session_id === 'string') supervisor.noteSession(agent, payload.session_id);
+    return {};
+  });
+  await d.app.register(hookRoutes, { router: hooks });
   await d.app.register(configRoutes, {
     config: d.config,
     configFile: d.paths.configFile,

@@ -3,10 +3,7 @@ import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../agents/supervisor.js';
 import { chatRoutes } from '../chat/chat-routes.js';
-import { chatTools } from '../mcp/chat-tools.js';
-import { mcpRoutes } from '../mcp/mcp-routes.js';
-import { agentChatRoutes } from '../mcp/agent-chat-routes.js';
-import type { CallerLookup } from '../mcp/tool-caller.js';
+import type { HookRouter } from '../agents/hook-router.js';
 import { ChatService } from '../chat/threads/chat-service.js';
 import { AskService } from '../chat/asks/asks.js';
 import { PermissionPrompts } from '../chat/permissions/permission-prompts.js';
@@ -55,6 +52,8 @@ export interface ChatWiringDeps {
   store: ChatStore;
   notes: ThreadNotes;
   config(): Config;
+  /** The harness hooks: chat follows SessionStart, prompts, permission requests and Stop. */
+  hooks: HookRouter;
   /** recent_messages and agent_message: a Leo Chat message counts once it is delivered, from a human (no `from`). */
   announceMessage(from: string | undefined, to: string): void;
 }
@@ -171,13 +170,24 @@ export async function wireChat(d: ChatWiringDeps) {
   });
   const reminders = new ReminderService({ db: d.db, clock: d.clock, chat, enabled });
   d.features.add('chat.reminders');
-  // The tasks domain, wired later, fills in taskTurn and taskOutput: a task run's output goes to its owner's thread.
-  const callers: CallerLookup = { agentExists: (a) => d.supervisor.has(a) };
-  const tools = chatTools(chat, asks, reminders, {
-    taskOutput: (thread, task, runId) => callers.taskOutput?.(thread, task, runId),
+  d.hooks.on('session-start', ({ agent, payload }) => {
+    replies.sessionStarted(agent, payload);
+    return {};
   });
-  await d.app.register(mcpRoutes, { tools, lookup: callers, enabled });
-  await d.app.register(agentChatRoutes, { tools, lookup: callers, enabled });
+  d.hooks.on('user-prompt-submit', ({ agent }) => {
+    prompts.dialogsClosed(agent);
+    return {};
+  });
+  d.hooks.on('stop', ({ agent, payload }) => {
+    prompts.dialogsClosed(agent);
+    // With Leo Chat off no reply is posted (the turn's end still ends a persistent task's run: tasks follow Stop too).
+    if (enabled()) void replies.onStop(agent, payload);
+    return {};
+  });
+  // With Leo Chat off the hook gives no decision: Claude's own dialog in the terminal asks, as without Leo.
+  d.hooks.on('permission-request', ({ agent, payload }, gone) =>
+    d.supervisor.has(agent) && enabled() ? prompts.request(agent, payload, gone) : {},
+  );
   const pruner = new AttachmentPruner({
     attachments,
     clock: d.clock,
@@ -185,5 +195,5 @@ export async function wireChat(d: ChatWiringDeps) {
     retentionMs: () => d.config().chat.attachment_retention,
     prune: (input) => d.pool.run<string[]>('pruneFiles', input),
   });
-  return { chat, store, attachments, asks, prompts, reminders, replies, pruner, pushes, callers, enabled };
+  return { chat, store, attachments, asks, prompts, reminders, replies, pruner, pushes, enabled };
 }

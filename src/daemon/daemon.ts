@@ -12,6 +12,7 @@ import { wireChat } from './chat-wiring.js';
 import { ChatStore } from '../chat/threads/chat-store.js';
 import { ThreadNotes } from '../chat/threads/thread-notes.js';
 import { wireTasks } from './tasks-wiring.js';
+import { wireAgentTools } from './agent-tools-wiring.js';
 import { wireSessions } from './sessions-wiring.js';
 import { RunHistory } from '../tasks/run-history.js';
 import { RunLog } from '../tasks/run-log.js';
@@ -164,6 +165,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     store: chatStore,
     notes,
     config,
+    hooks: agents.hooks,
     announceMessage: agents.announceMessage,
   });
   // Registered once chat exists: a spawn's first prompt is the agent's first chat message, typed when it is ready.
@@ -175,25 +177,6 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   // Leftovers are settled now; those still worth delivering wait until the agents are restored, below.
   chat.chat.recoverLeftovers();
   void chat.replies.catchUp();
-  const sessionStart = agents.hooks['session-start'];
-  agents.hooks['session-start'] = (body, gone) => {
-    chat.replies.sessionStarted(body.agent, body.payload);
-    return sessionStart ? sessionStart(body, gone) : {};
-  };
-  agents.hooks.stop = ({ agent, payload }) => {
-    chat.prompts.dialogsClosed(agent);
-    // With Leo Chat off no reply is posted; the turn's end still ends a persistent task's run.
-    if (chat.enabled()) void chat.replies.onStop(agent, payload);
-    tasks.persistent.turnEnded(agent);
-    return {};
-  };
-  agents.hooks['user-prompt-submit'] = ({ agent }) => {
-    chat.prompts.dialogsClosed(agent);
-    return {};
-  };
-  // With Leo Chat off the hook gives no decision: Claude's own dialog in the terminal asks, as without Leo.
-  agents.hooks['permission-request'] = ({ agent, payload }, gone) =>
-    agents.supervisor.has(agent) && chat.enabled() ? chat.prompts.request(agent, payload, gone) : {};
   // Prompts first: their hooks died with the last daemon, and asks must not re-arm a card's deadline.
   chat.prompts.expireAll();
   chat.asks.restore();
@@ -222,12 +205,23 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     supervisor: agents.supervisor,
     deliverer: agents.deliverer,
     chat: chat.chat,
+    hooks: agents.hooks,
   });
-  chat.callers.taskTurn = (agent) => {
-    const turn = tasks.persistent.inFlight(agent);
-    return turn && { ...turn, owner: tasks.cards.ownerOf(turn.task).agent };
-  };
-  chat.callers.taskOutput = (thread, task, runId) => tasks.cards.beforeOutput(thread, task, runId);
+  await wireAgentTools({
+    app,
+    chat: chat.chat,
+    asks: chat.asks,
+    reminders: chat.reminders,
+    enabled: chat.enabled,
+    callers: {
+      agentExists: (a) => agents.supervisor.has(a),
+      taskTurn: (agent) => {
+        const turn = tasks.persistent.inFlight(agent);
+        return turn && { ...turn, owner: tasks.cards.ownerOf(turn.task).agent };
+      },
+      taskOutput: (thread, task, runId) => tasks.cards.beforeOutput(thread, task, runId),
+    },
+  });
   const sessions = await wireSessions({
     app,
     db,

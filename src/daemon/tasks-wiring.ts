@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChatService } from '../chat/threads/chat-service.js';
 import type { Deliverer } from '../delivery/deliverer.js';
+import type { HookRouter } from '../agents/hook-router.js';
 import type { Supervisor } from '../agents/supervisor.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
@@ -28,6 +29,7 @@ export interface TasksWiringDeps {
   supervisor: Supervisor;
   deliverer: Deliverer;
   chat: ChatService;
+  hooks: HookRouter;
 }
 
 /**
@@ -74,6 +76,10 @@ export async function wireTasks(d: TasksWiringDeps) {
     cards,
     runner,
     taskExists: (name) => name in d.config().tasks,
+  });
+  d.hooks.on('stop', ({ agent }) => {
+    persistent.turnEnded(agent);
+    return {};
   });
   d.features.add('tasks', 'task_runs');
   return { cards, persistent, runner, scheduler };

@@ -6,8 +6,8 @@ import { chatOffError } from '../chat/chat-off.js';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
-import { ToolInputError, type ToolCaller, type chatTools } from './chat-tools.js';
-import { toolCaller, type CallerLookup } from './tool-caller.js';
+import { ToolInputError, type chatTools } from './chat-tools.js';
+import { toolCaller, type CallerLookup, type ToolCaller } from './tool-caller.js';
 
 type Tools = ReturnType<typeof chatTools>;
 

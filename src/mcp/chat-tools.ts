@@ -3,7 +3,7 @@ import type { ChatService } from '../chat/threads/chat-service.js';
 import { AskToolInput, parseAskRequest } from '../chat/asks/ask-input.js';
 import type { AskService } from '../chat/asks/asks.js';
 import type { ReminderService } from '../chat/reminders/reminders.js';
-import type { CallerLookup } from './tool-caller.js';
+import type { CallerLookup, ToolCaller } from './tool-caller.js';
 
 /**
  * Leo's agent tools: each input is a zod shape, which the MCP SDK also publishes as the tool's JSON Schema, and the
@@ -22,17 +22,6 @@ export const HistoryInput = {
   before: z.string().max(64).optional().describe('A message id: return messages older than it'),
 };
 
-/** Who is calling: the agent named in the path, and the task run when a headless run calls. */
-export interface ToolCaller {
-  agent: string;
-  /** Bare-string ask options are accepted only as MCP tool input; the HTTP routes take {value, label} objects. */
-  via?: 'mcp' | 'api';
-  task?: string | undefined;
-  runId?: string | undefined;
-  /** For a persistent task's turn: whether its owner is the agent running it (then its asks keep no deadline). */
-  ownerIsAsker?: boolean;
-}
-
 export const WithdrawInput = { message_id: z.string().min(1).max(64).describe('The id leo_chat_ask returned') };
 
 export const ScheduleInput = {
@@ -50,7 +39,7 @@ export function chatTools(
   chat: ChatService,
   asks: AskService,
   reminders: ReminderService,
-  lookup: Pick<CallerLookup, 'taskOutput'> = {},
+  lookup: Pick<CallerLookup, 'taskOutput'>,
 ) {
   // A task run's output in a fallback thread is explained there first (the owner it names is not an agent).
   const output = (caller: ToolCaller) => {

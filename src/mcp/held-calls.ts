@@ -1,4 +1,4 @@
-import type { ToolCaller } from './chat-tools.js';
+import type { ToolCaller } from './tool-caller.js';
 
 /**
  * The tools/call requests the MCP endpoint holds open (a blocked leo_chat_ask), by caller and JSON-RPC id. The

@@ -7,9 +7,9 @@ import { CHAT_OFF } from '../chat/chat-off.js';
 import { ReminderError } from '../chat/reminders/reminders.js';
 import { LEO_VERSION } from '../core/version.js';
 import { Access } from '../http/access.js';
-import { ToolInputError, type ToolCaller, type chatTools } from './chat-tools.js';
+import { ToolInputError, type chatTools } from './chat-tools.js';
 import { HeldCalls } from './held-calls.js';
-import { toolCaller, type CallerLookup } from './tool-caller.js';
+import { toolCaller, type CallerLookup, type ToolCaller } from './tool-caller.js';
 
 type Tools = ReturnType<typeof chatTools>;
 type ToolRun = (c: ToolCaller, a: unknown, abandoned: AbortSignal) => unknown;

@@ -4,7 +4,6 @@ import { AgentName } from '../agents/agent-record.js';
 import { HttpError, notFound } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import { PINNED_AGENT } from '../chat/threads/message.js';
-import type { ToolCaller } from './chat-tools.js';
 
 /**
  * The headers a caller of the agent tools identifies itself by. A headless task run sets the task ones so its posts
@@ -24,6 +23,17 @@ export const CallerEnv = {
   [CallerHeaders.dispatch]: 'LEO_DISPATCH',
 } as const;
 
+/** Who is calling: the agent named in the path, and the task run when a headless run calls. */
+export interface ToolCaller {
+  agent: string;
+  /** Bare-string ask options are accepted only as MCP tool input; the HTTP routes take {value, label} objects. */
+  via?: 'mcp' | 'api';
+  task?: string | undefined;
+  runId?: string | undefined;
+  /** For a persistent task's turn: whether its owner is the agent running it (then its asks keep no deadline). */
+  ownerIsAsker?: boolean;
+}
+
 /** What the routes need to know about agents and task runs to identify a caller. */
 export interface CallerLookup {
   agentExists(name: string): boolean;
@@ -31,9 +41,9 @@ export interface CallerLookup {
    * The persistent task run whose turn is in flight in this agent, and its task's owner: the agent's output during
    * that turn is filed under the run, in the owner's thread.
    */
-  taskTurn?(agent: string): { task: string; runId: string; owner: string } | undefined;
+  taskTurn(agent: string): { task: string; runId: string; owner: string } | undefined;
   /** A task run is about to put output (a post, an ask, a reminder) into `thread`: a fallback owner gets its note. */
-  taskOutput?(thread: string, task: string, runId: string | undefined): void;
+  taskOutput(thread: string, task: string, runId: string | undefined): void;
 }
 
 // Module level: zod compiles a schema on first use, and building this one per request was a tenth of an agent post.
@@ -54,7 +64,7 @@ export function toolCaller(req: FastifyRequest, lookup: CallerLookup, via: NonNu
   const task = header(CallerHeaders.task);
   if (!lookup.agentExists(name) && !(task && name === PINNED_AGENT)) throw notFound(`no agent named "${name}"`);
   if (task) return { agent: name, via, task, runId: header(CallerHeaders.runId) };
-  const turn = lookup.taskTurn?.(name);
+  const turn = lookup.taskTurn(name);
   if (!turn) return { agent: name, via };
   // The spec puts a task run's output in its owner's thread; only an owner that is this agent keeps it here.
   return { agent: turn.owner, via, task: turn.task, runId: turn.runId, ownerIsAsker: turn.owner === name };

@@ -1,0 +1,34 @@
+import type { HookBody, HookEvent } from './hook-routes.js';
+
+/**
+ * What a hook handler answers: `output` is printed by `leo hook` for the harness to read (a PermissionRequest
+ * decision); absent means print nothing, which every hook event reads as "no opinion".
+ */
+export interface HookAnswer {
+  output?: string;
+}
+
+/** `gone` aborts when the hook process hangs up before it has its answer (the harness ended it). */
+export type HookHandler = (body: HookBody, gone: AbortSignal) => Promise<HookAnswer> | HookAnswer;
+
+/**
+ * The harness hooks' fan-out: each domain subscribes to the events it cares about when it is built (the agents
+ * domain to SessionStart, chat to all four, tasks to Stop), so no domain reaches into another's handler table.
+ * Handlers run in the order they subscribed; the first that has an output gives the hook its answer.
+ */
+export class HookRouter {
+  private readonly handlers = new Map<HookEvent, HookHandler[]>();
+
+  on(event: HookEvent, handler: HookHandler): void {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
+  }
+
+  async dispatch(event: HookEvent, body: HookBody, gone: AbortSignal): Promise<HookAnswer> {
+    let answer: HookAnswer = {};
+    for (const handler of this.handlers.get(event) ?? []) {
+      const a = await handler(body, gone);
+      if (answer.output === undefined && a.output !== undefined) answer = a;
+    }
+    return answer;
+  }
+}
