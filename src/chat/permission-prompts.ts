@@ -120,6 +120,15 @@ export class PermissionPrompts {
     this.waiters.get(id)?.settle({});
   }
 
+  /**
+   * What the first prompt or card a hook holds for this agent asks, or null: while one is open, its dialog is up in
+   * the agent's terminal, and delivery presses no key there (the answer is chat's or the terminal's to give).
+   */
+  openFor(agent: string): string | null {
+    for (const [id, w] of this.waiters) if (w.agent === agent) return this.deps.store.get(id)?.text ?? id;
+    return null;
+  }
+
   /** Whether this message is one the hook holds: an open permission prompt or a questions card. */
   owns(m: Message): boolean {
     return m.kind === 'permission' || (m.kind === 'ask' && m.input?.type === 'questions');

@@ -121,12 +121,15 @@ export async function wireAgents(d: AgentsWiringDeps) {
   });
   const recent = new RecentMessages(d.clock);
   const announceMessage = messageAnnouncer(recent, d.bus);
+  // The chat domain, wired later, says which agents have a permission prompt open: no key is pressed into those.
+  const prompts: { openFor(agent: string): string | null } = { openFor: () => null };
   const deliverer = new Deliverer([
     tmuxPasteRoute({
       tmux,
       isRunning: (agent) => supervisor.isRunning(agent),
       screenOf: (agent) => screenReader(supervisor.get(agent).harness as Harness),
       note: (agent, text) => d.notes.note(agent, text),
+      openPrompt: (agent) => prompts.openFor(agent),
       readyTimeoutMs: INPUT_READY_TIMEOUT_MS,
     }),
   ]);
@@ -170,6 +173,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     sweeper,
     tmux,
     deliverer,
+    prompts,
     hooks,
     announceMessage,
     async start(): Promise<void> {

@@ -166,6 +166,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     config,
     announceMessage: agents.announceMessage,
   });
+  agents.prompts.openFor = (agent) => chat.prompts.openFor(agent);
   // Registered once chat exists: a spawn's first prompt is the agent's first chat message, typed when it is ready.
   await app.register(agentRoutes, {
     supervisor: agents.supervisor,
