@@ -52,7 +52,8 @@ export async function waitForInput(
   let missing = 0;
   for (let looks = 0; ; looks++) {
     // Behind a prompt the deadline stands still, and the box that shows after it is a freshly drawn one.
-    if (await waitWhilePromptOpen(w, hold)) [started, since, previous, looks] = [Date.now(), Date.now(), '', 1];
+    if (await waitWhilePromptOpen(w, hold))
+      [started, since, previous, looks, missing] = [Date.now(), Date.now(), '', 1, 0];
     const s = await look();
     if (opts.typed && s.kind === 'input' && s.text !== '' && !w.openPrompt()) return s;
     if (!opts.typed && s.kind === 'input' && s.text === '' && !w.openPrompt()) {

@@ -110,11 +110,14 @@ function submitted(typedOn: Screen, now: Screen): boolean {
  * program took the text and asks something now.
  */
 async function pasteAndWatchPane(tmux: PasteTarget, session: string, text: string, wait?: InputWait): Promise<void> {
-  const hold = wait && new HoldNotes(wait);
-  const clear = () => (wait && hold ? waitWhilePromptOpen(wait, hold) : Promise.resolve(false));
+  const hold = wait ? new HoldNotes(wait) : undefined;
+  const clear = async () => {
+    if (wait && hold) await waitWhilePromptOpen(wait, hold);
+  };
   await clear();
   await tmux.pasteText(session, text, { bracketed: true });
   await sleep(PASTE_SETTLE_MS);
+  // What the program was typed: the text as pasteText made it inert.
   const tail = typedTail(inertText(text));
   const sitting = (line: string) => tail !== '' && line.includes(tail);
   await clear();
