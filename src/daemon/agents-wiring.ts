@@ -21,6 +21,7 @@ import { screenReader } from '../delivery/screen/screen.js';
 import { answerStartupDialogs } from '../delivery/startup-dialogs.js';
 import { pressKeys } from '../delivery/dialog-answers.js';
 import { sessionName } from '../agents/session-name.js';
+import type { ChatStore } from '../chat/threads/chat-store.js';
 import type { ThreadNotes } from '../chat/threads/thread-notes.js';
 import type { Harness } from '../config/schema.js';
 import type { EventBus } from '../events/bus.js';
@@ -46,6 +47,8 @@ export interface AgentsWiringDeps {
   agentToken: string;
   /** Where the agents domain says things in an agent's thread. */
   notes: ThreadNotes;
+  /** The thread store (built before this domain): delivery holds its keys while a prompt is open there. */
+  threads: ChatStore;
   config(): Config;
   configBroken(): boolean;
   reloadConfig(reason: string): Promise<unknown>;
@@ -128,6 +131,8 @@ export async function wireAgents(d: AgentsWiringDeps) {
       isRunning: (agent) => supervisor.isRunning(agent),
       screenOf: (agent) => screenReader(supervisor.get(agent).harness as Harness),
       note: (agent, text) => d.notes.note(agent, text),
+      // No key is pressed into an agent whose permission prompt or questions card is open in its thread.
+      openPrompt: (agent) => d.threads.openPrompts(agent)[0]?.text ?? null,
       readyTimeoutMs: INPUT_READY_TIMEOUT_MS,
     }),
   ]);

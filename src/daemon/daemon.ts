@@ -144,6 +144,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     features,
     agentToken,
     notes,
+    threads: chatStore,
     config,
     configBroken: () => configBroken,
     reloadConfig: (reason) => watcher.reload(reason),

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sessionName } from '../agents/session-name.js';
 import type { DeliveryRoute } from './deliverer.js';
 import type { Screen, ScreenReader } from './screen/screen.js';
-import { waitForInput, type InputWait } from './input-wait.js';
+import { HoldNotes, waitForInput, waitWhilePromptOpen, type InputWait } from './input-wait.js';
+import { inertText } from '../tmux/inert-text.js';
 import { pressKeys } from './dialog-answers.js';
 
 export interface PasteTarget {
@@ -27,8 +28,6 @@ export const SUBMIT_WAIT_MS = 1_500;
  * the presses that come meanwhile.
  */
 export const SUBMIT_TIMEOUT_MS = 15_000;
-/** How long a paste may take to show in the input box (a busy TUI redraws late) before it counts as lost. */
-const PASTE_SHOW_CHECKS = 8;
 /** How much of the end of a message's last line must show on the cursor's line to count as still sitting there. */
 const TYPED_TAIL_CHARS = 12;
 
@@ -36,6 +35,11 @@ const TYPED_TAIL_CHARS = 12;
  * Types a message into an agent's pane as one bracketed paste followed by Enter, so a multi-line text arrives as one
  * prompt in any harness. Pastes into one pane are serialized by the caller (one delivery queue per agent). The waits
  * are real time, not the Clock seam: they pace a terminal, they are not deadlines.
+ *
+ * The paste is made inert (Tmux.pasteText), so the text cannot act as keys; the Enter after it is the one key Leo
+ * presses, and it is pressed only where it submits the text: never while a permission prompt or questions card is open
+ * in the agent's thread (its terminal shows that dialog, which Enter would answer), and with a screen reader only
+ * while the input box shows the text. A message held by either waits, pending, and goes in once it is gone.
  *
  * With a screen reader (a harness whose screen Leo knows), nothing is typed until the input box is up and empty — a
  * dialog would take the keystrokes as its answer — and the message counts as submitted only once the box is empty
@@ -47,19 +51,15 @@ export async function pasteAndSubmit(
   tmux: PasteTarget,
   session: string,
   text: string,
-  screen?: { read: ScreenReader; wait: InputWait; submitTimeoutMs?: number },
+  screen?: { read?: ScreenReader; wait: InputWait; submitTimeoutMs?: number },
 ): Promise<void> {
-  if (!screen) return pasteAndWatchPane(tmux, session, text);
-  const look = async (): Promise<Screen> => screen.read(await tmux.capturePane(session, 0));
-  await waitForInput(look, screen.wait);
+  if (!screen?.read) return pasteAndWatchPane(tmux, session, text, screen?.wait);
+  const { read, wait } = screen;
+  const look = async (): Promise<Screen> => read(await tmux.capturePane(session, 0));
+  await waitForInput(look, wait);
   await tmux.pasteText(session, text, { bracketed: true });
   await sleep(PASTE_SETTLE_MS);
-  let shown = await look();
-  for (let i = 1; i < PASTE_SHOW_CHECKS && !holdsText(shown); i++) {
-    await sleep(ENTER_CHECK_MS);
-    shown = await look();
-  }
-  if (!holdsText(shown)) throw new Error(`the paste did not show in the agent's input box (${describe(shown)})`);
+  const shown = await waitForInput(look, wait, { typed: true });
   await tmux.sendEnter(session);
   const firstPress = Date.now();
   let [presses, lastPress, emptied] = [1, firstPress, false];
@@ -77,7 +77,7 @@ export async function pasteAndSubmit(
     }
     // Pressed again only while the text is still in the box, and not at once: a busy TUI takes a while to act on a
     // key, and a press landing on the next screen could answer it.
-    if (holdsText(now) && presses < ENTER_ATTEMPTS && Date.now() - lastPress >= SUBMIT_WAIT_MS) {
+    if (holdsText(now) && !wait.openPrompt() && presses < ENTER_ATTEMPTS && Date.now() - lastPress >= SUBMIT_WAIT_MS) {
       await tmux.sendEnter(session);
       [presses, lastPress] = [presses + 1, Date.now()];
     }
@@ -99,29 +99,35 @@ function submitted(typedOn: Screen, now: Screen): boolean {
   return now.kind !== 'starting' && !(now.kind === 'input' && now.replacedOnSubmit);
 }
 
-function describe(s: Screen): string {
-  if (s.kind === 'dialog') return `it shows a dialog: ${s.question}`;
-  if (s.kind === 'exited') return `it exited: ${s.detail}`;
-  return s.kind === 'input' ? 'the box is empty' : 'its input box is not showing';
-}
-
 /**
  * For a program whose screen Leo cannot read: one Enter after the paste, and another (up to ENTER_ATTEMPTS) only
  * while the end of the typed text still shows on the cursor's line, the one place that says the program echoed the
  * text and has not taken it (an Enter swallowed with the paste). Once the text leaves that line, or when it never
  * showed there (the program does not echo, or draws its input elsewhere), Leo can tell no more and the message counts
  * as delivered. So a program whose screen does not move after Enter (`cat > file`, a quiet REPL) is not failed and
- * gets no extra Enter, which could repeat its last command or answer a question it asked meanwhile.
+ * gets no extra Enter, which could repeat its last command or answer a question it asked meanwhile. Nothing is typed
+ * while a prompt is open in the agent's thread, and a prompt that opens after the first Enter ends the presses: the
+ * program took the text and asks something now.
  */
-async function pasteAndWatchPane(tmux: PasteTarget, session: string, text: string): Promise<void> {
+async function pasteAndWatchPane(tmux: PasteTarget, session: string, text: string, wait?: InputWait): Promise<void> {
+  const hold = wait ? new HoldNotes(wait) : undefined;
+  const clear = async () => {
+    if (wait && hold) await waitWhilePromptOpen(wait, hold);
+  };
+  await clear();
   await tmux.pasteText(session, text, { bracketed: true });
   await sleep(PASTE_SETTLE_MS);
-  const tail = typedTail(text);
+  // What the program was typed: the text as pasteText made it inert.
+  const tail = typedTail(inertText(text));
   const sitting = (line: string) => tail !== '' && line.includes(tail);
+  await clear();
   // The first look and the first press share one tmux call (they add up at a fleet's send rate).
   if (!sitting(await tmux.cursorLine(session, { thenEnter: true }))) return;
   for (let attempt = 1; attempt <= ENTER_ATTEMPTS; attempt++) {
-    if (attempt > 1) await tmux.sendEnter(session);
+    if (attempt > 1) {
+      if (wait?.openPrompt()) return;
+      await tmux.sendEnter(session);
+    }
     await sleep(ENTER_CHECK_MS);
     if (!sitting(await tmux.cursorLine(session))) return;
   }
@@ -147,6 +153,8 @@ export interface TmuxRouteDeps {
   screenOf(agent: string): ScreenReader | null;
   /** Says in the agent's thread why a delivery is held (a dialog up, the input box busy). */
   note(agent: string, text: string): void;
+  /** What the permission prompt or questions card open in the agent's thread asks, or null. */
+  openPrompt(agent: string): string | null;
   /** How long a delivery waits for the input box. */
   readyTimeoutMs: number;
 }
@@ -164,8 +172,9 @@ export function tmuxPasteRoute(d: TmuxRouteDeps): DeliveryRoute {
         timeoutMs: d.readyTimeoutMs,
         note: (t) => d.note(agent, t),
         press: (keys) => pressKeys(d.tmux, session, keys),
+        openPrompt: () => d.openPrompt(agent),
       };
-      return pasteAndSubmit(d.tmux, session, text, read ? { read, wait } : undefined);
+      return pasteAndSubmit(d.tmux, session, text, read ? { read, wait } : { wait });
     },
   };
 }

@@ -3,6 +3,7 @@ import { realExec, type Exec, type ExecResult } from '../core/exec.js';
 import { planCaptureBatches, splitCaptureBatch } from './capture-batch.js';
 import { CONTROL_SESSION, TmuxControlClient } from './control-client.js';
 import { tmuxFormatLiteral, tmuxWord } from './escape.js';
+import { inertText } from './inert-text.js';
 import { LIST_SESSIONS_FORMAT, parseListSessions, type SessionInfo } from './list-format.js';
 import { shellQuoteArgv } from './shell-quote.js';
 import { execTransport, type TmuxCommand, type TmuxTransport } from './transport.js';
@@ -225,10 +226,12 @@ export class Tmux {
    * Pastes `text` into the pane as one paste, through a buffer of its own (concurrent pastes never pick up each
    * other's text) that paste-buffer -d removes. The text never rides a command line: over the control client it is a
    * word on its stdin; over tmux processes it travels on load-buffer's stdin (no argv or tmux message size limit).
-   * NUL cannot reach tmux as a word and is dropped: a terminal paste cannot carry it meaningfully either.
+   * Every paste into an agent's pane goes through here, so this is where the text is made inert (inertText): no
+   * control character in it reaches the program as a key, an embedded end-of-paste marker included.
    * `bracketed` (default true) wraps it in bracketed-paste markers when the program asked for them.
    */
-  async pasteText(name: string, text: string, opts: { bracketed?: boolean } = {}): Promise<void> {
+  async pasteText(name: string, raw: string, opts: { bracketed?: boolean } = {}): Promise<void> {
+    const text = inertText(raw);
     if (text === '') return;
     const buffer = `leo-paste-${randomBytes(8).toString('hex')}`;
     const paste = [
@@ -241,7 +244,7 @@ export class Tmux {
       paneTarget(name),
     ];
     const r = this.transport.private
-      ? await this.transport.run([['set-buffer', '-b', buffer, '--', text.replaceAll('\0', '')], paste])
+      ? await this.transport.run([['set-buffer', '-b', buffer, '--', text], paste])
       : await this.transport.run([['load-buffer', '-b', buffer, '-'], paste], text);
     if (r.code !== 0) {
       await this.transport.run([['delete-buffer', '-b', buffer]]).catch(() => undefined);

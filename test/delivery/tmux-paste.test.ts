@@ -75,6 +75,10 @@ function harness(opts: {
   onStart?: boolean;
   lateLooks?: number;
   afterSubmit?: Screen[];
+  /** The permission prompt open in the agent's thread at each moment it is asked. */
+  prompt?: () => string | null;
+  /** Screens shown once the paste went in, one look each, before the box with the text. */
+  afterPaste?: Screen[];
 }) {
   const calls: string[] = [];
   const notes: string[] = [];
@@ -87,6 +91,7 @@ function harness(opts: {
     async pasteText(_s, text) {
       calls.push('paste');
       if (opts.pasteShows !== false) current = { kind: 'input', text, ...start };
+      if (opts.pasteShows !== false) next.push(...(opts.afterPaste ?? []), current);
     },
     async sendEnter() {
       calls.push('enter');
@@ -119,6 +124,7 @@ function harness(opts: {
       timeoutMs: 10_000,
       note: (t: string) => void notes.push(t),
       press: (keys: readonly string[]) => target.sendKeys('leo-den', keys),
+      openPrompt: () => opts.prompt?.() ?? null,
     },
   };
   return { target, screen, calls, notes, left: () => next.length };
@@ -217,5 +223,70 @@ describe('paste into a harness whose screen is read', () => {
       /not ready for input within 1 s \(its input box holds text that was not sent: “half-typed by a person”\)/,
     );
     assert.deepEqual(h.calls, []);
+  });
+});
+
+/** An open prompt that closes `ms` after it is first asked about once `from()` holds (the prompt is answered then). */
+function promptFor(ms: number, from: () => boolean = () => true) {
+  let closesAt = 0;
+  return () => {
+    if (!from()) return null;
+    closesAt ||= Date.now() + ms;
+    return Date.now() < closesAt ? 'Bash: touch x.txt' : null;
+  };
+}
+
+describe('no key while a permission prompt is open or a dialog covers the box (issue 20 item 1)', () => {
+  it('a prompt open in the thread holds the paste, pending, with one note; it goes in once answered', async () => {
+    const h = harness({ before: [], takesAtEnter: 1, prompt: promptFor(1_200) });
+    const started = Date.now();
+    await pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen);
+    assert.ok(Date.now() - started >= 1_200, 'typed before the prompt was answered');
+    assert.deepEqual(h.calls, ['paste', 'enter']);
+    assert.equal(h.notes.length, 1);
+    assert.match(h.notes[0]!, /den is waiting for an answer to “Bash: touch x.txt”.*types nothing/);
+  });
+
+  it('a prompt that opens once the text is in the box holds the Enter until it is answered', async () => {
+    let pastedAt = 0;
+    const h = harness({ before: [], takesAtEnter: 1, prompt: promptFor(1_200, () => pastedAt > 0) });
+    const paste = h.target.pasteText.bind(h.target);
+    h.target.pasteText = async (s, t) => void ((pastedAt = Date.now()), await paste(s, t));
+    let enteredAt = 0;
+    const enter = h.target.sendEnter.bind(h.target);
+    h.target.sendEnter = async (s) => void ((enteredAt = Date.now()), await enter(s));
+    await pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen);
+    assert.ok(enteredAt - pastedAt >= 1_200, `Enter ${enteredAt - pastedAt} ms after the paste, prompt still open`);
+    assert.deepEqual(h.calls, ['paste', 'enter']);
+  });
+
+  it('a dialog that covers the box after the paste gets no Enter; the message waits and goes in after it', async () => {
+    const dialog: Screen = { kind: 'dialog', question: 'Do you want to proceed?', options: ['Yes', 'No'] };
+    const h = harness({ before: [], takesAtEnter: 1, afterPaste: Array(12).fill(dialog) });
+    await pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen);
+    assert.deepEqual(h.calls, ['paste', 'enter']);
+    assert.equal(h.left(), 0, 'Enter was pressed while the dialog showed');
+    assert.match(h.notes[0]!, /asking “Do you want to proceed\?”.*typed nothing/);
+  });
+
+  it('a program whose screen is not read: nothing typed while a prompt is open, then one paste and one Enter', async () => {
+    const p = pane(1);
+    const notes: string[] = [];
+    const prompt = promptFor(1_000);
+    const wait = { agent: 'den', timeoutMs: 10_000, note: (t: string) => void notes.push(t), press: async () => {} };
+    const started = Date.now();
+    await pasteAndSubmit(p, 'leo-den', 'hi', { wait: { ...wait, openPrompt: prompt } });
+    assert.ok(Date.now() - started >= 1_000);
+    assert.deepEqual(p.calls, ['paste:bracketed', 'enter']);
+    assert.equal(notes.length, 1);
+  });
+
+  it('a program whose screen is not read: a prompt that opens after the first Enter stops further presses', async () => {
+    const p = pane(Infinity);
+    const wait = { agent: 'den', timeoutMs: 10_000, note: () => {}, press: async () => {} };
+    await pasteAndSubmit(p, 'leo-den', 'hi', {
+      wait: { ...wait, openPrompt: promptFor(60_000, () => p.calls.includes('enter')) },
+    });
+    assert.deepEqual(p.calls, ['paste:bracketed', 'enter']);
   });
 });

@@ -183,14 +183,17 @@ export class ChatStore {
     return rows.map((r) => this.toMessage(r));
   }
 
-  /** Open permission prompts and questions cards: what a PermissionRequest hook is (or was) holding. */
-  openPrompts(): Message[] {
+  /**
+   * Open permission prompts and questions cards, all or one agent's: what a PermissionRequest hook is holding (a
+   * restart expires those of the last daemon first).
+   */
+  openPrompts(agent?: string): Message[] {
     const rows = this.db
       .prepare(
-        `SELECT * FROM messages WHERE state = 'open'
+        `SELECT * FROM messages WHERE state = 'open' AND (@agent IS NULL OR agent = @agent)
            AND (kind = 'permission' OR (kind = 'ask' AND json_extract(input, '$.type') = 'questions')) ORDER BY id`,
       )
-      .all() as Row[];
+      .all({ agent: agent ?? null }) as Row[];
     return rows.map((r) => this.toMessage(r));
   }
 
