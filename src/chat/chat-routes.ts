@@ -10,6 +10,7 @@ import { AskError, type AskService } from './asks/asks.js';
 import type { PermissionPrompts } from './permissions/permission-prompts.js';
 import { AnswerBody } from './asks/ask-answer.js';
 import type { ChatStore } from './threads/chat-store.js';
+import { isRepeatOf } from './threads/repeat-send.js';
 import { AttachmentError, UNCLAIMED, type AttachmentStore } from './attachments/attachments.js';
 import { HttpError } from '../http/envelope.js';
 import fs from 'node:fs';
@@ -20,6 +21,13 @@ export const SendBody = z
     text: z.string().trim().max(100_000).default(''),
     reply_to: z.string().min(1).max(64).optional(),
     attachments: z.array(z.string().min(1).max(64)).max(20).optional(),
+    /** The client's own id for this send: a repeat under the same id answers the stored message (200), once. */
+    client_id: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+      .optional(),
   })
   .refine((b) => b.text.length > 0 || (b.attachments?.length ?? 0) > 0, {
     message: 'must not be empty (send text, attachments, or both)',
@@ -91,10 +99,21 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
       const body = parseInput(SendBody, req.body, 'body');
       const p = req.principal;
       const sender = p?.kind === 'client' ? `client:${p.name}` : undefined;
+      const stored = body.client_id ? deps.store.byClientId(agent, body.client_id) : null;
+      if (stored) {
+        if (!isRepeatOf(stored, { ...body, sender }))
+          throw new HttpError(
+            409,
+            'client_id is already used by a different message in this thread',
+            'client_id_reused',
+          );
+        return reply.code(200).send(ok(stored));
+      }
       const message = await mapAttachmentErrors(() =>
         deps.chat.send(agent, {
           text: body.text,
           ...(sender ? { sender } : {}),
+          ...(body.client_id ? { client_id: body.client_id } : {}),
           ...(body.reply_to ? { reply_to: body.reply_to } : {}),
           ...(body.attachments ? { attachmentIds: body.attachments } : {}),
         }),

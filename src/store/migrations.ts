@@ -228,4 +228,15 @@ export const migrations: readonly Migration[] = [
       db.exec(`ALTER TABLE agents ADD COLUMN stop_reason TEXT`);
     },
   },
+  {
+    name: 'message client ids',
+    up(db) {
+      // A client's own id for a message it sends (its outbox entry), unique per thread: a repeat of the send after a
+      // lost answer finds the message already stored instead of storing and delivering it twice.
+      db.exec(`
+        ALTER TABLE messages ADD COLUMN client_id TEXT;
+        CREATE UNIQUE INDEX messages_client_id ON messages (agent, client_id) WHERE client_id IS NOT NULL;
+      `);
+    },
+  },
 ];

@@ -77,7 +77,10 @@ export class ChatService {
   }
 
   /** Stores an inbound message as pending and starts its delivery; resolves once it is stored. */
-  send(agent: string, m: { text: string; sender?: string; reply_to?: string; attachmentIds?: string[] }): Message {
+  send(
+    agent: string,
+    m: { text: string; sender?: string; client_id?: string; reply_to?: string; attachmentIds?: string[] },
+  ): Message {
     if (m.attachmentIds?.length) this.deps.attachments.claim(agent, m.attachmentIds);
     // An audio upload makes its message a voice note.
     const voice = (m.attachmentIds ?? []).some((id) =>
@@ -90,6 +93,7 @@ export class ChatService {
       text: m.text,
       state: 'pending',
       ...(m.sender ? { sender: m.sender } : {}),
+      ...(m.client_id ? { client_id: m.client_id } : {}),
       ...(m.reply_to ? { reply_to: m.reply_to } : {}),
       ...(m.attachmentIds ? { attachmentIds: m.attachmentIds } : {}),
     });

@@ -11,6 +11,7 @@ interface Row {
   kind: Message['kind'];
   text: string;
   sender: string | null;
+  client_id: string | null;
   transcript: string | null;
   reply_to: string | null;
   task: string | null;
@@ -38,7 +39,16 @@ export interface Page {
 /** delivery_note of a message a route has started on (see markDeliveryStarted). */
 const DELIVERY_STARTED = 'delivery started';
 
-const OPTIONAL = ['sender', 'transcript', 'reply_to', 'task', 'run_id', 'deadline', 'closed_reason'] as const;
+const OPTIONAL = [
+  'sender',
+  'client_id',
+  'transcript',
+  'reply_to',
+  'task',
+  'run_id',
+  'deadline',
+  'closed_reason',
+] as const;
 
 /** chat.db's messages, attachments and read markers. Messages are kept indefinitely. */
 export class ChatStore {
@@ -56,6 +66,7 @@ export class ChatStore {
       kind: m.kind,
       text: m.text,
       sender: m.sender ?? null,
+      client_id: m.client_id ?? null,
       transcript: m.transcript ?? null,
       reply_to: m.reply_to ?? null,
       task: m.task ?? null,
@@ -84,6 +95,13 @@ export class ChatStore {
 
   get(id: string): Message | null {
     const row = this.db.prepare('SELECT * FROM messages WHERE id = ?').get(id) as Row | undefined;
+    return row ? this.toMessage(row) : null;
+  }
+
+  /** The message a sender already stored in this thread under its own id, if any. */
+  byClientId(agent: string, clientId: string): Message | null {
+    const row = this.db.prepare('SELECT * FROM messages WHERE agent = ? AND client_id = ?').get(agent, clientId) as
+      Row | undefined;
     return row ? this.toMessage(row) : null;
   }
 

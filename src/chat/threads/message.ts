@@ -38,6 +38,8 @@ export const Message = z.object({
     .string()
     .regex(/^client:.+/)
     .optional(),
+  /** The id the sender gave this message (POST …/messages `client_id`), so a client can match its outbox to it. */
+  client_id: z.string().optional(),
   transcript: z.string().optional(),
   reply_to: z.string().optional(),
   task: z.string().optional(),
