@@ -85,8 +85,10 @@ export function createServer(opts: ServerOptions): LeoServer {
     return503OnClosing: true,
     // The TCP server gets this from fastify; the socket server, which fastify does not know, gets it below.
     clientErrorHandler: answerClientError,
-    // Router errors (a malformed %-escape, an over-long path parameter) happen before any hook runs.
-    frameworkErrors: (err, _request, reply) => {
+    // Router errors (a malformed %-escape, an over-long path parameter) happen before any hook runs, so the Host/Origin
+    // gate is applied here too: otherwise a rebinding page could tell Leo's 400/414 from a refusal.
+    frameworkErrors: (err, request, reply) => {
+      if (refuseForeignHost(request as FastifyRequest, reply as FastifyReply)) return;
       const status = err.statusCode ?? 400;
       (reply as FastifyReply)
         .code(status)
@@ -111,6 +113,16 @@ export function createServer(opts: ServerOptions): LeoServer {
 
   app.decorateRequest('principal', null);
 
+  /** The Host/Origin gate of the TCP listener: answers 403 forbidden_host and says so, or lets the request on. */
+  function refuseForeignHost(request: FastifyRequest, reply: FastifyReply): boolean {
+    if (socketConnections.has(request.raw.socket)) return false;
+    const refused = checkHostAndOrigin(request.headers.host, request.headers.origin, opts.allowedHosts());
+    if (!refused) return false;
+    endUpgradeAfterReply(request, reply);
+    reply.code(403).send({ ok: false, error: refused, code: 'forbidden_host' });
+    return true;
+  }
+
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
@@ -126,14 +138,8 @@ export function createServer(opts: ServerOptions): LeoServer {
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    if (refuseForeignHost(request, reply)) return reply;
     const viaSocket = socketConnections.has(request.raw.socket);
-    if (!viaSocket) {
-      const refused = checkHostAndOrigin(request.headers.host, request.headers.origin, opts.allowedHosts());
-      if (refused) {
-        endUpgradeAfterReply(request, reply);
-        return reply.code(403).send({ ok: false, error: refused, code: 'forbidden_host' });
-      }
-    }
     const access = request.routeOptions.config.access;
     // Unmatched URLs reach here too, with no access rule; the not-found handler answers them.
     if (!access) return;
