@@ -15,6 +15,7 @@ import { ExecHost } from '../core/exec-host.js';
 import type { LeoPaths } from '../core/home.js';
 import type { Logger } from '../core/logger.js';
 import { Deliverer } from '../chat/delivery.js';
+import type { PendingLimit } from '../chat/pending-limit.js';
 import { tmuxPasteRoute } from '../delivery/tmux-paste.js';
 import { screenReader } from '../delivery/screen/screen.js';
 import { answerStartupDialogs } from '../delivery/startup-dialogs.js';
@@ -45,6 +46,8 @@ export interface AgentsWiringDeps {
   agentToken: string;
   /** Where the agents domain says things in an agent's thread. */
   notes: ThreadNotes;
+  /** Each agent's undelivered messages, shared with the chat: agent→agent and operator messages count too. */
+  pending: PendingLimit;
   config(): Config;
   configBroken(): boolean;
   reloadConfig(reason: string): Promise<unknown>;
@@ -159,8 +162,13 @@ export async function wireAgents(d: AgentsWiringDeps) {
     announce: announceMessage,
     deliver: async (to, text) => {
       supervisor.get(to);
-      await supervisor.wake(to);
-      await deliverer.deliver(to, text);
+      const release = d.pending.admit(to);
+      try {
+        await supervisor.wake(to);
+        await deliverer.deliver(to, text);
+      } finally {
+        release();
+      }
     },
   });
 

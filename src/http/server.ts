@@ -13,6 +13,7 @@ import Fastify, {
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/token-kinds.js';
 import { decideAccess, type RouteAccess } from './access.js';
+import type { ConnectionCap } from './connection-cap.js';
 import { HttpError } from './envelope.js';
 import { checkHostAndOrigin } from './host-gate.js';
 import { jsonBodyText } from './json-body.js';
@@ -36,6 +37,8 @@ export interface ServerOptions {
   onResponse?(route: string, method: string, status: number): void;
   /** Time allowed to receive a whole request, headers and body; a request still arriving after it gets 408. */
   requestTimeoutMs: number;
+  /** Bounds the TCP listener's connections; the unix socket has no cap, so the CLI still works when TCP is full. */
+  connections: ConnectionCap;
 }
 
 /** Headers come first and are small: a client that takes longer than this to send them is holding a socket open. */
@@ -98,7 +101,12 @@ export function createServer(opts: ServerOptions): LeoServer {
       socketServer = http.createServer(serverOptions, handler);
       socketServer.on('connection', (s: Socket) => socketConnections.add(s));
       socketServer.on('clientError', answerClientError);
-      return http.createServer(serverOptions, handler);
+      const tcpServer = http.createServer(serverOptions, handler);
+      tcpServer.on('connection', (s: Socket) => {
+        if (!opts.connections.admit(s))
+          writeRawError(s, 503, 'too many open connections: try again shortly', 'too_many_connections');
+      });
+      return tcpServer;
     },
   }) as unknown as FastifyInstance;
 
@@ -118,9 +126,18 @@ export function createServer(opts: ServerOptions): LeoServer {
     if (socketConnections.has(request.raw.socket)) return false;
     const refused = checkHostAndOrigin(request.headers.host, request.headers.origin, opts.allowedHosts());
     if (!refused) return false;
-    endUpgradeAfterReply(request, reply);
-    reply.code(403).send({ ok: false, error: refused, code: 'forbidden_host' });
+    refuse(request, reply, 403, { ok: false, error: refused, code: 'forbidden_host' });
     return true;
+  }
+
+  /**
+   * A refusal on TCP ends its connection once sent: the caller's body (trickled, or huge) is not waited for, and a
+   * connection without a valid token does not stay open to try another.
+   */
+  function refuse(request: FastifyRequest, reply: FastifyReply, status: number, body: object): void {
+    endUpgradeAfterReply(request, reply);
+    if (!socketConnections.has(request.raw.socket)) reply.header('connection', 'close');
+    reply.code(status).send(body);
   }
 
   const routes: RouteEntry[] = [];
@@ -150,11 +167,21 @@ export function createServer(opts: ServerOptions): LeoServer {
       identify: opts.identify,
     });
     if (!decision.allowed) {
-      endUpgradeAfterReply(request, reply);
-      if (decision.status === 404) return reply.code(404).send(notFoundBody(request.method, request.url));
-      return reply.code(decision.status).send({ ok: false, error: decision.error, code: decision.code });
+      const body =
+        decision.status === 404
+          ? notFoundBody(request.method, request.url)
+          : { ok: false, error: decision.error, code: decision.code };
+      refuse(request, reply, decision.status, body);
+      return reply;
     }
     request.principal = decision.principal;
+    if (!viaSocket && decision.principal.kind !== 'anonymous') opts.connections.prove(request.raw.socket);
+  });
+
+  // Any answer given before the request's body has all arrived (a refusal, an early 413) ends the connection: node
+  // would otherwise read and discard the rest of the body, however slowly it came, for up to web.request_timeout.
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('connection', 'close');
   });
 
   if (opts.onResponse) {
@@ -179,7 +206,11 @@ export function createServer(opts: ServerOptions): LeoServer {
   });
 
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
-    if (err instanceof HttpError) return reply.code(err.status).send(err.toEnvelope());
+    if (err instanceof HttpError)
+      return reply
+        .code(err.status)
+        .headers(err.headers ?? {})
+        .send(err.toEnvelope());
     const mapped = mapFastifyError(err as FastifyError, request.routeOptions.bodyLimit ?? opts.bodyLimit);
     if (mapped) return reply.code(mapped.status).send(mapped.toEnvelope());
     request.log.error({ err, url: request.url }, 'unhandled error in route');
@@ -228,10 +259,15 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const [status, error, code] =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, `request headers are larger than the ${http.maxHeaderSize}-byte limit`, 'headers_too_large']
+      ? ([431, `request headers are larger than the ${http.maxHeaderSize}-byte limit`, 'headers_too_large'] as const)
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'the request did not arrive in time', 'request_timeout']
-        : [400, 'malformed HTTP request', 'bad_request'];
+        ? ([408, 'the request did not arrive in time', 'request_timeout'] as const)
+        : ([400, 'malformed HTTP request', 'bad_request'] as const);
+  writeRawError(socket, status, error, code);
+}
+
+/** An envelope answer written straight to a socket no request object owns, which is then closed. */
+function writeRawError(socket: Duplex, status: number, error: string, code: string): void {
   const body = JSON.stringify({ ok: false, error, code });
   socket.write(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

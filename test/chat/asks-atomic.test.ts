@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { AskService } from '../../src/chat/asks.js';
 import { ChatService, type ChatServiceDeps } from '../../src/chat/chat-service.js';
+import { PendingLimit } from '../../src/chat/pending-limit.js';
 import { ChatStore } from '../../src/chat/chat-store.js';
 import { ManualClock } from '../../src/core/clock.js';
 import type { Deliverer } from '../../src/chat/delivery.js';
@@ -76,6 +77,7 @@ describe('a send made inside a transaction', () => {
       deliverer,
       agents: { isRunning: () => true },
       attachments: { pathsOf: () => [] },
+      pending: new PendingLimit(() => 1000),
       logger: createLogger('silent'),
     } as unknown as ChatServiceDeps);
     store.atomically(() => {

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { ChatService, OUTBOX_MAX_AGE_MS, type ChatServiceDeps } from '../../src/chat/chat-service.js';
+import { PendingLimit } from '../../src/chat/pending-limit.js';
 import { ChatStore } from '../../src/chat/chat-store.js';
 import { Deliverer } from '../../src/chat/delivery.js';
 import { ThreadNotes } from '../../src/chat/thread-notes.js';
@@ -39,6 +40,7 @@ function restartedDaemon(t: TestContext) {
       start: async (a: string) => void asked.push(`start ${a}`),
     },
     attachments: { pathsOf: () => [] },
+    pending: new PendingLimit(() => 1000),
     logger: createLogger('silent'),
   } as unknown as ChatServiceDeps);
   const pending = (text: string) =>
