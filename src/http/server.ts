@@ -121,7 +121,7 @@ export function createServer(opts: ServerOptions): LeoServer {
 
   app.decorateRequest('principal', null);
 
-  /** The Host/Origin gate of the TCP listener: answers 403 forbidden_host and says so, or lets the request on. */
+  /** The Host/Origin gate of the TCP listener: answers 403 forbidden_host (true) or lets the request on (false). */
   function refuseForeignHost(request: FastifyRequest, reply: FastifyReply): boolean {
     if (socketConnections.has(request.raw.socket)) return false;
     const refused = checkHostAndOrigin(request.headers.host, request.headers.origin, opts.allowedHosts());
