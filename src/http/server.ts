@@ -158,8 +158,12 @@ export function createServer(opts: ServerOptions): LeoServer {
     if (refuseForeignHost(request, reply)) return reply;
     const viaSocket = socketConnections.has(request.raw.socket);
     const access = request.routeOptions.config.access;
-    // Unmatched URLs reach here too, with no access rule; the not-found handler answers them.
-    if (!access) return;
+    // Unmatched URLs reach here too, with no access rule. They are answered now, before fastify would read their body
+    // for the not-found handler: a body trickling into an unknown URL would otherwise hold the connection.
+    if (!access) {
+      refuse(request, reply, 404, notFoundBody(request.method, request.url));
+      return reply;
+    }
     const decision = decideAccess({
       viaSocket,
       access,

@@ -135,7 +135,7 @@ describe('caps on event streams, and refusals that end their connection', () => 
     assert.equal(metric(m.text, 'leo_sse_subscribers'), 7);
   });
 
-  it('a 401 or 403 ends its connection at once, however slowly the body still comes', async () => {
+  it('a 401, 403 or 404 ends its connection at once, however slowly the body still comes', async () => {
     // The default web.request_timeout (5 min) applies: the probe saw such a connection last ~305 s.
     const post = (path: string, auth: string) =>
       `POST ${path} HTTP/1.1\r\nHost: localhost\r\n${auth}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n`;
@@ -147,6 +147,7 @@ describe('caps on event streams, and refusals that end their connection', () => 
         head: post('/api/v1/devices', `Authorization: Bearer ${device}\r\n`),
         status: 403,
       },
+      { what: 'an unknown URL', head: post('/api/v1/nothing-here', ''), status: 404 },
       {
         what: 'a foreign Host',
         head: post('/api/v1/devices', '').replace('Host: localhost', 'Host: evil.example'),
