@@ -129,7 +129,9 @@ export async function startLeo(opts: LeoOptions = {}): Promise<Target & { home: 
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-bench-fanout-'));
   const port = await freePort();
   // A fixed port, because at log level warn the "leo daemon ready" line that reports an ephemeral one is not logged.
-  const web = `web:\n  listen: 127.0.0.1:${port}\n${opts.sseQueue ? `  sse_queue: ${opts.sseQueue}\n` : ''}`;
+  // The fan-out sizes are far past the default connection and stream caps, which are lifted here.
+  const caps = '  max_connections: 60000\n  sse_max_subscribers: 60000\n  sse_max_per_token: 60000\n';
+  const web = `web:\n  listen: 127.0.0.1:${port}\n${caps}${opts.sseQueue ? `  sse_queue: ${opts.sseQueue}\n` : ''}`;
   fs.writeFileSync(path.join(home, 'leo.yaml'), `${web}log:\n  level: warn\npool:\n  threads: 1\n`);
   const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
   const child = spawnWithFdLimit(process.execPath, [...nodeArgs, LEO_BIN, 'daemon'], {

@@ -198,14 +198,14 @@ function mapAskErrors<T>(fn: () => T): T {
 }
 
 /**
- * AttachmentError carries its own status (400, 404, 413); everything else passes through. A 413 has the same code
- * whether the declared length or the streamed bytes gave the size away.
+ * AttachmentError carries its own status (400, 404, 413) and maybe a code (upload_quota); everything else passes
+ * through. A 413 for size has the same code whether the declared length or the streamed bytes gave the size away.
  */
 async function mapAttachmentErrors<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (!(err instanceof AttachmentError)) throw err;
-    throw new HttpError(err.status, err.message, err.status === 413 ? 'body_too_large' : undefined);
+    throw new HttpError(err.status, err.message, err.code ?? (err.status === 413 ? 'body_too_large' : undefined));
   }
 }

@@ -179,6 +179,15 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
     sse_queue: z.number().int().positive().default(1024),
     /** Time allowed to receive a whole request (headers and body); slow uploads need it long. */
     request_timeout: duration({ min: SECOND }).default(5 * MINUTE),
+    /**
+     * Open TCP connections at most (the unix socket has no cap). At the cap a new connection pushes out the oldest one
+     * that has not yet carried a valid token; lowered at start to what the open-file limit leaves room for.
+     */
+    max_connections: z.number().int().min(16).default(512),
+    /** Open /api/v1/events streams over TCP at most, all tokens together (the socket's streams are not counted). */
+    sse_max_subscribers: z.number().int().positive().default(256),
+    /** Open /api/v1/events streams at most per token (one device, one API client, the operator token). */
+    sse_max_per_token: z.number().int().positive().default(32),
   });
 
   const LogSchema = z.strictObject({
@@ -203,6 +212,14 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       .positive()
       .default(100 * MiB),
     attachment_retention: duration({ min: MINUTE }).default(90 * DAY),
+    /** Uploaded bytes kept per agent's thread (and for uploads not yet sent) before further uploads are refused. */
+    attachment_quota_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * MiB),
+    /** Undelivered messages (chat, agent→agent, operator) an agent may have waiting before more are refused (429). */
+    max_pending_messages: z.number().int().positive().default(200),
   });
 
   const DefaultsSchema = z.strictObject({

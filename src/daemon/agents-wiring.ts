@@ -16,6 +16,7 @@ import { ExecHost } from '../core/exec-host.js';
 import type { LeoPaths } from '../core/home.js';
 import type { Logger } from '../core/logger.js';
 import { Deliverer } from '../delivery/deliverer.js';
+import type { PendingLimit } from '../chat/threads/pending-limit.js';
 import { tmuxPasteRoute } from '../delivery/tmux-paste.js';
 import { screenReader } from '../delivery/screen/screen.js';
 import { answerStartupDialogs } from '../delivery/startup-dialogs.js';
@@ -49,6 +50,8 @@ export interface AgentsWiringDeps {
   notes: ThreadNotes;
   /** The thread store (built before this domain): delivery holds its keys while a prompt is open there. */
   threads: ChatStore;
+  /** Each agent's undelivered messages, shared with the chat: agent→agent and operator messages count too. */
+  pending: PendingLimit;
   config(): Config;
   configBroken(): boolean;
   reloadConfig(reason: string): Promise<unknown>;
@@ -164,8 +167,13 @@ export async function wireAgents(d: AgentsWiringDeps) {
     announce: announceMessage,
     deliver: async (to, text) => {
       supervisor.get(to);
-      await supervisor.wake(to);
-      await deliverer.deliver(to, text);
+      const release = d.pending.admit(to);
+      try {
+        await supervisor.wake(to);
+        await deliverer.deliver(to, text);
+      } finally {
+        release();
+      }
     },
   });
 

@@ -31,6 +31,7 @@ import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
 import path from 'node:path';
 import type { Deliverer } from '../delivery/deliverer.js';
+import type { PendingLimit } from '../chat/threads/pending-limit.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
@@ -46,6 +47,7 @@ export interface ChatWiringDeps {
   features: FeatureSet;
   supervisor: Supervisor;
   deliverer: Deliverer;
+  pending: PendingLimit;
   paths: LeoPaths;
   pool: WorkerPool;
   /** The thread store and its notes, built before the agents domain (which posts notes too). */
@@ -87,7 +89,12 @@ export async function wireChat(d: ChatWiringDeps) {
     const record = pushForMessage(message, displayName(message.agent));
     if (record) pushes.dispatch(record);
   };
-  const attachments = new AttachmentStore(d.db, d.clock, path.join(d.paths.stateDir, 'chat', 'attachments'));
+  const attachments = new AttachmentStore(
+    d.db,
+    d.clock,
+    path.join(d.paths.stateDir, 'chat', 'attachments'),
+    () => d.config().chat.attachment_quota_bytes,
+  );
   // The watch and the service refer to each other: replies are posted through the service it watches.
   let chat: ChatService | null = null;
   const replies = new ReplyWatch({
@@ -136,6 +143,7 @@ export async function wireChat(d: ChatWiringDeps) {
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
     bus: d.bus,
     deliverer: d.deliverer,
+    pending: d.pending,
     clock: d.clock,
     logger: d.logger,
     agents: {

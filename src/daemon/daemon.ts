@@ -11,6 +11,7 @@ import { agentRoutes } from '../agents/agent-routes.js';
 import { wireChat } from './chat-wiring.js';
 import { ChatStore } from '../chat/threads/chat-store.js';
 import { ThreadNotes } from '../chat/threads/thread-notes.js';
+import { PendingLimit } from '../chat/threads/pending-limit.js';
 import { wireTasks } from './tasks-wiring.js';
 import { wireAgentTools } from './agent-tools-wiring.js';
 import { wireSessions } from './sessions-wiring.js';
@@ -19,12 +20,15 @@ import { RunLog } from '../tasks/run-log.js';
 import { RunPublisher } from '../tasks/run-publisher.js';
 import type { Supervisor } from '../agents/supervisor.js';
 import { systemClock, type Clock } from '../core/clock.js';
+import { openFileLimit } from '../core/open-file-limit.js';
 import { resolvePaths, userHome, type LeoPaths } from '../core/home.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { EventBus } from '../events/bus.js';
 import { eventsRoutes } from '../events/events-routes.js';
 import { FeatureSet } from '../events/features.js';
 import { SseHub } from '../events/sse-hub.js';
+import { StreamCaps } from '../events/stream-caps.js';
+import { ConnectionCap, connectionCeiling } from '../http/connection-cap.js';
 import { createServer, type RouteEntry } from '../http/server.js';
 import { systemRoutes } from '../http/system-routes.js';
 import { LoopDelayMonitor } from '../metrics/loop-delay.js';
@@ -102,11 +106,28 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const pool = new WorkerPool({ threads: config().pool.threads, maxQueue: config().pool.max_queue });
   await pool.run('ping', { at: clock.now() });
   const loopDelay = new LoopDelayMonitor();
+  // Node has already raised the soft open-file limit to the hard one; what it is bounds the TCP connection cap.
+  const openFiles = openFileLimit()?.soft ?? null;
+  const connections = new ConnectionCap(() => connectionCeiling(config().web.max_connections, openFiles));
+  if (connections.readout().max < config().web.max_connections)
+    logger.warn(
+      { open_files: openFiles, max_connections: config().web.max_connections, cap: connections.readout().max },
+      'the open-file limit leaves room for fewer TCP connections than web.max_connections: capped lower (raise the limit with ulimit -n)',
+    );
+  const streams = new StreamCaps(() => ({
+    total: config().web.sse_max_subscribers,
+    perToken: config().web.sse_max_per_token,
+  }));
+  const pending = new PendingLimit(() => config().chat.max_pending_messages);
   const metrics = new Metrics({
     loopDelay: () => loopDelay.summary(),
-    sse: () => ({ subscribers: hub.subscribers, dropped: hub.dropped }),
+    sse: () => ({ subscribers: hub.subscribers, dropped: hub.dropped, ...streams.readout() }),
     eventsPublished: () => bus.stats().published,
     pool: () => pool.readout(),
+    connections: () => connections.readout(),
+    pending: () => pending.readout(),
+    // Scraped only once the listeners are up, after the chat (whose attachment store holds the figures) is wired.
+    uploads: () => ({ quota: config().chat.attachment_quota_bytes, threads: chat.attachments.uploadTotals() }),
   });
 
   let ready = false;
@@ -117,12 +138,13 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     allowedHosts: () => config().web.allowed_hosts,
     identify: (t) => auth.identify(t),
     onResponse: (route, method, status) => metrics.countRequest(route, method, status),
+    connections,
   });
   const app = server.app;
   app.addHook('preClose', async () => hub.closeAll());
   await app.register(systemRoutes, { bootId, isReady: () => ready, features, metrics });
   await app.register(tokenRoutes, { tokens });
-  await app.register(eventsRoutes, { hub });
+  await app.register(eventsRoutes, { hub, caps: streams });
 
   let configBroken = false;
   let port = listen.port;
@@ -145,6 +167,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     agentToken,
     notes,
     threads: chatStore,
+    pending,
     config,
     configBroken: () => configBroken,
     reloadConfig: (reason) => watcher.reload(reason),
@@ -161,6 +184,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     features,
     supervisor: agents.supervisor,
     deliverer: agents.deliverer,
+    pending,
     paths,
     pool,
     store: chatStore,

@@ -20,6 +20,8 @@ export class HttpError extends Error {
     message: string,
     readonly code?: string,
     readonly details?: Record<string, unknown>,
+    /** Response headers the refusal needs (Retry-After). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'HttpError';

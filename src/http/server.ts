@@ -13,6 +13,7 @@ import Fastify, {
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/token-kinds.js';
 import { decideAccess, type RouteAccess } from './access.js';
+import type { ConnectionCap } from './connection-cap.js';
 import { HttpError } from './envelope.js';
 import { checkHostAndOrigin } from './host-gate.js';
 import { jsonBodyText } from './json-body.js';
@@ -36,6 +37,8 @@ export interface ServerOptions {
   onResponse?(route: string, method: string, status: number): void;
   /** Time allowed to receive a whole request, headers and body; a request still arriving after it gets 408. */
   requestTimeoutMs: number;
+  /** Bounds the TCP listener's connections; the unix socket has no cap, so the CLI still works when TCP is full. */
+  connections: ConnectionCap;
 }
 
 /** Headers come first and are small: a client that takes longer than this to send them is holding a socket open. */
@@ -85,8 +88,10 @@ export function createServer(opts: ServerOptions): LeoServer {
     return503OnClosing: true,
     // The TCP server gets this from fastify; the socket server, which fastify does not know, gets it below.
     clientErrorHandler: answerClientError,
-    // Router errors (a malformed %-escape, an over-long path parameter) happen before any hook runs.
-    frameworkErrors: (err, _request, reply) => {
+    // Router errors (a malformed %-escape, an over-long path parameter) happen before any hook runs, so the Host/Origin
+    // gate is applied here too: otherwise a rebinding page could tell Leo's 400/414 from a refusal.
+    frameworkErrors: (err, request, reply) => {
+      if (refuseForeignHost(request as FastifyRequest, reply as FastifyReply)) return;
       const status = err.statusCode ?? 400;
       (reply as FastifyReply)
         .code(status)
@@ -96,7 +101,12 @@ export function createServer(opts: ServerOptions): LeoServer {
       socketServer = http.createServer(serverOptions, handler);
       socketServer.on('connection', (s: Socket) => socketConnections.add(s));
       socketServer.on('clientError', answerClientError);
-      return http.createServer(serverOptions, handler);
+      const tcpServer = http.createServer(serverOptions, handler);
+      tcpServer.on('connection', (s: Socket) => {
+        if (!opts.connections.admit(s))
+          writeRawError(s, 503, 'too many open connections: try again shortly', 'too_many_connections');
+      });
+      return tcpServer;
     },
   }) as unknown as FastifyInstance;
 
@@ -110,6 +120,25 @@ export function createServer(opts: ServerOptions): LeoServer {
   });
 
   app.decorateRequest('principal', null);
+
+  /** The Host/Origin gate of the TCP listener: answers 403 forbidden_host (true) or lets the request on (false). */
+  function refuseForeignHost(request: FastifyRequest, reply: FastifyReply): boolean {
+    if (socketConnections.has(request.raw.socket)) return false;
+    const refused = checkHostAndOrigin(request.headers.host, request.headers.origin, opts.allowedHosts());
+    if (!refused) return false;
+    refuse(request, reply, 403, { ok: false, error: refused, code: 'forbidden_host' });
+    return true;
+  }
+
+  /**
+   * A refusal on TCP ends its connection once sent: the caller's body (trickled, or huge) is not waited for, and a
+   * connection without a valid token does not stay open to try another.
+   */
+  function refuse(request: FastifyRequest, reply: FastifyReply, status: number, body: object): void {
+    endUpgradeAfterReply(request, reply);
+    if (!socketConnections.has(request.raw.socket)) reply.header('connection', 'close');
+    reply.code(status).send(body);
+  }
 
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
@@ -126,17 +155,15 @@ export function createServer(opts: ServerOptions): LeoServer {
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    if (refuseForeignHost(request, reply)) return reply;
     const viaSocket = socketConnections.has(request.raw.socket);
-    if (!viaSocket) {
-      const refused = checkHostAndOrigin(request.headers.host, request.headers.origin, opts.allowedHosts());
-      if (refused) {
-        endUpgradeAfterReply(request, reply);
-        return reply.code(403).send({ ok: false, error: refused, code: 'forbidden_host' });
-      }
-    }
     const access = request.routeOptions.config.access;
-    // Unmatched URLs reach here too, with no access rule; the not-found handler answers them.
-    if (!access) return;
+    // Unmatched URLs reach here too, with no access rule. They are answered now, before fastify would read their body
+    // for the not-found handler: a body trickling into an unknown URL would otherwise hold the connection.
+    if (!access) {
+      refuse(request, reply, 404, notFoundBody(request.method, request.url));
+      return reply;
+    }
     const decision = decideAccess({
       viaSocket,
       access,
@@ -144,11 +171,21 @@ export function createServer(opts: ServerOptions): LeoServer {
       identify: opts.identify,
     });
     if (!decision.allowed) {
-      endUpgradeAfterReply(request, reply);
-      if (decision.status === 404) return reply.code(404).send(notFoundBody(request.method, request.url));
-      return reply.code(decision.status).send({ ok: false, error: decision.error, code: decision.code });
+      const body =
+        decision.status === 404
+          ? notFoundBody(request.method, request.url)
+          : { ok: false, error: decision.error, code: decision.code };
+      refuse(request, reply, decision.status, body);
+      return reply;
     }
     request.principal = decision.principal;
+    if (!viaSocket && decision.principal.kind !== 'anonymous') opts.connections.prove(request.raw.socket);
+  });
+
+  // Any answer given before the request's body has all arrived (a refusal, an early 413) ends the connection: node
+  // would otherwise read and discard the rest of the body, however slowly it came, for up to web.request_timeout.
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('connection', 'close');
   });
 
   if (opts.onResponse) {
@@ -173,7 +210,11 @@ export function createServer(opts: ServerOptions): LeoServer {
   });
 
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
-    if (err instanceof HttpError) return reply.code(err.status).send(err.toEnvelope());
+    if (err instanceof HttpError)
+      return reply
+        .code(err.status)
+        .headers(err.headers ?? {})
+        .send(err.toEnvelope());
     const mapped = mapFastifyError(err as FastifyError, request.routeOptions.bodyLimit ?? opts.bodyLimit);
     if (mapped) return reply.code(mapped.status).send(mapped.toEnvelope());
     request.log.error({ err, url: request.url }, 'unhandled error in route');
@@ -222,10 +263,15 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const [status, error, code] =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, `request headers are larger than the ${http.maxHeaderSize}-byte limit`, 'headers_too_large']
+      ? ([431, `request headers are larger than the ${http.maxHeaderSize}-byte limit`, 'headers_too_large'] as const)
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'the request did not arrive in time', 'request_timeout']
-        : [400, 'malformed HTTP request', 'bad_request'];
+        ? ([408, 'the request did not arrive in time', 'request_timeout'] as const)
+        : ([400, 'malformed HTTP request', 'bad_request'] as const);
+  writeRawError(socket, status, error, code);
+}
+
+/** An envelope answer written straight to a socket no request object owns, which is then closed. */
+function writeRawError(socket: Duplex, status: number, error: string, code: string): void {
   const body = JSON.stringify({ ok: false, error, code });
   socket.write(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

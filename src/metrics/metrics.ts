@@ -4,9 +4,15 @@ import type { LoopDelaySummary } from './loop-delay.js';
 /** Readouts the metrics registry pulls at scrape time; each comes from the service that owns the number. */
 export interface MetricSources {
   loopDelay(): LoopDelaySummary;
-  sse(): { subscribers: number; dropped: number };
+  /** Open streams and drops from the hub; the caps, the token holders' open streams and refusals from StreamCaps. */
+  sse(): { subscribers: number; dropped: number; max: number; maxPerToken: number; refused: number };
   eventsPublished(): number;
   pool(): { queueSize: number; utilization: number; threads: number; completed: number };
+  connections(): { open: number; max: number; evicted: number; refused: number };
+  /** Undelivered messages per agent (only agents that have some) and the per-agent cap. */
+  pending(): { max: number; agents: ReadonlyMap<string, number> };
+  /** Uploaded bytes each thread holds against its quota (`_unclaimed`: not yet sent), and the quota. */
+  uploads(): { quota: number; threads: ReadonlyMap<string, number> };
 }
 
 /** The daemon's Prometheus registry. Gauges are filled on scrape, so nothing is computed between scrapes. */
@@ -56,6 +62,94 @@ export class Metrics {
         this.inc(sources.sse().dropped);
       },
     });
+    const gauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [r],
+        collect() {
+          this.set(read());
+        },
+      });
+    const counter = (name: string, help: string, read: () => number) =>
+      new Counter({
+        name,
+        help,
+        registers: [r],
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      });
+    const perAgent = (name: string, help: string, label: string, read: () => ReadonlyMap<string, number>) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers: [r],
+        collect() {
+          // Agents whose figure fell to zero drop out rather than linger at their last value.
+          this.reset();
+          for (const [key, value] of read()) this.set({ [label]: key }, value);
+        },
+      });
+    gauge(
+      'leo_sse_subscribers_max',
+      'Cap on /api/v1/events streams over TCP (web.sse_max_subscribers)',
+      () => sources.sse().max,
+    );
+    gauge(
+      'leo_sse_subscribers_per_token_max',
+      'Cap on /api/v1/events streams per token (web.sse_max_per_token)',
+      () => sources.sse().maxPerToken,
+    );
+    counter(
+      'leo_sse_refused_total',
+      'Event streams refused at a cap (429 or 503 too_many_streams)',
+      () => sources.sse().refused,
+    );
+    gauge(
+      'leo_tcp_connections',
+      'Open TCP connections (the unix socket is not counted)',
+      () => sources.connections().open,
+    );
+    gauge(
+      'leo_tcp_connections_max',
+      'Cap on open TCP connections (web.max_connections, lowered to fit the open-file limit)',
+      () => sources.connections().max,
+    );
+    counter(
+      'leo_tcp_connections_evicted_total',
+      'Connections without a valid token yet, closed to make room at the cap',
+      () => sources.connections().evicted,
+    );
+    counter(
+      'leo_tcp_connections_refused_total',
+      'Connections refused at the cap (503 too_many_connections)',
+      () => sources.connections().refused,
+    );
+    perAgent(
+      'leo_chat_pending_messages',
+      'Undelivered messages waiting per agent',
+      'agent',
+      () => sources.pending().agents,
+    );
+    gauge(
+      'leo_chat_pending_messages_max',
+      'Cap on undelivered messages per agent (chat.max_pending_messages)',
+      () => sources.pending().max,
+    );
+    perAgent(
+      'leo_chat_upload_bytes',
+      'Uploaded bytes each thread holds against its quota (_unclaimed: not yet sent)',
+      'thread',
+      () => sources.uploads().threads,
+    );
+    gauge(
+      'leo_chat_upload_quota_bytes',
+      'Upload quota per thread (chat.attachment_quota_bytes)',
+      () => sources.uploads().quota,
+    );
     new Counter({
       name: 'leo_events_published_total',
       help: 'Events published on the bus',

@@ -34,6 +34,9 @@ describe('config defaults', () => {
         body_limit: 1024 * 1024,
         sse_queue: 1024,
         request_timeout: 300_000,
+        max_connections: 512,
+        sse_max_subscribers: 256,
+        sse_max_per_token: 32,
       });
       assert.deepEqual(c.log, { level: 'info' });
       assert.equal(c.pool.threads, Math.min(4, os.availableParallelism()));

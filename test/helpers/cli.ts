@@ -33,11 +33,18 @@ export function runLeoAsync(
   });
 }
 
-/** Starts `leo daemon` as a child process and resolves once it logs that it is ready, with the port it bound. */
+/**
+ * Starts `leo daemon` as a child process and resolves once it logs that it is ready, with the port it bound.
+ * `fdLimit` starts it under `ulimit -n` (soft and hard), as on a machine whose limit is that low.
+ */
 export function spawnDaemon(
   env: NodeJS.ProcessEnv,
+  opts: { fdLimit?: number } = {},
 ): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-  const child = spawn(process.execPath, [LEO_BIN, 'daemon'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [cmd, args] = opts.fdLimit
+    ? ['sh', ['-c', `ulimit -n ${opts.fdLimit} && exec "$0" "$@"`, process.execPath, LEO_BIN, 'daemon']]
+    : [process.execPath, [LEO_BIN, 'daemon']];
+  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`daemon did not become ready:\n${out}`)), 20_000);

@@ -12,13 +12,30 @@ import type { AttachmentRef } from '../threads/message.js';
 /** Uploads made without an agent wait here until a message claims them. */
 export const UNCLAIMED = '_unclaimed';
 
+/** The rows that count against a thread's upload quota: available, and unsent or in an inbound message. */
+const UPLOADS = `LEFT JOIN messages m ON m.id = a.message_id
+  WHERE a.available = 1 AND (a.message_id IS NULL OR m.direction = 'in')`;
+
 export class AttachmentError extends Error {
   constructor(
     readonly status: 400 | 404 | 413,
     message: string,
+    /** The envelope's code, when the status alone does not say it (a full quota is a 413 too). */
+    readonly code?: string,
   ) {
     super(message);
   }
+}
+
+/** Refusal of an upload that would take a thread past chat.attachment_quota_bytes. */
+function quotaError(agent: string, used: number, quota: number): AttachmentError {
+  const whose = agent === UNCLAIMED ? 'uploads not yet sent in a message' : `${agent}'s thread`;
+  return new AttachmentError(
+    413,
+    `${whose} already hold ${used} bytes of the ${quota}-byte upload quota (chat.attachment_quota_bytes); ` +
+      'files are freed as chat.attachment_retention prunes them',
+    'upload_quota',
+  );
 }
 
 /**
@@ -78,6 +95,8 @@ export class AttachmentStore {
     private readonly db: Database,
     private readonly clock: Clock,
     readonly root: string,
+    /** Uploaded bytes a thread may keep (chat.attachment_quota_bytes), read at each upload. */
+    private readonly quotaBytes: () => number = () => Number.POSITIVE_INFINITY,
   ) {}
 
   /**
@@ -87,17 +106,25 @@ export class AttachmentStore {
   async saveStream(agent: string, rawName: string, declaredMime: string | undefined, body: Readable, maxBytes: number) {
     if (/[\\/]/.test(rawName) || rawName === '..' || rawName === '.')
       throw new AttachmentError(400, `filename must be a plain file name, not a path: ${JSON.stringify(rawName)}`);
+    const quota = this.quotaBytes();
+    const room = quota - this.uploadedBytes(agent);
+    if (room <= 0) throw quotaError(agent, quota - room, quota);
     const { id, file, filename } = this.place(agent, rawName);
     let bytes = 0;
     const cap = new Transform({
       transform(chunk: Buffer, _enc, done) {
         bytes += chunk.length;
         if (bytes > maxBytes) done(new AttachmentError(413, `attachment is larger than ${maxBytes} bytes`));
+        else if (bytes > room) done(quotaError(agent, quota - room, quota));
         else done(null, chunk);
       },
     });
     try {
       await pipeline(body, cap, fs.createWriteStream(file, { mode: 0o600, flags: 'wx' }));
+      // Uploads to one thread may run side by side: the quota is checked again where the row is recorded, in the
+      // same synchronous step, so together they cannot pass it.
+      const used = this.uploadedBytes(agent);
+      if (used + bytes > quota) throw quotaError(agent, used, quota);
     } catch (err) {
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
       throw err;
@@ -137,12 +164,16 @@ export class AttachmentStore {
    */
   claim(agent: string, ids: readonly string[]): void {
     const rows = ids.map((id) => {
-      const row = this.db.prepare('SELECT agent, path, message_id FROM attachments WHERE id = ?').get(id) as
-        { agent: string; path: string; message_id: string | null } | undefined;
+      const row = this.db.prepare('SELECT agent, path, bytes, message_id FROM attachments WHERE id = ?').get(id) as
+        { agent: string; path: string; bytes: number; message_id: string | null } | undefined;
       if (!row || row.message_id !== null || (row.agent !== agent && row.agent !== UNCLAIMED))
         throw new AttachmentError(400, `attachment ${id} is unknown or already sent`);
       return { id, ...row };
     });
+    // Uploads made without an agent join the thread's quota as they move into it.
+    const incoming = rows.filter((r) => r.agent !== agent).reduce((n, r) => n + r.bytes, 0);
+    const used = this.uploadedBytes(agent);
+    if (incoming > 0 && used + incoming > this.quotaBytes()) throw quotaError(agent, used, this.quotaBytes());
     for (const r of rows) {
       if (r.agent === agent) continue;
       const dir = path.join(this.root, agent, r.id);
@@ -179,6 +210,25 @@ export class AttachmentStore {
       for (const entry of moved) fs.renameSync(path.join(dst, entry), path.join(src, entry));
       throw err;
     }
+  }
+
+  /**
+   * Bytes of uploads a thread holds against its quota: files still on disk that are not yet in a message or belong
+   * to an inbound one (an agent's own posts do not count).
+   */
+  uploadedBytes(agent: string): number {
+    return this.db
+      .prepare(`SELECT COALESCE(SUM(a.bytes), 0) FROM attachments a ${UPLOADS} AND a.agent = ?`)
+      .pluck()
+      .get(agent) as number;
+  }
+
+  /** uploadedBytes() of every thread that holds any (uploads not yet sent under UNCLAIMED). */
+  uploadTotals(): Map<string, number> {
+    const rows = this.db
+      .prepare(`SELECT a.agent, SUM(a.bytes) AS bytes FROM attachments a ${UPLOADS} GROUP BY a.agent`)
+      .all() as { agent: string; bytes: number }[];
+    return new Map(rows.map((r) => [r.agent, r.bytes]));
   }
 
   /** Files still on disk that were created before `cutoff` (ms), oldest first, at most `limit`. */

@@ -7,6 +7,7 @@ import { formatDelivery, type ReplyContext } from './delivery-format.js';
 import { answerLabels } from '../asks/ask-answer.js';
 import type { AskInput } from '../asks/ask-input.js';
 import type { Deliverer } from '../../delivery/deliverer.js';
+import type { PendingLimit } from './pending-limit.js';
 import type { ThreadNotes } from './thread-notes.js';
 import { PINNED_AGENT, type Message, type Thread } from './message.js';
 
@@ -27,6 +28,8 @@ export interface ChatServiceDeps {
   maxAttachmentBytes(): number;
   bus: EventBus;
   deliverer: Deliverer;
+  /** Bounds each agent's undelivered messages; shared with the agent→agent and operator message routes. */
+  pending: PendingLimit;
   agents: ChatAgents;
   clock: Clock;
   logger: Logger;
@@ -76,11 +79,15 @@ export class ChatService {
     while (this.inFlight.size) await Promise.all([...this.inFlight]);
   }
 
-  /** Stores an inbound message as pending and starts its delivery; resolves once it is stored. */
+  /**
+   * Stores an inbound message as pending and starts its delivery; resolves once it is stored. Throws 429 queue_full,
+   * storing nothing, when the agent already has chat.max_pending_messages undelivered.
+   */
   send(
     agent: string,
     m: { text: string; sender?: string; client_id?: string; reply_to?: string; attachmentIds?: string[] },
   ): Message {
+    this.deps.pending.check(agent);
     if (m.attachmentIds?.length) this.deps.attachments.claim(agent, m.attachmentIds);
     // An audio upload makes its message a voice note.
     const voice = (m.attachmentIds ?? []).some((id) =>
@@ -97,7 +104,7 @@ export class ChatService {
       ...(m.reply_to ? { reply_to: m.reply_to } : {}),
       ...(m.attachmentIds ? { attachmentIds: m.attachmentIds } : {}),
     });
-    this.track(this.deliver(message));
+    this.track(this.deliver(message).finally(this.deps.pending.hold(agent)));
     return message;
   }
 
@@ -169,7 +176,7 @@ export class ChatService {
           `Leo restarted before your message was delivered, over ${OUTBOX_MAX_AGE_MS / 60_000} minutes after you ` +
             'sent it; please send it again if it still applies.',
         );
-      else this.track(this.deliver(m));
+      else this.track(this.deliver(m).finally(this.deps.pending.hold(m.agent)));
     }
   }
 

@@ -11,6 +11,7 @@ import type { Deliverer } from '../../../src/delivery/deliverer.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { EventBus } from '../../../src/events/bus.js';
 import { openDatabase } from '../../../src/store/database.js';
+import { PendingLimit } from '../../../src/chat/threads/pending-limit.js';
 
 function tempStore(t: TestContext) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-asks-atomic-'));
@@ -76,6 +77,7 @@ describe('a send made inside a transaction', () => {
       deliverer,
       agents: { isRunning: () => true },
       attachments: { pathsOf: () => [] },
+      pending: new PendingLimit(() => 1000),
       logger: createLogger('silent'),
     } as unknown as ChatServiceDeps);
     store.atomically(() => {

@@ -13,6 +13,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { EventBus } from '../../../src/events/bus.js';
 import { openDatabase } from '../../../src/store/database.js';
+import { PendingLimit } from '../../../src/chat/threads/pending-limit.js';
 
 function restartedDaemon(t: TestContext) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-outbox-'));
@@ -39,6 +40,7 @@ function restartedDaemon(t: TestContext) {
       start: async (a: string) => void asked.push(`start ${a}`),
     },
     attachments: { pathsOf: () => [] },
+    pending: new PendingLimit(() => 1000),
     logger: createLogger('silent'),
   } as unknown as ChatServiceDeps);
   const pending = (text: string) =>

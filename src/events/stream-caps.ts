@@ -1,0 +1,71 @@
+import type { Principal } from '../auth/token-kinds.js';
+import { HttpError } from '../http/envelope.js';
+
+/** How long a caller refused for the global stream cap is told to wait. */
+const FULL_RETRY_AFTER_S = 10;
+
+/**
+ * Bounds the /api/v1/events streams token holders keep open: in all and per token, so one dashboard token cannot
+ * take every stream (or every file descriptor) for itself. The socket's streams are the owner's own and not counted.
+ */
+export class StreamCaps {
+  private readonly perToken = new Map<string, number>();
+  private total = 0;
+  private refusedCount = 0;
+
+  /** Read at every subscription, so a config reload applies to the next one. */
+  constructor(private readonly limits: () => { total: number; perToken: number }) {}
+
+  /**
+   * Counts a new stream for `principal` until the returned release is called; throws 429 too_many_streams when its
+   * token has its maximum open, 503 too_many_streams when every stream is taken.
+   */
+  admit(principal: Principal | null): () => void {
+    const key = tokenKey(principal);
+    if (key === null) return () => {};
+    const { total, perToken } = this.limits();
+    const mine = this.perToken.get(key) ?? 0;
+    if (mine >= perToken) {
+      this.refusedCount++;
+      throw new HttpError(
+        429,
+        `this token already has ${perToken} event streams open: close one first`,
+        'too_many_streams',
+        { scope: 'token', limit: perToken },
+      );
+    }
+    if (this.total >= total) {
+      this.refusedCount++;
+      throw new HttpError(
+        503,
+        `the daemon already serves ${total} event streams: try again shortly`,
+        'too_many_streams',
+        { scope: 'global', limit: total },
+        { 'retry-after': String(FULL_RETRY_AFTER_S) },
+      );
+    }
+    this.perToken.set(key, mine + 1);
+    this.total++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.total--;
+      const left = (this.perToken.get(key) ?? 1) - 1;
+      if (left > 0) this.perToken.set(key, left);
+      else this.perToken.delete(key);
+    };
+  }
+
+  readout(): { open: number; max: number; maxPerToken: number; refused: number } {
+    const { total, perToken } = this.limits();
+    return { open: this.total, max: total, maxPerToken: perToken, refused: this.refusedCount };
+  }
+}
+
+/** Which token a stream counts against; null for the socket, whose streams are not capped. */
+function tokenKey(p: Principal | null): string | null {
+  if (!p || p.kind === 'socket') return null;
+  if (p.kind === 'device' || p.kind === 'client') return `${p.kind}:${p.id}`;
+  return p.kind;
+}
