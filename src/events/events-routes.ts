@@ -1,15 +1,16 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Access } from '../http/access.js';
 import type { SseHub } from './sse-hub.js';
 
 /**
  * GET /api/v1/events: the SSE stream, the one /api route without an envelope. The socket also serves it as
- * /events for local apps (leo-chat.md).
+ * /events for local apps (leo-chat.md). What a stream carries depends on who opened it (SseHub).
  */
 export const eventsRoutes: FastifyPluginAsync<{ hub: SseHub }> = async (app, { hub }) => {
-  const handler = async (_req: unknown, reply: import('fastify').FastifyReply) => {
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
-    hub.open(reply.raw);
+    // The access hook has set the principal on every request that reaches a handler.
+    hub.open(reply.raw, req.principal!);
   };
   app.get('/api/v1/events', { config: { access: Access.readers } }, handler);
   app.get('/events', { config: { access: Access.socketOnly } }, handler);
