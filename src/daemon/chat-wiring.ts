@@ -79,7 +79,11 @@ export async function wireChat(d: ChatWiringDeps) {
   const webPush = await WebPushProvider.open({ keyPath: path.join(d.paths.stateDir, 'vapid.json') });
   const pushes = new PushDispatcher({
     providers: [webPush, new WebhookProvider()],
-    subscriptions: { list: () => subscriptions.list(), remove: (id) => void subscriptions.remove(id) },
+    subscriptions: {
+      list: () => subscriptions.list(),
+      remove: (id) => void subscriptions.remove(id),
+      has: (id) => subscriptions.has(id),
+    },
     presence,
     logger: d.logger,
     now: () => d.clock.now(),

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { ulid } from 'ulid';
 import { Authenticator } from '../auth/authenticator.js';
 import { ensureTokenFile } from '../auth/token-file.js';
+import { TokenConnections } from '../auth/token-connections.js';
 import { tokenRoutes } from '../auth/token-routes.js';
 import { TokenStore } from '../auth/token-store.js';
 import { ConfigWatcher, type ReloadResult } from '../config/watch.js';
@@ -118,9 +119,12 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     onResponse: (route, method, status) => metrics.countRequest(route, method, status),
   });
   const app = server.app;
+  // After the access hook (registered by createServer), so every admitted request's principal is known here.
+  const connections = new TokenConnections();
+  app.addHook('onRequest', async (req) => connections.track(req.principal, req.raw.socket));
   app.addHook('preClose', async () => hub.closeAll());
   await app.register(systemRoutes, { bootId, isReady: () => ready, features, metrics });
-  await app.register(tokenRoutes, { tokens });
+  await app.register(tokenRoutes, { tokens, connections });
   await app.register(eventsRoutes, { hub });
 
   let configBroken = false;
