@@ -121,7 +121,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const app = server.app;
   // After the access hook (registered by createServer), so every admitted request's principal is known here.
   const connections = new TokenConnections();
-  app.addHook('onRequest', async (req) => connections.track(req.principal, req.raw.socket));
+  app.addHook('onRequest', async (req, reply) => connections.track(req.principal, req.raw, reply.raw));
   app.addHook('preClose', async () => hub.closeAll());
   await app.register(systemRoutes, { bootId, isReady: () => ready, features, metrics });
   await app.register(tokenRoutes, { tokens, connections });
