@@ -3,8 +3,13 @@ import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { conflict, notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
-import type { TokenConnections } from './token-connections.js';
-import { DuplicateTokenNameError, TokenName, type IssuedTokenKind, type TokenStore } from './token-store.js';
+import {
+  DuplicateTokenNameError,
+  TokenName,
+  type IssuedTokenKind,
+  type TokenRecord,
+  type TokenStore,
+} from './token-store.js';
 
 export const CreateDeviceBody = z.strictObject({ name: TokenName });
 export const CreateClientBody = z.strictObject({ name: TokenName, can_post: z.boolean().default(false) });
@@ -12,11 +17,11 @@ const IdParams = z.object({ id: z.string().min(1).max(128) });
 
 /**
  * Operator-only management of paired devices and API clients; the same operations back `leo device|client`. Revoking
- * deletes the token's row (its push subscriptions go with it: a foreign key) and closes the connections it holds.
+ * deletes the token's row (its push subscriptions go with it: a foreign key), then `revoked` ends what it still holds.
  */
-export const tokenRoutes: FastifyPluginAsync<{ tokens: TokenStore; connections: TokenConnections }> = async (
+export const tokenRoutes: FastifyPluginAsync<{ tokens: TokenStore; revoked(record: TokenRecord): void }> = async (
   app,
-  { tokens, connections },
+  { tokens, revoked },
 ) => {
   const issue = (kind: IssuedTokenKind, name: string, canPost: boolean) => {
     try {
@@ -30,7 +35,7 @@ export const tokenRoutes: FastifyPluginAsync<{ tokens: TokenStore; connections: 
   const revoke = (kind: IssuedTokenKind, id: string) => {
     const record = tokens.revoke(kind, id);
     if (!record) throw notFound(`no ${kind} with id or name "${id}"`);
-    connections.end(record.id);
+    revoked(record);
     return ok({ ...record, revoked: true });
   };
   const opts = { config: { access: Access.operator } };

@@ -20,7 +20,7 @@ import { PushDispatcher } from '../push/dispatcher.js';
 import { pushForMessage } from '../push/push-payload.js';
 import { pushRoutes } from '../push/push-routes.js';
 import { SubscriptionStore } from '../push/subscription-store.js';
-import { PresenceBoard } from '../push/presence-board.js';
+import type { PresenceBoard } from '../push/presence-board.js';
 import { WebPushProvider } from '../push/web-push-provider.js';
 import { WebhookProvider } from '../push/webhook-provider.js';
 import { resolveProgram } from '../native/programs.js';
@@ -54,6 +54,8 @@ export interface ChatWiringDeps {
   /** The thread store and its notes, built before the agents domain (which posts notes too). */
   store: ChatStore;
   notes: ThreadNotes;
+  /** Built with the token routes, which clear a revoked device's reports. */
+  presence: PresenceBoard;
   config(): Config;
   /** recent_messages and agent_message: a Leo Chat message counts once it is delivered, from a human (no `from`). */
   announceMessage(from: string | undefined, to: string): void;
@@ -75,7 +77,7 @@ export async function wireChat(d: ChatWiringDeps) {
   const enabled = () => d.config().chat.enabled;
   const transcriptions = new PQueue({ concurrency: transcriptionLanes(d.config().pool.threads) });
   const subscriptions = new SubscriptionStore(d.db, d.clock);
-  const presence = new PresenceBoard(d.clock);
+  const presence = d.presence;
   const webPush = await WebPushProvider.open({ keyPath: path.join(d.paths.stateDir, 'vapid.json') });
   const pushes = new PushDispatcher({
     providers: [webPush, new WebhookProvider()],

@@ -25,6 +25,7 @@ import { EventBus } from '../events/bus.js';
 import { eventsRoutes } from '../events/events-routes.js';
 import { FeatureSet } from '../events/features.js';
 import { SseHub } from '../events/sse-hub.js';
+import { PresenceBoard, viewerOf } from '../push/presence-board.js';
 import { createServer, type RouteEntry } from '../http/server.js';
 import { systemRoutes } from '../http/system-routes.js';
 import { LoopDelayMonitor } from '../metrics/loop-delay.js';
@@ -124,7 +125,15 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   app.addHook('onRequest', async (req, reply) => connections.track(req.principal, req.raw, reply.raw));
   app.addHook('preClose', async () => hub.closeAll());
   await app.register(systemRoutes, { bootId, isReady: () => ready, features, metrics });
-  await app.register(tokenRoutes, { tokens, connections });
+  const presence = new PresenceBoard(clock);
+  await app.register(tokenRoutes, {
+    tokens,
+    // What a revoked token holds ends with it: its open requests (event streams included), its "thread on screen".
+    revoked: (record) => {
+      connections.end(record.id);
+      presence.forget(viewerOf(record));
+    },
+  });
   await app.register(eventsRoutes, { hub });
 
   let configBroken = false;
@@ -167,6 +176,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     pool,
     store: chatStore,
     notes,
+    presence,
     config,
     announceMessage: agents.announceMessage,
   });

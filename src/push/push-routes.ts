@@ -5,7 +5,7 @@ import type { Principal } from '../auth/token-kinds.js';
 import { HttpError, notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import { AgentName } from '../agents/agent-record.js';
-import type { PresenceBoard } from './presence-board.js';
+import { viewerOf, type PresenceBoard } from './presence-board.js';
 import { NewSubscription, type SubscriptionScope, type SubscriptionStore } from './subscription-store.js';
 
 export const PresenceReport = z.strictObject({ viewing: z.boolean() });
@@ -49,8 +49,6 @@ export const pushRoutes: FastifyPluginAsync<{
   app.put('/api/v1/chat/:agent/presence', opts, async (req) => {
     const { agent } = parseInput(AgentParams, req.params, 'params');
     const { viewing } = parseInput(PresenceReport, req.body, 'body');
-    const p = req.principal;
-    const viewer = p && 'id' in p ? `${p.kind}:${p.id}` : (p?.kind ?? 'anonymous');
-    return ok({ agent, ...presence.report(agent, viewer, viewing) });
+    return ok({ agent, ...presence.report(agent, viewerOf(req.principal), viewing) });
   });
 };

@@ -171,6 +171,31 @@ describe('revoking a device or API client ends what its token holds', () => {
     );
   });
 
+  it('a revoked device’s “thread on screen” report stops silencing the pushes of that thread', async () => {
+    const phone = await issue('/api/v1/devices', 'viewing phone');
+    const reg = await op('POST', '/api/v1/push/subscriptions', {
+      provider: 'webhook',
+      url: hooks.url('/watcher'),
+      secret: 'a-long-enough-secret-value',
+    });
+    assert.equal(reg.status, 201, reg.text);
+    const viewing = await request(t.tcp, 'PUT', '/api/v1/chat/den/presence', {
+      token: phone.token,
+      body: { viewing: true },
+    });
+    assert.equal(viewing.status, 200, viewing.text);
+    await agentPost('while the phone shows the thread');
+    assert.equal((await op('DELETE', `/api/v1/devices/${phone.id}`)).status, 200);
+    await agentPost('after the phone was revoked, on screen no more');
+    await until(
+      'the push once the phone is revoked',
+      () => hooks.got.some((g) => g.path === '/watcher' && g.body.body.startsWith('after the phone')),
+      5000,
+    );
+    assert.ok(!hooks.got.some((g) => g.path === '/watcher' && g.body.body.startsWith('while')), 'silenced before');
+    assert.equal((await op('DELETE', `/api/v1/push/subscriptions/${reg.json.data.id}`)).status, 200);
+  });
+
   it('a device registers, sees and deletes only its own subscriptions; the operator sees all', async () => {
     const phone = await issue('/api/v1/devices', 'own phone');
     const tablet = await issue('/api/v1/devices', 'own tablet');
