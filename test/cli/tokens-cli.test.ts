@@ -27,6 +27,10 @@ describe('leo token / device / client beside a running daemon', () => {
     assert.equal(paired.status, 0, paired.stderr);
     const token = /token: (\S+)/.exec(paired.stdout)![1]!;
     assert.equal((await request(t.tcp, 'GET', '/api/v1/version', { token })).status, 200);
+    // Opened before the synchronous CLI runs below, which stall this process (the daemon's too): a kept-alive socket
+    // reused after such a stall can meet the server's keep-alive timeout closing it.
+    const stream = await SseClient.open(t.tcp, '/api/v1/events', token);
+    await stream.waitFor(1);
 
     const again = runLeo(['device', 'pair', 'my phone'], env);
     assert.equal(again.status, 1);
@@ -40,8 +44,6 @@ describe('leo token / device / client beside a running daemon', () => {
     assert.equal(list.stdout.includes(token), false, 'listing never shows the token');
 
     // Revoking goes through the running daemon (asynchronously here: it runs in this process).
-    const stream = await SseClient.open(t.tcp, '/api/v1/events', token);
-    await stream.waitFor(1);
     const revoked = await runLeoAsync(['device', 'revoke', 'my phone'], env);
     assert.equal(revoked.status, 0, revoked.stderr);
     assert.match(revoked.stdout, /revoked device "my phone"/);
