@@ -3,14 +3,26 @@ import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { conflict, notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
-import { DuplicateTokenNameError, TokenName, type IssuedTokenKind, type TokenStore } from './token-store.js';
+import {
+  DuplicateTokenNameError,
+  TokenName,
+  type IssuedTokenKind,
+  type TokenRecord,
+  type TokenStore,
+} from './token-store.js';
 
 export const CreateDeviceBody = z.strictObject({ name: TokenName });
 export const CreateClientBody = z.strictObject({ name: TokenName, can_post: z.boolean().default(false) });
 const IdParams = z.object({ id: z.string().min(1).max(128) });
 
-/** Operator-only management of paired devices and API clients; the same operations back `leo device|client`. */
-export const tokenRoutes: FastifyPluginAsync<{ tokens: TokenStore }> = async (app, { tokens }) => {
+/**
+ * Operator-only management of paired devices and API clients; the same operations back `leo device|client`. Revoking
+ * deletes the token's row (its push subscriptions go with it: a foreign key), then `revoked` ends what it still holds.
+ */
+export const tokenRoutes: FastifyPluginAsync<{ tokens: TokenStore; revoked(record: TokenRecord): void }> = async (
+  app,
+  { tokens, revoked },
+) => {
   const issue = (kind: IssuedTokenKind, name: string, canPost: boolean) => {
     try {
       const { record, token } = tokens.issue(kind, name, canPost);
@@ -23,6 +35,7 @@ export const tokenRoutes: FastifyPluginAsync<{ tokens: TokenStore }> = async (ap
   const revoke = (kind: IssuedTokenKind, id: string) => {
     const record = tokens.revoke(kind, id);
     if (!record) throw notFound(`no ${kind} with id or name "${id}"`);
+    revoked(record);
     return ok({ ...record, revoked: true });
   };
   const opts = { config: { access: Access.operator } };

@@ -6,6 +6,7 @@ import { systemClock } from '../core/clock.js';
 import { resolvePaths } from '../core/home.js';
 import { openDatabase } from '../store/database.js';
 import fs from 'node:fs';
+import { daemonRequest } from './daemon-http.js';
 
 /**
  * `leo token`, `leo device ...`, `leo client ...`. They work on the files and the database directly, so they also
@@ -89,10 +90,31 @@ function list(kind: IssuedTokenKind, json: boolean | undefined): void {
   for (const r of records) console.log(formatRecord(r));
 }
 
-function revoke(kind: IssuedTokenKind, idOrName: string): void {
-  const record = withStore((s) => s.revoke(kind, idOrName));
+/**
+ * Through the running daemon, so the event streams and connections the token holds close with it; straight in the
+ * database when no daemon answers, since then nothing is held.
+ */
+async function revoke(kind: IssuedTokenKind, idOrName: string): Promise<void> {
+  const record = (await revokeInDaemon(kind, idOrName)) ?? withStore((s) => s.revoke(kind, idOrName));
   if (!record) fail(`no ${kind} with id or name "${idOrName}"`);
   console.log(`revoked ${kind} "${record.name}" (${record.id})`);
+}
+
+/** The revoked record, null when the daemon knows no such token, undefined when no daemon is running. */
+async function revokeInDaemon(kind: IssuedTokenKind, idOrName: string): Promise<TokenRecord | null | undefined> {
+  const target = { socketPath: resolvePaths().socketFile, path: `/api/v1/${kind}s/${encodeURIComponent(idOrName)}` };
+  let res: { status: number; text: string };
+  try {
+    res = await daemonRequest(target, { method: 'DELETE' });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ECONNREFUSED') return undefined;
+    throw err;
+  }
+  if (res.status === 404) return null;
+  const body = JSON.parse(res.text) as { ok: boolean; data?: TokenRecord; error?: string };
+  if (!body.ok || !body.data) fail(body.error ?? `the daemon answered HTTP ${res.status}`);
+  return body.data;
 }
 
 function formatRecord(r: TokenRecord): string {

@@ -17,7 +17,7 @@ import { PushDispatcher } from '../push/dispatcher.js';
 import { pushForMessage } from '../push/push-payload.js';
 import { pushRoutes } from '../push/push-routes.js';
 import { SubscriptionStore } from '../push/subscription-store.js';
-import { PresenceBoard } from '../push/presence-board.js';
+import type { PresenceBoard } from '../push/presence-board.js';
 import { WebPushProvider } from '../push/web-push-provider.js';
 import { WebhookProvider } from '../push/webhook-provider.js';
 import { resolveProgram } from '../native/programs.js';
@@ -53,6 +53,8 @@ export interface ChatWiringDeps {
   /** The thread store and its notes, built before the agents domain (which posts notes too). */
   store: ChatStore;
   notes: ThreadNotes;
+  /** Built with the token routes, which clear a revoked device's reports. */
+  presence: PresenceBoard;
   config(): Config;
   /** The harness hooks: chat follows SessionStart, prompts, permission requests and Stop. */
   hooks: HookRouter;
@@ -76,11 +78,15 @@ export async function wireChat(d: ChatWiringDeps) {
   const enabled = () => d.config().chat.enabled;
   const transcriptions = new PQueue({ concurrency: transcriptionLanes(d.config().pool.threads) });
   const subscriptions = new SubscriptionStore(d.db, d.clock);
-  const presence = new PresenceBoard(d.clock);
+  const presence = d.presence;
   const webPush = await WebPushProvider.open({ keyPath: path.join(d.paths.stateDir, 'vapid.json') });
   const pushes = new PushDispatcher({
     providers: [webPush, new WebhookProvider()],
-    subscriptions: { list: () => subscriptions.list(), remove: (id) => void subscriptions.remove(id) },
+    subscriptions: {
+      list: () => subscriptions.list(),
+      remove: (id) => void subscriptions.remove(id),
+      has: (id) => subscriptions.has(id),
+    },
     presence,
     logger: d.logger,
     now: () => d.clock.now(),

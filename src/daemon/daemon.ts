@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { ulid } from 'ulid';
 import { Authenticator } from '../auth/authenticator.js';
 import { ensureTokenFile } from '../auth/token-file.js';
+import { TokenConnections } from '../auth/token-connections.js';
 import { tokenRoutes } from '../auth/token-routes.js';
 import { TokenStore } from '../auth/token-store.js';
 import { ConfigWatcher, type ReloadResult } from '../config/watch.js';
@@ -29,6 +30,7 @@ import { FeatureSet } from '../events/features.js';
 import { SseHub } from '../events/sse-hub.js';
 import { StreamCaps } from '../events/stream-caps.js';
 import { ConnectionCap, connectionCeiling } from '../http/connection-cap.js';
+import { PresenceBoard, viewerOf } from '../push/presence-board.js';
 import { createServer, type RouteEntry } from '../http/server.js';
 import { systemRoutes } from '../http/system-routes.js';
 import { LoopDelayMonitor } from '../metrics/loop-delay.js';
@@ -141,9 +143,20 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     connections,
   });
   const app = server.app;
+  // After the access hook (registered by createServer), so every admitted request's principal is known here.
+  const tokenRequests = new TokenConnections();
+  app.addHook('onRequest', async (req, reply) => tokenRequests.track(req.principal, req.raw, reply.raw));
   app.addHook('preClose', async () => hub.closeAll());
   await app.register(systemRoutes, { bootId, isReady: () => ready, features, metrics });
-  await app.register(tokenRoutes, { tokens });
+  const presence = new PresenceBoard(clock);
+  await app.register(tokenRoutes, {
+    tokens,
+    // What a revoked token holds ends with it: its open requests (event streams included), its "thread on screen".
+    revoked: (record) => {
+      tokenRequests.end(record.id);
+      presence.forget(viewerOf(record));
+    },
+  });
   await app.register(eventsRoutes, { hub, caps: streams });
 
   let configBroken = false;
@@ -189,6 +202,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     pool,
     store: chatStore,
     notes,
+    presence,
     config,
     hooks: agents.hooks,
     announceMessage: agents.announceMessage,

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
 import { sseFrame, type BusEvent } from './event.js';
+import { audienceOf, type EventType } from './event-types.js';
 
 export interface Subscriber {
   /** Called synchronously inside publish, in seq order. Must not throw and must not block. */
@@ -33,11 +34,11 @@ export class EventBus {
 
   constructor(private readonly clock: Clock) {}
 
-  publish(type: string, fields: Record<string, unknown> = {}): BusEvent {
+  publish(type: EventType, fields: Record<string, unknown> = {}): BusEvent {
     const seq = ++this.seq;
     const at = rfc3339(this.clock.now());
     const data = { seq, at, ...fields };
-    const event: BusEvent = { type, seq, at, data, frame: sseFrame(type, data) };
+    const event: BusEvent = { type, audience: audienceOf(type), seq, at, data, frame: sseFrame(type, data) };
     this.pending.push(event);
     if (this.delivering) return event;
     this.delivering = true;

@@ -1,9 +1,13 @@
+import type { EventAudience } from './event-types.js';
+
 /**
  * A published event. Stamped once by the bus; `frame` is the SSE text, serialized once and shared by every
- * subscriber so fan-out costs one JSON.stringify per event, not one per subscriber.
+ * subscriber so fan-out costs one JSON.stringify per event, not one per subscriber. `audience` (from the event type)
+ * is who may receive it: a subscriber outside it skips the frame, so filtering costs no serialization either.
  */
 export interface BusEvent {
   readonly type: string;
+  readonly audience: EventAudience;
   readonly seq: number;
   readonly at: string;
   readonly data: Readonly<Record<string, unknown>>;

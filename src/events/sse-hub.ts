@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
+import type { Principal } from '../auth/token-kinds.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
-import type { EventBus } from './bus.js';
+import type { EventBus, Subscriber } from './bus.js';
 import { sseFrame } from './event.js';
+import { readsChat } from './event-types.js';
 import type { FeatureSet } from './features.js';
 import { FlushScheduler } from './flush-scheduler.js';
 import { SseStream } from './sse-stream.js';
@@ -19,7 +21,10 @@ export interface SseHubOptions {
   maxQueued(): number;
 }
 
-/** Owns every open /api/v1/events stream: hello on connect, one shared heartbeat timer, and shutdown. */
+/**
+ * Owns every open /api/v1/events stream: hello on connect, one shared heartbeat timer, and shutdown. Each stream
+ * receives the events its principal may read: a subscriber without chat rights skips `chat` events (event-types.ts).
+ */
 export class SseHub {
   private readonly streams = new Set<SseStream>();
   private heartbeat: TimerHandle | null = null;
@@ -28,7 +33,7 @@ export class SseHub {
 
   constructor(private readonly opts: SseHubOptions) {}
 
-  open(res: ServerResponse): void {
+  open(res: ServerResponse, principal: Principal): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
@@ -52,7 +57,7 @@ export class SseHub {
     });
     this.streams.add(stream);
     // Registration and the hello's seq come from one synchronous step: nothing can be published in between.
-    const sub = this.opts.bus.subscribe(stream);
+    const sub = this.opts.bus.subscribe(readsChat(principal) ? stream : fleetOnly(stream));
     subscription = sub;
     stream.writeNow(
       sseFrame('hello', {
@@ -88,4 +93,13 @@ export class SseHub {
       this.heartbeat = null;
     }
   }
+}
+
+/** The shared frame or nothing: an event outside the fleet audience is skipped, never re-serialized. */
+function fleetOnly(stream: SseStream): Subscriber {
+  return {
+    deliver(event) {
+      if (event.audience === 'fleet') stream.deliver(event);
+    },
+  };
 }

@@ -26,6 +26,8 @@ export interface PushLogger {
 export interface SubscriptionSource {
   list(): readonly Subscription[] | Promise<readonly Subscription[]>;
   remove(id: string): void | Promise<void>;
+  /** Asked before each retry: a subscription removed meanwhile (its device revoked) gets nothing more. */
+  has(id: string): boolean | Promise<boolean>;
 }
 
 export interface PushDispatcherOptions {
@@ -146,6 +148,8 @@ export class PushDispatcher {
     const sleep = this.opts.sleep ?? realSleep;
     const log = { subscription: sub.id, provider: provider.name, message_id: payload.message_id };
     for (let attempt = 1; ; attempt++) {
+      if (attempt > 1 && !(await this.opts.subscriptions.has(sub.id)))
+        return { subscription: sub.id, status: 'skipped', reason: 'removed' };
       const result = await this.queue.add(() => safeSend(provider, sub, payload));
       switch (result.status) {
         case 'ok':

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
-import { notFound, ok } from '../http/envelope.js';
+import type { Principal } from '../auth/token-kinds.js';
+import { HttpError, notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import { AgentName } from '../agents/agent-record.js';
-import type { PresenceBoard } from './presence-board.js';
-import { NewSubscription, type SubscriptionStore } from './subscription-store.js';
+import { viewerOf, type PresenceBoard } from './presence-board.js';
+import { NewSubscription, type SubscriptionScope, type SubscriptionStore } from './subscription-store.js';
 
 export const PresenceReport = z.strictObject({ viewing: z.boolean() });
 
@@ -16,6 +17,11 @@ export const PresenceReport = z.strictObject({ viewing: z.boolean() });
 const SubscriptionParams = z.object({ id: z.string().min(1).max(64) });
 const AgentParams = z.object({ agent: AgentName });
 
+/** A device sees and removes its own subscriptions; the operator and the socket all of them. */
+function scopeOf(p: Principal | null): SubscriptionScope {
+  return p?.kind === 'device' ? { tokenId: p.id } : 'all';
+}
+
 export const pushRoutes: FastifyPluginAsync<{
   store: SubscriptionStore;
   presence: PresenceBoard;
@@ -23,20 +29,26 @@ export const pushRoutes: FastifyPluginAsync<{
 }> = async (app, { store, presence, vapidPublicKey }) => {
   const opts = { config: { access: Access.operatorOrDevice } };
   app.get('/api/v1/push/vapid-public-key', opts, async () => ok({ public_key: vapidPublicKey() }));
-  app.post('/api/v1/push/subscriptions', opts, async (req, reply) =>
-    reply.code(201).send(ok(store.add(parseInput(NewSubscription, req.body, 'body')))),
-  );
-  app.get('/api/v1/push/subscriptions', opts, async () => ok(store.summaries()));
+  // A device's subscription is registered in its own name and belongs to its token; `device` in the body is then
+  // only accepted when it is that name. The operator's and the socket's keep `device` as a free label.
+  app.post('/api/v1/push/subscriptions', opts, async (req, reply) => {
+    const sub = parseInput(NewSubscription, req.body, 'body');
+    const p = req.principal;
+    if (p?.kind !== 'device') return reply.code(201).send(ok(store.add(sub, null)));
+    if (sub.device !== undefined && sub.device !== p.name)
+      throw new HttpError(403, `a device registers push subscriptions in its own name ("${p.name}") only`, 'forbidden');
+    return reply.code(201).send(ok(store.add({ ...sub, device: p.name }, p.id)));
+  });
+  app.get('/api/v1/push/subscriptions', opts, async (req) => ok(store.summaries(scopeOf(req.principal))));
+  // Another device's id answers 404 like an unknown one: a device cannot even learn that it exists.
   app.delete('/api/v1/push/subscriptions/:id', opts, async (req) => {
     const { id } = parseInput(SubscriptionParams, req.params, 'params');
-    if (!store.remove(id)) throw notFound(`no push subscription ${id}`);
+    if (!store.remove(id, scopeOf(req.principal))) throw notFound(`no push subscription ${id}`);
     return ok({ id, removed: true });
   });
   app.put('/api/v1/chat/:agent/presence', opts, async (req) => {
     const { agent } = parseInput(AgentParams, req.params, 'params');
     const { viewing } = parseInput(PresenceReport, req.body, 'body');
-    const p = req.principal;
-    const viewer = p && 'id' in p ? `${p.kind}:${p.id}` : (p?.kind ?? 'anonymous');
-    return ok({ agent, ...presence.report(agent, viewer, viewing) });
+    return ok({ agent, ...presence.report(agent, viewerOf(req.principal), viewing) });
   });
 };

@@ -22,6 +22,12 @@ export const SubscriptionSummary = z.object({
 });
 export type SubscriptionSummary = z.infer<typeof SubscriptionSummary>;
 
+/**
+ * Whose subscriptions a call sees: a paired device's token id (its own only), or `all` for the operator and the
+ * socket. A subscription a device registers is that token's, and the database deletes it with the token.
+ */
+export type SubscriptionScope = { tokenId: string } | 'all';
+
 /** Push subscriptions in chat.db; the dispatcher lists them and removes the ones a push service reports gone. */
 export class SubscriptionStore {
   constructor(
@@ -29,32 +35,45 @@ export class SubscriptionStore {
     private readonly clock: Clock,
   ) {}
 
-  add(sub: NewSubscription): SubscriptionSummary {
+  /** `owner` is the registering device's token id, or null for the operator and the socket. */
+  add(sub: NewSubscription, owner: string | null): SubscriptionSummary {
     const id = newId(this.clock.now());
     const created_at = rfc3339(this.clock.now());
     this.db
-      .prepare('INSERT INTO push_subscriptions (id, provider, body, created_at) VALUES (?, ?, ?, ?)')
-      .run(id, sub.provider, JSON.stringify({ ...sub, id }), created_at);
+      .prepare('INSERT INTO push_subscriptions (id, provider, body, created_at, token_id) VALUES (?, ?, ?, ?, ?)')
+      .run(id, sub.provider, JSON.stringify({ ...sub, id }), created_at, owner);
     return summary({ ...sub, id } as Subscription, created_at);
   }
 
+  /** Every subscription: what the dispatcher sends to. */
   list(): Subscription[] {
-    return this.rows().map((r) => Subscription.parse(JSON.parse(r.body)));
+    return this.rows('all').map((r) => Subscription.parse(JSON.parse(r.body)));
   }
 
-  summaries(): SubscriptionSummary[] {
-    return this.rows().map((r) => summary(Subscription.parse(JSON.parse(r.body)), r.created_at));
+  summaries(scope: SubscriptionScope): SubscriptionSummary[] {
+    return this.rows(scope).map((r) => summary(Subscription.parse(JSON.parse(r.body)), r.created_at));
   }
 
-  remove(id: string): boolean {
-    return this.db.prepare('DELETE FROM push_subscriptions WHERE id = ?').run(id).changes > 0;
+  remove(id: string, scope: SubscriptionScope = 'all'): boolean {
+    const run =
+      scope === 'all'
+        ? this.db.prepare('DELETE FROM push_subscriptions WHERE id = ?').run(id)
+        : this.db.prepare('DELETE FROM push_subscriptions WHERE id = ? AND token_id = ?').run(id, scope.tokenId);
+    return run.changes > 0;
   }
 
-  private rows(): { body: string; created_at: string }[] {
-    return this.db.prepare('SELECT body, created_at FROM push_subscriptions ORDER BY id').all() as {
-      body: string;
-      created_at: string;
-    }[];
+  has(id: string): boolean {
+    return this.db.prepare('SELECT 1 FROM push_subscriptions WHERE id = ?').get(id) !== undefined;
+  }
+
+  private rows(scope: SubscriptionScope): { body: string; created_at: string }[] {
+    const rows =
+      scope === 'all'
+        ? this.db.prepare('SELECT body, created_at FROM push_subscriptions ORDER BY id').all()
+        : this.db
+            .prepare('SELECT body, created_at FROM push_subscriptions WHERE token_id = ? ORDER BY id')
+            .all(scope.tokenId);
+    return rows as { body: string; created_at: string }[];
   }
 }
 

@@ -229,6 +229,19 @@ export const migrations: readonly Migration[] = [
     },
   },
   {
+    name: 'push subscription owners',
+    up(db) {
+      // A subscription belongs to the device token that registered it (NULL: the operator's or the socket's) and is
+      // deleted with it. Rows from before had no owner and may have been registered by a device since revoked, which
+      // would keep receiving every agent message: they are dropped, and devices register again (docs/SECURITY.md).
+      db.exec(`
+        DELETE FROM push_subscriptions;
+        ALTER TABLE push_subscriptions ADD COLUMN token_id TEXT REFERENCES tokens (id) ON DELETE CASCADE;
+        CREATE INDEX push_subscriptions_token ON push_subscriptions (token_id);
+      `);
+    },
+  },
+  {
     name: 'message client ids',
     up(db) {
       // A client's own id for a message it sends (its outbox entry), unique per thread: a repeat of the send after a

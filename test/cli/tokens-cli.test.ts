@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { runLeo } from '../helpers/cli.js';
+import { runLeo, runLeoAsync } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';
+import { SseClient } from '../helpers/sse-client.js';
 
 describe('leo token / device / client beside a running daemon', () => {
   let t: TestDaemon;
@@ -21,11 +22,15 @@ describe('leo token / device / client beside a running daemon', () => {
     assert.equal(fs.readFileSync(t.daemon.paths.operatorTokenFile, 'utf8').trim(), t.daemon.operatorToken);
   });
 
-  it('a device paired by the CLI is accepted at once, listed, and refused after revoke', async () => {
+  it('a device paired by the CLI is accepted at once, listed, and refused after revoke, which ends its stream', async () => {
     const paired = runLeo(['device', 'pair', 'my phone'], env);
     assert.equal(paired.status, 0, paired.stderr);
     const token = /token: (\S+)/.exec(paired.stdout)![1]!;
     assert.equal((await request(t.tcp, 'GET', '/api/v1/version', { token })).status, 200);
+    // Opened before the synchronous CLI runs below, which stall this process (the daemon's too): a kept-alive socket
+    // reused after such a stall can meet the server's keep-alive timeout closing it.
+    const stream = await SseClient.open(t.tcp, '/api/v1/events', token);
+    await stream.waitFor(1);
 
     const again = runLeo(['device', 'pair', 'my phone'], env);
     assert.equal(again.status, 1);
@@ -38,10 +43,15 @@ describe('leo token / device / client beside a running daemon', () => {
     );
     assert.equal(list.stdout.includes(token), false, 'listing never shows the token');
 
-    const revoked = runLeo(['device', 'revoke', 'my phone'], env);
-    assert.equal(revoked.status, 0);
+    // Revoking goes through the running daemon (asynchronously here: it runs in this process).
+    const revoked = await runLeoAsync(['device', 'revoke', 'my phone'], env);
+    assert.equal(revoked.status, 0, revoked.stderr);
+    assert.match(revoked.stdout, /revoked device "my phone"/);
+    await stream.waitUntil(() => stream.ended, 1000);
     assert.equal((await request(t.tcp, 'GET', '/api/v1/version', { token })).status, 401);
-    assert.equal(runLeo(['device', 'revoke', 'my phone'], env).status, 1);
+    const twice = await runLeoAsync(['device', 'revoke', 'my phone'], env);
+    assert.equal(twice.status, 1);
+    assert.match(twice.stderr, /no device with id or name "my phone"/);
   });
 
   it('API clients get can_post only when asked, and bad names are refused', () => {

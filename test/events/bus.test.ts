@@ -18,16 +18,16 @@ describe('EventBus', () => {
 
   it('a subscriber starts right after the seq it registered at, with no gap and no repeat', () => {
     const bus = new EventBus(new ManualClock());
-    bus.publish('x');
-    bus.publish('x');
+    bus.publish('agent_activity');
+    bus.publish('agent_activity');
     const got: number[] = [];
     const sub = bus.subscribe({ deliver: (e) => got.push(e.seq) });
     assert.equal(sub.startSeq, 2);
-    bus.publish('x');
-    bus.publish('x');
+    bus.publish('agent_activity');
+    bus.publish('agent_activity');
     assert.deepEqual(got, [3, 4]);
     sub.unsubscribe();
-    bus.publish('x');
+    bus.publish('agent_activity');
     assert.deepEqual(got, [3, 4]);
     assert.deepEqual(bus.stats(), { subscribers: 0, published: 5 });
   });
@@ -41,13 +41,13 @@ describe('EventBus', () => {
         logs[0]!.push(e.seq);
         if (!reentered) {
           reentered = true;
-          bus.publish('nested');
+          bus.publish('agent_stopped');
         }
       },
     });
     bus.subscribe({ deliver: (e) => logs[1]!.push(e.seq) });
     bus.subscribe({ deliver: (e) => logs[2]!.push(e.seq) });
-    bus.publish('outer');
+    bus.publish('agent_activity');
     for (const l of logs) assert.deepEqual(l, [1, 2]);
   });
 });

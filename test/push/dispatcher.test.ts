@@ -25,6 +25,7 @@ function source(subs: Subscription[]): SubscriptionSource & { removed: string[] 
     removed,
     list: () => subs.filter((s) => !removed.includes(s.id)),
     remove: (id) => void removed.push(id),
+    has: (id) => subs.some((s) => s.id === id) && !removed.includes(id),
   };
 }
 
@@ -100,6 +101,20 @@ describe('PushDispatcher', () => {
       [1000, 1000, 2000, 2000],
     );
     assert.ok(logger.lines.some((l) => l.level === 'warn' && l.msg.includes('out of retries')));
+  });
+
+  it('a subscription removed while its delivery backs off (its device revoked) is not tried again', async () => {
+    const { provider, counts } = scripted(() => ({ status: 'retry', detail: '503' }));
+    const subs = source([hook('a')]);
+    const d = new PushDispatcher({
+      providers: [provider],
+      subscriptions: subs,
+      presence: nobody,
+      logger: memoryLogger(),
+      sleep: async () => void subs.removed.push('a'),
+    });
+    assert.deepEqual(await d.send(record), [{ subscription: 'a', status: 'skipped', reason: 'removed' }]);
+    assert.equal(counts.get('a'), 1);
   });
 
   it('waits for a longer Retry-After, capped', async () => {
@@ -227,6 +242,7 @@ describe('PushDispatcher', () => {
       remove: () => {
         throw new Error('db locked');
       },
+      has: () => true,
     };
     const d1 = new PushDispatcher({ providers: [throwing], subscriptions: badRemove, presence: nobody, logger });
     const o1 = await d1.send(record);
@@ -241,6 +257,7 @@ describe('PushDispatcher', () => {
     const brokenList: SubscriptionSource = {
       list: () => Promise.reject(new Error('no db')),
       remove: () => undefined,
+      has: () => false,
     };
     const d3 = new PushDispatcher({ providers: [gone], subscriptions: brokenList, presence: nobody, logger });
     assert.deepEqual(await d3.send(record), []);

@@ -154,7 +154,7 @@ describe('WebPushProvider against a loopback push service', { skip }, () => {
     const removed: string[] = [];
     const d = new PushDispatcher({
       providers: [provider],
-      subscriptions: { list: () => [sub], remove: (id) => void removed.push(id) },
+      subscriptions: { list: () => [sub], remove: (id) => void removed.push(id), has: (id) => !removed.includes(id) },
       presence: { viewing: () => false },
       logger: memoryLogger(),
       sleep: async () => undefined,

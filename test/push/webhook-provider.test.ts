@@ -123,6 +123,7 @@ describe('WebhookProvider against a loopback receiver', () => {
       const source: SubscriptionSource = {
         list: () => subs.filter((s) => !removed.includes(s.id)),
         remove: (id) => void removed.push(id),
+        has: (id) => !removed.includes(id),
       };
       const slept: number[] = [];
       const logger = memoryLogger();

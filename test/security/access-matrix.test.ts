@@ -5,9 +5,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { EVENT_AUDIENCE, type EventType } from '../../src/events/event-types.js';
 import type { RouteEntry } from '../../src/http/server.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import type { Target } from '../helpers/http.js';
+import { request, type Target } from '../helpers/http.js';
+import { SseClient } from '../helpers/sse-client.js';
+import { until } from '../helpers/wait.js';
 import { bounded, probe, type ProbeResult } from './probe.js';
 import { PRINCIPALS, agentSessionVariable, issueTokens, type PrincipalName, type Tokens } from './principals.js';
 
@@ -91,6 +94,40 @@ const EXPECTED: Record<string, Admits> = {
   'PATCH /sessions/:id': OPERATOR,
   'GET /sessions/:id/config': OPERATOR,
   'GET /ws': OPERATOR,
+};
+
+/**
+ * Who receives each event type on the event stream (issue 20 item 2), written by hand from docs/SECURITY.md like
+ * EXPECTED. Agents are refused the stream itself (above). A type the bus can publish without an entry here fails, as
+ * does an entry for a type it cannot.
+ */
+type Reader = 'operator' | 'device' | 'client' | 'poster' | 'socket';
+const EVERY_READER: readonly Reader[] = ['operator', 'device', 'client', 'poster', 'socket'];
+const CHAT_READERS: readonly Reader[] = ['operator', 'device', 'socket'];
+const EXPECTED_EVENTS: Record<string, readonly Reader[]> = {
+  agent_spawned: EVERY_READER,
+  agent_stopped: EVERY_READER,
+  agent_state_changed: EVERY_READER,
+  agent_appearance_changed: EVERY_READER,
+  agent_activity: EVERY_READER,
+  agent_message: EVERY_READER,
+  task_run_started: EVERY_READER,
+  task_run_succeeded: EVERY_READER,
+  task_run_failed: EVERY_READER,
+  'chat.message': CHAT_READERS,
+  'chat.updated': CHAT_READERS,
+};
+
+/**
+ * How each token kind is revoked, and so which live streams revocation must end. The operator's and the agent's are
+ * files: replacing one takes a daemon restart, which ends every stream anyway.
+ */
+const REVOKED_THROUGH: Record<Holder, string | null> = {
+  operator: null,
+  agent: null,
+  device: '/api/v1/devices',
+  client: '/api/v1/clients',
+  poster: '/api/v1/clients',
 };
 
 /** Path parameters name things that do not exist, so an admitted request is answered without changing anything. */
@@ -263,5 +300,62 @@ describe('access matrix: every registered route × every caller × both listener
     );
     const mismatches = (await bounded(16, jobs)).filter((m) => m !== null);
     assert.deepEqual(mismatches, []);
+  });
+
+  it('every event type the bus can publish has an entry in EXPECTED_EVENTS, and no entry names another', () => {
+    assert.deepEqual(Object.keys(EXPECTED_EVENTS).sort(), Object.keys(EVENT_AUDIENCE).sort());
+  });
+
+  it('each reader’s stream carries exactly the event types EXPECTED_EVENTS gives it', async () => {
+    const streams: Record<Reader, SseClient> = {
+      operator: await SseClient.open(t.tcp, '/api/v1/events', tokens.operator),
+      device: await SseClient.open(t.tcp, '/api/v1/events', tokens.device),
+      client: await SseClient.open(t.tcp, '/api/v1/events', tokens.client),
+      poster: await SseClient.open(t.tcp, '/api/v1/events', tokens.poster),
+      socket: await SseClient.open(t.socket, '/events'),
+    };
+    try {
+      for (const s of Object.values(streams)) await s.waitFor(1);
+      const marker = `matrix-${Date.now()}`;
+      for (const type of Object.keys(EVENT_AUDIENCE) as EventType[]) t.daemon.bus.publish(type, { marker });
+      // Every reader gets agent_stopped: published last, it marks the end of the batch on every stream.
+      t.daemon.bus.publish('agent_stopped', { marker, last: true });
+      const mismatches: string[] = [];
+      for (const who of EVERY_READER) {
+        const s = streams[who];
+        await until(`${who}'s batch`, () => s.events.some((e) => e.data.last === true), 5000, 10);
+        const got = s.events.filter((e) => e.data.marker === marker && e.data.last !== true).map((e) => e.event);
+        const want = Object.keys(EXPECTED_EVENTS).filter((type) => EXPECTED_EVENTS[type]!.includes(who));
+        if (JSON.stringify(got) !== JSON.stringify(want)) mismatches.push(`${who}: got ${got}, expected ${want}`);
+      }
+      assert.deepEqual(mismatches, []);
+    } finally {
+      for (const s of Object.values(streams)) s.close();
+    }
+  });
+
+  it('revoking a token ends the event streams it holds within a second, and only those', async () => {
+    const operator = tokens.operator;
+    const revocable = (Object.keys(REVOKED_THROUGH) as Holder[]).filter((h) => REVOKED_THROUGH[h]);
+    assert.deepEqual(revocable, ['device', 'client', 'poster']);
+    const bystander = await SseClient.open(t.tcp, '/api/v1/events', operator);
+    await bystander.waitFor(1);
+    for (const holder of revocable) {
+      const route = REVOKED_THROUGH[holder]!;
+      const issued = await request(t.tcp, 'POST', route, {
+        token: operator,
+        body: { name: `revoked ${holder}`, ...(holder === 'poster' ? { can_post: true } : {}) },
+      });
+      assert.equal(issued.status, 201, issued.text);
+      const { id, token } = issued.json.data as { id: string; token: string };
+      const stream = await SseClient.open(t.tcp, '/api/v1/events', token);
+      await stream.waitFor(1);
+      const at = Date.now();
+      assert.equal((await request(t.tcp, 'DELETE', `${route}/${id}`, { token: operator })).status, 200);
+      await until(`${holder}'s stream to end`, () => stream.ended, 1000, 10);
+      assert.ok(Date.now() - at < 1000, `${holder}: ended ${Date.now() - at} ms after revocation`);
+    }
+    assert.equal(bystander.ended, false, 'the operator’s stream is untouched');
+    bystander.close();
   });
 });

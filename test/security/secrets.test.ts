@@ -190,7 +190,6 @@ tasks:
         provider: 'webhook',
         url: `http://127.0.0.1:${relay.port}/hook/${webhook.pathPart}`,
         secret: webhook.secret,
-        device: 'relay',
       },
     });
     assert.equal(sub.status, 201, sub.text);

@@ -1,0 +1,40 @@
+import type { Principal } from '../auth/token-kinds.js';
+
+/**
+ * Who may receive an event on /api/v1/events. `fleet`: every reader (names, states, activity, task runs — what
+ * /api/v1/state shows to API clients too). `chat`: only those who may read the conversations (operator, paired
+ * devices, the socket), because the event carries what the chat routes refuse to API clients.
+ */
+export type EventAudience = 'fleet' | 'chat';
+
+/**
+ * Every event type the daemon publishes, with its audience. The bus takes only these names, so a new event type
+ * cannot be published without saying who may see it (and the access matrix fails until its table has the type).
+ */
+export const EVENT_AUDIENCE = {
+  agent_spawned: 'fleet',
+  agent_stopped: 'fleet',
+  agent_state_changed: 'fleet',
+  agent_appearance_changed: 'fleet',
+  agent_activity: 'fleet',
+  // The pair only, never the text (observability-api.md, AgentMessage).
+  agent_message: 'fleet',
+  task_run_started: 'fleet',
+  task_run_succeeded: 'fleet',
+  task_run_failed: 'fleet',
+  // Whole messages: text, answers, transcripts, permission prompts' command lines, task cards, reminders, notes.
+  'chat.message': 'chat',
+  'chat.updated': 'chat',
+} as const satisfies Record<string, EventAudience>;
+
+export type EventType = keyof typeof EVENT_AUDIENCE;
+
+/** A name nobody registered (only a cast can publish one) reaches chat readers alone: closed by default. */
+export function audienceOf(type: string): EventAudience {
+  return (EVENT_AUDIENCE as Record<string, EventAudience>)[type] ?? 'chat';
+}
+
+/** What a subscriber may receive; the route already refused everyone else (agents, anonymous callers). */
+export function readsChat(principal: Principal): boolean {
+  return principal.kind === 'operator' || principal.kind === 'device' || principal.kind === 'socket';
+}
