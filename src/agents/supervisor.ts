@@ -1,5 +1,5 @@
-import PQueue from 'p-queue';
 import type { Config, Harness } from '../config/schema.js';
+import { KeyedQueue } from '../core/keyed-queue.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { LeoPaths } from '../core/home.js';
 import type { Logger } from '../core/logger.js';
@@ -76,7 +76,7 @@ export interface SpawnRequest {
  */
 export class Supervisor {
   private readonly runtimes = new Map<string, Runtime>();
-  private readonly queues = new Map<string, PQueue>();
+  private readonly queues = new KeyedQueue();
   private readonly goneListeners: ((agent: string) => void)[] = [];
 
   constructor(private readonly deps: SupervisorDeps) {}
@@ -424,7 +424,7 @@ export class Supervisor {
       rt.retry?.cancel();
       rt.retry = null;
     }
-    await Promise.all([...this.queues.values()].map((q) => q.onIdle()));
+    await this.queues.onIdle();
   }
 
   // ---- the sweep's findings -----------------------------------------------------------------------------------
@@ -597,12 +597,7 @@ export class Supervisor {
   }
 
   private serial<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    let q = this.queues.get(name);
-    if (!q) {
-      q = new PQueue({ concurrency: 1 });
-      this.queues.set(name, q);
-    }
-    return q.add(fn) as Promise<T>;
+    return this.queues.run(name, fn);
   }
 
   private view(record: AgentRecord, rt: Runtime = this.runtime(record.name)): Agent {

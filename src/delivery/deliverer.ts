@@ -1,4 +1,4 @@
-import PQueue from 'p-queue';
+import { KeyedQueue } from '../core/keyed-queue.js';
 
 /**
  * One way of getting a user turn into an agent (the claude bridge, the agent's peer inbox, tmux paste). Routes are
@@ -18,7 +18,7 @@ export class DeliveryError extends Error {}
  * pastes interleaved in one pane); different agents deliver in parallel.
  */
 export class Deliverer {
-  private readonly queues = new Map<string, PQueue>();
+  private readonly queues = new KeyedQueue();
 
   constructor(private readonly routes: readonly DeliveryRoute[]) {}
 
@@ -28,12 +28,7 @@ export class Deliverer {
    * chance to record durably that the text may reach the agent from now on.
    */
   deliver(agent: string, text: string, onStart?: () => void): Promise<string> {
-    let q = this.queues.get(agent);
-    if (!q) {
-      q = new PQueue({ concurrency: 1 });
-      this.queues.set(agent, q);
-    }
-    return q.add(async () => {
+    return this.queues.run(agent, async () => {
       onStart?.();
       const reasons: string[] = [];
       for (const route of this.routes) {
@@ -46,6 +41,6 @@ export class Deliverer {
         }
       }
       throw new DeliveryError(reasons.length ? reasons.join('; ') : 'no delivery route is available for this agent');
-    }) as Promise<string>;
+    });
   }
 }

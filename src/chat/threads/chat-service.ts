@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.js';
+import { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
 import type { EventBus } from '../../events/bus.js';
 import type { AttachmentStore } from '../attachments/attachments.js';
@@ -68,6 +69,7 @@ export const OUTBOX_MAX_AGE_MS = 10 * 60_000;
  */
 export class ChatService {
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly lanes = new KeyedQueue();
   /** Every delivery waits on this: held at start-up until the agents are restored (recoverLeftovers). */
   private gate: Promise<void> = Promise.resolve();
   private openGate = (): void => {};
@@ -252,12 +254,18 @@ export class ChatService {
   }
 
   private async deliver(message: Message): Promise<void> {
-    const { agents, deliverer, logger } = this.deps;
     // Nothing reaches the agent before the caller's synchronous work is done: a send made inside a transaction (an
     // ask's answer and its reply) must not be typed into a terminal before, or without, its commit. At start-up the
     // gate also holds every delivery, in order, until the agents are restored: before that an agent still running in
     // tmux looks stopped, and would be started a second time.
     await this.gate;
+    // One agent's messages go through start, transcription and typing one at a time, in the order they were sent: a
+    // burst to a stopped agent starts it once, and a text after a voice note waits for the note's transcript.
+    return this.lanes.run(message.agent, () => this.deliverInOrder(message));
+  }
+
+  private async deliverInOrder(message: Message): Promise<void> {
+    const { agents, deliverer, logger } = this.deps;
     try {
       if (!agents.isRunning(message.agent)) {
         this.note(message.agent, `Starting ${message.agent}…`);
