@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
-import { notFound, ok } from '../http/envelope.js';
+import { HttpError, notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import { AgentName } from '../agents/agent-record.js';
 import type { PresenceBoard } from './presence-board.js';
@@ -20,12 +20,17 @@ export const pushRoutes: FastifyPluginAsync<{
   store: SubscriptionStore;
   presence: PresenceBoard;
   vapidPublicKey(): string;
-}> = async (app, { store, presence, vapidPublicKey }) => {
+  /** Why a webhook URL is refused (webhook-target.ts), or null. */
+  webhookRefusal(url: string): Promise<string | null>;
+}> = async (app, { store, presence, vapidPublicKey, webhookRefusal }) => {
   const opts = { config: { access: Access.operatorOrDevice } };
   app.get('/api/v1/push/vapid-public-key', opts, async () => ok({ public_key: vapidPublicKey() }));
-  app.post('/api/v1/push/subscriptions', opts, async (req, reply) =>
-    reply.code(201).send(ok(store.add(parseInput(NewSubscription, req.body, 'body')))),
-  );
+  app.post('/api/v1/push/subscriptions', opts, async (req, reply) => {
+    const sub = parseInput(NewSubscription, req.body, 'body');
+    const refused = sub.provider === 'webhook' ? await webhookRefusal(sub.url) : null;
+    if (refused) throw new HttpError(400, refused, 'webhook_target_refused', { field: 'url' });
+    return reply.code(201).send(ok(store.add(sub)));
+  });
   app.get('/api/v1/push/subscriptions', opts, async () => ok(store.summaries()));
   app.delete('/api/v1/push/subscriptions/:id', opts, async (req) => {
     const { id } = parseInput(SubscriptionParams, req.params, 'params');
