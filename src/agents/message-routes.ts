@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
+import { DeliveryError } from '../delivery/deliverer.js';
+import { isSessionGone } from '../tmux/tmux.js';
 import { AgentError } from './agent-error.js';
 import { AgentName } from './agent-record.js';
 
@@ -15,7 +17,7 @@ export interface MessageRoutesDeps {
   announce(from: string | undefined, to: string): void;
   /**
    * Hands the text to the target like any inbound message, waking it if parked; throws AgentError (a conflict for
-   * an agent stopped on purpose, which a message does not start).
+   * an agent stopped on purpose, which a message does not start) or DeliveryError.
    */
   deliver(to: string, text: string): Promise<void>;
 }
@@ -30,9 +32,7 @@ export const messageRoutes: FastifyPluginAsync<MessageRoutesDeps> = async (app, 
     try {
       await deps.deliver(to, body);
     } catch (err) {
-      if (err instanceof AgentError)
-        throw new HttpError(err.kind === 'not_found' ? 404 : err.kind === 'conflict' ? 409 : 400, err.message);
-      throw err;
+      throw deliveryHttpError(to, err);
     }
     deps.announce(from, to);
     return ok({ delivered: true, to });
@@ -50,3 +50,21 @@ export const messageRoutes: FastifyPluginAsync<MessageRoutesDeps> = async (app, 
     return send(undefined, to, body.text);
   });
 };
+
+/**
+ * A refused or failed delivery as the caller should see it. The agent not being there to type into (no session, or
+ * its session ended while Leo typed) is a 409 the sender can act on; the agent never showing an input box in time is
+ * a 504; typing that did not take (the paste never showed, the text stayed in the box) is a 503: try again later.
+ */
+export function deliveryHttpError(to: string, err: unknown): unknown {
+  if (err instanceof AgentError) {
+    const status = { not_found: 404, conflict: 409, invalid: 400, config_unavailable: 500 }[err.kind];
+    return new HttpError(status, err.message, err.kind === 'config_unavailable' ? 'config_unavailable' : undefined);
+  }
+  if (!(err instanceof DeliveryError)) return err;
+  if (err.failure === 'not_running' || err.causes.some(isSessionGone))
+    return new HttpError(409, `${to} is not running, so the message was not delivered`, 'agent_not_running');
+  if (err.failure === 'timeout')
+    return new HttpError(504, `the message was not delivered: ${err.message}`, 'delivery_timeout');
+  return new HttpError(503, `the message was not delivered: ${err.message}`, 'delivery_failed');
+}

@@ -1,5 +1,5 @@
 // Parsing and validation of leo.yaml. parseConfig is pure; loadConfigFile adds file I/O.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { Alias, LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
 import { buildConfigSchema, type Config } from './schema.js';
@@ -242,6 +242,7 @@ export type LoadResult = ParseResult & { text: string | undefined };
 /**
  * Reads and parses leo.yaml at `path`. A missing file yields the defaults with no warnings;
  * an unreadable file (permissions, a directory, ...) is an error. Messages are prefixed with `path`.
+ * A file other users can read is a warning: it holds environment values (API keys).
  */
 export async function loadConfigFile(path: string, home: string): Promise<LoadResult> {
   let text: string;
@@ -252,5 +253,17 @@ export async function loadConfigFile(path: string, home: string): Promise<LoadRe
     if (err.code === 'ENOENT') return { ok: true, config: defaultConfig(home), warnings: [], text: undefined };
     return { ok: false, errors: [`${path}: cannot read config: ${err.message}`], warnings: [], text: undefined };
   }
-  return { ...parseConfig(text, { file: path, home }), text };
+  const parsed = parseConfig(text, { file: path, home });
+  const exposed = await exposedModeWarning(path);
+  return { ...parsed, warnings: exposed ? [exposed, ...parsed.warnings] : parsed.warnings, text };
+}
+
+/** Says so when group or others may read the file (its mode has any of 0o044). */
+export async function exposedModeWarning(path: string): Promise<string | null> {
+  const mode = await stat(path).then(
+    (s) => s.mode & 0o777,
+    () => null,
+  );
+  if (mode === null || (mode & 0o044) === 0) return null;
+  return `${path}: readable by other users (mode ${mode.toString(8)}) and it holds environment values: chmod 600 ${path}`;
 }

@@ -206,6 +206,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
     ffmpeg: pathField().optional(),
     permission_timeout: duration({ min: SECOND }).default(120 * SECOND),
     question_timeout: duration({ min: SECOND, max: HOUR }).default(HOUR),
+    /** Webhook hosts (as written in the URL) that may resolve to loopback, private or link-local addresses. */
+    webhook_allowed_hosts: z.array(z.string().regex(/^[^\s/]+$/, { error: 'must be a host name' })).default([]),
     attachment_max_bytes: z
       .number()
       .int()

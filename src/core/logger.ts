@@ -13,9 +13,67 @@ export const REDACT_PATHS = [
   '*.env',
 ];
 
+/** A query parameter whose name says it carries a credential. */
+const SECRET_PARAM = /token|key|secret|auth|pass/i;
+/** A value shaped like one of Leo's tokens, whatever the parameter is called. */
+const LEO_TOKEN = /^leo_[a-z]+_/;
+
+/**
+ * A request URL fit for a log line: a query value is blanked when its parameter's name says it holds a credential or
+ * the value looks like a Leo token. Leo never takes a token from the query string, so a client that sends one anyway
+ * (a misconfigured dashboard, a copied `?token=` URL) is refused, and its token must not then sit in the log.
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
+      let decoded = value;
+      try {
+        decoded = decodeURIComponent(value);
+      } catch {
+        // a broken escape stays as sent; the name test still applies
+      }
+      return SECRET_PARAM.test(name) || LEO_TOKEN.test(decoded) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, q)}?${query.join('&')}`;
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/**
+ * fastify's request serializer with the URL redacted; a logger instance's own serializers take precedence over
+ * fastify's. `url` is also redacted wherever a line logs one on its own.
+ */
+const serializers = {
+  // Anything that is not a request (no method) is left to the redaction paths.
+  req: (req: LoggedRequest) =>
+    typeof req?.method !== 'string'
+      ? req
+      : {
+          method: req.method,
+          url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        },
+  url: (url: unknown) => (typeof url === 'string' ? redactUrl(url) : url),
+};
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
-    { level, base: { pid: process.pid }, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    { level, base: { pid: process.pid }, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers },
     destination,
   );
 }

@@ -20,6 +20,7 @@ import { SubscriptionStore } from '../push/subscription-store.js';
 import type { PresenceBoard } from '../push/presence-board.js';
 import { WebPushProvider } from '../push/web-push-provider.js';
 import { WebhookProvider } from '../push/webhook-provider.js';
+import { webhookTargetRefusal } from '../push/webhook-target.js';
 import { resolveProgram } from '../native/programs.js';
 import type { TranscribeResult } from '../../workers/transcribe.js';
 import type { Captured } from '../chat/replies/reply-capture.js';
@@ -80,8 +81,9 @@ export async function wireChat(d: ChatWiringDeps) {
   const subscriptions = new SubscriptionStore(d.db, d.clock);
   const presence = d.presence;
   const webPush = await WebPushProvider.open({ keyPath: path.join(d.paths.stateDir, 'vapid.json') });
+  const webhookRefusal = (url: string) => webhookTargetRefusal(url, d.config().chat.webhook_allowed_hosts);
   const pushes = new PushDispatcher({
-    providers: [webPush, new WebhookProvider()],
+    providers: [webPush, new WebhookProvider({ refusal: webhookRefusal })],
     subscriptions: {
       list: () => subscriptions.list(),
       remove: (id) => void subscriptions.remove(id),
@@ -170,7 +172,12 @@ export async function wireChat(d: ChatWiringDeps) {
     }),
     onStored: push,
   });
-  await d.app.register(pushRoutes, { store: subscriptions, presence, vapidPublicKey: () => webPush.publicKey() });
+  await d.app.register(pushRoutes, {
+    store: subscriptions,
+    presence,
+    vapidPublicKey: () => webPush.publicKey(),
+    webhookRefusal,
+  });
   d.features.add('chat.messages', 'chat.asks', 'chat.permissions', 'chat.questions');
   await d.app.register(chatRoutes, {
     chat,

@@ -11,7 +11,26 @@ export interface DeliveryRoute {
   deliver(agent: string, text: string): Promise<void>;
 }
 
-export class DeliveryError extends Error {}
+/**
+ * Why a delivery failed, for a caller that answers a request with it: no route could serve the agent (it is not
+ * running), a route gave up waiting for the agent to take input, or a route tried and failed.
+ */
+export type DeliveryFailure = 'not_running' | 'timeout' | 'failed';
+
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly failure: DeliveryFailure,
+    /** What each route that tried threw, in order. */
+    readonly causes: readonly unknown[] = [],
+  ) {
+    super(message);
+    this.name = 'DeliveryError';
+  }
+}
+
+/** Thrown by a route that waited for the agent to be ready for input, and gave up. */
+export class DeliveryTimeout extends Error {}
 
 /**
  * Delivers into agents through the first route that works. Deliveries to one agent run one at a time (never two
@@ -31,6 +50,7 @@ export class Deliverer {
     return this.queues.run(agent, async () => {
       onStart?.();
       const reasons: string[] = [];
+      const causes: unknown[] = [];
       for (const route of this.routes) {
         if (!(await route.available(agent))) continue;
         try {
@@ -38,9 +58,12 @@ export class Deliverer {
           return route.name;
         } catch (err) {
           reasons.push(`${route.name}: ${(err as Error).message}`);
+          causes.push(err);
         }
       }
-      throw new DeliveryError(reasons.length ? reasons.join('; ') : 'no delivery route is available for this agent');
+      if (!causes.length) throw new DeliveryError('no delivery route is available for this agent', 'not_running');
+      const failure = causes.some((c) => c instanceof DeliveryTimeout) ? 'timeout' : 'failed';
+      throw new DeliveryError(reasons.join('; '), failure, causes);
     });
   }
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Screen } from './screen/screen.js';
+import { DeliveryTimeout } from './deliverer.js';
 import { DialogAnswers } from './dialog-answers.js';
 
 export interface InputWait {
@@ -92,7 +93,7 @@ export async function waitForInput(
         `${w.agent} has not shown its input prompt after ${SLOW_START_NOTE_MS / 1000} s; still waiting.`,
       );
     if (Date.now() - started >= w.timeoutMs)
-      throw new Error(
+      throw new DeliveryTimeout(
         `${w.agent} was not ready for input within ${Math.round(w.timeoutMs / 1000)} s (${waitingOn(s)})`,
       );
     await sleep(INPUT_POLL_MS);

@@ -57,6 +57,8 @@ export async function runChecks(ctx: DoctorContext): Promise<CheckResult[]> {
     ...(['claude', 'codex', 'opencode'] as const).map((h) =>
       checkHarness(h, cfg, ctx.envPath ?? process.env.PATH ?? ''),
     ),
+    // Not required: Leo runs with it, but leo.yaml holds environment values (API keys) other users could read.
+    ...(fs.existsSync(ctx.paths.configFile) ? [checkMode('config file', ctx.paths.configFile, 0o600, false)] : []),
     checkMode('state folder', ctx.paths.stateDir, 0o700, true),
     checkMode('operator token', ctx.paths.operatorTokenFile, 0o600, true),
     checkMode('agent token', ctx.paths.agentTokenFile, 0o600, true),

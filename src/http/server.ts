@@ -110,9 +110,11 @@ export function createServer(opts: ServerOptions): LeoServer {
     },
   }) as unknown as FastifyInstance;
 
-  // Fastify's own JSON parser, behind the checks it lacks (json-body.ts).
+  // Fastify's own JSON parser, behind the checks it lacks (json-body.ts). Its text/plain parser goes: a browser sends
+  // text/plain cross-site without a preflight, so a JSON route taking it would rest on the Origin gate alone; it is a
+  // 415 unsupported_media_type instead. The one route that takes any body (uploads) brings its own parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const checked = jsonBodyText(body as Buffer);
     if (!checked.ok) return done(new HttpError(400, checked.error, 'bad_json'), undefined);

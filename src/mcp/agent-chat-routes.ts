@@ -44,7 +44,7 @@ export const agentChatRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerL
           ),
         );
       } catch (err) {
-        if (err instanceof AskError) throw new HttpError(err.status, err.message);
+        if (err instanceof AskError) throw new HttpError(err.status, err.message, err.code);
         if (err instanceof AttachmentError) throw new HttpError(err.status, err.message);
         if (err instanceof ToolInputError) throw new HttpError(400, err.message);
         throw err;

@@ -26,13 +26,17 @@ export const pushRoutes: FastifyPluginAsync<{
   store: SubscriptionStore;
   presence: PresenceBoard;
   vapidPublicKey(): string;
-}> = async (app, { store, presence, vapidPublicKey }) => {
+  /** Why a webhook URL is refused (webhook-target.ts), or null. */
+  webhookRefusal(url: string): Promise<string | null>;
+}> = async (app, { store, presence, vapidPublicKey, webhookRefusal }) => {
   const opts = { config: { access: Access.operatorOrDevice } };
   app.get('/api/v1/push/vapid-public-key', opts, async () => ok({ public_key: vapidPublicKey() }));
   // A device's subscription is registered in its own name and belongs to its token; `device` in the body is then
   // only accepted when it is that name. The operator's and the socket's keep `device` as a free label.
   app.post('/api/v1/push/subscriptions', opts, async (req, reply) => {
     const sub = parseInput(NewSubscription, req.body, 'body');
+    const refused = sub.provider === 'webhook' ? await webhookRefusal(sub.url) : null;
+    if (refused) throw new HttpError(400, refused, 'webhook_target_refused', { field: 'url' });
     const p = req.principal;
     if (p?.kind !== 'device') return reply.code(201).send(ok(store.add(sub, null)));
     if (sub.device !== undefined && sub.device !== p.name)

@@ -23,6 +23,8 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 
 export interface WebhookProviderOptions {
   timeoutMs?: number;
+  /** Why the subscription's URL may not be posted to now (webhook-target.ts), or null; checked before each send. */
+  refusal?(url: string): Promise<string | null>;
 }
 
 export class WebhookProvider implements PushProvider {
@@ -32,6 +34,8 @@ export class WebhookProvider implements PushProvider {
 
   async send(sub: Subscription, payload: PushPayload): Promise<PushResult> {
     if (sub.provider !== 'webhook') return { status: 'failed', detail: `not a webhook subscription (${sub.provider})` };
+    const refused = await this.opts.refusal?.(sub.url);
+    if (refused) return { status: 'failed', detail: refused };
     const body = JSON.stringify(payload);
     let res: Response;
     try {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { ClaudeStreamReader } from './claude-stream.js';
+import { redactProviderText } from './provider-error.js';
 import type { ChatEngine, EngineMessage, TurnInput, TurnResult } from './engine.js';
 import type { ToolCallSummary } from './session-schemas.js';
 
@@ -28,6 +29,9 @@ export class ClaudeCliEngine implements ChatEngine {
     const allowed = input.allowedTools ?? [];
     if (allowed.length) args.push('--allowedTools', allowed.join(','));
     const env: Record<string, string> = { ...input.env, PWD: input.workspace };
+    // Claude's error text quotes the API's answers: it reaches the caller and the session only redacted.
+    const providerText = (text: string) =>
+      redactProviderText(text, [input.settings.apiKey, ...Object.values(input.env ?? {})]);
     if (input.settings.max_tokens !== undefined) env.CLAUDE_CODE_MAX_OUTPUT_TOKENS = String(input.settings.max_tokens);
     args.push('--', prompt);
 
@@ -111,7 +115,9 @@ export class ClaudeCliEngine implements ChatEngine {
               usage: item.usage,
               toolCalls,
               resumeId: item.sessionId ?? resumeId,
-              ...(item.ok ? {} : { failure: { code: 'LLM_ERROR', message: item.text ?? 'claude reported an error' } }),
+              ...(item.ok
+                ? {}
+                : { failure: { code: 'LLM_ERROR', message: providerText(item.text ?? 'claude reported an error') } }),
             };
             break;
         }
@@ -128,7 +134,7 @@ export class ClaudeCliEngine implements ChatEngine {
         cancelled: { reason: reasonOf(input.signal) },
       };
     if (result) return result;
-    const why = stderr.trim().split('\n').at(-1) ?? '';
+    const why = providerText(stderr.trim().split('\n').at(-1) ?? '');
     if (timedOut)
       return {
         ...empty(iterations, toolCalls),

@@ -1,6 +1,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isDeniedFile } from './tools/denied-files.js';
 
 /**
  * @-mention expansion for the HTTP chat route (agent-chat-endpoint.md, "@-mention expansion"): paths the message
@@ -12,7 +13,7 @@ import path from 'node:path';
  *   anywhere: the sender already commands an agent whose tools can read those paths, and the spec allows
  *   `@/absolute/path`. What is never attached is anything whose realpath lies in a denied root (Leo's state folder,
  *   holding its tokens — the spec's `.veil/auth.json` — and leo.yaml, holding environment values), so a symlink
- *   pointing there is refused too;
+ *   pointing there is refused too, and so is a hard link to one of their files (same device and inode);
  * - a refused path is skipped exactly like a missing one, so the block never confirms it exists;
  * - only regular files and directories count: `@/dev/zero` or a FIFO would never finish reading;
  * - a bare token ending in punctuation is tried whole first, then with the punctuation stripped one character at a
@@ -90,6 +91,7 @@ async function resolve(mention: Mention, workspace: string, denied: string[]): P
     if (denied.some((root) => isInside(real, root))) return null;
     const stats = await fs.stat(real);
     if (!stats.isFile() && !stats.isDirectory()) return null;
+    if (await isDeniedFile(stats, denied)) return null;
     return { label: candidate === mention.candidates[0] ? mention.label : candidate, real, stats };
   }
   return null;

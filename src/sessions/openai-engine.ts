@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock, type TimerHandle } from '../core/clock.js';
 import { resolvePaths } from '../core/home.js';
 import type { ChatEngine, EngineMessage, TurnFailure, TurnInput, TurnResult, TurnSettings } from './engine.js';
+import { redactProviderText } from './provider-error.js';
 import type { FinishReason, NewSessionMessage, TokenUsage, ToolCall, ToolCallSummary } from './session-schemas.js';
 import { builtinTools, runTool, toolSchemas, type OpenAiToolSchema, type Tool } from './tools/index.js';
 
@@ -12,8 +13,6 @@ import { builtinTools, runTool, toolSchemas, type OpenAiToolSchema, type Tool } 
 const MAX_ATTEMPTS = 4;
 /** setTimeout's ceiling; a longer delay would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** How much of a provider's error body goes into the failure message. */
-const ERROR_BODY_CHARS = 500;
 
 export interface OpenAiEngineOptions {
   /** Durations, deadlines and retry waits; default the system clock. */
@@ -225,7 +224,7 @@ class Turn {
     } catch (err) {
       throw new LlmError(`LLM API unreachable: ${describeError(err)}`, true);
     }
-    if (!res.ok) throw await httpError(res);
+    if (!res.ok) throw await httpError(res, settings.apiKey);
     if (!res.body) throw new LlmError('LLM API answered with an empty body', true);
     return this.readStream(res.body);
   }
@@ -259,11 +258,17 @@ class Turn {
       try {
         chunk = JSON.parse(data);
       } catch {
-        throw new LlmError(`LLM stream sent malformed data: ${data.slice(0, ERROR_BODY_CHARS)}`, true);
+        throw new LlmError(
+          `LLM stream sent malformed data: ${redactProviderText(data, [this.input.settings.apiKey])}`,
+          true,
+        );
       }
       // Some providers report a failure inside a stream that has already answered 200.
       if (chunk?.error)
-        throw new LlmError(`LLM API error: ${chunk.error.message ?? JSON.stringify(chunk.error)}`, true);
+        throw new LlmError(
+          `LLM API error: ${redactProviderText(chunk.error.message ?? JSON.stringify(chunk.error), [this.input.settings.apiKey])}`,
+          true,
+        );
       if (chunk?.usage) reply.usage = chunk.usage;
       const choice = chunk?.choices?.[0];
       if (!choice) continue;
@@ -452,15 +457,17 @@ function describeError(err: unknown): string {
   return e.cause?.message ? `${e.message} (${e.cause.message})` : String(e?.message ?? err);
 }
 
-async function httpError(res: Response): Promise<LlmError> {
+/** The provider's status and its own words, never a credential they echo (provider-error.ts). */
+async function httpError(res: Response, apiKey: string | undefined): Promise<LlmError> {
   const text = await res.text().catch(() => '');
-  let detail = text.slice(0, ERROR_BODY_CHARS);
+  let detail = text;
   try {
     const parsed = JSON.parse(text);
     if (typeof parsed?.error?.message === 'string') detail = parsed.error.message;
   } catch {
     // Not JSON: the raw text is the best there is.
   }
+  detail = redactProviderText(detail, [apiKey]);
   const retryable = res.status === 408 || res.status === 429 || res.status >= 500;
   return new LlmError(
     `LLM API error ${res.status}: ${detail}`,

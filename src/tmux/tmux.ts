@@ -67,6 +67,11 @@ function isNoSession(stderr: string): boolean {
   return /can't find session|session not found|no current target/i.test(stderr);
 }
 
+/** Whether a tmux call failed because its session (or the whole server) is gone, not for another reason. */
+export function isSessionGone(err: unknown): boolean {
+  return err instanceof TmuxError && (isNoSession(err.stderr) || isNoServer(err.stderr));
+}
+
 /** `=name` matches the session exactly; a bare name would also match any session it is a prefix of. */
 function sessionTarget(name: string): string {
   assertSessionName(name);

@@ -87,7 +87,8 @@ describe('ConfigWatcher', () => {
   });
 
   it('start() logs unknown-key warnings', async () => {
-    await writeFile(file, 'web:\n  colour: red\n');
+    // Private, as leo.yaml should be: a readable one would add its own warning.
+    await writeFile(file, 'web:\n  colour: red\n', { mode: 0o600 });
     const { w, logger } = make();
     await w.start();
     const warns = logger.lines.filter((l) => l.level === 'warn').map((l) => l.msg);

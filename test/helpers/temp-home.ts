@@ -5,7 +5,7 @@ import path from 'node:path';
 /** A throwaway LEO_HOME (and user home) under the system temp folder; never the real ~/.leo. */
 export function makeTempHome(configYaml = ''): { home: string; env: NodeJS.ProcessEnv; cleanup(): void } {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-test-'));
-  fs.writeFileSync(path.join(home, 'leo.yaml'), configYaml);
+  fs.writeFileSync(path.join(home, 'leo.yaml'), configYaml, { mode: 0o600 });
   const env = { ...process.env, LEO_HOME: home, LEO_USER_HOME: home };
   return { home, env, cleanup: () => fs.rmSync(home, { recursive: true, force: true }) };
 }

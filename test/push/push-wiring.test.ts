@@ -27,7 +27,11 @@ describe('pushes for chat messages, to a webhook subscription on 127.0.0.1', () 
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/push`;
-    t = await startTestDaemon({ config: 'templates:\n  cat: { harness: shell, command: "exec cat" }\n' });
+    // The test's webhook receiver listens on loopback, which a webhook may reach only when allowed.
+    t = await startTestDaemon({
+      config:
+        'chat:\n  webhook_allowed_hosts: [127.0.0.1]\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n',
+    });
     await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
       token: t.daemon.operatorToken,
       body: { template: 'cat', name: 'leo-den' },

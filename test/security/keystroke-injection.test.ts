@@ -150,7 +150,7 @@ describe('a message cannot type keys into an agent’s terminal (issue 20 item 1
   it('a plain message gets exactly one Enter', async () => {
     const id = await post(tokens.poster, 'a plain note');
     assert.equal((await settled(id)).state, 'delivered');
-    assertTyped(await deliveredBytes(), '[Leo Chat] a plain note');
+    assertTyped(await deliveredBytes(), '[Leo Chat from client:poster] a plain note');
   });
 
   it('an agent→agent message and an operator message are made inert the same way', async () => {

@@ -45,7 +45,11 @@ describe('revoking a device or API client ends what its token holds', () => {
   };
 
   before(async () => {
-    t = await startTestDaemon({ config: 'templates:\n  cat: { harness: shell, command: "exec cat" }\n' });
+    // The webhook receiver is on loopback, which webhooks reach only when the host is allowed.
+    t = await startTestDaemon({
+      config:
+        'chat:\n  webhook_allowed_hosts: [127.0.0.1]\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n',
+    });
     assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     hooks = await receiver();
   });

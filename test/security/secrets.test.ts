@@ -126,6 +126,9 @@ log:
   level: trace
 pool:
   threads: 1
+chat:
+  # The test's webhook receiver listens on loopback.
+  webhook_allowed_hosts: [127.0.0.1]
 environments:
   acct: { SECRET_A: "${env.named}" }
   keys: { OPENAI_KEY: "${env.apiKey}" }

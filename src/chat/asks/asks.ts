@@ -17,8 +17,9 @@ export type AskResult =
 
 export class AskError extends Error {
   constructor(
-    readonly status: 400 | 404 | 409,
+    readonly status: 400 | 403 | 404 | 409,
     message: string,
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -135,6 +136,14 @@ export class AskService {
     const m = this.deps.store.get(messageId);
     if (!m || m.kind !== 'ask') throw new AskError(404, `no ask ${messageId}`);
     if (m.agent !== caller.agent) throw new AskError(400, `ask ${messageId} belongs to another agent`);
+    // A questions card is Claude's AskUserQuestion held for the owner by the daemon's hook, not an ask the agent's
+    // tools opened: withdrawing it would leave the owner's answer refused and the hook waiting out its deadline.
+    if (m.input?.type === 'questions')
+      throw new AskError(
+        403,
+        `message ${messageId} is a questions card for the owner; only your own asks can be withdrawn`,
+        'not_own_ask',
+      );
     if (m.state !== 'open') throw new AskError(409, `this ask is already ${m.state}`);
     this.expire(m, 'withdrawn');
     return { message_id: messageId, withdrawn: true };

@@ -40,13 +40,14 @@ function quotaError(agent: string, used: number, quota: number): AttachmentError
 
 /**
  * A file name that is safe as the last path segment: no separators, no control characters, no leading dots, at most
- * 200 bytes; whatever is left of the original stays readable. Pure.
+ * 200 bytes; whatever is left of the original stays readable. Bidi controls (U+061C, U+200E/F, U+202A–E, U+2066–9)
+ * and the line/paragraph separators go too: `invoice\u202Efdp.exe` would show as `invoiceexe.pdf`. Pure.
  */
 export function sanitizeFilename(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
   let name = base
     .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, '')
     .replace(/[<>:"|?*]/g, '_')
     .replace(/^[.\s]+/, '')
     .trim();

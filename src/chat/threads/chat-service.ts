@@ -274,7 +274,7 @@ export class ChatService {
       const paths = this.deps.attachments.pathsOf(message.id);
       const said = message.kind === 'voice' ? await this.transcribed(message, paths) : message.text;
       if (said === null) return;
-      const text = formatDelivery(said, paths, this.replyContext(message.reply_to));
+      const text = formatDelivery(said, paths, this.replyContext(message.reply_to), message.sender);
       const route = await deliverer.deliver(message.agent, text, () => {
         this.deps.store.markDeliveryStarted(message.id);
         this.deps.deliveries?.started(message.agent, message.id, text);

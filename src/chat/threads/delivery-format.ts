@@ -11,8 +11,18 @@ function cut(text: string, limit = CARD_TEXT_LIMIT): string {
   return chars.length <= limit ? text : `${chars.slice(0, limit).join('')}…`;
 }
 
-export function formatDelivery(text: string, attachmentPaths: readonly string[], reply?: ReplyContext): string {
-  const lines = [`[Leo Chat] ${text}`];
+/**
+ * `sender` is the message's sender field (`client:<name>` for an API client's post): such a message says so in its
+ * first line, `[Leo Chat from client:<name>]`, so the agent never takes a dashboard's words for its owner's. The
+ * owner's own messages (operator, devices) keep the plain `[Leo Chat]`.
+ */
+export function formatDelivery(
+  text: string,
+  attachmentPaths: readonly string[],
+  reply?: ReplyContext,
+  sender?: string,
+): string {
+  const lines = [`[Leo Chat${sender ? ` from ${sender}` : ''}] ${text}`];
   if (attachmentPaths.length) lines.push(`Attachments: ${attachmentPaths.join(', ')}`);
   if (reply?.kind === 'task')
     lines.push(`In reply to task ${reply.task} run ${reply.runId} (${reply.at}): ${cut(reply.text)}`);

@@ -3,7 +3,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import path from 'node:path';
 import { defineTool, ToolError } from './tool.js';
+import { isInside } from './workspace-path.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -13,6 +15,21 @@ const TAIL_CHARS = 20_000;
 const KILL_GRACE_MS = 3000;
 /** How long output pipes may stay open after the group is gone (held by something that left it with setsid). */
 const PIPE_DRAIN_MS = 500;
+/** What a command inherits from the daemon's own environment: what a shell needs to work, nothing Leo holds. */
+const INHERITED = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'TMPDIR']);
+
+/**
+ * The command's environment: the daemon's basics (PATH, HOME, locale), never the rest of the daemon's environment —
+ * Leo's LEO_* variables and whatever the owner's login shell left there — and the agent's own environments, as its
+ * terminal gets them. Not a sandbox: the command runs as the owner and can read whatever the owner can, Leo's state
+ * folder included, by path; this only keeps secrets from being handed to it unasked.
+ */
+export function bashEnv(daemonEnv: NodeJS.ProcessEnv, agentEnv: Record<string, string>, cwd: string) {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(daemonEnv))
+    if (v !== undefined && (INHERITED.has(k) || k.startsWith('LC_'))) env[k] = v;
+  return { ...env, ...agentEnv, PWD: cwd };
+}
 
 export const bash = defineTool({
   name: 'bash',
@@ -31,9 +48,12 @@ export const bash = defineTool({
   }),
   async run({ command, timeout_s = DEFAULT_TIMEOUT_S }, ctx) {
     const cwd = await fs.realpath(ctx.workspace);
+    const denied = await Promise.all(ctx.deniedRoots.map((d) => fs.realpath(d).catch(() => path.resolve(d))));
+    if (denied.some((d) => isInside(d, cwd)))
+      throw new ToolError("access denied: the workspace is inside Leo's state folder; bash does not run there");
     const child = spawn('/bin/sh', ['-c', command], {
       cwd,
-      env: { ...process.env, ...ctx.env, PWD: cwd },
+      env: bashEnv(process.env, ctx.env, cwd),
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so the whole tree can be signalled at once.
       detached: true,

@@ -1,11 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isDeniedFile } from './denied-files.js';
 import { ToolError } from './tool.js';
 import type { ToolContext } from './tool.js';
 
 /**
  * The real path of `p` (relative to the workspace, or absolute) once it is known to stay inside the workspace and
- * outside every denied root. The checks run on the real path, so neither `..` nor a symlink can lead out; a path that
+ * outside every denied root. The checks run on the real path, so neither `..` nor a symlink can lead out, and on the
+ * file's identity, so neither can a hard link to a denied file; a path that
  * leaves the workspace as written is refused before the file system is asked, so its answer tells nothing about what
  * lies outside.
  */
@@ -23,15 +25,16 @@ export async function resolveInWorkspace(
     throw new ToolError(err.code === 'ENOENT' ? `no such file or directory: ${p}` : err.message);
   });
   if (!isInside(root, real)) throw outside;
-  for (const denied of ctx.deniedRoots) {
+  const realDenied = await Promise.all(
     // A denied root that does not exist yet cannot be reached through a symlink either; compare it as written.
-    const realDenied = await fs.realpath(denied).catch(() => path.resolve(denied));
-    if (isInside(realDenied, real)) throw new ToolError(`access denied: ${p}`);
-  }
+    ctx.deniedRoots.map((denied) => fs.realpath(denied).catch(() => path.resolve(denied))),
+  );
+  if (realDenied.some((denied) => isInside(denied, real))) throw new ToolError(`access denied: ${p}`);
+  if (await isDeniedFile(await fs.stat(real), realDenied)) throw new ToolError(`access denied: ${p}`);
   return real;
 }
 
-function isInside(root: string, p: string): boolean {
+export function isInside(root: string, p: string): boolean {
   const rel = path.relative(root, p);
   return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
 }
