@@ -51,6 +51,13 @@ export function planControlLine(commands: readonly (readonly string[])[], buffer
         ['delete-buffer', '-b', name],
       );
       blocks.push('ignored', 'buffer', 'ignored');
+    } else if (c[0] === 'if-shell') {
+      // The branch it runs answers in a block of its own, right after if-shell's empty one. Only as the list's last
+      // command, with both branches given: then exactly one more block comes, and a failing branch ends the list.
+      if (c !== commands.at(-1) || !c.includes('-F') || c.length < 6)
+        throw new Error('if-shell must be the last command of its list, with -F and both branches');
+      sent.push(c);
+      blocks.push('ignored', 'output');
     } else {
       sent.push(c);
       blocks.push('output');

@@ -248,13 +248,27 @@ export class Tmux {
       '-t',
       paneTarget(name),
     ];
+    // tmux 3.3a's whole server exits when a buffer is pasted into a dead pane (an agent whose program just ended,
+    // before the supervisor's sweep saw it): the server pastes only into a live pane, and otherwise keeps the buffer,
+    // which is how Leo learns the paste was skipped (a paste's -d deletes it).
+    const target = paneTarget(name);
+    const skip = ['set-option', '-p', '-t', target, '@leo-paste-skipped', '1'];
+    const guarded = [
+      'if-shell',
+      '-F',
+      '-t',
+      target,
+      '#{pane_dead}',
+      skip.map(tmuxWord).join(' '),
+      paste.map(tmuxWord).join(' '),
+    ];
     const r = this.transport.private
-      ? await this.transport.run([['set-buffer', '-b', buffer, '--', text], paste])
-      : await this.transport.run([['load-buffer', '-b', buffer, '-'], paste], text);
-    if (r.code !== 0) {
-      await this.transport.run([['delete-buffer', '-b', buffer]]).catch(() => undefined);
-      throw new TmuxError('paste-buffer', r.code, r.stderr);
-    }
+      ? await this.transport.run([['set-buffer', '-b', buffer, '--', text], guarded])
+      : await this.transport.run([['load-buffer', '-b', buffer, '-'], guarded], text);
+    const left = await this.transport.run([['delete-buffer', '-b', buffer]]);
+    if (r.code !== 0) throw new TmuxError('paste-buffer', r.code, r.stderr);
+    if (left.code === 0)
+      throw new TmuxError('paste-buffer', 1, `the program in ${name}'s pane has exited: nothing was pasted`);
   }
 
   /** Presses named keys (tmux key names: `Down`, `Enter`, …), one send-keys call. */

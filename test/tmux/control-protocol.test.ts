@@ -41,6 +41,17 @@ describe('control mode: writing command lines', () => {
     assert.throws(() => planControlLine([[]], () => 'b'), /empty/);
   });
 
+  it('expects the block of the branch if-shell runs after its own, and takes if-shell only last with both branches', () => {
+    const ifShell = ['if-shell', '-F', '-t', '=a:', '#{pane_dead}', 'x', 'y'];
+    assert.deepEqual(planControlLine([['set-buffer', 'b'], ifShell], () => 'unused').blocks, [
+      'output',
+      'ignored',
+      'output',
+    ]);
+    assert.throws(() => planControlLine([ifShell, ['send-keys']], () => 'b'), /last command/);
+    assert.throws(() => planControlLine([['if-shell', '-F', '#{x}', 'only-one']], () => 'b'), /both branches/);
+  });
+
   it('sends a printed capture as a capture into a buffer of its own, shown and deleted', () => {
     let n = 0;
     const plan = planControlLine(

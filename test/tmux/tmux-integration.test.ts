@@ -174,6 +174,16 @@ for (const control of [false, true])
       );
     });
 
+    it("refuses to paste into a dead pane, which would end tmux 3.3a's whole server", async () => {
+      await tmux.newSession({ name: 'gone', cwd: t.dir, command: ['true'] });
+      await tmux.newSession({ name: 'bystander', cwd: t.dir, command: ['sh', '-c', 'sleep 30'] });
+      await deadPane('gone');
+      await assert.rejects(tmux.pasteText('gone', 'hello'), /has exited: nothing was pasted/);
+      assert.equal(await tmux.hasSession('bystander'), true, 'the server is still up');
+      await tmux.pasteText('bystander', 'still pastes');
+      assert.equal(await tmux.hasSession('bystander'), true);
+    });
+
     it('pastes many lines, quotes, escapes and wide characters as one paste', async () => {
       await tmux.newSession({ name: 'cat2', cwd: t.dir, command: ['cat'] });
       await eventually('cat2', () => session('cat2'));

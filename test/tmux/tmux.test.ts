@@ -146,14 +146,18 @@ describe('Tmux over the exec seam', () => {
     );
   });
 
-  it('pastes through a buffer of its own, the text on stdin', async () => {
-    const { exec, calls } = fakeExec();
+  // A paste deletes its buffer (-d); delete-buffer after it finds nothing unless the paste was skipped.
+  const pasted = (args: readonly string[]) =>
+    args.includes('delete-buffer') ? { code: 1, stderr: 'unknown buffer: x' } : {};
+
+  it('pastes through a buffer of its own, the text on stdin, into a pane only while it is alive', async () => {
+    const { exec, calls } = fakeExec(pasted);
     const tmux = new Tmux({ socketPath: '/s', exec });
     await tmux.pasteText('den', 'hello\nworld');
     await tmux.pasteText('den', 'raw', { bracketed: false });
     await tmux.pasteText('den', '');
-    assert.equal(calls.length, 2);
-    const [a, b] = calls;
+    assert.equal(calls.length, 4);
+    const [a, check, b] = calls;
     const buf = a?.args[6];
     assert.match(String(buf), /^leo-paste-[0-9a-f]{16}$/);
     assert.deepEqual(a?.args.slice(4), [
@@ -162,22 +166,28 @@ describe('Tmux over the exec seam', () => {
       buf,
       '-',
       ';',
-      'paste-buffer',
-      '-p',
-      '-d',
-      '-b',
-      buf,
+      'if-shell',
+      '-F',
       '-t',
       '=den:',
+      '#{pane_dead}',
+      `'set-option' '-p' '-t' '=den:' '@leo-paste-skipped' '1'`,
+      `'paste-buffer' '-p' '-d' '-b' '${buf}' '-t' '=den:'`,
     ]);
     assert.equal(a?.opts?.input, 'hello\nworld');
+    assert.deepEqual(check?.args.slice(4), ['delete-buffer', '-b', buf]);
     assert.notEqual(b?.args[6], buf);
-    assert.ok(!b?.args.includes('-p'));
+    assert.ok(!b?.args.at(-1)?.includes("'-p'"));
+  });
+
+  it('says so when the pane had died and nothing was pasted (its buffer is still there)', async () => {
+    const { exec } = fakeExec();
+    await assert.rejects(new Tmux({ socketPath: '/s', exec }).pasteText('den', 'x'), /has exited: nothing was pasted/);
   });
 
   it('a failed paste removes its buffer and throws', async () => {
     const { exec, calls } = fakeExec((args) =>
-      args.includes('load-buffer') ? { code: 1, stderr: "can't find pane: =den:" } : {},
+      args.includes('load-buffer') ? { code: 1, stderr: "can't find pane: =den:" } : pasted(args),
     );
     await assert.rejects(new Tmux({ socketPath: '/s', exec }).pasteText('den', 'x'), /can't find pane/);
     assert.deepEqual(calls[1]?.args.slice(4, 6), ['delete-buffer', '-b']);
