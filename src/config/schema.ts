@@ -203,6 +203,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       .positive()
       .default(100 * MiB),
     attachment_retention: duration({ min: MINUTE }).default(90 * DAY),
+    /** Agent chat endpoint sessions untouched this long are deleted with their messages. */
+    session_retention: duration({ min: HOUR }).default(90 * DAY),
   });
 
   const DefaultsSchema = z.strictObject({

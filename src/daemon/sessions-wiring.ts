@@ -70,7 +70,9 @@ export async function wireSessions(d: SessionsWiringDeps) {
     },
     agent,
     clock: d.clock,
+    retentionMs: () => d.config().chat.session_retention,
   });
+  sessions.startRetention();
   await d.app.register(sessionRoutes, {
     sessions,
     streams,

@@ -4,20 +4,34 @@ import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { HttpError } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
-import { userMessageParts } from './attachments.js';
+import { INLINE_MAX_BYTES, userMessageParts } from './attachments.js';
 import { parseChatRequest } from './chat-request.js';
 import { expandMentions } from './mentions.js';
 import { invalid, parseOverrides, type Validated } from './overrides.js';
 import type { SessionService, TurnOutcome } from './session-service.js';
-import type { LlmSettings } from './session-schemas.js';
+import type {
+  FireAndForgetResponse,
+  LlmSettings,
+  SessionDeletedResponse,
+  SessionListResponse,
+  SessionMessagesResponse,
+  SessionResponse,
+} from './session-schemas.js';
 import type { SessionStreams, StreamEvent } from './session-streams.js';
 
 /** How long fire-and-forget waits for a new session's id before answering without one (the spec's guard). */
 const NEW_SESSION_GUARD_MS = 10_000;
 const SSE_HEARTBEAT_MS = 20_000;
+/**
+ * The chat body's own limit (the global web.body_limit is 1 MiB): room for four attachments at the 8 MB inline cap
+ * as base64 (4/3 of the decoded size) plus 1 MiB for the message and the JSON around them. An attachment over the cap
+ * inside this limit is answered by the spec's 400 VALIDATION_ERROR naming it; only a body past the limit is a 413.
+ */
+export const CHAT_BODY_MAX_BYTES = 4 * Math.ceil(INLINE_MAX_BYTES / 3) * 4 + 1024 * 1024;
 
 const AgentParams = z.object({ name: z.string().min(1).max(100) });
 const SessionParams = z.object({ id: z.string().min(1).max(100) });
+const ListQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
 
 /**
  * The agent chat endpoint (agent-chat-endpoint.md): `POST /agents/:name/chat` in JSON, SSE and fire-and-forget
@@ -32,7 +46,7 @@ export const sessionRoutes: FastifyPluginAsync<{
 }> = async (app, { sessions, streams, mentionScope }) => {
   const opts = { config: { access: Access.operator } };
 
-  app.post('/agents/:name/chat', opts, async (req, reply) => {
+  app.post('/agents/:name/chat', { ...opts, bodyLimit: CHAT_BODY_MAX_BYTES }, async (req, reply) => {
     const { name } = parseInput(AgentParams, req.params, 'params');
     const parsed = checked(parseChatRequest(req.body ?? {}));
     sessions.chatAgent(name);
@@ -45,8 +59,8 @@ export const sessionRoutes: FastifyPluginAsync<{
         : parsed.message;
       if (parsed.attachments.length > 0) {
         parts = userMessageParts(message, parsed.attachments);
-        firstAttachmentType = parsed.attachments[0]!.type;
       }
+      firstAttachmentType = parsed.firstAttachmentType;
     }
     const turn = sessions.begin({
       agent: name,
@@ -64,7 +78,7 @@ export const sessionRoutes: FastifyPluginAsync<{
         Promise.resolve(turn.session.id),
         new Promise<null>((r) => setTimeout(() => r(null), NEW_SESSION_GUARD_MS).unref()),
       ]);
-      return reply.code(202).send({ accepted: true, sessionId: id });
+      return reply.code(202).send({ accepted: true, sessionId: id } satisfies FireAndForgetResponse);
     }
 
     if (parsed.response === 'sse') {
@@ -89,10 +103,27 @@ export const sessionRoutes: FastifyPluginAsync<{
     return sendOutcome(reply, turn.session.id, outcome);
   });
 
-  app.get('/sessions/:id/messages', opts, async (req) => {
+  app.get('/agents/:name/sessions', opts, async (req): Promise<SessionListResponse> => {
+    const { name } = parseInput(AgentParams, req.params, 'params');
+    const { limit } = parseInput(ListQuery, req.query, 'query');
+    return { sessions: sessions.list(name, limit) };
+  });
+
+  app.get('/sessions/:id', opts, async (req): Promise<SessionResponse> => {
     const { id } = parseInput(SessionParams, req.params, 'params');
-    sessions.session(id);
-    return { sessionId: id, messages: sessions.messages(id) };
+    return { session: sessions.session(id), busy: sessions.busy(id) };
+  });
+
+  app.delete('/sessions/:id', opts, async (req): Promise<SessionDeletedResponse> => {
+    const { id } = parseInput(SessionParams, req.params, 'params');
+    sessions.remove(id);
+    return { sessionId: id, deleted: true };
+  });
+
+  app.get('/sessions/:id/messages', opts, async (req): Promise<SessionMessagesResponse> => {
+    const { id } = parseInput(SessionParams, req.params, 'params');
+    const session = sessions.session(id);
+    return { sessionId: id, messages: sessions.messages(id), error: session.last_error };
   });
 
   app.get('/sessions/:id/stream', opts, async (req, reply) => {

@@ -1,7 +1,14 @@
-import type { Clock } from '../core/clock.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
 import { HttpError } from '../http/envelope.js';
 import type { ChatEngine, ContentPart, EngineMessage, TurnResult, TurnSettings } from './engine.js';
-import type { LlmSettings, Session, SessionMessage, ToolCallSummary, TokenUsage } from './session-schemas.js';
+import type {
+  LlmSettings,
+  Session,
+  SessionMessage,
+  ToolCallSummary,
+  TokenUsage,
+  TurnError,
+} from './session-schemas.js';
 import { resolveSettings } from './overrides.js';
 import type { SessionStore } from './session-store.js';
 import type { SessionStreams, StreamEventName } from './session-streams.js';
@@ -27,7 +34,7 @@ export interface TurnRequest {
   sessionId?: string | undefined;
   /** With attachments: this turn's whole user content (text part first), sent but never stored. */
   parts: ContentPart[];
-  /** The first attachment's type, for MODEL_MODALITY_UNSUPPORTED. */
+  /** The first attachment's type, skipped ones included: set whenever attachments were given. */
   firstAttachmentType?: string | undefined;
   overrides: LlmSettings;
 }
@@ -56,6 +63,8 @@ export interface Turn {
 }
 
 const ZERO: TokenUsage = { input: 0, output: 0, cache: 0, cost: 0 };
+/** How often sessions past their retention are looked for. */
+export const RETENTION_SWEEP_MS = 6 * 3600_000;
 
 /**
  * Runs chat turns: finds or creates the session, stores the user message, replays the full history to the agent's
@@ -65,6 +74,7 @@ const ZERO: TokenUsage = { input: 0, output: 0, cache: 0, cost: 0 };
 export class SessionService {
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly running = new Map<string, AbortController>();
+  private retentionTimer: TimerHandle | null = null;
 
   constructor(
     private readonly deps: {
@@ -73,8 +83,25 @@ export class SessionService {
       engines: Record<ChatEngine['name'], ChatEngine>;
       agent(name: string): ChatAgent | null;
       clock: Clock;
+      /** chat.session_retention: a session untouched this long is deleted with its messages. */
+      retentionMs(): number;
     },
   ) {}
+
+  /** Deletes expired sessions now and every RETENTION_SWEEP_MS until close(). */
+  startRetention(): void {
+    this.pruneExpired();
+    this.retentionTimer = this.deps.clock.setInterval(() => this.pruneExpired(), RETENTION_SWEEP_MS);
+  }
+
+  /** Deletes the sessions past retention; a busy one waits for the next sweep (its turn will touch it anyway). */
+  pruneExpired(): number {
+    const ids = this.deps.store
+      .idleSince(this.deps.clock.now() - this.deps.retentionMs())
+      .filter((id) => !this.busy(id));
+    for (const id of ids) this.deps.store.delete(id);
+    return ids.length;
+  }
 
   /** The agent, or the spec's error for a missing one or one without chat. */
   chatAgent(name: string): ChatAgent {
@@ -95,12 +122,13 @@ export class SessionService {
   /** Validates against the agent and the session, then starts the turn (queued behind the session's last one). */
   begin(req: TurnRequest): Turn {
     const agent = this.chatAgent(req.agent);
-    if (req.parts.length > 0 && agent.engine === 'claude-cli')
+    // Judged on every attachment given: one the parser skipped (audio by url) was still meant for the model.
+    if (req.firstAttachmentType !== undefined && agent.engine === 'claude-cli')
       throw new HttpError(
         400,
         'the claude-cli engine does not take attachments; use an agent on the openai engine',
         'MODEL_MODALITY_UNSUPPORTED',
-        { attachmentType: req.firstAttachmentType ?? 'unknown' },
+        { attachmentType: req.firstAttachmentType },
       );
     let session: Session;
     if (req.sessionId) {
@@ -124,6 +152,31 @@ export class SessionService {
 
   messages(sessionId: string): SessionMessage[] {
     return this.deps.store.messages(sessionId);
+  }
+
+  /** The agent's sessions, newest activity first; 404 for an agent that neither exists nor left sessions behind. */
+  list(agent: string, limit: number): Session[] {
+    const sessions = this.deps.store.list(agent, limit);
+    if (sessions.length === 0 && !this.deps.agent(agent))
+      throw new HttpError(404, `no agent named "${agent}"`, 'AGENT_NOT_FOUND');
+    return sessions;
+  }
+
+  /** Whether a turn runs on the session or waits behind one. */
+  busy(sessionId: string): boolean {
+    return this.tails.has(sessionId);
+  }
+
+  /** Deletes a session and its messages; refused while a turn runs or waits, which would write to it. */
+  remove(sessionId: string): void {
+    this.session(sessionId);
+    if (this.busy(sessionId))
+      throw new HttpError(
+        409,
+        `session ${sessionId} has a turn running or queued: cancel it first (POST /sessions/${sessionId}/cancel)`,
+        'SESSION_BUSY',
+      );
+    this.deps.store.delete(sessionId);
   }
 
   /** Cancels the session's running turn; false when none runs. */
@@ -155,6 +208,8 @@ export class SessionService {
 
   /** Shutdown: cancels every running turn and waits for them to record how they ended. */
   async close(): Promise<void> {
+    this.retentionTimer?.cancel();
+    this.retentionTimer = null;
     for (const a of this.running.values()) a.abort('shutdown');
     await Promise.allSettled([...this.tails.values()]);
   }
@@ -168,10 +223,16 @@ export class SessionService {
     const { store, streams, clock } = this.deps;
     const emit = (event: StreamEventName | 'session.budget_exceeded', data: unknown) =>
       streams.publish({ sessionId, event, data });
+    // Every turn that ends without a reply says so on the stream and on the session, for a poller with no stream.
+    const fail = (error: TurnError) => {
+      emit('error', error);
+      store.update(sessionId, { lastError: { ...error, at: new Date(clock.now()).toISOString() } });
+    };
     const startedAt = clock.now();
     this.running.set(sessionId, abort);
     try {
-      if (abort.signal.aborted) return this.cancelled(sessionId, String(abort.signal.reason), emit);
+      if (store.get(sessionId)?.last_error) store.update(sessionId, { lastError: null });
+      if (abort.signal.aborted) return this.cancelled(sessionId, String(abort.signal.reason), fail);
       if (req.message !== null)
         store.append(sessionId, { role: 'user', content: req.message, tool_calls: null, tool_call_id: null });
       const settings: TurnSettings = {
@@ -216,7 +277,7 @@ export class SessionService {
       if (result.budgetExceeded) emit('session.budget_exceeded', { sessionId, ...result.budgetExceeded });
       if (result.failure) {
         const error = { error: result.failure.message, code: result.failure.code };
-        emit('error', error);
+        fail(error);
         return { ok: false, status: 500, ...error };
       }
       const done: TurnDone = {
@@ -231,8 +292,8 @@ export class SessionService {
       };
       if (result.cancelled && result.content === null) {
         const details = { reason: result.cancelled.reason };
-        emit('error', { error: `Cancelled (${result.cancelled.reason})`, code: 'CANCELLED', details });
-        return { ok: true, done, content: null };
+        fail({ error: `Cancelled (${result.cancelled.reason})`, code: 'CANCELLED', details });
+        return { ok: true, done: { ...done, session: store.get(sessionId)! }, content: null };
       }
       emit('done', done);
       return { ok: true, done, content: result.content };
@@ -241,8 +302,8 @@ export class SessionService {
     }
   }
 
-  private cancelled(sessionId: string, reason: string, emit: (e: StreamEventName, d: unknown) => void): TurnOutcome {
-    emit('error', { error: `Cancelled (${reason})`, code: 'CANCELLED', details: { reason } });
+  private cancelled(sessionId: string, reason: string, fail: (error: TurnError) => void): TurnOutcome {
+    fail({ error: `Cancelled (${reason})`, code: 'CANCELLED', details: { reason } });
     const session = this.deps.store.get(sessionId)!;
     return {
       ok: true,

@@ -1,0 +1,185 @@
+// The agent chat endpoint's sessions through the real daemon against the scripted OpenAI-compatible server
+// (agent-chat-endpoint.md; issue 15 items 16, 18, 19 and 20): attachments up to the 8 MB inline cap fit the chat
+// route's body limit; a detached turn that fails leaves its error on the session; sessions can be read, listed,
+// deleted and expire; each SSE call streams its own turn only, with heartbeats; attachments the parser skips still
+// count against an engine that takes none.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ManualClock } from '../../src/core/clock.js';
+import { INLINE_MAX_BYTES } from '../../src/sessions/attachments.js';
+import {
+  FireAndForgetResponse,
+  SessionDeletedResponse,
+  SessionListResponse,
+  SessionMessagesResponse,
+  SessionResponse,
+} from '../../src/sessions/session-schemas.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { request } from '../helpers/http.js';
+import { OpenAiServer } from '../helpers/openai-server.js';
+import { until } from '../helpers/wait.js';
+
+const CONFIG = (baseUrl: string, extra = '') => `
+environments:
+  keys: { OPENAI_KEY: sk-test-123 }
+templates:
+  bot:
+    harness: shell
+    command: "exec cat"
+    environments: [keys]
+    chat: { enabled: true, engine: openai, base_url: "${baseUrl}", api_key_env: OPENAI_KEY, model: gpt-test }
+  cc: { harness: shell, command: "exec cat", chat: { enabled: true, engine: claude-cli } }
+${extra}`;
+
+async function daemonWith(llm: OpenAiServer, extra = '') {
+  const t = await startTestDaemon({ config: CONFIG(llm.baseUrl, extra) });
+  const op = (method: string, p: string, body?: unknown) =>
+    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
+  for (const name of ['bot', 'cc'])
+    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: name, name })).status, 201);
+  return { t, op, chat: (agent: string, body: unknown) => op('POST', `/agents/${agent}/chat`, body) };
+}
+
+/** Base64 of exactly `bytes` bytes, padded, without building the bytes: each 3 bytes are 4 characters. */
+const base64Of = (bytes: number) => 'QUJD'.repeat(Math.floor(bytes / 3)) + ['', 'QQ==', 'QUI='][bytes % 3];
+
+describe('chat sessions: attachments, errors, lifecycle', () => {
+  let llm: OpenAiServer;
+  let t: TestDaemon;
+  let op: Awaited<ReturnType<typeof daemonWith>>['op'];
+  let chat: Awaited<ReturnType<typeof daemonWith>>['chat'];
+
+  before(async () => {
+    llm = await OpenAiServer.start({ defaultReply: { text: 'Fine.' } });
+    ({ t, op, chat } = await daemonWith(llm));
+  });
+  after(async () => {
+    await t.stop();
+    await llm.close();
+  });
+
+  it('an image at the 8 MB inline cap is sent; one byte over is the spec 400 naming the field (item 16)', async () => {
+    const atCap = base64Of(INLINE_MAX_BYTES);
+    assert.ok(atCap.length > 11_000_000, 'the body is far over the global 1 MiB limit');
+    llm.enqueue({ text: 'A big picture.' });
+    const ok = await chat('bot', {
+      message: 'What is this?',
+      attachments: [{ type: 'image', mediaType: 'image/png', data: atCap }],
+    });
+    assert.equal(ok.status, 200, ok.text.slice(0, 300));
+    assert.equal(ok.json.message.content, 'A big picture.');
+    const parts = llm.completionRequests().at(-1)!.body.messages.at(-1).content;
+    assert.equal(parts[1].image_url.url, `data:image/png;base64,${atCap}`);
+
+    const over = await chat('bot', {
+      message: 'And this?',
+      attachments: [{ type: 'image', mediaType: 'image/png', data: base64Of(INLINE_MAX_BYTES + 3) }],
+    });
+    assert.equal(over.status, 400, over.text.slice(0, 300));
+    assert.equal(over.json.code, 'VALIDATION_ERROR');
+    assert.equal(over.json.details.field, 'attachments[0].data');
+    assert.match(over.json.error, /8 MB inline cap/);
+  });
+
+  it('claude-cli refuses attachments the parser would skip: MODEL_MODALITY_UNSUPPORTED on all given (item 20)', async () => {
+    const audioByUrl = await chat('cc', {
+      message: 'listen',
+      attachments: [{ type: 'audio', url: 'https://example.com/a.wav' }],
+    });
+    assert.deepEqual(
+      [audioByUrl.status, audioByUrl.json.code, audioByUrl.json.details],
+      [400, 'MODEL_MODALITY_UNSUPPORTED', { attachmentType: 'audio' }],
+    );
+    const unknownFirst = await chat('cc', {
+      message: 'look',
+      attachments: [{ type: 'sticker' }, { type: 'image', url: 'https://example.com/a.png' }],
+    });
+    assert.deepEqual(
+      [unknownFirst.status, unknownFirst.json.code, unknownFirst.json.details],
+      [400, 'MODEL_MODALITY_UNSUPPORTED', { attachmentType: 'sticker' }],
+    );
+    assert.equal((await op('GET', '/agents/cc/sessions')).json.sessions.length, 0, 'no session was started');
+  });
+
+  it('a failed fire-and-forget turn leaves its error on the session and in its messages (item 18)', async () => {
+    llm.enqueue({ error: { status: 400, message: 'no such model' } });
+    const accepted = await chat('bot', { message: 'Nightly report', fireAndForget: true });
+    assert.equal(accepted.status, 202);
+    const { sessionId } = FireAndForgetResponse.parse(accepted.json);
+    assert.ok(sessionId);
+    const polled = await until(
+      'the detached turn to end',
+      async () => {
+        const r = await op('GET', `/sessions/${sessionId}/messages`);
+        return SessionMessagesResponse.parse(r.json).error ? r.json : undefined;
+      },
+      5000,
+      50,
+    );
+    assert.equal(polled.error.code, 'LLM_ERROR');
+    assert.match(polled.error.error, /400/);
+    assert.ok(!Number.isNaN(Date.parse(polled.error.at)));
+    assert.deepEqual(
+      polled.messages.map((m: any) => [m.role, m.content]),
+      [['user', 'Nightly report']],
+    );
+    const got = SessionResponse.parse((await op('GET', `/sessions/${sessionId}`)).json);
+    assert.deepEqual(got.session.last_error, polled.error);
+    assert.equal(got.busy, false);
+
+    // The next turn starts clean: the error belonged to the turn before it.
+    llm.enqueue({ text: 'Report done.' });
+    const next = await chat('bot', { message: 'Try again', sessionId });
+    assert.equal(next.status, 200, next.text);
+    const after = SessionMessagesResponse.parse((await op('GET', `/sessions/${sessionId}/messages`)).json);
+    assert.equal(after.error, null);
+    assert.equal(after.messages.at(-1)!.content, 'Report done.');
+  });
+
+  it('GET /agents/:name/sessions lists newest first; DELETE refuses a busy session, then removes it (item 18)', async () => {
+    const first = (await chat('bot', { message: 'one' })).json.sessionId;
+    const second = (await chat('bot', { message: 'two' })).json.sessionId;
+    const list = SessionListResponse.parse((await op('GET', '/agents/bot/sessions?limit=2')).json);
+    assert.deepEqual(
+      list.sessions.map((s) => s.id),
+      [second, first],
+    );
+    assert.equal((await op('GET', '/agents/nobody/sessions')).json.code, 'AGENT_NOT_FOUND');
+    assert.equal((await op('GET', '/agents/bot/sessions?limit=0')).status, 400);
+
+    llm.enqueue({ text: 'a slow answer in many pieces', chunks: 10, chunkDelayMs: 100 });
+    const slow = chat('bot', { message: 'three', sessionId: first });
+    await until('the turn to run', async () => (await op('GET', `/sessions/${first}`)).json.busy === true, 5000, 20);
+    const busy = await op('DELETE', `/sessions/${first}`);
+    assert.deepEqual([busy.status, busy.json.code], [409, 'SESSION_BUSY']);
+    assert.equal((await slow).status, 200);
+
+    const deleted = await op('DELETE', `/sessions/${first}`);
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.deepEqual(SessionDeletedResponse.parse(deleted.json), { sessionId: first, deleted: true });
+    for (const p of [`/sessions/${first}`, `/sessions/${first}/messages`])
+      assert.equal((await op('GET', p)).json.code, 'SESSION_NOT_FOUND');
+    const left = SessionListResponse.parse((await op('GET', '/agents/bot/sessions')).json).sessions;
+    assert.ok(!left.some((s) => s.id === first) && left.some((s) => s.id === second));
+  });
+});
+
+describe('chat session retention (item 18)', () => {
+  it('a session untouched for chat.session_retention is deleted by the sweep; a recent one stays', async () => {
+    const llm = await OpenAiServer.start({ defaultReply: { text: 'Fine.' } });
+    const { t, op, chat } = await daemonWith(llm, 'chat: { session_retention: 1h }\n');
+    try {
+      const clock = t.clock as ManualClock;
+      const old = (await chat('bot', { message: 'old' })).json.sessionId;
+      clock.advance(5.5 * 3600_000);
+      const recent = (await chat('bot', { message: 'recent' })).json.sessionId;
+      assert.equal((await op('GET', `/sessions/${old}`)).status, 200, 'nothing is swept before the next pass');
+      clock.advance(0.5 * 3600_000);
+      assert.equal((await op('GET', `/sessions/${old}`)).json.code, 'SESSION_NOT_FOUND');
+      assert.equal((await op('GET', `/sessions/${recent}`)).status, 200);
+    } finally {
+      await t.stop();
+      await llm.close();
+    }
+  });
+});
