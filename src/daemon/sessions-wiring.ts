@@ -77,6 +77,8 @@ export async function wireSessions(d: SessionsWiringDeps) {
     sessions,
     streams,
     mentionScope: (name) => ({ workspace: agent(name)?.workspace ?? path.sep, deniedRoots }),
+    clock: d.clock,
+    maxQueued: () => d.config().web.sse_queue,
   });
   d.features.add('chat_sessions');
   return { sessions, streams };

@@ -57,6 +57,8 @@ export type TurnOutcome =
   | { ok: false; status: number; code: string; error: string; details?: Record<string, unknown> };
 
 export interface Turn {
+  /** `turn_<n>`: the key its own events are published under. */
+  id: string;
   session: Session;
   outcome: Promise<TurnOutcome>;
   cancel(reason: string): void;
@@ -75,6 +77,7 @@ export class SessionService {
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly running = new Map<string, AbortController>();
   private retentionTimer: TimerHandle | null = null;
+  private turns = 0;
 
   constructor(
     private readonly deps: {
@@ -140,14 +143,15 @@ export class SessionService {
       session = this.deps.store.create(agent.name, req.overrides.model ?? agent.defaults.model);
     }
     const abort = new AbortController();
+    const turnId = `turn_${++this.turns}`;
     const previous = this.tails.get(session.id) ?? Promise.resolve();
-    const outcome = previous.then(() => this.run(agent, session.id, req, abort));
+    const outcome = previous.then(() => this.run(agent, session.id, turnId, req, abort));
     const tail = outcome.catch(() => undefined);
     this.tails.set(session.id, tail);
     void tail.then(() => {
       if (this.tails.get(session.id) === tail) this.tails.delete(session.id);
     });
-    return { session, outcome, cancel: (reason) => abort.abort(reason) };
+    return { id: turnId, session, outcome, cancel: (reason) => abort.abort(reason) };
   }
 
   messages(sessionId: string): SessionMessage[] {
@@ -217,12 +221,13 @@ export class SessionService {
   private async run(
     agent: ChatAgent,
     sessionId: string,
+    turnId: string,
     req: TurnRequest,
     abort: AbortController,
   ): Promise<TurnOutcome> {
     const { store, streams, clock } = this.deps;
     const emit = (event: StreamEventName | 'session.budget_exceeded', data: unknown) =>
-      streams.publish({ sessionId, event, data });
+      streams.publish({ sessionId, turnId, event, data });
     // Every turn that ends without a reply says so on the stream and on the session, for a poller with no stream.
     const fail = (error: TurnError) => {
       emit('error', error);

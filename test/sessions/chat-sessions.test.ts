@@ -4,7 +4,9 @@
 // deleted and expire; each SSE call streams its own turn only, with heartbeats; attachments the parser skips still
 // count against an engine that takes none.
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import WebSocket from 'ws';
 import type { ManualClock } from '../../src/core/clock.js';
 import { INLINE_MAX_BYTES } from '../../src/sessions/attachments.js';
 import {
@@ -31,14 +33,65 @@ templates:
   cc: { harness: shell, command: "exec cat", chat: { enabled: true, engine: claude-cli } }
 ${extra}`;
 
-async function daemonWith(llm: OpenAiServer, extra = '') {
-  const t = await startTestDaemon({ config: CONFIG(llm.baseUrl, extra) });
+async function daemonWith(llm: OpenAiServer, extra = '', web = '') {
+  const t = await startTestDaemon({ config: CONFIG(llm.baseUrl, extra), web });
   const op = (method: string, p: string, body?: unknown) =>
     request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   for (const name of ['bot', 'cc'])
     assert.equal((await op('POST', '/api/v1/agents/spawn', { template: name, name })).status, 201);
   return { t, op, chat: (agent: string, body: unknown) => op('POST', `/agents/${agent}/chat`, body) };
 }
+
+interface Frame {
+  event?: string;
+  data?: any;
+  comment?: string;
+}
+
+/** POSTs a chat call with `sse: true`; `frames` fills as events and comments arrive, `ended` settles at the end. */
+function chatStream(t: TestDaemon, agent: string, body: object) {
+  const frames: Frame[] = [];
+  const payload = JSON.stringify({ ...body, sse: true });
+  const ended = new Promise<Frame[]>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: t.daemon.port,
+        method: 'POST',
+        path: `/agents/${agent}/chat`,
+        headers: {
+          authorization: `Bearer ${t.daemon.operatorToken}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
+      (res) => {
+        let buf = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          buf += c;
+          let i: number;
+          while ((i = buf.indexOf('\n\n')) >= 0) {
+            const text = buf.slice(0, i);
+            buf = buf.slice(i + 2);
+            if (text.startsWith(': ')) frames.push({ comment: text.slice(2) });
+            else
+              frames.push({
+                event: /^event: (.*)$/m.exec(text)?.[1],
+                data: JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? 'null'),
+              });
+          }
+        });
+        res.on('end', () => resolve(frames));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+  return { frames, ended };
+}
+
+const named = (frames: Frame[], event: string) => frames.filter((f) => f.event === event);
 
 /** Base64 of exactly `bytes` bytes, padded, without building the bytes: each 3 bytes are 4 characters. */
 const base64Of = (bytes: number) => 'QUJD'.repeat(Math.floor(bytes / 3)) + ['', 'QQ==', 'QUI='][bytes % 3];
@@ -161,6 +214,87 @@ describe('chat sessions: attachments, errors, lifecycle', () => {
       assert.equal((await op('GET', p)).json.code, 'SESSION_NOT_FOUND');
     const left = SessionListResponse.parse((await op('GET', '/agents/bot/sessions')).json).sessions;
     assert.ok(!left.some((s) => s.id === first) && left.some((s) => s.id === second));
+  });
+});
+
+describe('chat SSE streams (item 19)', () => {
+  let llm: OpenAiServer;
+  let t: TestDaemon;
+  let chat: Awaited<ReturnType<typeof daemonWith>>['chat'];
+
+  before(async () => {
+    llm = await OpenAiServer.start({ defaultReply: { text: 'Fine.' } });
+    ({ t, chat } = await daemonWith(llm, '', '  sse_queue: 8\n'));
+  });
+  after(async () => {
+    await t.stop();
+    await llm.close();
+  });
+
+  it('a turn queued behind another on its session streams its own events only, to its own done', async () => {
+    const sessionId = (await chat('bot', { message: 'hello' })).json.sessionId;
+    llm.enqueue({ text: 'the first turn answers slowly', chunks: 10, chunkDelayMs: 60 }, { text: 'second answer' });
+    const first = chatStream(t, 'bot', { message: 'first', sessionId });
+    await until('the first turn to stream', () => named(first.frames, 'inference.chunk').length > 0, 5000, 10);
+    const second = chatStream(t, 'bot', { message: 'second', sessionId });
+    const [a, b] = await Promise.all([first.ended, second.ended]);
+    for (const [frames, reply] of [
+      [a, 'the first turn answers slowly'],
+      [b, 'second answer'],
+    ] as const) {
+      assert.equal(named(frames, 'done').length, 1, JSON.stringify(frames.map((f) => f.event)));
+      assert.equal(frames.filter((f) => f.event).at(-1)!.event, 'done');
+      assert.deepEqual(
+        named(frames, 'message').map((f) => f.data.content),
+        [reply],
+      );
+      assert.equal(
+        named(frames, 'inference.chunk')
+          .map((f) => f.data.content)
+          .join(''),
+        reply,
+      );
+    }
+  });
+
+  it('the per-call SSE stream gets a heartbeat while its turn runs', async () => {
+    llm.enqueue({ text: 'a reply that takes its time', chunks: 10, chunkDelayMs: 100 });
+    const s = chatStream(t, 'bot', { message: 'take your time' });
+    await until('the turn to stream', () => named(s.frames, 'inference.chunk').length > 0, 5000, 10);
+    (t.clock as ManualClock).advance(20_000);
+    await until('a heartbeat', () => s.frames.some((f) => f.comment === 'heartbeat'), 2000, 10);
+    const frames = await s.ended;
+    assert.equal(named(frames, 'done').length, 1);
+  });
+
+  it('a /ws client that stops reading is cut once its queue is full, not buffered without bound', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${t.daemon.port}/ws`, {
+      headers: { authorization: `Bearer ${t.daemon.operatorToken}` },
+    });
+    const got: any[] = [];
+    ws.on('message', (m) => got.push(JSON.parse(String(m))));
+    const closed = new Promise<void>((r) => ws.once('close', () => r()));
+    await new Promise((r) => ws.once('open', r));
+    // The client stops reading: the kernel buffers fill, then the daemon's socket backs up.
+    (ws as any)._socket.pause();
+    const piece = 'x'.repeat(10_000);
+    llm.enqueue({ text: piece.repeat(1200), chunks: 1200 });
+    const accepted = await chat('bot', { message: 'a long answer', fireAndForget: true });
+    const { sessionId } = FireAndForgetResponse.parse(accepted.json);
+    const op = (p: string) => request(t.tcp, 'GET', p, { token: t.daemon.operatorToken });
+    await until(
+      'the detached turn to finish',
+      async () => (await op(`/sessions/${sessionId}/messages`)).json.messages.some((m: any) => m.role === 'assistant'),
+      20_000,
+      100,
+    );
+    (ws as any)._socket.resume();
+    let cut = false;
+    void closed.then(() => (cut = true));
+    await until('the daemon to have cut the stalled client', () => cut, 10_000, 50).finally(() => ws.terminate());
+    const mine = got.filter((e) => e.sessionId === sessionId);
+    assert.ok(!mine.some((e) => e.event === 'done'), `the cut client got ${mine.length} events, done included`);
+    assert.ok(mine.length < 1200);
   });
 });
 
