@@ -246,6 +246,7 @@ export class SessionService {
       };
       const history = this.history(sessionId, req.parts);
       const engine = this.deps.engines[agent.engine];
+      const onMessages: TokenUsage = { ...ZERO };
       let result: TurnResult;
       try {
         result = await engine.runTurn({
@@ -263,6 +264,7 @@ export class SessionService {
             thinking: (content) => emit('thinking.chunk', { content }),
             toolChunk: (c) => emit('tool.chunk', c),
             message: (m) => {
+              for (const k of ['input', 'output', 'cache', 'cost'] as const) onMessages[k] += m.tokenUsage?.[k] ?? 0;
               const stored = store.append(sessionId, m, settings.model);
               emit('message', stored);
               return stored;
@@ -279,6 +281,9 @@ export class SessionService {
         };
       }
       if (result.resumeId !== undefined) store.update(sessionId, { resumeId: result.resumeId });
+      // The session's totals must add up to the turns' tokenUsage: what the messages did not carry is added here.
+      const rest = unaccounted(result.usage, onMessages);
+      if (rest) store.addUsage(sessionId, rest);
       if (result.budgetExceeded) emit('session.budget_exceeded', { sessionId, ...result.budgetExceeded });
       if (result.failure) {
         const error = { error: result.failure.message, code: result.failure.code };
@@ -340,4 +345,15 @@ export class SessionService {
     if (parts.length > 0 && last?.role === 'user') last.content = parts;
     return out;
   }
+}
+
+/** What a turn's usage holds beyond its messages' (never negative), or null when the messages carried it all. */
+function unaccounted(turn: TokenUsage, messages: TokenUsage): TokenUsage | null {
+  const rest = {
+    input: Math.max(0, turn.input - messages.input),
+    output: Math.max(0, turn.output - messages.output),
+    cache: Math.max(0, turn.cache - messages.cache),
+    cost: Math.max(0, turn.cost - messages.cost),
+  };
+  return rest.input || rest.output || rest.cost ? rest : null;
 }

@@ -138,6 +138,16 @@ export class SessionStore {
     return this.message(id)!;
   }
 
+  /** Adds usage no message carries (the claude-cli engine learns a turn's cost only from its final result). */
+  addUsage(sessionId: string, u: TokenUsage): void {
+    this.db
+      .prepare(
+        `UPDATE chat_sessions SET total_input_tokens = total_input_tokens + @input,
+           total_output_tokens = total_output_tokens + @output, cost = cost + @cost, updated_at = @now WHERE id = @id`,
+      )
+      .run({ id: sessionId, input: u.input, output: u.output, cost: u.cost, now: this.now() });
+  }
+
   /** An agent's sessions, most recently active first (the newer of two touched in the same millisecond first). */
   list(agent: string, limit: number): Session[] {
     const rows = this.db
