@@ -222,6 +222,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       .default(1024 * MiB),
     /** Undelivered messages (chat, agent→agent, operator) an agent may have waiting before more are refused (429). */
     max_pending_messages: z.number().int().positive().default(200),
+    /** Agent chat endpoint sessions untouched this long are deleted with their messages. */
+    session_retention: duration({ min: HOUR }).default(90 * DAY),
   });
 
   const DefaultsSchema = z.strictObject({

@@ -70,11 +70,15 @@ export async function wireSessions(d: SessionsWiringDeps) {
     },
     agent,
     clock: d.clock,
+    retentionMs: () => d.config().chat.session_retention,
   });
+  sessions.startRetention();
   await d.app.register(sessionRoutes, {
     sessions,
     streams,
     mentionScope: (name) => ({ workspace: agent(name)?.workspace ?? path.sep, deniedRoots }),
+    clock: d.clock,
+    maxQueued: () => d.config().web.sse_queue,
   });
   d.features.add('chat_sessions');
   return { sessions, streams };

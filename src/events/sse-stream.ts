@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { BusEvent } from './event.js';
 import type { Subscriber } from './bus.js';
 import type { FlushScheduler } from './flush-scheduler.js';
@@ -10,6 +9,15 @@ export interface SseStreamOptions {
   flushes: FlushScheduler;
   onDropped(): void;
   onClosed(): void;
+}
+
+/** What a stream writes to: an HTTP response, or an adapter that behaves like one (the chat endpoint's /ws). */
+export interface FrameSink {
+  /** False when the transport is backed up; a 'drain' follows. */
+  write(chunk: string): boolean;
+  end(): void;
+  destroy(): void;
+  on(event: 'drain' | 'close', listener: () => void): unknown;
 }
 
 /**
@@ -24,7 +32,7 @@ export class SseStream implements Subscriber {
   private closed = false;
 
   constructor(
-    private readonly res: ServerResponse,
+    private readonly res: FrameSink,
     private readonly opts: SseStreamOptions,
   ) {
     res.on('drain', () => {
@@ -34,7 +42,7 @@ export class SseStream implements Subscriber {
     res.on('close', () => this.close());
   }
 
-  deliver(event: BusEvent): void {
+  deliver(event: Pick<BusEvent, 'frame'>): void {
     this.enqueue(event.frame);
   }
 
@@ -47,9 +55,13 @@ export class SseStream implements Subscriber {
     if (!this.closed) this.waitingForDrain = !this.res.write(frame) || this.waitingForDrain;
   }
 
+  /** Ends after writing what is still queued, even onto a draining socket: a stream's last frame (a chat turn's
+   * `done`) must not be lost to back-pressure; the queue is bounded, so that write is too. */
   end(): void {
     if (this.closed) return;
-    this.flush();
+    this.flushScheduled = false;
+    if (this.queue.length > 0) this.res.write(this.queue.join(''));
+    this.queue = [];
     this.res.end();
     this.close();
   }

@@ -29,7 +29,15 @@ const ChatRequestBody = z.strictObject({
 export type ChatResponseMode = 'json' | 'sse' | 'fireAndForget';
 
 export type ChatRequest = { response: ChatResponseMode; overrides: LlmSettings } & (
-  | { continue: false; message: string; sessionId: string | null; attachments: Attachment[] }
+  | {
+      continue: false;
+      message: string;
+      sessionId: string | null;
+      /** The attachments to send: skipped ones (unknown type, audio without data) are left out. */
+      attachments: Attachment[];
+      /** The first attachment given, skipped or not: an engine that takes none refuses the call on it. */
+      firstAttachmentType?: string;
+    }
   | { continue: true; sessionId: string }
 );
 
@@ -60,10 +68,13 @@ export function parseChatRequest(body: unknown): Validated<ChatRequest> {
 
   if (message === undefined) return invalid('message', 'is required unless continue is true');
   let kept: Attachment[] = [];
+  let firstAttachmentType: string | undefined;
   if (attachments !== undefined) {
     const result = parseAttachments(attachments);
     if (!result.ok) return result;
     kept = result.value;
+    // parseAttachments has checked that every item is an object with a string type.
+    firstAttachmentType = (attachments as { type: string }[])[0]?.type;
   }
   if (!message.trim() && kept.length === 0) return invalid('message', 'must not be empty without attachments');
   const resolved = settings();
@@ -77,6 +88,7 @@ export function parseChatRequest(body: unknown): Validated<ChatRequest> {
       message,
       sessionId: sessionId ?? null,
       attachments: kept,
+      ...(firstAttachmentType !== undefined ? { firstAttachmentType } : {}),
     },
   };
 }

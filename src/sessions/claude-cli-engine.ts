@@ -2,8 +2,11 @@ import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { ClaudeStreamReader } from './claude-stream.js';
 import { redactProviderText } from './provider-error.js';
-import type { ChatEngine, EngineMessage, TurnInput, TurnResult } from './engine.js';
+import type { ChatEngine, EngineMessage, TurnInput, TurnResult, TurnSettings } from './engine.js';
 import type { ToolCallSummary } from './session-schemas.js';
+
+/** Which of Leo's limits stopped the turn. */
+type LimitStop = { budget: NonNullable<TurnResult['budgetExceeded']> } | { iterations: number };
 
 /** How long a turn's process gets after SIGTERM (cancel, limit) before SIGKILL. */
 const KILL_GRACE_MS = 3000;
@@ -33,7 +36,8 @@ export class ClaudeCliEngine implements ChatEngine {
     const providerText = (text: string) =>
       redactProviderText(text, [input.settings.apiKey, ...Object.values(input.env ?? {})]);
     if (input.settings.max_tokens !== undefined) env.CLAUDE_CODE_MAX_OUTPUT_TOKENS = String(input.settings.max_tokens);
-    args.push('--', prompt);
+    Object.assign(env, reasoningEnv(input.settings));
+    args.push(...reasoningArgs(input.settings), '--', prompt);
 
     const child = spawn('claude', args, {
       cwd: input.workspace,
@@ -72,6 +76,25 @@ export class ClaudeCliEngine implements ChatEngine {
       timedOut = true;
       kill();
     }, input.settings.maxDurationMs);
+    // Leo's own limits, enforced here as the openai loop does: Claude runs its loop itself, so Leo stops the process.
+    const { budget, maxIterations } = input.settings;
+    let stopped: LimitStop | null = null;
+    const stopWith = (why: LimitStop) => {
+      stopped ??= why;
+      kill();
+    };
+    const started = now();
+    const wall =
+      budget?.max_wall_seconds !== undefined
+        ? setTimeout(
+            () =>
+              stopWith({
+                budget: { kind: 'max_wall_seconds', limit: budget.max_wall_seconds!, used: (now() - started) / 1000 },
+              }),
+            budget.max_wall_seconds * 1000,
+          )
+        : null;
+    let tokensUsed = 0;
 
     const reader = new ClaudeStreamReader();
     const pendingTools = new Map<string, { name: string; at: number }>();
@@ -101,6 +124,13 @@ export class ClaudeCliEngine implements ChatEngine {
             lastText = item.message.content;
             for (const c of item.message.tool_calls ?? []) pendingTools.set(c.id, { name: c.function.name, at: now() });
             input.events.message(item.message);
+            tokensUsed += (item.message.tokenUsage?.input ?? 0) + (item.message.tokenUsage?.output ?? 0);
+            // Checked only when the loop would go on (tool calls follow), like the openai engine.
+            if (item.message.tool_calls?.length) {
+              if (budget?.max_tokens !== undefined && tokensUsed > budget.max_tokens)
+                stopWith({ budget: { kind: 'max_tokens', limit: budget.max_tokens, used: tokensUsed } });
+              else if (iterations >= maxIterations) stopWith({ iterations });
+            }
             break;
           case 'toolResult': {
             const t = pendingTools.get(item.message.tool_call_id ?? '');
@@ -125,7 +155,28 @@ export class ClaudeCliEngine implements ChatEngine {
     }
     const code = await exited;
     clearTimeout(deadline);
+    if (wall) clearTimeout(wall);
     input.signal.removeEventListener('abort', onAbort);
+    // Set by callbacks while the stream ran, which TypeScript's narrowing cannot see.
+    const limit = stopped as LimitStop | null;
+    if (limit && 'budget' in limit)
+      return {
+        ...(result ?? empty(iterations, toolCalls)),
+        resumeId,
+        content: null,
+        cancelled: { reason: 'budget_exceeded' },
+        budgetExceeded: limit.budget,
+      };
+    if (limit)
+      return {
+        ...(result ?? empty(iterations, toolCalls)),
+        resumeId,
+        content: null,
+        failure: {
+          code: 'MAX_ITERATIONS',
+          message: `The turn reached its iteration limit (${maxIterations}) before a final reply`,
+        },
+      };
     if (input.signal.aborted)
       return {
         ...(result ?? empty(iterations, toolCalls)),
@@ -147,6 +198,23 @@ export class ClaudeCliEngine implements ChatEngine {
       failure: { code: 'LLM_ERROR', message: `claude exited ${code}${why ? `: ${why}` : ''}` },
     };
   }
+}
+
+/**
+ * `reasoning` as the pinned Claude CLI takes it: the effort as `--effort` (its levels are low, medium, high, xhigh,
+ * max; `none` and `auto` leave Claude's default) and a `max_tokens` budget as MAX_THINKING_TOKENS, which turns
+ * extended thinking on with that budget. `none` sets the budget to 0: no thinking.
+ */
+function reasoningArgs(settings: TurnSettings): string[] {
+  const effort = settings.reasoning?.effort;
+  return effort && effort !== 'none' && effort !== 'auto' ? ['--effort', effort] : [];
+}
+
+function reasoningEnv(settings: TurnSettings): Record<string, string> {
+  const r = settings.reasoning;
+  if (!r) return {};
+  if (r.effort === 'none') return { MAX_THINKING_TOKENS: '0' };
+  return r.max_tokens !== undefined ? { MAX_THINKING_TOKENS: String(r.max_tokens) } : {};
 }
 
 /** The new user message; a history ending in anything else is a `continue: true` turn. */

@@ -1,23 +1,45 @@
+import type { Socket } from 'node:net';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import websocket from '@fastify/websocket';
+import type { WebSocket } from 'ws';
 import { z } from 'zod';
+import type { Clock } from '../core/clock.js';
+import { sseFrame } from '../events/event.js';
+import { FlushScheduler } from '../events/flush-scheduler.js';
+import { SseStream, type FrameSink } from '../events/sse-stream.js';
 import { Access } from '../http/access.js';
 import { HttpError } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
-import { userMessageParts } from './attachments.js';
+import { INLINE_MAX_BYTES, userMessageParts } from './attachments.js';
 import { parseChatRequest } from './chat-request.js';
 import { expandMentions } from './mentions.js';
 import { invalid, parseOverrides, type Validated } from './overrides.js';
 import type { SessionService, TurnOutcome } from './session-service.js';
-import type { LlmSettings } from './session-schemas.js';
+import type {
+  FireAndForgetResponse,
+  LlmSettings,
+  SessionDeletedResponse,
+  SessionListResponse,
+  SessionMessagesResponse,
+  SessionResponse,
+} from './session-schemas.js';
 import type { SessionStreams, StreamEvent } from './session-streams.js';
 
 /** How long fire-and-forget waits for a new session's id before answering without one (the spec's guard). */
 const NEW_SESSION_GUARD_MS = 10_000;
 const SSE_HEARTBEAT_MS = 20_000;
+/** Streams flushed per loop turn, as the /api/v1/events hub does. */
+const FLUSH_SLICE = 64;
+/**
+ * The chat body's own limit (the global web.body_limit is 1 MiB): room for four attachments at the 8 MB inline cap
+ * as base64 (4/3 of the decoded size) plus 1 MiB for the message and the JSON around them. An attachment over the cap
+ * inside this limit is answered by the spec's 400 VALIDATION_ERROR naming it; only a body past the limit is a 413.
+ */
+export const CHAT_BODY_MAX_BYTES = 4 * Math.ceil(INLINE_MAX_BYTES / 3) * 4 + 1024 * 1024;
 
 const AgentParams = z.object({ name: z.string().min(1).max(100) });
 const SessionParams = z.object({ id: z.string().min(1).max(100) });
+const ListQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
 
 /**
  * The agent chat endpoint (agent-chat-endpoint.md): `POST /agents/:name/chat` in JSON, SSE and fire-and-forget
@@ -29,10 +51,32 @@ export const sessionRoutes: FastifyPluginAsync<{
   streams: SessionStreams;
   /** The agent's workspace and the roots @-mentions must never reach (Leo's state folder). */
   mentionScope(agent: string): { workspace: string; deniedRoots: string[] };
-}> = async (app, { sessions, streams, mentionScope }) => {
+  clock: Clock;
+  /** web.sse_queue: frames a client that is not reading may have waiting before it is cut, as on /api/v1/events. */
+  maxQueued(): number;
+}> = async (app, { sessions, streams, mentionScope, clock, maxQueued }) => {
   const opts = { config: { access: Access.operator } };
+  const flushes = new FlushScheduler(FLUSH_SLICE);
+  /**
+   * Every live stream of this endpoint (per-call SSE, session SSE, /ws) gets the events hub's bounded queue: a client
+   * that stops reading is cut once maxQueued frames wait, instead of buffering every session without limit.
+   */
+  const bounded = (sink: FrameSink, onClosed: () => void) =>
+    new SseStream(sink, { maxQueued: maxQueued(), flushes, onDropped: () => undefined, onClosed });
+  /** An SSE response streaming `key`'s events (a turn's or a session's) with a heartbeat, until `done` or a hang-up. */
+  const sseOf = (reply: FastifyReply, key: string) => {
+    let stop = () => undefined as void;
+    const stream = bounded(openSse(reply), () => stop());
+    const unsubscribe = streams.subscribe(key, (e) => stream.deliver({ frame: sseFrame(e.event, e.data) }));
+    const beat = clock.setInterval(() => stream.comment('heartbeat'), SSE_HEARTBEAT_MS);
+    stop = () => {
+      beat.cancel();
+      unsubscribe();
+    };
+    return stream;
+  };
 
-  app.post('/agents/:name/chat', opts, async (req, reply) => {
+  app.post('/agents/:name/chat', { ...opts, bodyLimit: CHAT_BODY_MAX_BYTES }, async (req, reply) => {
     const { name } = parseInput(AgentParams, req.params, 'params');
     const parsed = checked(parseChatRequest(req.body ?? {}));
     sessions.chatAgent(name);
@@ -45,8 +89,8 @@ export const sessionRoutes: FastifyPluginAsync<{
         : parsed.message;
       if (parsed.attachments.length > 0) {
         parts = userMessageParts(message, parsed.attachments);
-        firstAttachmentType = parsed.attachments[0]!.type;
       }
+      firstAttachmentType = parsed.firstAttachmentType;
     }
     const turn = sessions.begin({
       agent: name,
@@ -64,17 +108,18 @@ export const sessionRoutes: FastifyPluginAsync<{
         Promise.resolve(turn.session.id),
         new Promise<null>((r) => setTimeout(() => r(null), NEW_SESSION_GUARD_MS).unref()),
       ]);
-      return reply.code(202).send({ accepted: true, sessionId: id });
+      return reply.code(202).send({ accepted: true, sessionId: id } satisfies FireAndForgetResponse);
     }
 
     if (parsed.response === 'sse') {
-      const stream = openSse(reply);
-      const unsubscribe = streams.subscribe(turn.session.id, (e) => stream.write(e.event, e.data));
+      // This call's own turn only: a turn queued behind another on the session must not end on the other's `done`.
+      const stream = sseOf(reply, turn.id);
+      let finished = false;
       reply.raw.on('close', () => {
-        if (!stream.ended) turn.cancel('client_disconnect');
+        if (!finished) turn.cancel('client_disconnect');
       });
       await turn.outcome.catch(() => undefined);
-      unsubscribe();
+      finished = true;
       stream.end();
       return reply;
     }
@@ -89,23 +134,36 @@ export const sessionRoutes: FastifyPluginAsync<{
     return sendOutcome(reply, turn.session.id, outcome);
   });
 
-  app.get('/sessions/:id/messages', opts, async (req) => {
+  app.get('/agents/:name/sessions', opts, async (req): Promise<SessionListResponse> => {
+    const { name } = parseInput(AgentParams, req.params, 'params');
+    const { limit } = parseInput(ListQuery, req.query, 'query');
+    return { sessions: sessions.list(name, limit) };
+  });
+
+  app.get('/sessions/:id', opts, async (req): Promise<SessionResponse> => {
     const { id } = parseInput(SessionParams, req.params, 'params');
-    sessions.session(id);
-    return { sessionId: id, messages: sessions.messages(id) };
+    return { session: sessions.session(id), busy: sessions.busy(id) };
+  });
+
+  app.delete('/sessions/:id', opts, async (req): Promise<SessionDeletedResponse> => {
+    const { id } = parseInput(SessionParams, req.params, 'params');
+    sessions.remove(id);
+    return { sessionId: id, deleted: true };
+  });
+
+  app.get('/sessions/:id/messages', opts, async (req): Promise<SessionMessagesResponse> => {
+    const { id } = parseInput(SessionParams, req.params, 'params');
+    const session = sessions.session(id);
+    return { sessionId: id, messages: sessions.messages(id), error: session.last_error };
   });
 
   app.get('/sessions/:id/stream', opts, async (req, reply) => {
     const { id } = parseInput(SessionParams, req.params, 'params');
     sessions.session(id);
-    const stream = openSse(reply);
     // HEAD: the headers alone (see SseHub.open); waiting for the close would hang the request.
-    if (req.method === 'HEAD') return void stream.end();
-    const unsubscribe = streams.subscribe(id, (e) => stream.write(e.event, e.data));
-    const beat = setInterval(() => stream.comment('heartbeat'), SSE_HEARTBEAT_MS);
+    if (req.method === 'HEAD') return void openSse(reply).end();
+    const stream = sseOf(reply, id);
     await new Promise<void>((resolve) => reply.raw.on('close', () => resolve()));
-    clearInterval(beat);
-    unsubscribe();
     stream.end();
     return reply;
   });
@@ -139,12 +197,16 @@ export const sessionRoutes: FastifyPluginAsync<{
         'upgrade_required',
       );
     },
-    wsHandler: (socket) => {
-      const unsubscribe = streams.subscribe('*', (e: StreamEvent) => {
+    wsHandler: (socket, req) => {
+      let unsubscribe = () => undefined as unknown;
+      const stream = bounded(wsSink(socket, req.socket), () => unsubscribe());
+      unsubscribe = streams.subscribe('*', (e: StreamEvent) => {
         const type = e.event === 'session.budget_exceeded' ? e.event : 'session.stream';
-        socket.send(JSON.stringify({ type, sessionId: e.sessionId, event: e.event, data: e.data }));
+        // One JSON line per frame: wsSink sends each line as its own message.
+        stream.deliver({
+          frame: `${JSON.stringify({ type, sessionId: e.sessionId, event: e.event, data: e.data })}\n`,
+        });
       });
-      socket.on('close', unsubscribe);
     },
   });
 };
@@ -188,8 +250,8 @@ function sendOutcome(reply: FastifyReply, sessionId: string, o: TurnOutcome) {
   });
 }
 
-/** A per-call SSE response: named events, one JSON data line each. */
-function openSse(reply: FastifyReply) {
+/** Hijacks the reply into an SSE response: the headers go out at once, the body is the caller's. */
+function openSse(reply: FastifyReply): FrameSink {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -200,19 +262,24 @@ function openSse(reply: FastifyReply) {
   });
   // Node holds the headers back until the first body write: a stream with nothing to say yet must still open.
   raw.flushHeaders();
-  const s = {
-    ended: false,
-    write(event: string, data: unknown) {
-      if (!s.ended) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  return raw;
+}
+
+/**
+ * A /ws socket as a bounded stream's sink. Frames are JSON lines, sent one message each; the socket under the
+ * WebSocket tells when it is backed up and when it drains, as an HTTP response does.
+ */
+function wsSink(socket: WebSocket, raw: Socket): FrameSink {
+  return {
+    write(chunk) {
+      for (const line of chunk.split('\n')) if (line) socket.send(line);
+      return !raw.writableNeedDrain;
     },
-    comment(text: string) {
-      if (!s.ended) raw.write(`: ${text}\n\n`);
-    },
-    end() {
-      if (s.ended) return;
-      s.ended = true;
-      raw.end();
+    end: () => socket.close(),
+    destroy: () => socket.terminate(),
+    on(event, listener) {
+      if (event === 'drain') raw.on('drain', listener);
+      else socket.on('close', listener);
     },
   };
-  return s;
 }

@@ -49,6 +49,18 @@ export type NewSessionMessage = Omit<SessionMessage, 'id' | 'session_id' | 'crea
 
 export const SessionStatus = z.enum(['active', 'closed']);
 
+/** The spec's `error` event: what a turn that ended without a reply came to (LLM_ERROR, CANCELLED, …). */
+export const TurnError = z.object({
+  error: z.string(),
+  code: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type TurnError = z.infer<typeof TurnError>;
+
+/** A turn's error as kept on its session, with when the turn ended. */
+export const SessionError = TurnError.extend({ at: z.string() });
+export type SessionError = z.infer<typeof SessionError>;
+
 export const Session = z.object({
   id: z.string(),
   agent_name: z.string(),
@@ -59,10 +71,35 @@ export const Session = z.object({
   total_output_tokens: z.number().int(),
   cost: z.number(),
   message_count: z.number().int(),
+  /** How the last turn failed or was cancelled; null once a turn starts and while the last one succeeded. */
+  last_error: SessionError.nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type Session = z.infer<typeof Session>;
+
+/** `GET /sessions/:id/messages`: the stored messages, and the error the last turn ended with (or null). */
+export const SessionMessagesResponse = z.object({
+  sessionId: z.string(),
+  messages: z.array(SessionMessage),
+  error: SessionError.nullable(),
+});
+export type SessionMessagesResponse = z.infer<typeof SessionMessagesResponse>;
+
+/** `GET /sessions/:id`: the record, and whether a turn is running or queued on it. */
+export const SessionResponse = z.object({ session: Session, busy: z.boolean() });
+export type SessionResponse = z.infer<typeof SessionResponse>;
+
+/** `GET /agents/:name/sessions`: newest activity first. */
+export const SessionListResponse = z.object({ sessions: z.array(Session) });
+export type SessionListResponse = z.infer<typeof SessionListResponse>;
+
+export const SessionDeletedResponse = z.object({ sessionId: z.string(), deleted: z.literal(true) });
+export type SessionDeletedResponse = z.infer<typeof SessionDeletedResponse>;
+
+/** Fire-and-forget's `202`: the id is null only when a new session took longer than the guard to be created. */
+export const FireAndForgetResponse = z.object({ accepted: z.literal(true), sessionId: z.string().nullable() });
+export type FireAndForgetResponse = z.infer<typeof FireAndForgetResponse>;
 
 /** Reasoning, engine-blind: `{effort, max_tokens?}` (the legacy bare string is refused). */
 export const ReasoningEffort = z.enum(['none', 'auto', 'low', 'medium', 'high', 'max']);

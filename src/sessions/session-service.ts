@@ -1,7 +1,14 @@
-import type { Clock } from '../core/clock.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
 import { HttpError } from '../http/envelope.js';
 import type { ChatEngine, ContentPart, EngineMessage, TurnResult, TurnSettings } from './engine.js';
-import type { LlmSettings, Session, SessionMessage, ToolCallSummary, TokenUsage } from './session-schemas.js';
+import type {
+  LlmSettings,
+  Session,
+  SessionMessage,
+  ToolCallSummary,
+  TokenUsage,
+  TurnError,
+} from './session-schemas.js';
 import { resolveSettings } from './overrides.js';
 import type { SessionStore } from './session-store.js';
 import type { SessionStreams, StreamEventName } from './session-streams.js';
@@ -27,7 +34,7 @@ export interface TurnRequest {
   sessionId?: string | undefined;
   /** With attachments: this turn's whole user content (text part first), sent but never stored. */
   parts: ContentPart[];
-  /** The first attachment's type, for MODEL_MODALITY_UNSUPPORTED. */
+  /** The first attachment's type, skipped ones included: set whenever attachments were given. */
   firstAttachmentType?: string | undefined;
   overrides: LlmSettings;
 }
@@ -50,12 +57,16 @@ export type TurnOutcome =
   | { ok: false; status: number; code: string; error: string; details?: Record<string, unknown> };
 
 export interface Turn {
+  /** `turn_<n>`: the key its own events are published under. */
+  id: string;
   session: Session;
   outcome: Promise<TurnOutcome>;
   cancel(reason: string): void;
 }
 
 const ZERO: TokenUsage = { input: 0, output: 0, cache: 0, cost: 0 };
+/** How often sessions past their retention are looked for. */
+export const RETENTION_SWEEP_MS = 6 * 3600_000;
 
 /**
  * Runs chat turns: finds or creates the session, stores the user message, replays the full history to the agent's
@@ -65,6 +76,8 @@ const ZERO: TokenUsage = { input: 0, output: 0, cache: 0, cost: 0 };
 export class SessionService {
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly running = new Map<string, AbortController>();
+  private retentionTimer: TimerHandle | null = null;
+  private turns = 0;
 
   constructor(
     private readonly deps: {
@@ -73,8 +86,25 @@ export class SessionService {
       engines: Record<ChatEngine['name'], ChatEngine>;
       agent(name: string): ChatAgent | null;
       clock: Clock;
+      /** chat.session_retention: a session untouched this long is deleted with its messages. */
+      retentionMs(): number;
     },
   ) {}
+
+  /** Deletes expired sessions now and every RETENTION_SWEEP_MS until close(). */
+  startRetention(): void {
+    this.pruneExpired();
+    this.retentionTimer = this.deps.clock.setInterval(() => this.pruneExpired(), RETENTION_SWEEP_MS);
+  }
+
+  /** Deletes the sessions past retention; a busy one waits for the next sweep (its turn will touch it anyway). */
+  pruneExpired(): number {
+    const ids = this.deps.store
+      .idleSince(this.deps.clock.now() - this.deps.retentionMs())
+      .filter((id) => !this.busy(id));
+    for (const id of ids) this.deps.store.delete(id);
+    return ids.length;
+  }
 
   /** The agent, or the spec's error for a missing one or one without chat. */
   chatAgent(name: string): ChatAgent {
@@ -95,12 +125,13 @@ export class SessionService {
   /** Validates against the agent and the session, then starts the turn (queued behind the session's last one). */
   begin(req: TurnRequest): Turn {
     const agent = this.chatAgent(req.agent);
-    if (req.parts.length > 0 && agent.engine === 'claude-cli')
+    // Judged on every attachment given: one the parser skipped (audio by url) was still meant for the model.
+    if (req.firstAttachmentType !== undefined && agent.engine === 'claude-cli')
       throw new HttpError(
         400,
         'the claude-cli engine does not take attachments; use an agent on the openai engine',
         'MODEL_MODALITY_UNSUPPORTED',
-        { attachmentType: req.firstAttachmentType ?? 'unknown' },
+        { attachmentType: req.firstAttachmentType },
       );
     let session: Session;
     if (req.sessionId) {
@@ -112,18 +143,44 @@ export class SessionService {
       session = this.deps.store.create(agent.name, req.overrides.model ?? agent.defaults.model);
     }
     const abort = new AbortController();
+    const turnId = `turn_${++this.turns}`;
     const previous = this.tails.get(session.id) ?? Promise.resolve();
-    const outcome = previous.then(() => this.run(agent, session.id, req, abort));
+    const outcome = previous.then(() => this.run(agent, session.id, turnId, req, abort));
     const tail = outcome.catch(() => undefined);
     this.tails.set(session.id, tail);
     void tail.then(() => {
       if (this.tails.get(session.id) === tail) this.tails.delete(session.id);
     });
-    return { session, outcome, cancel: (reason) => abort.abort(reason) };
+    return { id: turnId, session, outcome, cancel: (reason) => abort.abort(reason) };
   }
 
   messages(sessionId: string): SessionMessage[] {
     return this.deps.store.messages(sessionId);
+  }
+
+  /** The agent's sessions, newest activity first; 404 for an agent that neither exists nor left sessions behind. */
+  list(agent: string, limit: number): Session[] {
+    const sessions = this.deps.store.list(agent, limit);
+    if (sessions.length === 0 && !this.deps.agent(agent))
+      throw new HttpError(404, `no agent named "${agent}"`, 'AGENT_NOT_FOUND');
+    return sessions;
+  }
+
+  /** Whether a turn runs on the session or waits behind one. */
+  busy(sessionId: string): boolean {
+    return this.tails.has(sessionId);
+  }
+
+  /** Deletes a session and its messages; refused while a turn runs or waits, which would write to it. */
+  remove(sessionId: string): void {
+    this.session(sessionId);
+    if (this.busy(sessionId))
+      throw new HttpError(
+        409,
+        `session ${sessionId} has a turn running or queued: cancel it first (POST /sessions/${sessionId}/cancel)`,
+        'SESSION_BUSY',
+      );
+    this.deps.store.delete(sessionId);
   }
 
   /** Cancels the session's running turn; false when none runs. */
@@ -155,6 +212,8 @@ export class SessionService {
 
   /** Shutdown: cancels every running turn and waits for them to record how they ended. */
   async close(): Promise<void> {
+    this.retentionTimer?.cancel();
+    this.retentionTimer = null;
     for (const a of this.running.values()) a.abort('shutdown');
     await Promise.allSettled([...this.tails.values()]);
   }
@@ -162,16 +221,23 @@ export class SessionService {
   private async run(
     agent: ChatAgent,
     sessionId: string,
+    turnId: string,
     req: TurnRequest,
     abort: AbortController,
   ): Promise<TurnOutcome> {
     const { store, streams, clock } = this.deps;
     const emit = (event: StreamEventName | 'session.budget_exceeded', data: unknown) =>
-      streams.publish({ sessionId, event, data });
+      streams.publish({ sessionId, turnId, event, data });
+    // Every turn that ends without a reply says so on the stream and on the session, for a poller with no stream.
+    const fail = (error: TurnError) => {
+      emit('error', error);
+      store.update(sessionId, { lastError: { ...error, at: new Date(clock.now()).toISOString() } });
+    };
     const startedAt = clock.now();
     this.running.set(sessionId, abort);
     try {
-      if (abort.signal.aborted) return this.cancelled(sessionId, String(abort.signal.reason), emit);
+      if (store.get(sessionId)?.last_error) store.update(sessionId, { lastError: null });
+      if (abort.signal.aborted) return this.cancelled(sessionId, String(abort.signal.reason), fail);
       if (req.message !== null)
         store.append(sessionId, { role: 'user', content: req.message, tool_calls: null, tool_call_id: null });
       const settings: TurnSettings = {
@@ -180,6 +246,7 @@ export class SessionService {
       };
       const history = this.history(sessionId, req.parts);
       const engine = this.deps.engines[agent.engine];
+      const onMessages: TokenUsage = { ...ZERO };
       let result: TurnResult;
       try {
         result = await engine.runTurn({
@@ -197,6 +264,7 @@ export class SessionService {
             thinking: (content) => emit('thinking.chunk', { content }),
             toolChunk: (c) => emit('tool.chunk', c),
             message: (m) => {
+              for (const k of ['input', 'output', 'cache', 'cost'] as const) onMessages[k] += m.tokenUsage?.[k] ?? 0;
               const stored = store.append(sessionId, m, settings.model);
               emit('message', stored);
               return stored;
@@ -213,10 +281,13 @@ export class SessionService {
         };
       }
       if (result.resumeId !== undefined) store.update(sessionId, { resumeId: result.resumeId });
+      // The session's totals must add up to the turns' tokenUsage: what the messages did not carry is added here.
+      const rest = unaccounted(result.usage, onMessages);
+      if (rest) store.addUsage(sessionId, rest);
       if (result.budgetExceeded) emit('session.budget_exceeded', { sessionId, ...result.budgetExceeded });
       if (result.failure) {
         const error = { error: result.failure.message, code: result.failure.code };
-        emit('error', error);
+        fail(error);
         return { ok: false, status: 500, ...error };
       }
       const done: TurnDone = {
@@ -231,8 +302,8 @@ export class SessionService {
       };
       if (result.cancelled && result.content === null) {
         const details = { reason: result.cancelled.reason };
-        emit('error', { error: `Cancelled (${result.cancelled.reason})`, code: 'CANCELLED', details });
-        return { ok: true, done, content: null };
+        fail({ error: `Cancelled (${result.cancelled.reason})`, code: 'CANCELLED', details });
+        return { ok: true, done: { ...done, session: store.get(sessionId)! }, content: null };
       }
       emit('done', done);
       return { ok: true, done, content: result.content };
@@ -241,8 +312,8 @@ export class SessionService {
     }
   }
 
-  private cancelled(sessionId: string, reason: string, emit: (e: StreamEventName, d: unknown) => void): TurnOutcome {
-    emit('error', { error: `Cancelled (${reason})`, code: 'CANCELLED', details: { reason } });
+  private cancelled(sessionId: string, reason: string, fail: (error: TurnError) => void): TurnOutcome {
+    fail({ error: `Cancelled (${reason})`, code: 'CANCELLED', details: { reason } });
     const session = this.deps.store.get(sessionId)!;
     return {
       ok: true,
@@ -274,4 +345,15 @@ export class SessionService {
     if (parts.length > 0 && last?.role === 'user') last.content = parts;
     return out;
   }
+}
+
+/** What a turn's usage holds beyond its messages' (never negative), or null when the messages carried it all. */
+function unaccounted(turn: TokenUsage, messages: TokenUsage): TokenUsage | null {
+  const rest = {
+    input: Math.max(0, turn.input - messages.input),
+    output: Math.max(0, turn.output - messages.output),
+    cache: Math.max(0, turn.cache - messages.cache),
+    cost: Math.max(0, turn.cost - messages.cost),
+  };
+  return rest.input || rest.output || rest.cost ? rest : null;
 }

@@ -1,7 +1,14 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import type { Database } from '../store/database.js';
-import type { LlmSettings, NewSessionMessage, Session, SessionMessage, TokenUsage } from './session-schemas.js';
+import type {
+  LlmSettings,
+  NewSessionMessage,
+  Session,
+  SessionError,
+  SessionMessage,
+  TokenUsage,
+} from './session-schemas.js';
 
 interface SessionRow {
   id: string;
@@ -15,6 +22,7 @@ interface SessionRow {
   message_count: number;
   overrides: string | null;
   resume_id: string | null;
+  last_error: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -68,13 +76,20 @@ export class SessionStore {
 
   update(
     id: string,
-    patch: { overrides?: LlmSettings; status?: 'active' | 'closed'; resumeId?: string | null },
+    patch: {
+      overrides?: LlmSettings;
+      status?: 'active' | 'closed';
+      resumeId?: string | null;
+      lastError?: SessionError | null;
+    },
   ): Session {
     const sets = ['updated_at = @now'];
     const args: Record<string, unknown> = { id, now: this.now() };
     if (patch.overrides !== undefined) (sets.push('overrides = @ov'), (args.ov = JSON.stringify(patch.overrides)));
     if (patch.status !== undefined) (sets.push('status = @status'), (args.status = patch.status));
     if (patch.resumeId !== undefined) (sets.push('resume_id = @rid'), (args.rid = patch.resumeId));
+    if (patch.lastError !== undefined)
+      (sets.push('last_error = @err'), (args.err = patch.lastError && JSON.stringify(patch.lastError)));
     this.db.prepare(`UPDATE chat_sessions SET ${sets.join(', ')} WHERE id = @id`).run(args);
     return this.get(id)!;
   }
@@ -123,6 +138,40 @@ export class SessionStore {
     return this.message(id)!;
   }
 
+  /** Adds usage no message carries (the claude-cli engine learns a turn's cost only from its final result). */
+  addUsage(sessionId: string, u: TokenUsage): void {
+    this.db
+      .prepare(
+        `UPDATE chat_sessions SET total_input_tokens = total_input_tokens + @input,
+           total_output_tokens = total_output_tokens + @output, cost = cost + @cost, updated_at = @now WHERE id = @id`,
+      )
+      .run({ id: sessionId, input: u.input, output: u.output, cost: u.cost, now: this.now() });
+  }
+
+  /** An agent's sessions, most recently active first (the newer of two touched in the same millisecond first). */
+  list(agent: string, limit: number): Session[] {
+    const rows = this.db
+      .prepare('SELECT * FROM chat_sessions WHERE agent_name = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?')
+      .all(agent, limit) as SessionRow[];
+    return rows.map(toSession);
+  }
+
+  /** The ids of sessions untouched since `cutoffMs`. */
+  idleSince(cutoffMs: number): string[] {
+    const rows = this.db
+      .prepare('SELECT id FROM chat_sessions WHERE updated_at < ?')
+      .all(new Date(cutoffMs).toISOString()) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
+  /** Removes a session and its messages. */
+  delete(id: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM chat_session_messages WHERE session_id = ?').run(id);
+      this.db.prepare('DELETE FROM chat_sessions WHERE id = ?').run(id);
+    })();
+  }
+
   messages(sessionId: string): SessionMessage[] {
     const rows = this.db
       .prepare('SELECT * FROM chat_session_messages WHERE session_id = ? ORDER BY id')
@@ -156,6 +205,7 @@ function toSession(r: SessionRow): Session {
     total_output_tokens: r.total_output_tokens,
     cost: r.cost,
     message_count: r.message_count,
+    last_error: r.last_error ? (JSON.parse(r.last_error) as SessionError) : null,
     created_at: r.created_at,
     updated_at: r.updated_at,
   };

@@ -252,4 +252,12 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'chat session errors',
+    up(db) {
+      // How a session's last turn failed or was cancelled ({error, code, details?, at} as JSON), so a poller of a
+      // fire-and-forget turn learns it ended; NULL while the last turn succeeded or one is starting.
+      db.exec(`ALTER TABLE chat_sessions ADD COLUMN last_error TEXT`);
+    },
+  },
 ];

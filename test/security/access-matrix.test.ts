@@ -92,6 +92,9 @@ const EXPECTED: Record<string, Admits> = {
   'GET /sessions/:id/stream': OPERATOR,
   'POST /sessions/:id/cancel': OPERATOR,
   'PATCH /sessions/:id': OPERATOR,
+  'GET /sessions/:id': OPERATOR,
+  'DELETE /sessions/:id': OPERATOR,
+  'GET /agents/:name/sessions': OPERATOR,
   'GET /sessions/:id/config': OPERATOR,
   'GET /ws': OPERATOR,
 };
