@@ -19,6 +19,7 @@ import {
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { OpenAiServer } from '../helpers/openai-server.js';
+import { takeFrames } from '../helpers/sse-client.js';
 import { until } from '../helpers/wait.js';
 
 const CONFIG = (baseUrl: string, extra = '') => `
@@ -69,18 +70,14 @@ function chatStream(t: TestDaemon, agent: string, body: object) {
         let buf = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => {
-          buf += c;
-          let i: number;
-          while ((i = buf.indexOf('\n\n')) >= 0) {
-            const text = buf.slice(0, i);
-            buf = buf.slice(i + 2);
-            if (text.startsWith(': ')) frames.push({ comment: text.slice(2) });
-            else
-              frames.push({
-                event: /^event: (.*)$/m.exec(text)?.[1],
-                data: JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? 'null'),
-              });
-          }
+          const taken = takeFrames(buf + c);
+          buf = taken.rest;
+          for (const f of taken.frames)
+            frames.push(
+              f.comments.length && f.event === undefined
+                ? { comment: f.comments.join('\n') }
+                : { event: f.event, data: JSON.parse(f.data ?? 'null') },
+            );
         });
         res.on('end', () => resolve(frames));
       },
