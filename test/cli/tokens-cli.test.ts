@@ -22,12 +22,12 @@ describe('leo token / device / client beside a running daemon', () => {
   });
 
   it('a device paired by the CLI is accepted at once, listed, and refused after revoke', async () => {
-    const paired = runLeo(['device', 'pair', 'my phone'], env);
+    const paired = runLeo(['device', 'pair', 'my phone', '--token'], env);
     assert.equal(paired.status, 0, paired.stderr);
     const token = /token: (\S+)/.exec(paired.stdout)![1]!;
     assert.equal((await request(t.tcp, 'GET', '/api/v1/version', { token })).status, 200);
 
-    const again = runLeo(['device', 'pair', 'my phone'], env);
+    const again = runLeo(['device', 'pair', 'my phone', '--token'], env);
     assert.equal(again.status, 1);
     assert.match(again.stderr, /already exists/);
 
