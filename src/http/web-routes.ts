@@ -62,7 +62,7 @@ export const webRoutes: FastifyPluginAsync<{ root?: string }> = async (app, opts
   app.get('/assets/:file', access, async (req, reply) => {
     const { file } = req.params as { file: string };
     // Vite's names are word characters, dots and dashes; nothing else (no separators, no dotfiles) reaches the disk.
-    if (!/^[\w-][\w.-]*$/.test(file)) throw notFound(`no asset ${file}`);
+    if (!/^[\w-][\w.-]*$/.test(file) || !fs.existsSync(path.join(assets, file))) throw notFound(`no asset ${file}`);
     return send(reply, file, assets, true);
   });
 };

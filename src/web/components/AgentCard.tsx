@@ -41,9 +41,7 @@ export function AgentCard({ agent, unread }: { agent: Agent; unread: number }) {
         </div>
         <div class="agent-meta">
           <span class={`agent-status status-${status}`}>{dormant ?? STATUS[status]}</span>
-          {status === 'running' && (
-            <span class={`agent-activity`}>{agent.activity === 'working' ? 'working' : agent.activity}</span>
-          )}
+          {status === 'running' && agent.activity !== 'unknown' && <span class="agent-activity">{agent.activity}</span>}
           <span class="agent-harness">{agent.harness}</span>
         </div>
         {agent.current_action?.detail && <div class="agent-action">{agent.current_action.detail}</div>}
