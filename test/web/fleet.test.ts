@@ -110,6 +110,27 @@ describe('Leo Web: pairing, the live fleet, CSP, revocation', () => {
     await shots.take(page, 'fleet');
   });
 
+  it('offline shows on the indicator; back online it reconnects and refetches what it missed; a dropped stream reconnects', async () => {
+    // The stop above makes the app refetch the snapshot a moment later (a bare agent_stopped may be a deletion); let
+    // that settle, so only the reconnect's own refetch can bring what follows.
+    await page.waitForTimeout(1000);
+    await context.setOffline(true);
+    await page.locator('[data-connection="offline"]').waitFor();
+    // Spawned while the browser cannot hear: only the snapshot refetched on reconnect can show it.
+    await spawn('zed');
+    assert.equal(await card('zed').count(), 0);
+    const refetched = page.waitForRequest((r) => r.url().endsWith('/api/v1/state'));
+    await context.setOffline(false);
+    await refetched;
+    await page.locator('[data-connection="live"]').waitFor();
+    await card('zed').waitFor();
+
+    t.daemon.hub.closeAll();
+    await page.locator('[data-connection="reconnecting"]').waitFor();
+    await page.locator('[data-connection="live"]').waitFor();
+    await page.locator('[data-connection="reconnecting"]').waitFor({ state: 'detached' });
+  });
+
   it('the app document carries a strict CSP, and the browser refuses an injected inline script', async () => {
     const res = await request(t.tcp, 'GET', '/');
     assert.equal(res.status, 200);
