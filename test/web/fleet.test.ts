@@ -131,6 +131,39 @@ describe('Leo Web: pairing, the live fleet, CSP, revocation', () => {
     await page.locator('[data-connection="reconnecting"]').waitFor({ state: 'detached' });
   });
 
+  it('while reconnects back off, the page becoming visible again reconnects at once', async () => {
+    // Every attempt fails until the backoff has grown to 5 s; then the stream would work again.
+    await page.route('**/api/v1/events', (route) => route.abort());
+    t.daemon.hub.closeAll();
+    await page.locator('[data-connection="reconnecting"]').waitFor();
+    await page.waitForTimeout(3700);
+    await page.unroute('**/api/v1/events');
+    // A Playwright page is always visible: make it hidden and visible again as a phone does when it is picked up.
+    await page.evaluate(`(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      document.dispatchEvent(new Event('visibilitychange'));
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+      document.dispatchEvent(new Event('visibilitychange'));
+    })()`);
+    await page.locator('[data-connection="live"]').waitFor({ timeout: 1500 });
+  });
+
+  it("`leo open`'s link pairs another browser in one click", async () => {
+    const printed = await runLeoAsync(['open', '--no-browser'], env);
+    assert.equal(printed.status, 0, printed.stderr);
+    const link = /(http:\/\/\S+#pair=\S+)/.exec(printed.stdout)?.[1];
+    assert.ok(link, printed.stdout);
+    const other = await browser.newContext({ viewport: PHONE });
+    try {
+      const p = await other.newPage();
+      await p.goto(link);
+      await p.locator('[data-agent="den"]').waitFor();
+      assert.equal(p.url(), t.daemon.appUrl);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('the app document carries a strict CSP, and the browser refuses an injected inline script', async () => {
     const res = await request(t.tcp, 'GET', '/');
     assert.equal(res.status, 200);

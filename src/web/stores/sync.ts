@@ -1,6 +1,6 @@
 import type { FleetEvent } from '../api/client.js';
 import { api, onUnpaired } from './auth.js';
-import { connection, retryAt } from './connection.js';
+import { connection } from './connection.js';
 import { applyEvent, applySnapshot, applyThreads } from './fleet.js';
 
 const BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
@@ -78,7 +78,6 @@ export function startSync(): () => void {
       if (stopped) return;
       connection.value = navigator.onLine ? 'reconnecting' : 'offline';
       const delay = BACKOFF_MS[Math.min(attempt++, BACKOFF_MS.length - 1)]!;
-      retryAt.value = Date.now() + delay;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, delay);
         wake = () => {
@@ -87,7 +86,6 @@ export function startSync(): () => void {
         };
       });
       wake = null;
-      retryAt.value = null;
     }
   };
 
