@@ -35,6 +35,11 @@ export class Screenshots {
       await page.setViewportSize(viewport);
       await page.screenshot({ path: path.join(this.dir, `${name}-${label}.png`), fullPage: true });
     }
+    // The phone in dark mode too: the theme follows the system.
+    await page.setViewportSize(PHONE);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: path.join(this.dir, `${name}-390x844-dark.png`), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
     if (size) await page.setViewportSize(size);
   }
 }

@@ -105,6 +105,21 @@ describe('Leo Web: pairing, the live fleet, CSP, revocation', () => {
     assert.equal(posted.status, 200, posted.text);
     await page.locator('[data-agent="den"] [data-unread="1"]').waitFor();
 
+    // current_action is untrusted pane text: shown as text, never as markup. (Published on the daemon's bus as the
+    // activity sweeper does: the test clock does not run the sweeper.)
+    const detail = '<img src=x onerror="window.__pwned=1"> running <b>tests</b>';
+    t.daemon.bus.publish('agent_activity', {
+      agent: 'den',
+      activity: 'working',
+      current_action: { kind: 'pane', detail },
+      last_activity_at: new Date().toISOString(),
+    });
+    const action = page.locator('[data-agent="den"] .agent-action');
+    await action.waitFor();
+    assert.equal(await action.textContent(), detail);
+    assert.equal(await action.locator('img, b').count(), 0);
+    assert.equal(await page.evaluate('window.__pwned === undefined'), true);
+
     assert.equal((await api('POST', '/api/v1/agents/ivy/stop')).status, 200);
     await page.locator('[data-agent="ivy"][data-status="stopped"]').waitFor();
     await shots.take(page, 'fleet');
