@@ -64,14 +64,16 @@ export class Api {
     method: string,
     path: string,
     body?: unknown,
+    anonymous = false,
   ): Promise<z.infer<S>> {
+    const json: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
     const res = await fetch(path, {
       method,
-      headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+      headers: anonymous ? json : this.headers(json),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       cache: 'no-store',
     });
-    if (res.status === 401 && this.token()) throw new UnpairedError();
+    if (res.status === 401 && !anonymous && this.token()) throw new UnpairedError();
     const envelope = Envelope.parse(await res.json());
     if (!envelope.ok) throw new ApiError(res.status, envelope.error, envelope.code);
     return schema.parse(envelope.data);
@@ -79,7 +81,8 @@ export class Api {
 
   /** Trades a one-time pairing code (from the link's fragment) for this device's token. */
   pair(code: string) {
-    return this.call(Paired, 'POST', '/api/v1/pair', { code });
+    // Sent without this browser's current token: a refused code says nothing about an existing pairing.
+    return this.call(Paired, 'POST', '/api/v1/pair', { code }, true);
   }
 
   state() {
