@@ -7,7 +7,7 @@
 //
 // What it does (each step is skipped when already satisfied; silent when nothing is to be done):
 //   1. Debian packages: tmux + ffmpeg (runtime), cmake + build-essential (to build whisper-cli),
-//      espeak-ng + sox (tests only). Installed with apt-get when running as root, otherwise it
+//      espeak-ng + sox + chromium (tests only). Installed with apt-get when running as root, otherwise it
 //      prints the exact `sudo apt-get install ...` command and fails.
 //   2. whisper-cli: built from the whisper.cpp 1.9.1 source shipped inside the npm package
 //      nodejs-whisper@0.3.1 (fetched with `npm pack`, never added to package.json), static,
@@ -78,6 +78,12 @@ export const PROGRAMS = Object.freeze([
     debPackage: 'sox',
     requiredFor: 'tests',
     purpose: 'generates and inspects test audio',
+  }),
+  Object.freeze({
+    command: 'chromium',
+    debPackage: 'chromium',
+    requiredFor: 'tests',
+    purpose: 'the real browser the Leo Web tests drive (playwright-core)',
   }),
 ]);
 
@@ -498,7 +504,7 @@ if (invokedDirectly(import.meta.url)) {
   if (args.includes('-h') || args.includes('--help')) {
     console.log(
       'usage: node native-bins/setup.mjs [--for-tests]\n' +
-        '  Installs missing Debian packages (tmux ffmpeg cmake build-essential; +espeak-ng sox with --for-tests)\n' +
+        '  Installs missing Debian packages (tmux ffmpeg cmake build-essential; +espeak-ng sox chromium with --for-tests)\n' +
         '  and builds native-bins/bin/whisper-cli. Does nothing when everything is present.',
     );
     process.exit(0);

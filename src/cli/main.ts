@@ -4,6 +4,7 @@ import { registerAgentCommands } from './agent-commands.js';
 import { runDaemonCommand } from './daemon-command.js';
 import { runDoctorCommand } from './doctor-command.js';
 import { runHookCommand } from './hook-command.js';
+import { runOpenCommand } from './pair-command.js';
 import { runMcpStdio } from './mcp-stdio-command.js';
 import { runTaskCommand } from './run-command.js';
 import { registerTokenCommands } from './token-commands.js';
@@ -33,6 +34,12 @@ program
   .description("Leo's agent tools over MCP stdio, for harnesses without HTTP MCP (relays to LEO_MCP_URL)")
   .option('--url <url>', 'the MCP endpoint (default: $LEO_MCP_URL)')
   .action(runMcpStdio);
+
+program
+  .command('open')
+  .description("pair this machine's browser with Leo Web in one click (prints the link and opens it)")
+  .option('--no-browser', 'only print the link')
+  .action(runOpenCommand);
 
 program
   .command('run <task>')

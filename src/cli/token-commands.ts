@@ -7,6 +7,7 @@ import { resolvePaths } from '../core/home.js';
 import { openDatabase } from '../store/database.js';
 import fs from 'node:fs';
 import { daemonRequest } from './daemon-http.js';
+import { runPairCommand } from './pair-command.js';
 
 /**
  * `leo token`, `leo device ...`, `leo client ...`. They work on the files and the database directly, so they also
@@ -24,8 +25,12 @@ export function registerTokenCommands(program: Command): void {
   const device = program.command('device').description('paired-device tokens (phones, the Mac app)');
   device
     .command('pair <name>')
-    .description('create a device token; it is printed once')
-    .action((name: string) => issue('device', name, false));
+    .description('print a one-time link (and its QR code) that pairs a browser as this device')
+    .option('--host <host>', 'the host name the link uses, for a phone (one of web.allowed_hosts)')
+    .option('--token', 'print a device token instead of a link (for clients that are not a browser)')
+    .action((name: string, o: { host?: string; token?: boolean }) =>
+      o.token ? issue('device', name, false) : runPairCommand(name, o),
+    );
   device
     .command('list')
     .option('--json')

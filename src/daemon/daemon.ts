@@ -3,6 +3,8 @@ import { ulid } from 'ulid';
 import { Authenticator } from '../auth/authenticator.js';
 import { ensureTokenFile } from '../auth/token-file.js';
 import { TokenConnections } from '../auth/token-connections.js';
+import { PairingCodes } from '../auth/pairing-codes.js';
+import { pairingRoutes } from '../auth/pairing-routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
 import { TokenStore } from '../auth/token-store.js';
 import { ConfigWatcher, type ReloadResult } from '../config/watch.js';
@@ -33,6 +35,7 @@ import { ConnectionCap, connectionCeiling } from '../http/connection-cap.js';
 import { PresenceBoard, viewerOf } from '../push/presence-board.js';
 import { createServer, type RouteEntry } from '../http/server.js';
 import { systemRoutes } from '../http/system-routes.js';
+import { webRoutes } from '../http/web-routes.js';
 import { LoopDelayMonitor } from '../metrics/loop-delay.js';
 import { Metrics } from '../metrics/metrics.js';
 import { WorkerPool } from '../pool/worker-pool.js';
@@ -49,6 +52,8 @@ export interface Daemon {
   paths: LeoPaths;
   bootId: string;
   port: number;
+  /** Leo Web's address on the TCP listener (no token in it). */
+  appUrl: string;
   operatorToken: string;
   agentToken: string;
   bus: EventBus;
@@ -166,6 +171,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   };
+  await app.register(pairingRoutes, { codes: new PairingCodes(db, clock, tokens), appUrl: baseUrl });
+  await app.register(webRoutes);
   const chatStore = new ChatStore(db, clock);
   const notes = new ThreadNotes(chatStore, bus);
   const agents = await wireAgents({
@@ -299,13 +306,18 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     throw err;
   }
   ready = true;
-  logger.info({ listen: `${listen.host}:${port}`, socket: paths.socketFile, boot_id: bootId }, 'leo daemon ready');
+  // The app's address, never a token: `leo open` turns it into a link that pairs this machine's browser.
+  logger.info(
+    { listen: `${listen.host}:${port}`, socket: paths.socketFile, boot_id: bootId, app: `${baseUrl()}/` },
+    'leo daemon ready',
+  );
 
   let closing: Promise<void> | null = null;
   return {
     paths,
     bootId,
     port,
+    appUrl: `${baseUrl()}/`,
     operatorToken,
     agentToken,
     bus,

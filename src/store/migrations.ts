@@ -260,4 +260,19 @@ export const migrations: readonly Migration[] = [
       db.exec(`ALTER TABLE chat_sessions ADD COLUMN last_error TEXT`);
     },
   },
+  {
+    name: 'pairing codes',
+    up(db) {
+      // One-time codes that pair a browser (issue 16): only the SHA-256 of the code is kept, and redeeming one deletes
+      // its row in the same statement that reads it, so a code works once. expires_ms is epoch milliseconds.
+      db.exec(`
+        CREATE TABLE pairing_codes (
+          hash        TEXT PRIMARY KEY,
+          name        TEXT NOT NULL,
+          created_at  TEXT NOT NULL,
+          expires_ms  INTEGER NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];

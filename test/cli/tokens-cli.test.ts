@@ -23,7 +23,7 @@ describe('leo token / device / client beside a running daemon', () => {
   });
 
   it('a device paired by the CLI is accepted at once, listed, and refused after revoke, which ends its stream', async () => {
-    const paired = runLeo(['device', 'pair', 'my phone'], env);
+    const paired = runLeo(['device', 'pair', 'my phone', '--token'], env);
     assert.equal(paired.status, 0, paired.stderr);
     const token = /token: (\S+)/.exec(paired.stdout)![1]!;
     assert.equal((await request(t.tcp, 'GET', '/api/v1/version', { token })).status, 200);
@@ -32,7 +32,7 @@ describe('leo token / device / client beside a running daemon', () => {
     const stream = await SseClient.open(t.tcp, '/api/v1/events', token);
     await stream.waitFor(1);
 
-    const again = runLeo(['device', 'pair', 'my phone'], env);
+    const again = runLeo(['device', 'pair', 'my phone', '--token'], env);
     assert.equal(again.status, 1);
     assert.match(again.stderr, /already exists/);
 

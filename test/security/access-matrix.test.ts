@@ -32,9 +32,19 @@ const EXPECTED: Record<string, Admits> = {
   'GET /api/v1/events': READERS,
   'GET /events': 'socket',
 
+  // Leo Web (issue 16): the app's files are public, behind the same Host/Origin gate as everything else.
+  'GET /': 'public',
+  'GET /assets/:file': 'public',
+  'GET /manifest.webmanifest': 'public',
+  'GET /icon.svg': 'public',
+  'GET /icon-192.png': 'public',
+  'GET /icon-512.png': 'public',
+
   'POST /api/v1/devices': OPERATOR,
   'GET /api/v1/devices': OPERATOR,
   'DELETE /api/v1/devices/:id': OPERATOR,
+  'POST /api/v1/devices/pairing-codes': OPERATOR,
+  'POST /api/v1/pair': 'public',
   'POST /api/v1/clients': OPERATOR,
   'GET /api/v1/clients': OPERATOR,
   'DELETE /api/v1/clients/:id': OPERATOR,
@@ -134,7 +144,7 @@ const REVOKED_THROUGH: Record<Holder, string | null> = {
 };
 
 /** Path parameters name things that do not exist, so an admitted request is answered without changing anything. */
-const PARAMS: Record<string, string> = { name: 'ghost', agent: 'ghost', id: 'nope', event: 'stop' };
+const PARAMS: Record<string, string> = { name: 'ghost', agent: 'ghost', id: 'nope', event: 'stop', file: 'nope.js' };
 const ALLOWED_HOST = 'leo.example.ts.net';
 
 type Outcome = 'allowed' | 'unauthorized' | 'forbidden' | 'forbidden_host' | 'not_found';

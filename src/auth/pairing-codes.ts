@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import { rfc3339 } from '../core/time.js';
+import type { Database } from '../store/database.js';
+import { hashToken } from './secrets.js';
+import { DuplicateTokenNameError, type TokenRecord, type TokenStore } from './token-store.js';
+
+/** How long a pairing code stays redeemable: long enough to reach for a phone, short enough to be worth little. */
+export const PAIRING_CODE_TTL_MS = 10 * 60_000;
+
+export interface IssuedPairingCode {
+  /** Shown once (in the link and its QR code); only its hash is stored. */
+  code: string;
+  name: string;
+  expires_at: string;
+}
+
+/**
+ * One-time codes that turn into a paired-device token (issue 16). A code is 128 random bits (short enough for a QR
+ * code, far too many to guess), stored as a SHA-256 hash, valid for ten minutes and for one redemption: the row is
+ * deleted by the statement that reads it.
+ */
+export class PairingCodes {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly tokens: TokenStore,
+  ) {}
+
+  /** Refuses a name a paired device already has, so the redemption later cannot fail on it. */
+  issue(name: string): IssuedPairingCode {
+    if (this.tokens.list('device').some((d) => d.name === name))
+      throw new DuplicateTokenNameError(`a device named "${name}" already exists`);
+    const now = this.clock.now();
+    const code = randomBytes(16).toString('base64url');
+    this.db.prepare(`DELETE FROM pairing_codes WHERE expires_ms <= ?`).run(now);
+    this.db
+      .prepare(`INSERT INTO pairing_codes (hash, name, created_at, expires_ms) VALUES (?, ?, ?, ?)`)
+      .run(hashToken(code), name, rfc3339(now), now + PAIRING_CODE_TTL_MS);
+    return { code, name, expires_at: rfc3339(now + PAIRING_CODE_TTL_MS) };
+  }
+
+  /**
+   * The device token for a code, or null for a code that is unknown, used or expired. The code is spent either way;
+   * a name taken since the code was issued is a DuplicateTokenNameError and leaves the code unspent.
+   */
+  redeem(code: string): { record: TokenRecord; token: string } | null {
+    return this.db.transaction(() => {
+      const row = this.db
+        .prepare(`DELETE FROM pairing_codes WHERE hash = ? RETURNING name, expires_ms`)
+        .get(hashToken(code)) as { name: string; expires_ms: number } | undefined;
+      if (!row || row.expires_ms <= this.clock.now()) return null;
+      return this.tokens.issue('device', row.name);
+    })();
+  }
+}

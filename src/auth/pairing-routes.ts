@@ -1,0 +1,47 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { Access } from '../http/access.js';
+import { conflict, HttpError, ok } from '../http/envelope.js';
+import { parseInput } from '../http/validate.js';
+import { pairingLink } from './pairing-link.js';
+import type { PairingCodes } from './pairing-codes.js';
+import { DuplicateTokenNameError, TokenName } from './token-store.js';
+
+export const CreatePairingCodeBody = z.strictObject({ name: TokenName });
+export const PairBody = z.strictObject({ code: z.string().min(1).max(128) });
+
+export interface PairingRoutesDeps {
+  codes: PairingCodes;
+  /** The app's origin, e.g. http://127.0.0.1:8484: the link a code is handed out in points there. */
+  appUrl(): string;
+}
+
+/**
+ * Pairing a browser: the operator asks for a one-time code (`leo device pair`, `leo open`), the app trades it for a
+ * device token. The trade is public (the caller has nothing else yet); the code is what authenticates it.
+ */
+export const pairingRoutes: FastifyPluginAsync<PairingRoutesDeps> = async (app, { codes, appUrl }) => {
+  app.post('/api/v1/devices/pairing-codes', { config: { access: Access.operator } }, async (req, reply) => {
+    const { name } = parseInput(CreatePairingCodeBody, req.body, 'body');
+    try {
+      const issued = codes.issue(name);
+      return reply.code(201).send(ok({ ...issued, url: pairingLink(appUrl(), issued.code) }));
+    } catch (err) {
+      if (err instanceof DuplicateTokenNameError) throw conflict(err.message);
+      throw err;
+    }
+  });
+
+  app.post('/api/v1/pair', { config: { access: Access.public } }, async (req, reply) => {
+    const { code } = parseInput(PairBody, req.body, 'body');
+    let paired;
+    try {
+      paired = codes.redeem(code);
+    } catch (err) {
+      if (err instanceof DuplicateTokenNameError) throw conflict(err.message);
+      throw err;
+    }
+    if (!paired) throw new HttpError(401, 'this pairing code is unknown, already used or expired', 'bad_pairing_code');
+    return reply.code(201).send(ok({ device: paired.record, token: paired.token }));
+  });
+};

@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import QRCode from 'qrcode';
+import type { IssuedPairingCode } from '../auth/pairing-codes.js';
+import { callDaemon } from './socket-client.js';
+
+type IssuedLink = IssuedPairingCode & { url: string };
+
+/** Asks the running daemon for a one-time pairing code; the daemon knows the port it really listens on. */
+async function requestLink(name: string, host: string | undefined): Promise<IssuedLink> {
+  const issued = await callDaemon<IssuedLink>('POST', '/api/v1/devices/pairing-codes', { name });
+  if (!host) return issued;
+  // A phone cannot reach 127.0.0.1: the link may name a host the daemon also answers on (web.allowed_hosts).
+  const url = new URL(issued.url);
+  url.hostname = host;
+  return { ...issued, url: url.toString() };
+}
+
+async function printLink(issued: IssuedLink): Promise<void> {
+  console.log(`Open this link on "${issued.name}" to pair it (one use, until ${issued.expires_at}):`);
+  console.log(`  ${issued.url}`);
+  console.log(await QRCode.toString(issued.url, { type: 'terminal', small: true }));
+}
+
+/** `leo device pair <name>`: a link and its QR code that pair one browser as the device <name>. */
+export async function runPairCommand(name: string, o: { host?: string }): Promise<void> {
+  try {
+    await printLink(await requestLink(name, o.host));
+  } catch (err) {
+    console.error(`leo: ${(err as Error).message}`);
+    process.exit(1);
+  }
+}
+
+/** `leo open`: pairs this machine's browser in one click, by opening the same kind of link in it. */
+export async function runOpenCommand(o: { browser: boolean }): Promise<void> {
+  const stamp = new Date().toISOString().slice(0, 19).replace('T', ' ').replaceAll(':', '.');
+  try {
+    const issued = await requestLink(`browser ${stamp}`, undefined);
+    await printLink(issued);
+    if (o.browser) openInBrowser(issued.url);
+  } catch (err) {
+    console.error(`leo: ${(err as Error).message}`);
+    process.exit(1);
+  }
+}
+
+function openInBrowser(url: string): void {
+  const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
+  // No opener (a server without a desktop) is fine: the link is printed above.
+  child.on('error', () => {});
+  child.unref();
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { Thread } from '../../chat/threads/message.js';
+import { Agent, AgentActivityEvent, Appearance, StateSnapshot } from '../../observe/schemas.js';
+import { SseParser } from './sse.js';
+
+/**
+ * The one typed client of the daemon's API. Wire shapes are the daemon's own zod schemas, imported, never copied, so
+ * a field the daemon renames breaks this build instead of the screen. Every request carries the device token as a
+ * bearer header; a 401 means the device was unpaired (revoked) and is reported as UnpairedError.
+ */
+
+export class UnpairedError extends Error {
+  constructor() {
+    super('this device is no longer paired');
+    this.name = 'UnpairedError';
+  }
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+const Envelope = z.union([
+  z.object({ ok: z.literal(true), data: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.string(), code: z.string().optional() }),
+]);
+
+export const Paired = z.object({ device: z.object({ id: z.string(), name: z.string() }), token: z.string() });
+export const Hello = z.object({ seq: z.number(), boot_id: z.string().optional() }).loose();
+
+/** The stream's events the fleet applies; anything else is ignored (the API only ever grows). */
+export const FleetEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('hello'), data: Hello }),
+  z.object({ type: z.literal('agent_spawned'), data: z.object({ agent: Agent }).loose() }),
+  z.object({ type: z.literal('agent_state_changed'), data: z.looseObject({ agent: z.string() }) }),
+  z.object({ type: z.literal('agent_stopped'), data: z.looseObject({ agent: z.string() }) }),
+  z.object({ type: z.literal('agent_activity'), data: AgentActivityEvent.loose() }),
+  z.object({
+    type: z.literal('agent_appearance_changed'),
+    data: z.object({ agent: z.string(), appearance: Appearance.nullable() }).loose(),
+  }),
+  z.object({ type: z.literal('chat.message'), data: z.looseObject({}) }),
+  z.object({ type: z.literal('chat.updated'), data: z.looseObject({}) }),
+]);
+export type FleetEvent = z.infer<typeof FleetEvent>;
+
+export class Api {
+  constructor(private readonly token: () => string | null) {}
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    const t = this.token();
+    return { ...extra, ...(t ? { authorization: `Bearer ${t}` } : {}) };
+  }
+
+  private async call<S extends z.ZodType>(
+    schema: S,
+    method: string,
+    path: string,
+    body?: unknown,
+    anonymous = false,
+  ): Promise<z.infer<S>> {
+    const json: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+    const res = await fetch(path, {
+      method,
+      headers: anonymous ? json : this.headers(json),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      cache: 'no-store',
+    });
+    if (res.status === 401 && !anonymous && this.token()) throw new UnpairedError();
+    const envelope = Envelope.parse(await res.json());
+    if (!envelope.ok) throw new ApiError(res.status, envelope.error, envelope.code);
+    return schema.parse(envelope.data);
+  }
+
+  /** Trades a one-time pairing code (from the link's fragment) for this device's token. */
+  pair(code: string) {
+    // Sent without this browser's current token: a refused code says nothing about an existing pairing.
+    return this.call(Paired, 'POST', '/api/v1/pair', { code }, true);
+  }
+
+  state() {
+    return this.call(StateSnapshot, 'GET', '/api/v1/state');
+  }
+
+  threads() {
+    return this.call(z.array(Thread), 'GET', '/api/v1/chat/threads');
+  }
+
+  /**
+   * Reads /api/v1/events until it ends or `signal` aborts, handing each known event to `onEvent`. Resolves when the
+   * stream ends (the caller reconnects); a 401 rejects with UnpairedError.
+   */
+  async events(onEvent: (e: FleetEvent) => void, signal: AbortSignal): Promise<void> {
+    const res = await fetch('/api/v1/events', {
+      headers: this.headers({ accept: 'text/event-stream' }),
+      cache: 'no-store',
+      signal,
+    });
+    if (res.status === 401) throw new UnpairedError();
+    if (!res.ok || !res.body) throw new ApiError(res.status, `event stream refused (HTTP ${res.status})`);
+    const parser = new SseParser();
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      for (const frame of parser.feed(value)) {
+        let data: unknown;
+        try {
+          data = JSON.parse(frame.data);
+        } catch {
+          continue;
+        }
+        const parsed = FleetEvent.safeParse({ type: frame.event, data });
+        if (parsed.success) onEvent(parsed.data);
+      }
+    }
+  }
+}

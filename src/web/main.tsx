@@ -1,0 +1,9 @@
+import { render } from 'preact';
+import { App } from './components/App.js';
+import { startAuth } from './stores/auth.js';
+import './styles.css';
+
+void startAuth();
+// A pairing link opened in a tab that already shows the app changes only the fragment: no reload, so listen for it.
+window.addEventListener('hashchange', () => void startAuth());
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,76 @@
+import { computed, signal } from '@preact/signals';
+import type { Thread } from '../../chat/threads/message.js';
+import type { Agent, StateSnapshot } from '../../observe/schemas.js';
+import type { FleetEvent } from '../api/client.js';
+
+/** The fleet as the snapshot-then-stream contract builds it: the snapshot replaces it, events patch it. */
+export const agents = signal<ReadonlyMap<string, Agent>>(new Map());
+export const unread = signal<ReadonlyMap<string, number>>(new Map());
+export const loaded = signal(false);
+
+const PINNED = 'assistant';
+
+/** The assistant first, then by display name. */
+export const fleet = computed(() =>
+  [...agents.value.values()].sort(
+    (a, b) => Number(b.name === PINNED) - Number(a.name === PINNED) || a.display_name.localeCompare(b.display_name),
+  ),
+);
+
+export function applySnapshot(state: StateSnapshot): void {
+  agents.value = new Map(state.agents.map((a) => [a.name, a]));
+  loaded.value = true;
+}
+
+export function applyThreads(threads: readonly Thread[]): void {
+  unread.value = new Map(threads.map((t) => [t.agent, t.unread]));
+}
+
+function patch(name: string, change: (a: Agent) => Agent): void {
+  const current = agents.value.get(name);
+  if (!current) return;
+  const next = new Map(agents.value);
+  next.set(name, change(current));
+  agents.value = next;
+}
+
+/**
+ * Applies one event. Returns what the caller should refetch: an agent_stopped may be a deletion or a rename's first
+ * half (the wire cannot tell), and chat events move unread counts.
+ */
+export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
+  switch (e.type) {
+    case 'agent_spawned': {
+      const next = new Map(agents.value);
+      next.set(e.data.agent.name, e.data.agent);
+      agents.value = next;
+      return null;
+    }
+    case 'agent_state_changed': {
+      const { agent, ...rest } = e.data;
+      patch(agent, (a) => ({ ...a, ...(rest as Partial<Agent>) }));
+      return null;
+    }
+    case 'agent_stopped':
+      patch(e.data.agent, (a) => ({ ...a, status: 'stopped', activity: 'unknown', current_action: null }));
+      return 'state';
+    case 'agent_activity': {
+      const { agent, activity, current_action, last_activity_at } = e.data;
+      patch(agent, (a) => ({ ...a, activity, current_action, last_activity_at }));
+      return null;
+    }
+    case 'agent_appearance_changed': {
+      const { agent, appearance } = e.data;
+      patch(agent, (a) => {
+        const { appearance: _old, ...rest } = a;
+        return appearance ? { ...rest, appearance } : rest;
+      });
+      return null;
+    }
+    case 'chat.message':
+    case 'chat.updated':
+      return 'threads';
+    case 'hello':
+      return null;
+  }
+}

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { WEB_ROOT } from '../../src/http/web-routes.js';
+
+/** Debian's chromium (set-up installs it for the tests); playwright-core downloads no browser of its own. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+export async function launchBrowser(): Promise<Browser> {
+  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: run \`node scripts/setup.mjs --for-tests\``);
+  assert.ok(
+    fs.existsSync(path.join(WEB_ROOT, 'index.html')),
+    `Leo Web is not built (${WEB_ROOT}): run \`npm run build\``,
+  );
+  return chromium.launch({ executablePath: CHROMIUM });
+}
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+/** Screenshots every screen at both sizes into one temp folder per run, printed so a person can look at them. */
+export class Screenshots {
+  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-web-shots-'));
+  constructor() {
+    console.log(`# Leo Web screenshots: ${this.dir}`);
+  }
+  async take(page: Page, name: string): Promise<void> {
+    const size = page.viewportSize();
+    for (const [label, viewport] of [
+      ['390x844', PHONE],
+      ['1280x800', DESKTOP],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: path.join(this.dir, `${name}-${label}.png`), fullPage: true });
+    }
+    // The phone in dark mode too: the theme follows the system.
+    await page.setViewportSize(PHONE);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: path.join(this.dir, `${name}-390x844-dark.png`), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+    if (size) await page.setViewportSize(size);
+  }
+}

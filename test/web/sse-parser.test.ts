@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SseParser } from '../../src/web/api/sse.js';
+
+describe("Leo Web's SSE parser", () => {
+  it('reads named events split anywhere across chunks, with comments and CRLF', () => {
+    const text =
+      ': heartbeat\r\n\r\nevent: hello\r\ndata: {"seq":1}\r\n\r\nevent: agent_activity\ndata: {"a":\ndata: 2}\n\n';
+    for (let cut = 0; cut <= text.length; cut++) {
+      const p = new SseParser();
+      const events = [...p.feed(text.slice(0, cut)), ...p.feed(text.slice(cut))];
+      assert.deepEqual(
+        events,
+        [
+          { event: 'hello', data: '{"seq":1}' },
+          { event: 'agent_activity', data: '{"a":\n2}' },
+        ],
+        `cut at ${cut}`,
+      );
+    }
+  });
+
+  it('an event without a name is a message; a frame without data is nothing', () => {
+    assert.deepEqual(new SseParser().feed('data: x\n\nevent: y\n\n'), [{ event: 'message', data: 'x' }]);
+  });
+});
