@@ -183,9 +183,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
   app.post('/api/v1/chat/:agent/read', readers, async (req) => {
     const agent = agentOf(req);
     const body = parseInput(ReadBody, req.body ?? null, 'body');
-    const upTo = body?.up_to ?? deps.store.newestId(agent);
-    if (upTo) deps.store.markRead(agent, upTo);
-    return ok({ agent, read_up_to: upTo });
+    return ok(deps.chat.markRead(agent, body?.up_to));
   });
 };
 

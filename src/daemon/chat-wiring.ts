@@ -178,7 +178,7 @@ export async function wireChat(d: ChatWiringDeps) {
     vapidPublicKey: () => webPush.publicKey(),
     webhookRefusal,
   });
-  d.features.add('chat.messages', 'chat.asks', 'chat.permissions', 'chat.questions');
+  d.features.add('chat.messages', 'chat.asks', 'chat.permissions', 'chat.questions', 'chat.read');
   await d.app.register(chatRoutes, {
     chat,
     store,

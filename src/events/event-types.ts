@@ -25,6 +25,8 @@ export const EVENT_AUDIENCE = {
   // Whole messages: text, answers, transcripts, permission prompts' command lines, task cards, reminders, notes.
   'chat.message': 'chat',
   'chat.updated': 'chat',
+  // Which thread was read up to where: it says when the owner reads which agent.
+  'chat.read': 'chat',
 } as const satisfies Record<string, EventAudience>;
 
 export type EventType = keyof typeof EVENT_AUDIENCE;

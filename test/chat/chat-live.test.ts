@@ -7,6 +7,7 @@ import { startDaemon } from '../../src/daemon/daemon.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { ReadMarker } from '../../src/chat/threads/message.js';
 
 const CONFIG = `
 environments:
@@ -103,6 +104,23 @@ describe('Leo Chat threads with a shell agent in real tmux', () => {
     assert.equal(empty.status, 400);
     assert.match(empty.json.error, /body\.text/);
     assert.equal((await op('GET', '/api/v1/chat/den/messages?limit=9999')).status, 400);
+  });
+
+  it('marking a thread read tells every chat reader (chat.read), so other devices clear their badge', async () => {
+    await op('POST', '/api/v1/chat/den/messages', { text: 'unread soon' });
+    await sse.waitUntil(() =>
+      sse.events.some((e) => e.event === 'chat.message' && e.data.message.text === 'unread soon'),
+    );
+    const mark = sse.events.length;
+    const r = await op('POST', '/api/v1/chat/den/read');
+    assert.equal(r.status, 200, r.text);
+    assert.equal(ReadMarker.parse(r.json.data).unread, 0);
+    await sse.waitUntil(() => sse.events.slice(mark).some((e) => e.event === 'chat.read'));
+    const ev = sse.events.slice(mark).find((e) => e.event === 'chat.read')!;
+    assert.deepEqual(ReadMarker.parse(ev.data), r.json.data);
+    assert.equal(ev.data.read_up_to, r.json.data.read_up_to);
+    assert.equal(sse.events[0]?.event, 'hello');
+    assert.ok(sse.events[0]?.data.features.includes('chat.read'), 'hello lists the chat.read feature');
   });
 
   it('API clients post only with can_post, as client:<name>; agent tokens are refused', async () => {

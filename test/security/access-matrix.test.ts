@@ -129,6 +129,7 @@ const EXPECTED_EVENTS: Record<string, readonly Reader[]> = {
   task_run_failed: EVERY_READER,
   'chat.message': CHAT_READERS,
   'chat.updated': CHAT_READERS,
+  'chat.read': CHAT_READERS,
 };
 
 /**

@@ -10,7 +10,7 @@ import type { AskInput } from '../asks/ask-input.js';
 import type { Deliverer } from '../../delivery/deliverer.js';
 import type { PendingLimit } from './pending-limit.js';
 import type { ThreadNotes } from './thread-notes.js';
-import { PINNED_AGENT, type Message, type Thread } from './message.js';
+import { PINNED_AGENT, type Message, type ReadMarker, type Thread } from './message.js';
 
 /** What the chat needs to know about agents, from the supervisor. */
 export interface ChatAgents {
@@ -136,6 +136,19 @@ export class ChatService {
   /** A system note in a thread (delivery failures, "Starting…"): outbound, never pushed, never delivered. */
   note(agent: string, text: string): Message {
     return this.deps.notes.note(agent, text);
+  }
+
+  /**
+   * Marks a thread read up to a message (its newest by default) and tells every chat reader, so the badge another
+   * device shows for it follows.
+   */
+  markRead(agent: string, upTo?: string): ReadMarker {
+    const last = upTo ?? this.deps.store.newestId(agent);
+    if (last) this.deps.store.markRead(agent, last);
+    const unread = this.deps.store.threads().find((t) => t.agent === agent)?.unread ?? 0;
+    const marker: ReadMarker = { agent, read_up_to: last, unread };
+    this.deps.bus.publish('chat.read', marker);
+    return marker;
   }
 
   threads(): Thread[] {

@@ -63,5 +63,13 @@ export const Thread = z.object({
 });
 export type Thread = z.infer<typeof Thread>;
 
+/** Where a thread has been read up to: POST …/read's answer and the chat.read event every chat reader gets. */
+export const ReadMarker = z.object({
+  agent: z.string(),
+  read_up_to: z.string().nullable(),
+  unread: z.number().int(),
+});
+export type ReadMarker = z.infer<typeof ReadMarker>;
+
 /** Only the assistant's thread is pinned. */
 export const PINNED_AGENT = 'assistant';
