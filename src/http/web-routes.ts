@@ -41,7 +41,8 @@ export const webRoutes: FastifyPluginAsync<{ root?: string }> = async (app, opts
     );
     return;
   }
-  await app.register(fastifyStatic, { root, serve: false, index: false });
+  // The build wrote .br and .gz beside each text file; a client that accepts one gets it (Vary: Accept-Encoding).
+  await app.register(fastifyStatic, { root, serve: false, index: false, preCompressed: true });
   // A missing file's 404 must not be remembered forever under the immutable header set before the lookup.
   app.addHook('onSend', async (_req, reply) => {
     if (reply.statusCode >= 400) reply.header('cache-control', 'no-store');
@@ -55,7 +56,8 @@ export const webRoutes: FastifyPluginAsync<{ root?: string }> = async (app, opts
 
   app.get('/', access, async (_req, reply) => send(reply, 'index.html', root, false));
   for (const entry of fs.readdirSync(root, { withFileTypes: true })) {
-    if (!entry.isFile() || entry.name === 'index.html' || entry.name.startsWith('.')) continue;
+    if (!entry.isFile() || entry.name === 'index.html' || entry.name.startsWith('.') || /\.(gz|br)$/.test(entry.name))
+      continue;
     app.get(`/${entry.name}`, access, async (_req, reply) => send(reply, entry.name, root, false));
   }
   const assets = path.join(root, 'assets');

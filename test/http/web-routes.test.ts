@@ -2,6 +2,8 @@
 // Host/Origin gate, and nothing outside dist/web reachable.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CONTENT_SECURITY_POLICY, WEB_ROOT } from '../../src/http/web-routes.js';
@@ -41,6 +43,35 @@ describe('Leo Web static files', () => {
     assert.equal(manifest.status, 200);
     assert.equal(manifest.headers['cache-control'], 'no-cache');
     assert.equal(JSON.parse(manifest.text).start_url, '/');
+  });
+
+  it('sends the build’s precompressed copy to a client that accepts it, the same bytes once decoded', async () => {
+    const raw = (p: string, encoding?: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = http.get(
+          { host: '127.0.0.1', port: t.daemon.port, path: p, headers: encoding ? { 'accept-encoding': encoding } : {} },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          },
+        );
+        req.on('error', reject);
+      });
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec((await request(t.tcp, 'GET', '/')).text)![1]!;
+    for (const p of ['/', script]) {
+      const plain = await raw(p);
+      assert.equal(plain.headers['content-encoding'], undefined);
+      const gz = await raw(p, 'gzip');
+      assert.equal(gz.headers['content-encoding'], 'gzip', p);
+      assert.ok(gz.body.length < plain.body.length, `${p}: ${gz.body.length} < ${plain.body.length}`);
+      assert.deepEqual(gunzipSync(gz.body), plain.body);
+      const br = await raw(p, 'gzip, deflate, br');
+      assert.equal(br.headers['content-encoding'], 'br', p);
+      assert.deepEqual(brotliDecompressSync(br.body), plain.body);
+      assert.match(String(br.headers.vary), /accept-encoding/i);
+      assert.equal(br.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
+    }
   });
 
   it('a missing asset is a 404 that is not cached, and no path leaves dist/web', async () => {
