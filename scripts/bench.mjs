@@ -27,6 +27,7 @@ const BENCHMARKS = [
   { name: 'chat endpoint', file: 'dist/benchmarks/chat-endpoint.js', args: ['--turns', '100'] },
   { name: 'sweep', file: 'dist/benchmarks/sweep.js', args: ['--sweeps', '3'] },
   { name: 'voice loop', file: 'dist/benchmarks/voice-loop.js', args: ['--notes', '4'] },
+  { name: 'web', file: 'dist/benchmarks/web.js', args: ['--runs', '3', '--seconds', '2'] },
 ];
 
 function run(cmd, args, opts = {}) {
@@ -44,7 +45,8 @@ const only = process.argv.slice(2).map((w) => w.toLowerCase());
 const chosen = BENCHMARKS.filter((b) => only.length === 0 || only.some((w) => b.name.includes(w)));
 
 run('node', ['scripts/setup.mjs', '--for-tests'], { stdio: ['ignore', 'inherit', 'inherit'] });
-run('npx', ['tsc', '-p', 'tsconfig.json'], { stdio: ['ignore', 'inherit', 'inherit'] });
+// The daemon and Leo Web (the web benchmark drives the built app).
+run('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'inherit', 'inherit'] });
 if (chosen.some((b) => b.name === 'fan-out')) {
   const { ensureNchan } = await import(path.join(root, 'dist/benchmarks/fanout/nchan-setup.js'));
   await ensureNchan({ log });
