@@ -7,7 +7,7 @@
 //
 // What it does (each step is skipped when already satisfied; silent when nothing is to be done):
 //   1. Debian packages: tmux + ffmpeg (runtime), cmake + build-essential (to build whisper-cli),
-//      espeak-ng + sox + chromium (tests only). Installed with apt-get when running as root, otherwise it
+//      espeak-ng + sox + chromium + an emoji font (tests only). Installed with apt-get when running as root, otherwise it
 //      prints the exact `sudo apt-get install ...` command and fails.
 //   2. whisper-cli: built from the whisper.cpp 1.9.1 source shipped inside the npm package
 //      nodejs-whisper@0.3.1 (fetched with `npm pack`, never added to package.json), static,
@@ -30,10 +30,11 @@ const BIN_DIR = path.join(HERE, 'bin');
 const BUILD_DIR = path.join(HERE, 'build');
 
 /**
- * External programs Leo relies on, installed from Debian packages.
+ * External programs Leo relies on, installed from Debian packages: present when `command` is on PATH, or for a
+ * package that installs no program (a font), when `file` exists.
  * requiredFor: 'runtime' (the daemon needs it), 'build' (needed to build whisper-cli),
  * 'tests' (only the test suite needs it).
- * @type {ReadonlyArray<Readonly<{command: string, debPackage: string, requiredFor: 'runtime'|'build'|'tests', purpose: string}>>}
+ * @type {ReadonlyArray<Readonly<{command?: string, file?: string, debPackage: string, requiredFor: 'runtime'|'build'|'tests', purpose: string}>>}
  */
 export const PROGRAMS = Object.freeze([
   Object.freeze({ command: 'tmux', debPackage: 'tmux', requiredFor: 'runtime', purpose: 'hosts the agent sessions' }),
@@ -85,7 +86,16 @@ export const PROGRAMS = Object.freeze([
     requiredFor: 'tests',
     purpose: 'the real browser the Leo Web tests drive (playwright-core)',
   }),
+  Object.freeze({
+    file: '/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf',
+    debPackage: 'fonts-noto-color-emoji',
+    requiredFor: 'tests',
+    purpose: "agents' emoji in the Leo Web screenshots (chromium installed without recommends has no emoji font)",
+  }),
 ]);
+
+/** How a missing program is named in messages: its command, or its package when it installs none. */
+const label = (p) => p.command ?? p.debPackage;
 
 /**
  * Where whisper-cli comes from. sourceDir is the extracted whisper.cpp tree (kept after the build;
@@ -161,7 +171,9 @@ export function findOnPath(command, searchPath = process.env.PATH ?? '') {
  * @param {{forTests?: boolean}} [opts]
  */
 export function missingPrograms({ forTests = false } = {}) {
-  return PROGRAMS.filter((p) => (forTests || p.requiredFor !== 'tests') && !findOnPath(p.command));
+  return PROGRAMS.filter(
+    (p) => (forTests || p.requiredFor !== 'tests') && !(p.command ? findOnPath(p.command) : fs.existsSync(p.file)),
+  );
 }
 
 /**
@@ -209,7 +221,7 @@ async function ensurePackages({ forTests, log }) {
   if (missing.length === 0) return [];
 
   const pkgs = [...new Set(missing.map((p) => p.debPackage))];
-  const what = missing.map((p) => `${p.command} (${p.requiredFor})`).join(', ');
+  const what = missing.map((p) => `${label(p)} (${p.requiredFor})`).join(', ');
   const aptGet = findOnPath('apt-get');
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -256,7 +268,7 @@ async function ensurePackages({ forTests, log }) {
 
   const still = missingPrograms({ forTests });
   if (still.length > 0) {
-    throw new Error(`leo setup: still missing after apt-get install: ${still.map((p) => p.command).join(', ')}`);
+    throw new Error(`leo setup: still missing after apt-get install: ${still.map(label).join(', ')}`);
   }
   return pkgs;
 }
@@ -504,7 +516,7 @@ if (invokedDirectly(import.meta.url)) {
   if (args.includes('-h') || args.includes('--help')) {
     console.log(
       'usage: node native-bins/setup.mjs [--for-tests]\n' +
-        '  Installs missing Debian packages (tmux ffmpeg cmake build-essential; +espeak-ng sox chromium with --for-tests)\n' +
+        '  Installs missing Debian packages (tmux ffmpeg cmake build-essential; +espeak-ng sox chromium fonts-noto-color-emoji with --for-tests)\n' +
         '  and builds native-bins/bin/whisper-cli. Does nothing when everything is present.',
     );
     process.exit(0);
