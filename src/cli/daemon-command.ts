@@ -9,10 +9,12 @@ export async function runDaemonCommand(): Promise<void> {
     console.error(`leo daemon: ${(err as Error).message}`);
     process.exit(1);
   }
-  // For the person who just ran `npm start`: where the app is and how to pair a browser. No code or token here.
-  console.error(
-    `Leo Web: ${daemon.appUrl} (pair this browser: \`npx leo open\`; a phone: \`npx leo device pair <name>\`)`,
-  );
+  // For the person who just ran `npm start` in a terminal: where the app is and how to pair a browser (no code or
+  // token). Without a terminal the log stays pino's JSON lines only: the ready line carries the same `app` URL.
+  if (process.stderr.isTTY)
+    console.error(
+      `Leo Web: ${daemon.appUrl} (pair this browser: \`npx leo open\`; a phone: \`npx leo device pair <name>\`)`,
+    );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) process.exit(1);
