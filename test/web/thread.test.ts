@@ -125,6 +125,16 @@ describe('Leo Web: the thread view', () => {
     await shots.take(page, 'thread');
   });
 
+  it('a message posted while the browser was offline is in the open thread after the reconnect', async () => {
+    const context = page.context();
+    await context.setOffline(true);
+    await page.locator('[data-connection="offline"]:visible').waitFor();
+    const missed = await post('den', { text: 'while you were away' });
+    await context.setOffline(false);
+    await page.locator('[data-connection="live"]:visible').waitFor();
+    await msg(missed.id).waitFor({ timeout: 3000 });
+  });
+
   it("opening a thread marks it read, and another device's badge follows the chat.read event", async () => {
     await page.goto(t.daemon.appUrl);
     const other = await pairedPage(browser, t, 'laptop');

@@ -56,6 +56,19 @@ async function markRead(): Promise<void> {
   setUnread(marker.agent, marker.unread);
 }
 
+/** After a reconnect: the newest page again, merged into what is shown (events missed meanwhile are in it). */
+export function refreshOpenThread(): Promise<void> {
+  const agent = openAgent.value;
+  if (!agent) return Promise.resolve();
+  const mine = generation;
+  return guard(async () => {
+    const page = await api.messages(agent, { limit: PAGE });
+    if (mine !== generation) return;
+    messages.value = page.messages.reduce(upsert, messages.value);
+    await markRead();
+  });
+}
+
 /** The page before the oldest one shown. */
 export function loadOlder(): Promise<void> {
   const agent = openAgent.value;
