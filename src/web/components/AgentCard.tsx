@@ -42,7 +42,8 @@ export function AgentCard({ agent, unread }: { agent: Agent; unread: number }) {
               Pinned
             </span>
           )}
-          {unread > 0 && (
+          {/* The thread on screen is being read: a count refetched between its messages and their read marker is stale. */}
+          {unread > 0 && !open && (
             <span class="agent-unread" aria-label={`${unread} unread`} data-unread={unread}>
               {unread}
             </span>
