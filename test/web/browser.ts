@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { WEB_ROOT } from '../../src/http/web-routes.js';
+import type { TestDaemon } from '../helpers/daemon.js';
+import { request } from '../helpers/http.js';
 
 /** Debian's chromium (set-up installs it for the tests); playwright-core downloads no browser of its own. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -42,4 +44,29 @@ export class Screenshots {
     await page.emulateMedia({ colorScheme: 'light' });
     if (size) await page.setViewportSize(size);
   }
+}
+
+/** Prints what goes wrong inside a page, so a failing wait says why. */
+export function watchPage(page: Page): Page {
+  page.on('pageerror', (err) => console.log(`# page error: ${err.message}`));
+  page.on('console', (m) => m.type() === 'error' && console.log(`# page console: ${m.text()}`));
+  return page;
+}
+
+/** A new browser context paired as its own device through a one-time code, showing the fleet. */
+export async function pairedPage(
+  browser: Browser,
+  t: TestDaemon,
+  device: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const issued = await request(t.tcp, 'POST', '/api/v1/devices/pairing-codes', {
+    token: t.daemon.operatorToken,
+    body: { name: device },
+  });
+  assert.equal(issued.status, 201, issued.text);
+  const context = await browser.newContext({ viewport: PHONE });
+  const page = watchPage(await context.newPage());
+  await page.goto(issued.json.data.url);
+  await page.locator('[data-connection="live"]').waitFor();
+  return { context, page };
 }

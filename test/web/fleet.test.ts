@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { runLeoAsync } from '../helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
-import { launchBrowser, PHONE, Screenshots } from './browser.js';
+import { launchBrowser, PHONE, Screenshots, watchPage } from './browser.js';
 
 /** What the app keeps in IndexedDB (src/web/api/token-db.ts), read from inside the page. */
 const READ_TOKEN = `new Promise((resolve, reject) => {
@@ -42,9 +42,7 @@ describe('Leo Web: pairing, the live fleet, CSP, revocation', () => {
     env = { ...process.env, LEO_HOME: t.home, LEO_USER_HOME: t.home };
     await Promise.all([spawn('assistant'), spawn('den')]);
     context = await browser.newContext({ viewport: PHONE });
-    page = await context.newPage();
-    page.on('pageerror', (err) => console.log(`# page error: ${err.message}`));
-    page.on('console', (m) => m.type() === 'error' && console.log(`# page console: ${m.text()}`));
+    page = watchPage(await context.newPage());
   });
   after(async () => {
     await browser?.close();

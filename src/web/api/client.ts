@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Thread } from '../../chat/threads/message.js';
+import { Message, ReadMarker, Thread } from '../../chat/threads/message.js';
 import { Agent, AgentActivityEvent, Appearance, StateSnapshot } from '../../observe/schemas.js';
 import { SseParser } from './sse.js';
 
@@ -46,10 +46,19 @@ export const FleetEvent = z.discriminatedUnion('type', [
     type: z.literal('agent_appearance_changed'),
     data: z.object({ agent: z.string(), appearance: Appearance.nullable() }).loose(),
   }),
-  z.object({ type: z.literal('chat.message'), data: z.looseObject({}) }),
-  z.object({ type: z.literal('chat.updated'), data: z.looseObject({}) }),
+  z.object({ type: z.literal('chat.message'), data: z.object({ message: Message }).loose() }),
+  z.object({ type: z.literal('chat.updated'), data: z.object({ message: Message }).loose() }),
+  z.object({ type: z.literal('chat.read'), data: ReadMarker.loose() }),
 ]);
 export type FleetEvent = z.infer<typeof FleetEvent>;
+
+/** One page of a thread, oldest first; `older` is the cursor for the page before it. */
+export const MessagePage = z.object({
+  messages: z.array(Message),
+  older: z.string().nullable(),
+  newer: z.string().nullable(),
+});
+export type MessagePage = z.infer<typeof MessagePage>;
 
 export class Api {
   constructor(private readonly token: () => string | null) {}
@@ -91,6 +100,25 @@ export class Api {
 
   threads() {
     return this.call(z.array(Thread), 'GET', '/api/v1/chat/threads');
+  }
+
+  messages(agent: string, opts: { limit: number; before?: string }) {
+    const q = new URLSearchParams({ limit: String(opts.limit), ...(opts.before ? { before: opts.before } : {}) });
+    return this.call(MessagePage, 'GET', `/api/v1/chat/${encodeURIComponent(agent)}/messages?${q}`);
+  }
+
+  markRead(agent: string) {
+    return this.call(ReadMarker, 'POST', `/api/v1/chat/${encodeURIComponent(agent)}/read`);
+  }
+
+  /** An attachment's bytes: fetched with the bearer header, since an <img src> or a link cannot send one. */
+  async attachment(agent: string, id: string): Promise<Blob> {
+    const res = await fetch(`/api/v1/chat/${encodeURIComponent(agent)}/attachments/${encodeURIComponent(id)}`, {
+      headers: this.headers(),
+    });
+    if (res.status === 401) throw new UnpairedError();
+    if (!res.ok) throw new ApiError(res.status, `attachment unavailable (HTTP ${res.status})`);
+    return res.blob();
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Agent } from '../../observe/schemas.js';
+import { route, threadHref } from '../stores/route.js';
 
 const STATUS: Record<string, string> = {
   running: 'Running',
@@ -15,6 +16,8 @@ export function AgentCard({ agent, unread }: { agent: Agent; unread: number }) {
   const status = STATUS[agent.status] ? agent.status : 'stopped';
   const dormant = status === 'stopped' && agent.wake_on_message ? 'Asleep · wakes on message' : null;
   const colour = agent.appearance?.color;
+  const r = route.value;
+  const open = r.screen === 'thread' && r.agent === agent.name;
   return (
     <li
       class={`agent agent-${status} activity-${agent.activity}`}
@@ -22,6 +25,12 @@ export function AgentCard({ agent, unread }: { agent: Agent; unread: number }) {
       data-status={agent.status}
       style={colour ? { '--agent-color': colour } : undefined}
     >
+      <a
+        class="agent-link"
+        href={threadHref(agent.name)}
+        aria-current={open ? 'page' : undefined}
+        aria-label={`Open ${agent.display_name}'s thread`}
+      />
       <span class="agent-avatar" aria-hidden="true">
         {agent.appearance?.emoji ?? agent.display_name.slice(0, 1).toUpperCase()}
       </span>
@@ -33,7 +42,8 @@ export function AgentCard({ agent, unread }: { agent: Agent; unread: number }) {
               Pinned
             </span>
           )}
-          {unread > 0 && (
+          {/* The thread on screen is being read: a count refetched between its messages and their read marker is stale. */}
+          {unread > 0 && !open && (
             <span class="agent-unread" aria-label={`${unread} unread`} data-unread={unread}>
               {unread}
             </span>

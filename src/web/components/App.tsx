@@ -1,7 +1,9 @@
 import { useEffect } from 'preact/hooks';
 import { auth } from '../stores/auth.js';
 import { startSync } from '../stores/sync.js';
+import { route } from '../stores/route.js';
 import { Fleet } from './Fleet.js';
+import { ThreadView } from './thread/ThreadView.js';
 import { Unpaired } from './Unpaired.js';
 
 export function App() {
@@ -13,6 +15,15 @@ export function App() {
         <p class="muted">{state === 'pairing' ? 'Pairing…' : 'Loading…'}</p>
       </div>
     );
-  if (state === 'paired') return <Fleet />;
+  if (state === 'paired') {
+    const r = route.value;
+    // Phone: one screen at a time. Desktop: the fleet on the left, the open thread on the right (styles.css).
+    return (
+      <div class={`layout layout-${r.screen}`}>
+        <Fleet />
+        {r.screen === 'thread' && <ThreadView key={r.agent} agent={r.agent} />}
+      </div>
+    );
+  }
   return <Unpaired />;
 }

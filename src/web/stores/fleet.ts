@@ -26,6 +26,12 @@ export function applyThreads(threads: readonly Thread[]): void {
   unread.value = new Map(threads.map((t) => [t.agent, t.unread]));
 }
 
+export function setUnread(agent: string, count: number): void {
+  const next = new Map(unread.value);
+  next.set(agent, count);
+  unread.value = next;
+}
+
 function patch(name: string, change: (a: Agent) => Agent): void {
   const current = agents.value.get(name);
   if (!current) return;
@@ -70,6 +76,10 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
     case 'chat.message':
     case 'chat.updated':
       return 'threads';
+    case 'chat.read':
+      // Another device (or this one) read the thread: its badge follows at once, no refetch needed.
+      setUnread(e.data.agent, e.data.unread);
+      return null;
     case 'hello':
       return null;
   }

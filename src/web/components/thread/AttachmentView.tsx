@@ -1,0 +1,61 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { AttachmentRef } from '../../../chat/threads/message.js';
+import { api } from '../../stores/auth.js';
+
+const kb = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1048576 ? `${Math.round(n / 1024)} KB` : `${(n / 1048576).toFixed(1)} MB`;
+
+/**
+ * An attachment. The bytes come through the authenticated client as a blob URL (an <img src> cannot send the bearer
+ * header); images show inline, other files download on a tap; a pruned one says so.
+ */
+export function AttachmentView({ agent, a }: { agent: string; a: AttachmentRef }) {
+  const image = a.mime.startsWith('image/') && a.mime !== 'image/svg+xml';
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!image || !a.available) return;
+    let made: string | null = null;
+    let live = true;
+    api
+      .attachment(agent, a.id)
+      .then((blob) => {
+        if (!live) return;
+        made = URL.createObjectURL(blob);
+        setUrl(made);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+      if (made) URL.revokeObjectURL(made);
+    };
+  }, [agent, a.id, a.available, image]);
+
+  if (!a.available)
+    return (
+      <div class="att att-pruned" data-attachment={a.id}>
+        {a.filename} · pruned
+      </div>
+    );
+  if (image)
+    return url ? (
+      <img class="att-img" src={url} alt={a.filename} data-attachment={a.id} />
+    ) : (
+      <div class="att att-loading" data-attachment={a.id}>
+        {a.filename}
+      </div>
+    );
+  const download = async () => {
+    const blob = await api.attachment(agent, a.id);
+    const href = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = href;
+    link.download = a.filename;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  };
+  return (
+    <button type="button" class="att att-file" data-attachment={a.id} onClick={() => void download()}>
+      ⬇ {a.filename} <span class="muted">{kb(a.bytes)}</span>
+    </button>
+  );
+}

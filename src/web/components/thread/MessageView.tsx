@@ -1,0 +1,48 @@
+import type { Message } from '../../../chat/threads/message.js';
+import { AttachmentView } from './AttachmentView.js';
+
+const STATE: Record<string, string> = {
+  pending: 'Sending…',
+  delivered: 'Delivered',
+  failed: 'Not delivered',
+  open: 'Waiting for you',
+  answered: 'Answered',
+  expired: 'Closed',
+};
+
+const time = (ts: string) => new Date(ts).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+/**
+ * One message. Its text is untrusted (the agent's or a pane's) and goes in as text nodes, never as markup; line
+ * breaks are kept by CSS. Asks, permission prompts and questions show as a plain card here: answering them is the
+ * action cards' job.
+ */
+export function MessageView({ m }: { m: Message }) {
+  if (m.kind === 'system')
+    return (
+      <li class="msg msg-system" data-id={m.id} data-kind="system">
+        {m.text}
+      </li>
+    );
+  const card = m.kind === 'ask' || m.kind === 'permission';
+  return (
+    <li class={`msg msg-${m.direction} msg-kind-${m.kind}`} data-id={m.id} data-kind={m.kind} data-state={m.state}>
+      <div class={card ? 'bubble bubble-card' : 'bubble'}>
+        {m.kind === 'task' && <div class="msg-label">Task{m.task ? ` · ${m.task}` : ''}</div>}
+        {m.kind === 'permission' && <div class="msg-label">Permission · {m.permission?.tool ?? ''}</div>}
+        {m.kind === 'ask' && <div class="msg-label">{m.input?.type === 'questions' ? 'Questions' : 'Asks'}</div>}
+        {m.kind === 'voice' && <div class="msg-label">Voice</div>}
+        {m.text && <div class="msg-text">{m.text}</div>}
+        {m.permission?.summary && <div class="msg-text">{m.permission.summary}</div>}
+        {m.kind === 'voice' && m.transcript && <div class="msg-text msg-transcript">{m.transcript}</div>}
+        {m.attachments.map((a) => (
+          <AttachmentView key={a.id} agent={m.agent} a={a} />
+        ))}
+      </div>
+      <div class="msg-meta">
+        {time(m.ts)}
+        {STATE[m.state] && <span class={`msg-state state-${m.state}`}> · {STATE[m.state]}</span>}
+      </div>
+    </li>
+  );
+}
