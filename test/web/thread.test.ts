@@ -119,8 +119,23 @@ describe('Leo Web: the thread view', () => {
     const hostile = await post('den', { text: html });
     const text = msg(hostile.id).locator('.msg-text');
     await text.waitFor();
-    assert.equal(await text.textContent(), html);
+    assert.equal((await text.textContent())?.trim(), html);
     assert.equal(await text.locator('img, b, script').count(), 0);
+    assert.equal(await page.evaluate('window.__pwned === undefined'), true);
+
+    // An agent's markdown is rendered, and only what markdown makes, with safe links only.
+    const markdown = await post('den', {
+      text: 'Done: **all green**.\n\n```\nnpm test\n```\n\n- [docs](https://example.com/x)\n- [bad](javascript:window.__pwned=3)\n- ![pixel](https://example.com/p.png)',
+    });
+    const rendered = msg(markdown.id).locator('.msg-md');
+    await rendered.waitFor();
+    assert.equal(await rendered.locator('strong').textContent(), 'all green');
+    assert.equal(await rendered.locator('pre code').textContent(), 'npm test\n');
+    const links = await rendered
+      .locator('a')
+      .evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.getAttribute('rel')]));
+    assert.deepEqual(links, [['https://example.com/x', 'noopener noreferrer']]);
+    assert.equal(await rendered.locator('img').count(), 0);
     assert.equal(await page.evaluate('window.__pwned === undefined'), true);
     await shots.take(page, 'thread');
   });

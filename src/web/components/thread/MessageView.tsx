@@ -1,4 +1,5 @@
 import type { Message } from '../../../chat/threads/message.js';
+import { renderMarkdown } from '../../render/markdown.js';
 import { AttachmentView } from './AttachmentView.js';
 
 const STATE: Record<string, string> = {
@@ -13,8 +14,8 @@ const STATE: Record<string, string> = {
 const time = (ts: string) => new Date(ts).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
 /**
- * One message. Its text is untrusted (the agent's or a pane's) and goes in as text nodes, never as markup; line
- * breaks are kept by CSS. Asks, permission prompts and questions show as a plain card here: answering them is the
+ * One message. Its text is untrusted: the owner's own goes in as text nodes (line breaks kept by CSS); an agent's is
+ * markdown, rendered with raw HTML off and sanitized (render/markdown.ts). Asks, permission prompts and questions show as a plain card here: answering them is the
  * action cards' job.
  */
 export function MessageView({ m }: { m: Message }) {
@@ -32,7 +33,12 @@ export function MessageView({ m }: { m: Message }) {
         {m.kind === 'permission' && <div class="msg-label">Permission · {m.permission?.tool ?? ''}</div>}
         {m.kind === 'ask' && <div class="msg-label">{m.input?.type === 'questions' ? 'Questions' : 'Asks'}</div>}
         {m.kind === 'voice' && <div class="msg-label">Voice</div>}
-        {m.text && <div class="msg-text">{m.text}</div>}
+        {m.text &&
+          (m.direction === 'out' ? (
+            <div class="msg-text msg-md" dangerouslySetInnerHTML={{ __html: renderMarkdown(m.text) }} />
+          ) : (
+            <div class="msg-text">{m.text}</div>
+          ))}
         {m.permission?.summary && <div class="msg-text">{m.permission.summary}</div>}
         {m.kind === 'voice' && m.transcript && <div class="msg-text msg-transcript">{m.transcript}</div>}
         {m.attachments.map((a) => (
