@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Thread } from '../../chat/threads/message.js';
+import type { AnswerBody } from '../../chat/asks/ask-answer.js';
+import { Message, Thread } from '../../chat/threads/message.js';
 import { Agent, AgentActivityEvent, Appearance, StateSnapshot } from '../../observe/schemas.js';
 import { SseParser } from './sse.js';
 
@@ -91,6 +92,29 @@ export class Api {
 
   threads() {
     return this.call(z.array(Thread), 'GET', '/api/v1/chat/threads');
+  }
+
+  /** The inbox: open asks, permission prompts and questions cards across threads, newest first. */
+  openCards() {
+    return this.call(z.array(Message), 'GET', '/api/v1/chat/open');
+  }
+
+  answer(agent: string, id: string, body: AnswerBody) {
+    return this.call(
+      Message,
+      'POST',
+      `/api/v1/chat/${encodeURIComponent(agent)}/messages/${encodeURIComponent(id)}/answer`,
+      body,
+    );
+  }
+
+  dismiss(agent: string, id: string) {
+    return this.call(
+      Message,
+      'POST',
+      `/api/v1/chat/${encodeURIComponent(agent)}/messages/${encodeURIComponent(id)}/dismiss`,
+      {},
+    );
   }
 
   /**

@@ -2,6 +2,7 @@ import type { FleetEvent } from '../api/client.js';
 import { api, onUnpaired } from './auth.js';
 import { connection } from './connection.js';
 import { applyEvent, applySnapshot, applyThreads } from './fleet.js';
+import { applyChatEvent, applyOpen } from './inbox.js';
 
 const BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 const REFETCH_DEBOUNCE_MS = 750;
@@ -36,6 +37,7 @@ export function startSync(): () => void {
     let ready = false;
     const early: FleetEvent[] = [];
     const apply = (e: FleetEvent) => {
+      applyChatEvent(e);
       const again = applyEvent(e);
       if (again) refetch(again);
     };
@@ -45,9 +47,10 @@ export function startSync(): () => void {
     await api
       .events((e) => {
         if (e.type === 'hello') {
-          loading = Promise.all([api.state(), api.threads()]).then(([state, threads]) => {
+          loading = Promise.all([api.state(), api.threads(), api.openCards()]).then(([state, threads, open]) => {
             applySnapshot(state);
             applyThreads(threads);
+            applyOpen(open);
             for (const queued of early.splice(0)) apply(queued);
             ready = true;
             attempt = 0;
