@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { WEB_ROOT } from '../../src/http/web-routes.js';
+import { runLeoAsync } from '../helpers/cli.js';
 
 /** Debian's chromium (set-up installs it for the tests); playwright-core downloads no browser of its own. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -42,4 +43,17 @@ export class Screenshots {
     await page.emulateMedia({ colorScheme: 'light' });
     if (size) await page.setViewportSize(size);
   }
+}
+
+/**
+ * Pairs `page` the way a person does: the link `leo device pair` prints, opened in the browser; resolves once the
+ * fleet is live. `env` points the CLI at the test daemon's home.
+ */
+export async function pairPage(page: Page, env: NodeJS.ProcessEnv, deviceName = 'phone'): Promise<void> {
+  const printed = await runLeoAsync(['device', 'pair', deviceName], env);
+  assert.equal(printed.status, 0, printed.stderr);
+  const link = /(http:\/\/\S+#pair=\S+)/.exec(printed.stdout)?.[1];
+  assert.ok(link, printed.stdout);
+  await page.goto(link);
+  await page.locator('[data-connection="live"]').waitFor();
 }

@@ -1,3 +1,4 @@
+import { answerSummaryLine } from '../../../chat/asks/ask-answer.js';
 import type { Message } from '../../../chat/threads/message.js';
 
 const REASONS: Record<string, string> = {
@@ -26,8 +27,7 @@ export function Settled({ m }: { m: Message }) {
       })
       .join(' · ');
   } else {
-    const opts = m.input && m.input.type !== 'questions' ? m.input.options : undefined;
-    what = [...a.values.map((v) => labelOf(v, opts)), ...(a.text ? [a.text] : [])].join(' — ');
+    what = m.input && m.input.type !== 'questions' ? answerSummaryLine(m.input, a) : a.values.join(', ');
   }
   return (
     <p class="settled">
