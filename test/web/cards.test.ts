@@ -158,7 +158,7 @@ describe('Leo Web: action cards and the inbox', () => {
     await page.waitForTimeout(PACE_MS);
     await prompt.getByLabel('Reason for denying (optional)').fill('not now');
     await prompt.getByRole('button', { name: 'Deny' }).click();
-    await prompt.locator('.settled').waitFor();
+    await prompt.locator('.settled', { hasText: 'Denied from chat: not now' }).waitFor();
     const denied = await permission;
     assert.deepEqual(JSON.parse(denied.stdout).hookSpecificOutput.decision, {
       behavior: 'deny',

@@ -15,7 +15,14 @@ export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: b
           {m.kind === 'permission' ? 'Permission' : m.input?.type === 'questions' ? 'Questions' : 'Ask'}
         </span>
       </header>
-      {m.text && <p class="question">{m.text}</p>}
+      {/* A prompt's text repeats its permission line, a card's its questions: each shows those instead. */}
+      {m.text && m.kind !== 'permission' && m.input?.type !== 'questions' && <p class="question">{m.text}</p>}
+      {m.permission && (
+        <p class="permission">
+          <strong>{m.permission.tool}</strong> <code>{m.permission.summary}</code>
+        </p>
+      )}
+      {m.input?.type === 'questions' && !open && <p class="question">{m.text}</p>}
       {!open ? (
         <Settled m={m} />
       ) : m.kind === 'permission' ? (

@@ -8,11 +8,6 @@ export function PermissionCard({ m }: { m: Message }) {
   const [reason, setReason] = useState('');
   return (
     <div class="card-form">
-      {m.permission && (
-        <p class="permission">
-          <strong>{m.permission.tool}</strong> <code>{m.permission.summary}</code>
-        </p>
-      )}
       <input
         type="text"
         aria-label="Reason for denying (optional)"

@@ -22,7 +22,7 @@ export function QuestionsCard({ m, input }: { m: Message; input: QuestionsInput 
         const a = of(q.id);
         const values = a.values ?? [];
         return (
-          <fieldset key={q.id} class="choices question">
+          <fieldset key={q.id} class="choices qa">
             <legend>
               <span class="tag">{q.header}</span> {q.question}
             </legend>

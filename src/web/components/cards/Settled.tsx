@@ -14,6 +14,17 @@ export function Settled({ m }: { m: Message }) {
   const a = m.answer;
   if (!a) return <p class="settled">Answered</p>;
   if (m.kind === 'permission' && a.values[0] === 'terminal') return <p class="settled">Answered in the terminal</p>;
+  if (m.kind === 'permission')
+    return (
+      <p class="settled">
+        {a.values[0] === 'allow' ? 'Allowed from chat' : 'Denied from chat'}
+        {a.text && (
+          <>
+            : <strong>{a.text}</strong>
+          </>
+        )}
+      </p>
+    );
   const labelOf = (v: string, opts?: readonly { value: string; label: string }[]) =>
     opts?.find((o) => o.value === v)?.label ?? v;
   let what: string;
