@@ -43,6 +43,8 @@ export const PageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
 export const ReadBody = z.strictObject({ up_to: z.string().min(1).max(64).optional() }).nullable();
+/** GET /api/v1/chat/open: one agent's or every thread's. */
+export const OpenQuery = z.strictObject({ agent: AgentName.optional() });
 const AgentParams = z.object({ agent: AgentName });
 const MessageParams = z.object({ id: z.string().min(1).max(64) });
 /** dismiss takes no body; an empty JSON object is tolerated. */
@@ -77,6 +79,12 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
   };
 
   app.get('/api/v1/chat/threads', readers, async () => ok(deps.chat.threads()));
+
+  // The inbox: every open ask, permission prompt and questions card across threads, newest first.
+  app.get('/api/v1/chat/open', readers, async (req) => {
+    const { agent } = parseInput(OpenQuery, req.query ?? {}, 'query');
+    return ok(deps.store.openCards(agent));
+  });
 
   app.get('/api/v1/chat/:agent/messages', readers, async (req) => {
     const agent = agentOf(req);

@@ -75,6 +75,7 @@ const EXPECTED: Record<string, Admits> = {
   'POST /chat/task-failure': 'socket',
 
   'GET /api/v1/chat/threads': OPERATOR_DEVICE,
+  'GET /api/v1/chat/open': OPERATOR_DEVICE,
   'GET /api/v1/chat/:agent/messages': OPERATOR_DEVICE,
   'POST /api/v1/chat/:agent/messages': POSTERS,
   'POST /api/v1/chat/uploads': POSTERS,

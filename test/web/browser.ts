@@ -6,6 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { WEB_ROOT } from '../../src/http/web-routes.js';
 import type { TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import { runLeoAsync } from '../helpers/cli.js';
 
 /** Debian's chromium (set-up installs it for the tests); playwright-core downloads no browser of its own. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -69,4 +70,17 @@ export async function pairedPage(
   await page.goto(issued.json.data.url);
   await page.locator('[data-connection="live"]').waitFor();
   return { context, page };
+}
+
+/**
+ * Pairs `page` the way a person does: the link `leo device pair` prints, opened in the browser; resolves once the
+ * fleet is live. `env` points the CLI at the test daemon's home.
+ */
+export async function pairPage(page: Page, env: NodeJS.ProcessEnv, deviceName = 'phone'): Promise<void> {
+  const printed = await runLeoAsync(['device', 'pair', deviceName], env);
+  assert.equal(printed.status, 0, printed.stderr);
+  const link = /(http:\/\/\S+#pair=\S+)/.exec(printed.stdout)?.[1];
+  assert.ok(link, printed.stdout);
+  await page.goto(link);
+  await page.locator('[data-connection="live"]').waitFor();
 }

@@ -201,6 +201,17 @@ export class ChatStore {
     return rows.map((r) => this.toMessage(r));
   }
 
+  /** Everything waiting on the owner: open asks, permission prompts and questions cards, newest first. */
+  openCards(agent?: string): Message[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM messages WHERE state = 'open' AND kind IN ('ask', 'permission')
+           AND (@agent IS NULL OR agent = @agent) ORDER BY id DESC`,
+      )
+      .all({ agent: agent ?? null }) as Row[];
+    return rows.map((r) => this.toMessage(r));
+  }
+
   /**
    * Open permission prompts and questions cards, all or one agent's: what a PermissionRequest hook is holding (a
    * restart expires those of the last daemon first).

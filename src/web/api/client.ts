@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AnswerBody } from '../../chat/asks/ask-answer.js';
 import { Message, ReadMarker, Thread } from '../../chat/threads/message.js';
 import { Agent, AgentActivityEvent, Appearance, StateSnapshot } from '../../observe/schemas.js';
 import { SseParser } from './sse.js';
@@ -119,6 +120,29 @@ export class Api {
     if (res.status === 401) throw new UnpairedError();
     if (!res.ok) throw new ApiError(res.status, `attachment unavailable (HTTP ${res.status})`);
     return res.blob();
+  }
+
+  /** The inbox: open asks, permission prompts and questions cards across threads, newest first. */
+  openCards() {
+    return this.call(z.array(Message), 'GET', '/api/v1/chat/open');
+  }
+
+  answer(agent: string, id: string, body: AnswerBody) {
+    return this.call(
+      Message,
+      'POST',
+      `/api/v1/chat/${encodeURIComponent(agent)}/messages/${encodeURIComponent(id)}/answer`,
+      body,
+    );
+  }
+
+  dismiss(agent: string, id: string) {
+    return this.call(
+      Message,
+      'POST',
+      `/api/v1/chat/${encodeURIComponent(agent)}/messages/${encodeURIComponent(id)}/dismiss`,
+      {},
+    );
   }
 
   /**

@@ -1,13 +1,15 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { auth } from '../stores/auth.js';
 import { startSync } from '../stores/sync.js';
 import { route } from '../stores/route.js';
 import { Fleet } from './Fleet.js';
 import { ThreadView } from './thread/ThreadView.js';
+import { Inbox } from './Inbox.js';
 import { Unpaired } from './Unpaired.js';
 
 export function App() {
   const state = auth.value;
+  const [inboxOpen, setInboxOpen] = useState(false);
   useEffect(() => (state === 'paired' ? startSync() : undefined), [state]);
   if (state === 'loading' || state === 'pairing')
     return (
@@ -16,11 +18,12 @@ export function App() {
       </div>
     );
   if (state === 'paired') {
+    if (inboxOpen) return <Inbox onBack={() => setInboxOpen(false)} />;
     const r = route.value;
     // Phone: one screen at a time. Desktop: the fleet on the left, the open thread on the right (styles.css).
     return (
       <div class={`layout layout-${r.screen}`}>
-        <Fleet />
+        <Fleet onInbox={() => setInboxOpen(true)} />
         {r.screen === 'thread' && <ThreadView key={r.agent} agent={r.agent} />}
       </div>
     );

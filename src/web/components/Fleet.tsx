@@ -1,13 +1,17 @@
 import { fleet, loaded, unread } from '../stores/fleet.js';
+import { openCount } from '../stores/inbox.js';
 import { AgentCard } from './AgentCard.js';
 import { ConnectionBadge } from './ConnectionBadge.js';
 
-export function Fleet() {
+export function Fleet({ onInbox }: { onInbox: () => void }) {
   const agents = fleet.value;
   return (
     <div class="screen">
       <header class="bar">
         <h1>Fleet</h1>
+        <button type="button" class="inbox-link" onClick={onInbox} aria-label={`Inbox, ${openCount.value} waiting`}>
+          Inbox{openCount.value > 0 && <span class="badge">{openCount.value}</span>}
+        </button>
         <ConnectionBadge />
       </header>
       <main>

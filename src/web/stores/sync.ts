@@ -3,6 +3,7 @@ import { api, onUnpaired } from './auth.js';
 import { connection } from './connection.js';
 import { applyEvent, applySnapshot, applyThreads } from './fleet.js';
 import { applyThreadEvent, refreshOpenThread } from './thread.js';
+import { applyChatEvent, applyOpen } from './inbox.js';
 
 const BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 const REFETCH_DEBOUNCE_MS = 750;
@@ -38,6 +39,7 @@ export function startSync(): () => void {
     const early: FleetEvent[] = [];
     const apply = (e: FleetEvent) => {
       applyThreadEvent(e);
+      applyChatEvent(e);
       const again = applyEvent(e);
       if (again) refetch(again);
     };
@@ -47,10 +49,11 @@ export function startSync(): () => void {
     await api
       .events((e) => {
         if (e.type === 'hello') {
-          loading = Promise.all([api.state(), api.threads()]).then(([state, threads]) => {
+          loading = Promise.all([api.state(), api.threads(), api.openCards()]).then(([state, threads, open]) => {
             applySnapshot(state);
             applyThreads(threads);
             void refreshOpenThread();
+            applyOpen(open);
             for (const queued of early.splice(0)) apply(queued);
             ready = true;
             attempt = 0;

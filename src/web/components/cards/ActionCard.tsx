@@ -1,0 +1,37 @@
+import type { Message } from '../../../chat/threads/message.js';
+import { AskCard } from './AskCard.js';
+import { PermissionCard } from './PermissionCard.js';
+import { QuestionsCard } from './QuestionsCard.js';
+import { Settled } from './Settled.js';
+
+/** One ask, permission prompt or questions card: answerable while open, its settlement after. */
+export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: boolean }) {
+  const open = m.state === 'open';
+  return (
+    <article class={`action-card${open ? '' : ' closed'}`} data-id={m.id} aria-label={`${m.kind} from ${m.agent}`}>
+      <header>
+        {showAgent && <span class="tag">{m.agent}</span>}
+        <span class="muted">
+          {m.kind === 'permission' ? 'Permission' : m.input?.type === 'questions' ? 'Questions' : 'Ask'}
+        </span>
+      </header>
+      {/* A prompt's text repeats its permission line, a card's its questions: each shows those instead. */}
+      {m.text && m.kind !== 'permission' && m.input?.type !== 'questions' && <p class="question">{m.text}</p>}
+      {m.permission && (
+        <p class="permission">
+          <strong>{m.permission.tool}</strong> <code>{m.permission.summary}</code>
+        </p>
+      )}
+      {m.input?.type === 'questions' && !open && <p class="question">{m.text}</p>}
+      {!open ? (
+        <Settled m={m} />
+      ) : m.kind === 'permission' ? (
+        <PermissionCard m={m} />
+      ) : m.input?.type === 'questions' ? (
+        <QuestionsCard m={m} input={m.input} />
+      ) : m.input ? (
+        <AskCard m={m} input={m.input} />
+      ) : null}
+    </article>
+  );
+}
