@@ -373,7 +373,9 @@ describe('OpenAiEngine', () => {
     const r = await run([user('hi')], { settings: { budget: { max_wall_seconds: 0.3 } } });
     assert.deepEqual(r.cancelled, { reason: 'budget_exceeded' });
     assert.equal(r.budgetExceeded?.kind, 'max_wall_seconds');
-    assert.ok(r.budgetExceeded!.used >= 0.3);
+    // Timers are monotonic, the clock is wall time: the two can disagree by a millisecond or two.
+    assert.ok(r.budgetExceeded!.used >= 0.28, `used ${r.budgetExceeded!.used}`);
+    assert.ok(r.budgetExceeded!.used < 1.5, `used ${r.budgetExceeded!.used}`);
   });
 
   it('stops the stream on an abort and reports the abort reason', async () => {
