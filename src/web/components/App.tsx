@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { auth } from '../stores/auth.js';
 import { startSync } from '../stores/sync.js';
 import { route } from '../stores/route.js';
@@ -9,7 +9,6 @@ import { Unpaired } from './Unpaired.js';
 
 export function App() {
   const state = auth.value;
-  const [inboxOpen, setInboxOpen] = useState(false);
   useEffect(() => (state === 'paired' ? startSync() : undefined), [state]);
   if (state === 'loading' || state === 'pairing')
     return (
@@ -17,16 +16,14 @@ export function App() {
         <p class="muted">{state === 'pairing' ? 'Pairing…' : 'Loading…'}</p>
       </div>
     );
-  if (state === 'paired') {
-    if (inboxOpen) return <Inbox onBack={() => setInboxOpen(false)} />;
-    const r = route.value;
-    // Phone: one screen at a time. Desktop: the fleet on the left, the open thread on the right (styles.css).
-    return (
-      <div class={`layout layout-${r.screen}`}>
-        <Fleet onInbox={() => setInboxOpen(true)} />
-        {r.screen === 'thread' && <ThreadView key={r.agent} agent={r.agent} />}
-      </div>
-    );
-  }
-  return <Unpaired />;
+  if (state !== 'paired') return <Unpaired />;
+  const r = route.value;
+  // Phone: one screen at a time. Desktop: the fleet on the left, the thread or the inbox on the right (styles.css).
+  return (
+    <div class={`layout layout-${r.screen}`}>
+      <Fleet />
+      {r.screen === 'thread' && <ThreadView key={r.agent} agent={r.agent} />}
+      {r.screen === 'inbox' && <Inbox />}
+    </div>
+  );
 }

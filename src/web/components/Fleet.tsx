@@ -2,16 +2,22 @@ import { fleet, loaded, unread } from '../stores/fleet.js';
 import { openCount } from '../stores/inbox.js';
 import { AgentCard } from './AgentCard.js';
 import { ConnectionBadge } from './ConnectionBadge.js';
+import { INBOX_HREF, route } from '../stores/route.js';
 
-export function Fleet({ onInbox }: { onInbox: () => void }) {
+export function Fleet() {
   const agents = fleet.value;
   return (
-    <div class="screen">
+    <div class="screen fleet-screen">
       <header class="bar">
         <h1>Fleet</h1>
-        <button type="button" class="inbox-link" onClick={onInbox} aria-label={`Inbox, ${openCount.value} waiting`}>
+        <a
+          class="inbox-link"
+          href={INBOX_HREF}
+          aria-label={`Inbox, ${openCount.value} waiting`}
+          aria-current={route.value.screen === 'inbox' ? 'page' : undefined}
+        >
           Inbox{openCount.value > 0 && <span class="badge">{openCount.value}</span>}
-        </button>
+        </a>
         <ConnectionBadge />
       </header>
       <main>

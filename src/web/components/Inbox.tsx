@@ -3,14 +3,14 @@ import { ActionCard } from './cards/ActionCard.js';
 import { ConnectionBadge } from './ConnectionBadge.js';
 
 /** Everything waiting on the owner across agents, newest first, each answerable in place. */
-export function Inbox({ onBack }: { onBack: () => void }) {
+export function Inbox() {
   const items = inbox.value;
   return (
-    <div class="screen">
+    <section class="screen inbox-screen" data-screen="inbox">
       <header class="bar">
-        <button type="button" class="back" onClick={onBack} aria-label="Back to the fleet">
-          ‹ Fleet
-        </button>
+        <a class="back" href="#/" aria-label="Back to the fleet">
+          ‹
+        </a>
         <h1>Inbox</h1>
         <ConnectionBadge />
       </header>
@@ -22,6 +22,6 @@ export function Inbox({ onBack }: { onBack: () => void }) {
           ))}
         </div>
       </main>
-    </div>
+    </section>
   );
 }

@@ -3,14 +3,22 @@ import { AskCard } from './AskCard.js';
 import { PermissionCard } from './PermissionCard.js';
 import { QuestionsCard } from './QuestionsCard.js';
 import { Settled } from './Settled.js';
+import { threadHref } from '../../stores/route.js';
 
-/** One ask, permission prompt or questions card: answerable while open, its settlement after. */
+/**
+ * One ask, permission prompt or questions card: answerable while open, its settlement after. In the inbox its agent's
+ * tag links to the card in that agent's thread.
+ */
 export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: boolean }) {
   const open = m.state === 'open';
   return (
     <article class={`action-card${open ? '' : ' closed'}`} data-id={m.id} aria-label={`${m.kind} from ${m.agent}`}>
       <header>
-        {showAgent && <span class="tag">{m.agent}</span>}
+        {showAgent && (
+          <a class="tag" href={threadHref(m.agent, m.id)} aria-label={`Open in ${m.agent}'s thread`}>
+            {m.agent}
+          </a>
+        )}
         <span class="muted">
           {m.kind === 'permission' ? 'Permission' : m.input?.type === 'questions' ? 'Questions' : 'Ask'}
         </span>
