@@ -6,10 +6,13 @@ import { Fleet } from './Fleet.js';
 import { ThreadView } from './thread/ThreadView.js';
 import { Inbox } from './Inbox.js';
 import { Unpaired } from './Unpaired.js';
+import { ShortcutHelp } from './ShortcutHelp.js';
+import { bindShortcuts } from '../keys/bind-shortcuts.js';
 
 export function App() {
   const state = auth.value;
   useEffect(() => (state === 'paired' ? startSync() : undefined), [state]);
+  useEffect(() => (state === 'paired' ? bindShortcuts() : undefined), [state]);
   if (state === 'loading' || state === 'pairing')
     return (
       <div class="screen center">
@@ -24,6 +27,7 @@ export function App() {
       <Fleet />
       {r.screen === 'thread' && <ThreadView key={r.agent} agent={r.agent} />}
       {r.screen === 'inbox' && <Inbox />}
+      <ShortcutHelp />
     </div>
   );
 }

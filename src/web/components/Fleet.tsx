@@ -3,6 +3,7 @@ import { openCount } from '../stores/inbox.js';
 import { AgentCard } from './AgentCard.js';
 import { ConnectionBadge } from './ConnectionBadge.js';
 import { INBOX_HREF, route } from '../stores/route.js';
+import { helpOpen } from '../keys/bind-shortcuts.js';
 
 export function Fleet() {
   const agents = fleet.value;
@@ -18,6 +19,15 @@ export function Fleet() {
         >
           Inbox{openCount.value > 0 && <span class="badge">{openCount.value}</span>}
         </a>
+        <button
+          type="button"
+          class="help-link"
+          onClick={() => (helpOpen.value = true)}
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+        >
+          ?
+        </button>
         <ConnectionBadge />
       </header>
       <main>
