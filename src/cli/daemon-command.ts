@@ -1,4 +1,5 @@
 import { startDaemon } from '../daemon/daemon.js';
+import { offerBrowserPairing } from './pair-command.js';
 
 /** `leo daemon`: runs until SIGTERM/SIGINT, then shuts down gracefully; a second signal forces the exit. */
 export async function runDaemonCommand(): Promise<void> {
@@ -9,12 +10,15 @@ export async function runDaemonCommand(): Promise<void> {
     console.error(`leo daemon: ${(err as Error).message}`);
     process.exit(1);
   }
-  // For the person who just ran `npm start` in a terminal: where the app is and how to pair a browser (no code or
-  // token). Without a terminal the log stays pino's JSON lines only: the ready line carries the same `app` URL.
-  if (process.stderr.isTTY)
-    console.error(
-      `Leo Web: ${daemon.appUrl} (pair this browser: \`npx leo open\`; a phone: \`npx leo device pair <name>\`)`,
+  // For the person who just ran `npm start` in a terminal: where the app is, and a one-time link (with its QR code)
+  // that pairs the first browser to open it — so opening the printed link is the whole set-up. Without a terminal
+  // (a service, a test harness) no code is issued and the log stays pino's JSON lines: the ready line has the URL.
+  if (process.stderr.isTTY) {
+    console.error(`Leo Web: ${daemon.appUrl} — more devices: \`npx leo device pair <name>\``);
+    void offerBrowserPairing().catch((err: Error) =>
+      console.error(`Leo Web: no pairing link (${err.message}); run \`npx leo open\``),
     );
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) process.exit(1);

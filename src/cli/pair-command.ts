@@ -31,13 +31,19 @@ export async function runPairCommand(name: string, o: { host?: string }): Promis
   }
 }
 
+/** Prints a link (and its QR code) that pairs one new browser, named for when it was offered; returns the link. */
+export async function offerBrowserPairing(): Promise<string> {
+  const stamp = new Date().toISOString().slice(0, 19).replace('T', ' ').replaceAll(':', '.');
+  const issued = await requestLink(`browser ${stamp}`, undefined);
+  await printLink(issued);
+  return issued.url;
+}
+
 /** `leo open`: pairs this machine's browser in one click, by opening the same kind of link in it. */
 export async function runOpenCommand(o: { browser: boolean }): Promise<void> {
-  const stamp = new Date().toISOString().slice(0, 19).replace('T', ' ').replaceAll(':', '.');
   try {
-    const issued = await requestLink(`browser ${stamp}`, undefined);
-    await printLink(issued);
-    if (o.browser) openInBrowser(issued.url);
+    const url = await offerBrowserPairing();
+    if (o.browser) openInBrowser(url);
   } catch (err) {
     console.error(`leo: ${(err as Error).message}`);
     process.exit(1);
