@@ -34,7 +34,9 @@ import { stateRoutes } from '../observe/state-routes.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import type { Database } from '../store/database.js';
 import { taskViews } from '../tasks/task-view.js';
-import { Tmux } from '../tmux/tmux.js';
+import { isSessionGone, Tmux } from '../tmux/tmux.js';
+import { TerminalWatch } from '../terminal/terminal-watch.js';
+import { terminalRoutes } from '../terminal/terminal-routes.js';
 
 export interface AgentsWiringDeps {
   app: FastifyInstance;
@@ -63,6 +65,9 @@ export interface AgentsWiringDeps {
 
 /** How long a delivery waits for an agent's input box (a dialog someone must answer at the terminal, a slow start). */
 export const INPUT_READY_TIMEOUT_MS = 5 * 60_000;
+
+/** How often a watched agent's terminal is captured. */
+const TERMINAL_INTERVAL_MS = 100;
 
 /**
  * Builds the agents domain (store, tmux, launcher, supervisor, activity tracking) and registers its routes and those
@@ -140,7 +145,19 @@ export async function wireAgents(d: AgentsWiringDeps) {
     }),
   ]);
 
-  d.features.add('agent_environments', 'agent_appearance', 'agent_status_restoring');
+  // A watched pane is captured this often: a change reaches the app within about this long (the goal is 250 ms p99).
+  const captureTerminal = async (agent: string) => ({
+    agent,
+    ...(await tmux.captureScreen(sessionName(agent))),
+    captured_at: new Date(d.clock.now()).toISOString(),
+  });
+  const terminals = new TerminalWatch({
+    capture: captureTerminal,
+    isGone: isSessionGone,
+    clock: d.clock,
+    intervalMs: TERMINAL_INTERVAL_MS,
+  });
+  d.features.add('agent_environments', 'agent_appearance', 'agent_status_restoring', 'agent_terminal');
   // Chat and tasks subscribe to the hooks they handle as they are built.
   const hooks = new HookRouter();
   hooks.on('session-start', ({ agent, payload }) => {
@@ -148,6 +165,15 @@ export async function wireAgents(d: AgentsWiringDeps) {
     return {};
   });
   await d.app.register(hookRoutes, { router: hooks });
+  await d.app.register(terminalRoutes, {
+    watch: terminals,
+    capture: captureTerminal,
+    pressKeys: (agent, keys) => tmux.sendKeys(sessionName(agent), keys),
+    exists: (agent) => supervisor.has(agent),
+    isRunning: (agent) => supervisor.isRunning(agent),
+    clock: d.clock,
+    maxQueued: () => d.config().web.sse_queue,
+  });
   await d.app.register(configRoutes, {
     config: d.config,
     configFile: d.paths.configFile,
@@ -190,6 +216,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
       sweeper.start();
     },
     async stop(): Promise<void> {
+      terminals.close();
       await sweeper.stop();
       await supervisor.close();
       tmux.close();

@@ -7,6 +7,7 @@ import type { Clock } from '../core/clock.js';
 import { sseFrame } from '../events/event.js';
 import { FlushScheduler } from '../events/flush-scheduler.js';
 import { SseStream, type FrameSink } from '../events/sse-stream.js';
+import { openSse } from '../events/open-sse.js';
 import { Access } from '../http/access.js';
 import { HttpError } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
@@ -248,21 +249,6 @@ function sendOutcome(reply: FastifyReply, sessionId: string, o: TurnOutcome) {
     toolCalls: o.done.toolCalls,
     ...(o.done.cancelled ? { cancelled: true, cancelReason: o.done.cancelReason ?? null } : {}),
   });
-}
-
-/** Hijacks the reply into an SSE response: the headers go out at once, the body is the caller's. */
-function openSse(reply: FastifyReply): FrameSink {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  // Node holds the headers back until the first body write: a stream with nothing to say yet must still open.
-  raw.flushHeaders();
-  return raw;
 }
 
 /**

@@ -271,6 +271,23 @@ export class Tmux {
       throw new TmuxError('paste-buffer', 1, `the program in ${name}'s pane has exited: nothing was pasted`);
   }
 
+  /**
+   * The visible pane as drawn, colours and attributes kept as SGR sequences (`-e`), with its size and cursor: what a
+   * terminal view redraws. One tmux call, so the size, cursor and rows are of the same instant.
+   */
+  async captureScreen(
+    name: string,
+  ): Promise<{ cols: number; rows: number; cursor: { x: number; y: number }; ansi: string }> {
+    const target = paneTarget(name);
+    const r = await this.check('capture-pane', [
+      ['display-message', '-p', '-t', target, '#{pane_width} #{pane_height} #{cursor_x} #{cursor_y}'],
+      ['capture-pane', '-p', '-e', '-t', target],
+    ]);
+    const nl = r.stdout.indexOf('\n');
+    const [cols = 0, rows = 0, x = 0, y = 0] = r.stdout.slice(0, nl).trim().split(' ').map(Number);
+    return { cols, rows, cursor: { x, y }, ansi: r.stdout.slice(nl + 1).replace(/\n$/, '') };
+  }
+
   /** Presses named keys (tmux key names: `Down`, `Enter`, …), one send-keys call. */
   async sendKeys(name: string, keys: readonly string[]): Promise<void> {
     for (const k of keys)

@@ -64,6 +64,10 @@ const EXPECTED: Record<string, Admits> = {
   'POST /api/v1/agents/:name/template': OPERATOR,
   'POST /api/v1/agents/:name/environments': OPERATOR,
   'PUT /api/v1/agents/:name/appearance': OPERATOR_DEVICE,
+  // The live terminal (issue 17): the owner's only — a pane shows secrets, its keys steer the agent.
+  'GET /api/v1/agents/:name/terminal': OPERATOR_DEVICE,
+  'GET /api/v1/agents/:name/terminal/stream': OPERATOR_DEVICE,
+  'POST /api/v1/agents/:name/terminal/keys': OPERATOR_DEVICE,
   'GET /api/v1/appearance/rules': OPERATOR_DEVICE,
   'PUT /api/v1/appearance/rules': OPERATOR_DEVICE,
   'POST /api/v1/agents/:name/message': OPERATOR,

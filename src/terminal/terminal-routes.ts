@@ -1,0 +1,76 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { AgentName } from '../agents/agent-record.js';
+import type { Clock } from '../core/clock.js';
+import { sseFrame } from '../events/event.js';
+import { FlushScheduler } from '../events/flush-scheduler.js';
+import { openSse } from '../events/open-sse.js';
+import { SseStream } from '../events/sse-stream.js';
+import { Access } from '../http/access.js';
+import { HttpError, notFound, ok } from '../http/envelope.js';
+import { parseInput } from '../http/validate.js';
+import { TerminalKeysBody, type TerminalScreen } from './screen.js';
+import type { TerminalWatch } from './terminal-watch.js';
+
+const Params = z.object({ name: AgentName });
+const HEARTBEAT_MS = 20_000;
+
+export interface TerminalRoutesDeps {
+  watch: TerminalWatch;
+  capture(agent: string): Promise<TerminalScreen>;
+  pressKeys(agent: string, keys: readonly string[]): Promise<void>;
+  exists(agent: string): boolean;
+  isRunning(agent: string): boolean;
+  clock: Clock;
+  /** web.sse_queue, as on /api/v1/events: a watcher that stops reading is cut, not buffered without bound. */
+  maxQueued(): number;
+}
+
+/**
+ * An agent's live terminal: a snapshot, a stream of its changes, and the key bar's keys. The owner's only (operator
+ * and paired devices): a pane shows whatever the agent prints, secrets included, and its keys steer the agent, so
+ * API clients — dashboards — get neither.
+ */
+export const terminalRoutes: FastifyPluginAsync<TerminalRoutesDeps> = async (app, deps) => {
+  const owner = { config: { access: Access.operatorOrDevice } };
+  const flushes = new FlushScheduler(64);
+  const running = (params: unknown) => {
+    const { name } = parseInput(Params, params, 'params');
+    if (!deps.exists(name)) throw notFound(`no agent named "${name}"`);
+    if (!deps.isRunning(name)) throw new HttpError(409, `${name} is not running`, 'agent_not_running');
+    return name;
+  };
+
+  app.get('/api/v1/agents/:name/terminal', owner, async (req) => ok(await deps.capture(running(req.params))));
+
+  app.get('/api/v1/agents/:name/terminal/stream', owner, async (req, reply) => {
+    const name = running(req.params);
+    let stop = () => undefined as void;
+    const stream = new SseStream(openSse(reply), {
+      maxQueued: deps.maxQueued(),
+      flushes,
+      onDropped: () => undefined,
+      onClosed: () => stop(),
+    });
+    const unwatch = deps.watch.watch(name, (e) => {
+      if (e.kind === 'screen') return stream.deliver({ frame: sseFrame('screen', e.screen) });
+      stream.deliver({ frame: sseFrame('ended', { agent: name, reason: e.reason }) });
+      stream.end();
+    });
+    const beat = deps.clock.setInterval(() => stream.comment('heartbeat'), HEARTBEAT_MS);
+    stop = () => {
+      beat.cancel();
+      unwatch();
+    };
+    // The handler stays open with its stream, as every streaming route here does (see SseHub.open).
+    await new Promise<void>((resolve) => reply.raw.on('close', () => resolve()));
+    return reply;
+  });
+
+  app.post('/api/v1/agents/:name/terminal/keys', owner, async (req) => {
+    const name = running(req.params);
+    const { keys } = parseInput(TerminalKeysBody, req.body, 'body');
+    await deps.pressKeys(name, keys);
+    return ok({ agent: name, pressed: keys.length });
+  });
+};
