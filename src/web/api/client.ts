@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { AnswerBody } from '../../chat/asks/ask-answer.js';
 import { Message, ReadMarker, Thread } from '../../chat/threads/message.js';
 import { Agent, AgentActivityEvent, Appearance, StateSnapshot } from '../../observe/schemas.js';
-import { SseParser } from './sse.js';
+import { TerminalScreen, type TerminalKeysBody } from '../../terminal/screen.js';
+import { SseParser, type SseEvent } from './sse.js';
 
 /**
  * The one typed client of the daemon's API. Wire shapes are the daemon's own zod schemas, imported, never copied, so
@@ -149,14 +150,66 @@ export class Api {
    * Reads /api/v1/events until it ends or `signal` aborts, handing each known event to `onEvent`. Resolves when the
    * stream ends (the caller reconnects); a 401 rejects with UnpairedError.
    */
-  async events(onEvent: (e: FleetEvent) => void, signal: AbortSignal): Promise<void> {
-    const res = await fetch('/api/v1/events', {
+  events(onEvent: (e: FleetEvent) => void, signal: AbortSignal): Promise<void> {
+    return this.stream('/api/v1/events', signal, (frame, data) => {
+      const parsed = FleetEvent.safeParse({ type: frame.event, data });
+      if (parsed.success) onEvent(parsed.data);
+    });
+  }
+
+  /** An agent's screen now (the live terminal). */
+  terminal(agent: string) {
+    return this.call(TerminalScreen, 'GET', `/api/v1/agents/${encodeURIComponent(agent)}/terminal`);
+  }
+
+  /** Follows an agent's terminal: each screen as it changes; resolves when the stream ends (`ended`: the agent stopped). */
+  terminalStream(
+    agent: string,
+    on: (e: { kind: 'screen'; screen: TerminalScreen } | { kind: 'ended'; reason: string }) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    return this.stream(`/api/v1/agents/${encodeURIComponent(agent)}/terminal/stream`, signal, (frame, data) => {
+      if (frame.event === 'screen') {
+        const screen = TerminalScreen.safeParse(data);
+        if (screen.success) on({ kind: 'screen', screen: screen.data });
+      } else if (frame.event === 'ended') {
+        const reason = (data as { reason?: unknown } | null)?.reason;
+        on({ kind: 'ended', reason: typeof reason === 'string' ? reason : 'the terminal ended' });
+      }
+    });
+  }
+
+  /** Presses the key bar's named keys in an agent's terminal. */
+  pressKeys(agent: string, keys: TerminalKeysBody['keys']) {
+    return this.call(
+      z.object({ agent: z.string(), pressed: z.number() }),
+      'POST',
+      `/api/v1/agents/${encodeURIComponent(agent)}/terminal/keys`,
+      { keys },
+    );
+  }
+
+  /** Reads an SSE response with the bearer header, handing each frame whose data is JSON to `onFrame`. */
+  private async stream(
+    path: string,
+    signal: AbortSignal,
+    onFrame: (frame: SseEvent, data: unknown) => void,
+  ): Promise<void> {
+    const res = await fetch(path, {
       headers: this.headers({ accept: 'text/event-stream' }),
       cache: 'no-store',
       signal,
     });
     if (res.status === 401) throw new UnpairedError();
-    if (!res.ok || !res.body) throw new ApiError(res.status, `event stream refused (HTTP ${res.status})`);
+    if (!res.ok || !res.body) {
+      const refusal = await res.json().catch(() => null);
+      const message = Envelope.safeParse(refusal);
+      throw new ApiError(
+        res.status,
+        message.success && !message.data.ok ? message.data.error : `stream refused (HTTP ${res.status})`,
+        message.success && !message.data.ok ? message.data.code : undefined,
+      );
+    }
     const parser = new SseParser();
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     for (;;) {
@@ -169,8 +222,7 @@ export class Api {
         } catch {
           continue;
         }
-        const parsed = FleetEvent.safeParse({ type: frame.event, data });
-        if (parsed.success) onEvent(parsed.data);
+        onFrame(frame, data);
       }
     }
   }

@@ -3,6 +3,8 @@ import { agents } from '../../stores/fleet.js';
 import { loadingOlder, loadOlder, messages, older, openAgent, openThread, threadError } from '../../stores/thread.js';
 import { ConnectionBadge } from '../ConnectionBadge.js';
 import { MessageView } from './MessageView.js';
+import { LazyTerminal } from '../terminal/LazyTerminal.js';
+import { terminalShown } from '../../stores/terminal.js';
 
 /** Near enough to an edge of the list to count as at it, in px. */
 const EDGE = 120;
@@ -48,8 +50,17 @@ export function ThreadView({ agent }: { agent: string }) {
           ‹
         </a>
         <h1>{a?.display_name ?? agent}</h1>
+        <button
+          type="button"
+          class="term-toggle"
+          aria-pressed={terminalShown.value}
+          onClick={() => (terminalShown.value = !terminalShown.value)}
+        >
+          Terminal
+        </button>
         <ConnectionBadge />
       </header>
+      {terminalShown.value && <LazyTerminal agent={agent} />}
       <ol class="messages" ref={list} onScroll={onScroll} aria-live="polite" aria-label={`Messages with ${agent}`}>
         {older.value && (
           <li class="msg-more muted" data-more="older">
