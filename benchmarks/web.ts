@@ -4,6 +4,7 @@
  *      goal ≤ 120 KB gzip;
  *   2. navigation → the fleet rendered (every agent's card on screen): pairing through the link on a fresh browser
  *      context, then a reload of the paired page, p50/max over `--runs`;
+ *   4. the live terminal (web-terminal.ts): its lazy chunk's bytes and pane output → page latency;
  *   3. the event rate the app applies without dropping frames: `agent_activity` events for one agent published on the
  *      daemon's bus at each rate for `--seconds`, while the page records its animation-frame gaps; a frame longer than
  *      50 ms counts as dropped, and the last event's text must be on screen when the burst ends.
@@ -14,7 +15,6 @@
  * The daemon runs in-process on the real clock (`startTestDaemon`), its agents are shell agents in real tmux. The
  * 10 000-message thread figure waits for the thread view. Prints figures, asserts nothing.
  */
-import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
@@ -23,6 +23,8 @@ import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helper
 import { request } from '../test/helpers/http.js';
 import { launchBrowser, PHONE } from '../test/web/browser.js';
 import { fmt, machineLine, maxOf, positive, quantile, runGuarded, table } from './lib/report.js';
+import { pairingLink, wireBytes } from './lib/web-wire.js';
+import { terminalFigures } from './web-terminal.js';
 
 const BUDGET_MS = 240_000;
 const GOAL_GZIP_KB = 120;
@@ -57,21 +59,6 @@ interface PageGlobal {
 let daemon: TestDaemon | undefined;
 let browser: Browser | undefined;
 
-/** The bytes one GET sends with this Accept-Encoding (the body as it crosses the wire). */
-function wireBytes(port: number, path: string, encoding: string): Promise<{ bytes: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path, headers: { 'accept-encoding': encoding } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        resolve({ bytes: body.length, body: res.headers['content-encoding'] ? '' : body.toString('utf8') });
-      });
-    });
-    req.on('error', reject);
-  });
-}
-
 async function shellBytes(port: number): Promise<void> {
   const index = await wireBytes(port, '/', 'identity');
   const files = ['/', ...[...index.body.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!)];
@@ -92,15 +79,6 @@ async function shellBytes(port: number): Promise<void> {
   console.log(
     `\n${totals.gzip / 1024 <= GOAL_GZIP_KB ? 'met' : 'NOT met'}: ${fmt(totals.gzip / 1024, 1)} KB gzip of ${GOAL_GZIP_KB}`,
   );
-}
-
-async function pairingLink(d: TestDaemon, name: string): Promise<string> {
-  const r = await request(d.tcp, 'POST', '/api/v1/devices/pairing-codes', {
-    token: d.daemon.operatorToken,
-    body: { name },
-  });
-  if (r.status !== 201) throw new Error(`pairing code: ${r.status} ${r.text}`);
-  return r.json.data.url as string;
 }
 
 async function fleetRendered(d: TestDaemon, b: Browser, opts: Options): Promise<void> {
@@ -189,7 +167,8 @@ async function main(opts: Options): Promise<void> {
   console.log(`Leo Web budgets — ${machineLine()}`);
   const d = (daemon = await startTestDaemon({
     clock: systemClock,
-    config: 'templates:\n  idle: { harness: shell, command: "exec sleep 100000" }\n',
+    config:
+      'templates:\n  idle: { harness: shell, command: "exec sleep 100000" }\n  echo: { harness: shell, command: "exec cat" }\n',
   }));
   browser = await launchBrowser();
   for (let i = 0; i < opts.agents; i++) {
@@ -202,6 +181,7 @@ async function main(opts: Options): Promise<void> {
   await shellBytes(d.daemon.port);
   await fleetRendered(d, browser, opts);
   await eventRates(d, browser, opts);
+  await terminalFigures(d, browser, opts.runs * 8);
   console.log('\nnot measured yet: a 10 000-message thread scrolled to the bottom (the thread view is the next slice)');
 }
 
