@@ -45,10 +45,14 @@ export interface AgentRoutesDeps {
   configBroken(): boolean;
 }
 
-/** The agent operations over the operator API; each maps AgentError to the spec's status codes. */
+/**
+ * The agent operations; each maps AgentError to the spec's status codes. The owner runs the fleet from the operator
+ * token or a paired device (Leo Web); a device's spawn may not set `env`, which could change what a template's
+ * program runs (PATH, BASH_ENV, LD_PRELOAD): a device steers the configured templates, it does not write new ones.
+ */
 export const agentRoutes: FastifyPluginAsync<AgentRoutesDeps> = async (app, deps) => {
   const { supervisor } = deps;
-  const op = { config: { access: Access.operator } };
+  const op = { config: { access: Access.operatorOrDevice } };
   const run = async <T>(fn: () => Promise<T> | T): Promise<{ ok: true; data: T }> => {
     try {
       return ok(await fn());
@@ -69,6 +73,12 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesDeps> = async (app, deps
 
   app.post('/api/v1/agents/spawn', op, async (req, reply) => {
     const body = parseInput(SpawnBody, req.body, 'body');
+    if (body.env && req.principal?.kind === 'device')
+      throw new HttpError(
+        403,
+        "body.env: only the operator token may set an agent's environment variables",
+        'env_operator_only',
+      );
     needConfig();
     const name = body.name ?? defaultName(body);
     const res = await run(() => supervisor.spawn({ ...body, name }));
