@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import { HarnessSchema } from '../config/schema.js';
+import { AgentName } from '../core/names.js';
 
-/** Unlike config names, no `.`: tmux rewrites dots in session names, and `leo-<name>` must map back 1:1. */
-export const AgentName = z
-  .string()
-  .regex(
-    /^[a-zA-Z0-9][a-zA-Z0-9_-]{0,62}$/,
-    "must start with a letter or digit and hold only letters, digits, '_' or '-' (max 63)",
-  );
 
 export const AgentState = z.enum(['active', 'stopped', 'parked']);
 export type AgentState = z.infer<typeof AgentState>;

@@ -3,38 +3,11 @@ import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
-import { NameSchema } from '../config/schema.js';
 import { AgentError } from './agent-error.js';
-import { AgentName } from './agent-record.js';
+import { AgentName } from '../core/names.js';
+import { AppearanceBody, EnvironmentsBody, RenameBody, SpawnBody, TemplateBody } from './agent-bodies.js';
 import type { Supervisor } from './supervisor.js';
 
-const EnvVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
-
-/** POST /api/v1/agents/spawn: the /api/agent/spawn body plus `environments`. */
-export const SpawnBody = z.strictObject({
-  template: NameSchema,
-  name: AgentName.optional(),
-  repo: z.string().min(1).max(2048).optional(),
-  branch: z
-    .string()
-    .min(1)
-    .max(255)
-    .regex(/^[^\s~^:?*[\\]+$/, 'must be a git branch name')
-    .optional(),
-  base: z.string().min(1).max(255).optional(),
-  prompt: z.string().max(100_000).optional(),
-  env: z.record(EnvVarName, z.string().max(32_768)).optional(),
-  environments: z.array(NameSchema).max(32).optional(),
-});
-export type SpawnBody = z.infer<typeof SpawnBody>;
-
-export const EnvironmentsBody = z.strictObject({ environments: z.array(NameSchema).max(32) });
-export const RenameBody = z.strictObject({ name: AgentName });
-export const TemplateBody = z.strictObject({ template: NameSchema });
-export const AppearanceBody = z.strictObject({
-  emoji: z.string().min(1).max(16).nullable().optional(),
-  color: z.string().min(1).max(32).nullable().optional(),
-});
 const NameParams = z.object({ name: z.string().min(1).max(64) });
 
 export interface AgentRoutesDeps {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
-import { AgentName } from './agent-record.js';
+import { AgentName } from '../core/names.js';
 import type { HookRouter } from './hook-router.js';
 
 /** What `leo hook <event>` posts: the agent it runs for (LEO_AGENT) and the harness's hook input, untouched. */

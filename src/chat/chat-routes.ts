@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AgentName } from '../agents/agent-record.js';
+import { AgentName } from '../core/names.js';
 import { Access } from '../http/access.js';
 import { notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';

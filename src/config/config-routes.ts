@@ -1,18 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { TemplateSummary } from './template-summary.js';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import { replaceTopLevelKey } from './config-file.js';
 import type { Config } from './schema.js';
 
-export const TemplateSummary = z.object({
-  name: z.string(),
-  harness: z.string(),
-  model: z.string(),
-  environments: z.array(z.string()),
-});
-export type TemplateSummary = z.infer<typeof TemplateSummary>;
 
 /** PUT /api/v1/appearance/rules takes the list itself or {rules: [...]}; each rule is checked by the config loader. */
 const RulesBody = z.union([z.array(z.unknown()), z.strictObject({ rules: z.array(z.unknown()) })]);

@@ -14,12 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import ms from 'ms';
 import { z } from 'zod';
+import { NameSchema } from '../core/names.js';
 
-/** Names of agents, templates, tasks and environments. */
-export const NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,62}$/;
-export const NameSchema = z.string().regex(NAME_PATTERN, {
-  error: "must start with a letter or digit and contain only letters, digits, '.', '_' or '-' (max 63 characters)",
-});
 
 export const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const EnvVarNameSchema = z

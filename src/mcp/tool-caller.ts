@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AgentName } from '../agents/agent-record.js';
+import { AgentName } from '../core/names.js';
 import { HttpError, notFound } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import { PINNED_AGENT } from '../chat/threads/message.js';

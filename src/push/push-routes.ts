@@ -4,7 +4,7 @@ import { Access } from '../http/access.js';
 import type { Principal } from '../auth/token-kinds.js';
 import { HttpError, notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
-import { AgentName } from '../agents/agent-record.js';
+import { AgentName } from '../core/names.js';
 import { viewerOf, type PresenceBoard } from './presence-board.js';
 import { NewSubscription, type SubscriptionScope, type SubscriptionStore } from './subscription-store.js';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { HttpError, notFound, ok } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
-import { NameSchema } from '../config/schema.js';
+import { NameSchema } from '../core/names.js';
 import { TaskFailureBody } from './failure-card.js';
 import type { RunPublisher } from './run-publisher.js';
 import type { TaskCards } from './task-cards.js';

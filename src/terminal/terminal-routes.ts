@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { AgentName } from '../agents/agent-record.js';
+import { AgentName } from '../core/names.js';
 import type { Clock } from '../core/clock.js';
 import { sseFrame } from '../events/event.js';
 import { FlushScheduler } from '../events/flush-scheduler.js';

@@ -3,6 +3,8 @@ import type { AnswerBody } from '../../chat/asks/ask-answer.js';
 import { Message, ReadMarker, Thread } from '../../chat/threads/message.js';
 import { Agent, AgentActivityEvent, Appearance, StateSnapshot } from '../../observe/schemas.js';
 import { TerminalScreen, type TerminalKeysBody } from '../../terminal/screen.js';
+import type { EnvironmentsBody, RenameBody, SpawnBody, TemplateBody } from '../../agents/agent-bodies.js';
+import { TemplateSummary } from '../../config/template-summary.js';
 import { SseParser, type SseEvent } from './sse.js';
 
 /**
@@ -155,6 +157,44 @@ export class Api {
       const parsed = FleetEvent.safeParse({ type: frame.event, data });
       if (parsed.success) onEvent(parsed.data);
     });
+  }
+
+  /** What a spawn may start from, and the environments an agent may take (names only). */
+  templates() {
+    return this.call(z.array(TemplateSummary), 'GET', '/api/v1/templates');
+  }
+
+  environments() {
+    return this.call(z.array(z.object({ name: z.string() })), 'GET', '/api/v1/environments');
+  }
+
+  spawn(body: z.input<typeof SpawnBody>) {
+    return this.call(Agent, 'POST', '/api/v1/agents/spawn', body);
+  }
+
+  /** stop / start / restart / reset: the agent as it is after. */
+  lifecycle(agent: string, action: 'stop' | 'start' | 'restart' | 'reset') {
+    return this.call(Agent, 'POST', `/api/v1/agents/${encodeURIComponent(agent)}/${action}`);
+  }
+
+  rename(agent: string, body: z.infer<typeof RenameBody>) {
+    return this.call(Agent, 'POST', `/api/v1/agents/${encodeURIComponent(agent)}/rename`, body);
+  }
+
+  setTemplate(agent: string, body: z.infer<typeof TemplateBody>) {
+    return this.call(Agent, 'POST', `/api/v1/agents/${encodeURIComponent(agent)}/template`, body);
+  }
+
+  setEnvironments(agent: string, body: z.infer<typeof EnvironmentsBody>) {
+    return this.call(Agent, 'POST', `/api/v1/agents/${encodeURIComponent(agent)}/environments`, body);
+  }
+
+  remove(agent: string) {
+    return this.call(
+      z.object({ name: z.string(), removed: z.literal(true) }),
+      'DELETE',
+      `/api/v1/agents/${encodeURIComponent(agent)}`,
+    );
   }
 
   /** An agent's screen now (the live terminal). */

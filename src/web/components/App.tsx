@@ -5,6 +5,8 @@ import { route } from '../stores/route.js';
 import { Fleet } from './Fleet.js';
 import { ThreadView } from './thread/ThreadView.js';
 import { Inbox } from './Inbox.js';
+import { AgentControls } from './controls/AgentControls.js';
+import { SpawnForm } from './controls/SpawnForm.js';
 import { Unpaired } from './Unpaired.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
 import { bindShortcuts } from '../keys/bind-shortcuts.js';
@@ -27,6 +29,8 @@ export function App() {
       <Fleet />
       {r.screen === 'thread' && <ThreadView key={r.agent} agent={r.agent} />}
       {r.screen === 'inbox' && <Inbox />}
+      {r.screen === 'new' && <SpawnForm />}
+      {r.screen === 'agent' && <AgentControls key={r.agent} agent={r.agent} />}
       <ShortcutHelp />
     </div>
   );

@@ -11,6 +11,9 @@ export function Fleet() {
     <div class="screen fleet-screen">
       <header class="bar">
         <h1>Fleet</h1>
+        <a class="new-link" href="#/new" aria-label="New agent" title="New agent">
+          +
+        </a>
         <a
           class="inbox-link"
           href={INBOX_HREF}

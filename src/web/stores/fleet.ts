@@ -32,6 +32,21 @@ export function setUnread(agent: string, count: number): void {
   unread.value = next;
 }
 
+/** Adds or replaces one agent: a spawn's event, or what a fleet operation answered. */
+export function upsertAgent(agent: Agent): void {
+  const next = new Map(agents.value);
+  next.set(agent.name, agent);
+  agents.value = next;
+}
+
+/** Drops one agent at once (removed, or renamed away); the next snapshot agrees. */
+export function dropAgent(name: string): void {
+  if (!agents.value.has(name)) return;
+  const next = new Map(agents.value);
+  next.delete(name);
+  agents.value = next;
+}
+
 function patch(name: string, change: (a: Agent) => Agent): void {
   const current = agents.value.get(name);
   if (!current) return;
@@ -46,12 +61,9 @@ function patch(name: string, change: (a: Agent) => Agent): void {
  */
 export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
   switch (e.type) {
-    case 'agent_spawned': {
-      const next = new Map(agents.value);
-      next.set(e.data.agent.name, e.data.agent);
-      agents.value = next;
+    case 'agent_spawned':
+      upsertAgent(e.data.agent);
       return null;
-    }
     case 'agent_state_changed': {
       const { agent, ...rest } = e.data;
       patch(agent, (a) => ({ ...a, ...(rest as Partial<Agent>) }));

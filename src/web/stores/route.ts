@@ -2,12 +2,21 @@ import { signal } from '@preact/signals';
 
 /**
  * Which screen the address names: `#/t/<agent>` is that agent's thread, `#/t/<agent>/m/<id>` the same thread opened at
- * one message (the inbox and push notifications link there), `#/inbox` the inbox, anything else the fleet.
+ * one message (the inbox and push notifications link there), `#/inbox` the inbox, `#/new` a new agent, `#/a/<agent>`
+ * an agent's controls, anything else the fleet.
  */
-export type Route = { screen: 'fleet' } | { screen: 'inbox' } | { screen: 'thread'; agent: string; message?: string };
+export type Route =
+  | { screen: 'fleet' }
+  | { screen: 'inbox' }
+  | { screen: 'new' }
+  | { screen: 'agent'; agent: string }
+  | { screen: 'thread'; agent: string; message?: string };
 
 export function parseRoute(hash: string): Route {
   if (hash === '#/inbox') return { screen: 'inbox' };
+  if (hash === '#/new') return { screen: 'new' };
+  const manage = /^#\/a\/([^/]+)$/.exec(hash);
+  if (manage) return { screen: 'agent', agent: decodeURIComponent(manage[1]!) };
   const m = /^#\/t\/([^/]+)(?:\/m\/([^/]+))?$/.exec(hash);
   if (!m) return { screen: 'fleet' };
   const agent = decodeURIComponent(m[1]!);
@@ -21,3 +30,4 @@ window.addEventListener('hashchange', () => (route.value = parseRoute(location.h
 export const threadHref = (agent: string, message?: string) =>
   `#/t/${encodeURIComponent(agent)}${message ? `/m/${encodeURIComponent(message)}` : ''}`;
 export const INBOX_HREF = '#/inbox';
+export const agentControlsHref = (agent: string) => `#/a/${encodeURIComponent(agent)}`;

@@ -5,6 +5,7 @@ import { ConnectionBadge } from '../ConnectionBadge.js';
 import { MessageView } from './MessageView.js';
 import { LazyTerminal } from '../terminal/LazyTerminal.js';
 import { terminalShown } from '../../stores/terminal.js';
+import { agentControlsHref } from '../../stores/route.js';
 
 /** Near enough to an edge of the list to count as at it, in px. */
 const EDGE = 120;
@@ -58,6 +59,9 @@ export function ThreadView({ agent }: { agent: string }) {
         >
           Terminal
         </button>
+        <a class="manage-link" href={agentControlsHref(agent)} aria-label={`Manage ${agent}`} title="Manage">
+          ⋯
+        </a>
         <ConnectionBadge />
       </header>
       {terminalShown.value && <LazyTerminal agent={agent} />}

@@ -1,0 +1,210 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../../stores/auth.js';
+import { agents, dropAgent } from '../../stores/fleet.js';
+import { threadHref } from '../../stores/route.js';
+import { ConnectionBadge } from '../ConnectionBadge.js';
+import { useAction } from './useAction.js';
+
+/**
+ * One agent's controls (`#/a/<agent>`): stop / start / restart, rename, template, environments, remove — the
+ * daemon's agent routes, its refusals shown as it words them. Removing asks once more, naming the agent.
+ */
+export function AgentControls({ agent }: { agent: string }) {
+  const a = agents.value.get(agent);
+  const { busy, error, run } = useAction();
+  const [name, setName] = useState(agent);
+  const [templates, setTemplates] = useState<string[]>([]);
+  const [environments, setEnvironments] = useState<string[]>([]);
+  const [template, setTemplate] = useState('');
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  useEffect(() => {
+    void run('load', async () => {
+      const [t, e] = await Promise.all([api.templates(), api.environments()]);
+      setTemplates(t.map((x) => x.name));
+      setEnvironments(e.map((x) => x.name));
+      return null;
+    });
+  }, []);
+  useEffect(() => {
+    setTemplate(a?.template ?? '');
+    setChosen(a?.environments ?? []);
+  }, [a?.template, a?.environments?.join(',')]);
+
+  if (!a)
+    return (
+      <section class="screen controls" data-screen="agent">
+        <header class="bar">
+          <a class="back" href="#/" aria-label="Back to the fleet">
+            ‹
+          </a>
+          <h1>{agent}</h1>
+        </header>
+        <main>
+          <p class="empty">There is no agent named {agent} any more.</p>
+        </main>
+      </section>
+    );
+  const running = a.status === 'running' || a.status === 'starting';
+  return (
+    <section class="screen controls" data-screen="agent" data-controls={agent}>
+      <header class="bar">
+        <a class="back" href={threadHref(agent)} aria-label={`Back to ${agent}'s thread`}>
+          ‹
+        </a>
+        <h1>Manage {a.display_name}</h1>
+        <ConnectionBadge />
+      </header>
+      <main class="control-groups">
+        <p class="muted" data-status={a.status}>
+          {a.status} · {a.harness}
+          {a.template ? ` · template ${a.template}` : ''}
+        </p>
+        {error && (
+          <p class="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div class="control-row">
+          {running ? (
+            <button
+              type="button"
+              disabled={!!busy}
+              onClick={() => void run('stop', () => api.lifecycle(agent, 'stop'))}
+            >
+              {busy === 'stop' ? 'Stopping…' : 'Stop'}
+            </button>
+          ) : (
+            <button
+              type="button"
+              class="primary"
+              disabled={!!busy}
+              onClick={() => void run('start', () => api.lifecycle(agent, 'start'))}
+            >
+              {busy === 'start' ? 'Starting…' : 'Start'}
+            </button>
+          )}
+          <button
+            type="button"
+            disabled={!!busy}
+            onClick={() => void run('restart', () => api.lifecycle(agent, 'restart'))}
+          >
+            {busy === 'restart' ? 'Restarting…' : 'Restart'}
+          </button>
+        </div>
+
+        <form
+          class="control-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run('rename', () => api.rename(agent, { name })).then((renamed) => {
+              if (!renamed) return;
+              dropAgent(agent);
+              location.hash = `#/a/${encodeURIComponent(renamed.name)}`;
+            });
+          }}
+        >
+          <label for="rename">Name</label>
+          <div class="control-row">
+            <input id="rename" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+            <button type="submit" disabled={!!busy || name === agent || !name}>
+              Rename
+            </button>
+          </div>
+        </form>
+
+        {templates.length > 0 && (
+          <form
+            class="control-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void run('template', () => api.setTemplate(agent, { template }));
+            }}
+          >
+            <label for="template">Template (the agent restarts)</label>
+            <div class="control-row">
+              <select
+                id="template"
+                value={template}
+                onChange={(e) => setTemplate((e.target as HTMLSelectElement).value)}
+              >
+                {templates.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
+              </select>
+              <button type="submit" disabled={!!busy || template === (a.template ?? '')}>
+                Apply
+              </button>
+            </div>
+          </form>
+        )}
+
+        {environments.length > 0 && (
+          <form
+            class="control-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void run('environments', () => api.setEnvironments(agent, { environments: chosen }));
+            }}
+          >
+            <fieldset>
+              <legend>Environments</legend>
+              {environments.map((env) => (
+                <label key={env} class="choice">
+                  <input
+                    type="checkbox"
+                    checked={chosen.includes(env)}
+                    onChange={(e) =>
+                      setChosen(
+                        (e.target as HTMLInputElement).checked ? [...chosen, env] : chosen.filter((x) => x !== env),
+                      )
+                    }
+                  />{' '}
+                  {env}
+                </label>
+              ))}
+            </fieldset>
+            <button type="submit" disabled={!!busy}>
+              Apply environments
+            </button>
+          </form>
+        )}
+
+        <div class="danger-zone">
+          {!confirmRemove ? (
+            <button type="button" class="danger" disabled={!!busy} onClick={() => setConfirmRemove(true)}>
+              Remove {agent}…
+            </button>
+          ) : (
+            <div role="alertdialog" aria-labelledby="remove-q" class="confirm">
+              <p id="remove-q">
+                Remove <strong>{agent}</strong>? Its tmux session ends; its workspace and thread stay.
+              </p>
+              <div class="control-row">
+                <button type="button" onClick={() => setConfirmRemove(false)}>
+                  Keep it
+                </button>
+                <button
+                  type="button"
+                  class="danger"
+                  disabled={!!busy}
+                  onClick={() =>
+                    void run('remove', () => api.remove(agent)).then((r) => {
+                      if (!r) return;
+                      dropAgent(agent);
+                      location.hash = '#/';
+                    })
+                  }
+                >
+                  Remove {agent}
+                </button>
+              </div>
+            </div>
+          )}
+        </div>
+      </main>
+    </section>
+  );
+}

@@ -1,0 +1,126 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { TemplateSummary } from '../../../config/template-summary.js';
+import { api } from '../../stores/auth.js';
+import { threadHref } from '../../stores/route.js';
+import { ConnectionBadge } from '../ConnectionBadge.js';
+import { useAction } from './useAction.js';
+
+/**
+ * A new agent from one of leo.yaml's templates (`#/new`): name, repository and branch, environments, and a first
+ * message typed once it is ready. Opens the new agent's thread.
+ */
+export function SpawnForm() {
+  const { busy, error, run } = useAction();
+  const [templates, setTemplates] = useState<TemplateSummary[] | null>(null);
+  const [environments, setEnvironments] = useState<string[]>([]);
+  const [template, setTemplate] = useState('');
+  const [name, setName] = useState('');
+  const [repo, setRepo] = useState('');
+  const [branch, setBranch] = useState('');
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [prompt, setPrompt] = useState('');
+  useEffect(() => {
+    void run('load', async () => {
+      const [t, e] = await Promise.all([api.templates(), api.environments()]);
+      setTemplates(t);
+      setEnvironments(e.map((x) => x.name));
+      setTemplate(t[0]?.name ?? '');
+      return null;
+    });
+  }, []);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void run('spawn', () =>
+      api.spawn({
+        template,
+        ...(name.trim() ? { name: name.trim() } : {}),
+        ...(repo.trim() ? { repo: repo.trim() } : {}),
+        ...(branch.trim() ? { branch: branch.trim() } : {}),
+        ...(chosen.length ? { environments: chosen } : {}),
+        ...(prompt.trim() ? { prompt: prompt.trim() } : {}),
+      }),
+    ).then((agent) => {
+      if (agent) location.hash = threadHref(agent.name);
+    });
+  };
+  return (
+    <section class="screen controls" data-screen="new">
+      <header class="bar">
+        <a class="back" href="#/" aria-label="Back to the fleet">
+          ‹
+        </a>
+        <h1>New agent</h1>
+        <ConnectionBadge />
+      </header>
+      <main>
+        {templates?.length === 0 && <p class="empty">leo.yaml defines no templates yet.</p>}
+        <form class="control-groups" onSubmit={submit}>
+          <label for="spawn-template">Template</label>
+          <select
+            id="spawn-template"
+            required
+            value={template}
+            onChange={(e) => setTemplate((e.target as HTMLSelectElement).value)}
+          >
+            {(templates ?? []).map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name} — {t.harness}
+                {t.model ? ` · ${t.model}` : ''}
+              </option>
+            ))}
+          </select>
+          <label for="spawn-name">Name (optional)</label>
+          <input
+            id="spawn-name"
+            value={name}
+            placeholder="from the repository or the template"
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          />
+          <label for="spawn-repo">Repository (optional)</label>
+          <input
+            id="spawn-repo"
+            value={repo}
+            placeholder="a path or a git URL"
+            onInput={(e) => setRepo((e.target as HTMLInputElement).value)}
+          />
+          <label for="spawn-branch">Branch (optional)</label>
+          <input id="spawn-branch" value={branch} onInput={(e) => setBranch((e.target as HTMLInputElement).value)} />
+          {environments.length > 0 && (
+            <fieldset>
+              <legend>Environments</legend>
+              {environments.map((env) => (
+                <label key={env} class="choice">
+                  <input
+                    type="checkbox"
+                    checked={chosen.includes(env)}
+                    onChange={(e) =>
+                      setChosen(
+                        (e.target as HTMLInputElement).checked ? [...chosen, env] : chosen.filter((x) => x !== env),
+                      )
+                    }
+                  />{' '}
+                  {env}
+                </label>
+              ))}
+            </fieldset>
+          )}
+          <label for="spawn-prompt">First message (optional)</label>
+          <textarea
+            id="spawn-prompt"
+            rows={3}
+            value={prompt}
+            onInput={(e) => setPrompt((e.target as HTMLTextAreaElement).value)}
+          />
+          {error && (
+            <p class="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" class="primary" disabled={!!busy || !template}>
+            {busy === 'spawn' ? 'Starting…' : 'Start agent'}
+          </button>
+        </form>
+      </main>
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+// Leo Web's fleet controls (issue 17) in a real browser as a paired device against the real daemon: a new agent from
+// a template with a first message, then stop, start, rename and remove (with its confirmation) from its controls.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { request } from '../helpers/http.js';
+import { until } from '../helpers/wait.js';
+import { launchBrowser, pairedPage, Screenshots } from './browser.js';
+
+const CONFIG = `templates:
+  cat: { harness: shell, command: "exec cat" }
+  sleeper: { harness: shell, command: "exec sleep 100000" }
+environments:
+  staging: {}
+`;
+
+describe('Leo Web: fleet controls', () => {
+  let t: TestDaemon;
+  let browser: Browser;
+  let page: Page;
+  const shots = new Screenshots();
+  const agent = async (name: string) =>
+    request(t.tcp, 'GET', `/api/v1/agents/${name}`, { token: t.daemon.operatorToken });
+
+  before(async () => {
+    [t, browser] = await Promise.all([startTestDaemon({ config: CONFIG }), launchBrowser()]);
+    ({ page } = await pairedPage(browser, t, 'phone'));
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  it('starts a new agent from a template with a first message, and opens its thread', async () => {
+    await page.locator('.new-link').click();
+    await page.locator('[data-screen="new"]').waitFor();
+    await page.locator('#spawn-template').selectOption('cat');
+    await page.locator('#spawn-name').fill('ivy');
+    await page.locator('.choice', { hasText: 'staging' }).locator('input').check();
+    await page.locator('#spawn-prompt').fill('hello from the phone');
+    await shots.take(page, 'controls-new-agent');
+    await page.getByRole('button', { name: 'Start agent' }).click();
+    await page.locator('[data-thread="ivy"]').waitFor();
+    const r = await agent('ivy');
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.json.data.environments, ['staging']);
+    await until(
+      'the first message in the pane',
+      () => paneText(t.home, 'ivy').includes('hello from the phone'),
+      10_000,
+    );
+  });
+
+  it("a spawn the daemon refuses shows the daemon's words", async () => {
+    await page.goto(`${t.daemon.appUrl}#/new`);
+    await page.locator('#spawn-template').selectOption('cat');
+    await page.locator('#spawn-name').fill('ivy');
+    await page.getByRole('button', { name: 'Start agent' }).click();
+    const refusal = page.locator('[data-screen="new"] .form-error');
+    await refusal.waitFor();
+    assert.match(await refusal.innerText(), /ivy/);
+  });
+
+  it('stops, starts, renames and removes an agent from its controls', async () => {
+    await page.goto(`${t.daemon.appUrl}#/t/ivy`);
+    await page.locator('.manage-link').click();
+    const controls = page.locator('[data-controls="ivy"]');
+    await controls.waitFor();
+    await shots.take(page, 'controls-agent');
+    await controls.getByRole('button', { name: 'Stop', exact: true }).click();
+    await controls.locator('[data-status="stopped"]').waitFor();
+    assert.equal((await agent('ivy')).json.data.status, 'stopped');
+    await controls.getByRole('button', { name: 'Start', exact: true }).click();
+    await controls.locator('[data-status="running"]').waitFor();
+
+    await controls.locator('#rename').fill('oak');
+    await controls.getByRole('button', { name: 'Rename' }).click();
+    const renamed = page.locator('[data-controls="oak"]');
+    await renamed.waitFor();
+    assert.equal((await agent('oak')).status, 200);
+    assert.equal((await agent('ivy')).status, 404);
+
+    await renamed.getByRole('button', { name: 'Remove oak…' }).click();
+    await renamed.locator('[role="alertdialog"]').waitFor();
+    await shots.take(page, 'controls-remove-confirm');
+    await renamed.getByRole('button', { name: 'Remove oak', exact: true }).click();
+    await page.locator('.fleet-screen').waitFor();
+    await page.waitForFunction(() => (globalThis as any).location.hash === '#/');
+    assert.equal((await agent('oak')).status, 404);
+    await page.locator('[data-agent="oak"]').waitFor({ state: 'detached' });
+  });
+});
