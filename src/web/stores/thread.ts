@@ -152,12 +152,35 @@ export const loadNewer = () => pageAt('newer');
 
 let readTimer: ReturnType<typeof setTimeout> | null = null;
 
+let queued: FleetEvent[] = [];
+let flushing = false;
+
 /**
- * Live events for the open thread: a new or changed message goes in by id, if it belongs in the window (a window
- * short of the live end only counts new ones, which its next page brings); an agent's new message is announced and,
- * while the page is visible, read.
+ * Live events for the open thread, applied once a frame: a burst (hundreds a second) then costs one render, not one
+ * per event. A hidden page gets no animation frames, so there a timer does it.
  */
 export function applyThreadEvent(e: FleetEvent): void {
+  if (e.type !== 'chat.message' && e.type !== 'chat.updated') return;
+  if (e.data.message.agent !== openAgent.value) return;
+  queued.push(e);
+  if (flushing) return;
+  flushing = true;
+  if (document.visibilityState === 'visible') requestAnimationFrame(flush);
+  else setTimeout(flush, 50);
+}
+
+function flush(): void {
+  flushing = false;
+  const events = queued;
+  queued = [];
+  batch(() => events.forEach(applyOne));
+}
+
+/**
+ * A new or changed message goes in by id, if it belongs in the window (a window short of the live end only counts new
+ * ones, which its next page brings); an agent's new message is announced and, while the page is visible, read.
+ */
+function applyOne(e: FleetEvent): void {
   if (e.type !== 'chat.message' && e.type !== 'chat.updated') return;
   const m = e.data.message;
   if (m.agent !== openAgent.value) return;
@@ -166,11 +189,9 @@ export function applyThreadEvent(e: FleetEvent): void {
   const inWindow = newer.value === null || (list.length > 0 && m.id <= list.at(-1)!.id);
   // A changed message older than the window stays out too: its page brings it.
   const beforeWindow = e.type === 'chat.updated' && list.length > 0 && m.id < list[0]!.id;
-  batch(() => {
-    if (inWindow && !beforeWindow) messages.value = merge(list, [m]);
-    if (arrived) unseen.value++;
-  });
+  if (inWindow && !beforeWindow) messages.value = merge(list, [m]);
   if (!arrived) return;
+  unseen.value++;
   if (m.kind !== 'system') announce(agents.value.get(m.agent)?.display_name ?? m.agent, m.text || 'sent a file');
   if (document.visibilityState === 'visible' && !readTimer)
     readTimer = setTimeout(() => {
