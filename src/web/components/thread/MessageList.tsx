@@ -30,7 +30,8 @@ const Row = memo(MessageView);
  * thread was opened at is highlighted for a moment.
  */
 const Item = forwardRef<HTMLLIElement, CustomItemComponentProps>(({ style, index, children }, ref) => {
-  const m = messages.value[index];
+  // peek: a row re-renders when virtua hands it another message, not on every change to the list.
+  const m = messages.peek()[index];
   return (
     <li ref={ref} style={style} class={m && m.id === focus.value ? 'row row-focus' : 'row'}>
       {children}
