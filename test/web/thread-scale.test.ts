@@ -172,6 +172,8 @@ describe('Leo Web: a 10 000-message thread', () => {
         timeout_s: 600,
       },
     });
+    // Settled at the end of the test; a failure before that must not leave an unhandled rejection behind.
+    held.catch(() => undefined);
     const open = async () => ((await api('GET', '/api/v1/chat/open?agent=asker')).json.data as { id: string }[])[0];
     while (!(await open())) await new Promise((r) => setTimeout(r, 50));
     const askId = (await open())!.id;
