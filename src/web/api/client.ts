@@ -56,7 +56,7 @@ export const FleetEvent = z.discriminatedUnion('type', [
 ]);
 export type FleetEvent = z.infer<typeof FleetEvent>;
 
-/** One page of a thread, oldest first; `older` is the cursor for the page before it. */
+/** One page of a thread, oldest first; `older` / `newer` are the cursors for the pages before and after it. */
 export const MessagePage = z.object({
   messages: z.array(Message),
   older: z.string().nullable(),
@@ -106,8 +106,12 @@ export class Api {
     return this.call(z.array(Thread), 'GET', '/api/v1/chat/threads');
   }
 
-  messages(agent: string, opts: { limit: number; before?: string }) {
-    const q = new URLSearchParams({ limit: String(opts.limit), ...(opts.before ? { before: opts.before } : {}) });
+  messages(agent: string, opts: { limit: number; before?: string; after?: string }) {
+    const q = new URLSearchParams({
+      limit: String(opts.limit),
+      ...(opts.before ? { before: opts.before } : {}),
+      ...(opts.after ? { after: opts.after } : {}),
+    });
     return this.call(MessagePage, 'GET', `/api/v1/chat/${encodeURIComponent(agent)}/messages?${q}`);
   }
 

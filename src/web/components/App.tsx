@@ -27,7 +27,7 @@ export function App() {
   return (
     <div class={`layout layout-${r.screen}`}>
       <Fleet />
-      {r.screen === 'thread' && <ThreadView key={r.agent} agent={r.agent} />}
+      {r.screen === 'thread' && <ThreadView key={r.agent} agent={r.agent} message={r.message} />}
       {r.screen === 'inbox' && <Inbox />}
       {r.screen === 'new' && <SpawnForm />}
       {r.screen === 'agent' && <AgentControls key={r.agent} agent={r.agent} />}

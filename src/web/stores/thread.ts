@@ -1,27 +1,41 @@
-import { signal } from '@preact/signals';
+import { batch, signal } from '@preact/signals';
 import type { Message } from '../../chat/threads/message.js';
-import type { FleetEvent } from '../api/client.js';
+import type { FleetEvent, MessagePage } from '../api/client.js';
+import { announce, resetAnnouncements } from './announce.js';
 import { api, onUnpaired } from './auth.js';
-import { setUnread } from './fleet.js';
+import { agents, setUnread } from './fleet.js';
+import { merge } from './message-list.js';
 
 const PAGE = 50;
+/** Opened at a message: this many before it, the rest of a page from it on. */
+const BEFORE_FOCUS = 20;
 
-/** The open thread: its agent, its messages oldest first, and the cursor for the page before them. */
+/**
+ * The open thread: its agent, the window of its messages loaded so far (oldest first, by id; a thread scrolled
+ * through keeps every page it loaded) and the cursors for the pages before and after that window. `newer` is null
+ * when the window reaches the live end, which is where live messages go in; opened at a message in the middle, the
+ * window grows down by pages until it does.
+ */
 export const openAgent = signal<string | null>(null);
 export const messages = signal<readonly Message[]>([]);
 export const older = signal<string | null>(null);
+export const newer = signal<string | null>(null);
 export const loadingOlder = signal(false);
+export const loadingNewer = signal(false);
 export const threadError = signal<string | null>(null);
+/** The message the thread was opened at (`#/t/<agent>/m/<id>`), once it is loaded: the view scrolls to it. */
+export const focus = signal<string | null>(null);
+/**
+ * Agent messages that arrived live since the reader was last at the bottom (the view calls `seenAll` there): the
+ * "N new messages" pill. A window short of the live end counts them too, though they are not in it.
+ */
+export const unseen = signal(0);
+
+export function seenAll(): void {
+  if (unseen.value) unseen.value = 0;
+}
 
 let generation = 0;
-
-/** Inserts or replaces by id, keeping the order by id (ids sort in the order the daemon stored them). */
-export function upsert(list: readonly Message[], m: Message): Message[] {
-  const i = list.findIndex((x) => x.id === m.id);
-  if (i >= 0) return list.map((x, j) => (j === i ? m : x));
-  const next = [...list, m];
-  return next.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
 
 async function guard(job: () => Promise<void>): Promise<void> {
   try {
@@ -31,22 +45,58 @@ async function guard(job: () => Promise<void>): Promise<void> {
   }
 }
 
-/** Opens a thread: its newest page, then marks it read (which the daemon tells every device as chat.read). */
-export function openThread(agent: string | null): Promise<void> {
+function show(page: MessagePage): void {
+  // Events that arrived while the page loaded are already in `messages`: merge rather than overwrite.
+  batch(() => {
+    messages.value = merge(messages.value, page.messages);
+    older.value = page.older;
+    newer.value = page.newer;
+  });
+}
+
+/**
+ * The window around one message: the page before it, then a page from it on (`after` the message just before it,
+ * or the start of the thread). Null when the thread has no such message.
+ */
+async function around(agent: string, id: string): Promise<MessagePage | null> {
+  const before = await api.messages(agent, { limit: BEFORE_FOCUS, before: id });
+  const from = await api.messages(agent, { limit: PAGE, after: before.messages.at(-1)?.id ?? '0' });
+  if (from.messages[0]?.id !== id) return null;
+  return { messages: [...before.messages, ...from.messages], older: before.older, newer: from.newer };
+}
+
+/**
+ * Opens a thread, at its newest page or at one message (`at`), then marks it read (which the daemon tells every
+ * device as chat.read). A message the thread does not have opens the newest page.
+ */
+export function openThread(agent: string | null, at?: string): Promise<void> {
   const mine = ++generation;
   openAgent.value = agent;
   messages.value = [];
   older.value = null;
+  newer.value = null;
+  focus.value = null;
+  unseen.value = 0;
   threadError.value = null;
+  resetAnnouncements();
   if (!agent) return Promise.resolve();
   return guard(async () => {
-    const page = await api.messages(agent, { limit: PAGE });
+    const found = at ? await around(agent, at) : null;
+    const page = found ?? (await api.messages(agent, { limit: PAGE }));
     if (mine !== generation) return;
-    // Events that arrived while the page loaded are already in `messages`: merge rather than overwrite.
-    messages.value = messages.value.reduce(upsert, page.messages);
-    older.value = page.older;
+    batch(() => {
+      // Opened at a message, live events that came meanwhile may not belong in the window: start from it alone.
+      if (found) messages.value = [];
+      show(page);
+      focus.value = found ? at! : null;
+    });
     await markRead();
   });
+}
+
+/** The newest page in place of the window (the "new messages" pill when the window stops short of the live end). */
+export function openLatest(): Promise<void> {
+  return openThread(openAgent.value);
 }
 
 async function markRead(): Promise<void> {
@@ -56,43 +106,94 @@ async function markRead(): Promise<void> {
   setUnread(marker.agent, marker.unread);
 }
 
-/** After a reconnect: the newest page again, merged into what is shown (events missed meanwhile are in it). */
+/** After a reconnect: the newest page again, merged into a window at the live end (events missed meanwhile). */
 export function refreshOpenThread(): Promise<void> {
   const agent = openAgent.value;
-  if (!agent) return Promise.resolve();
+  if (!agent || newer.value) return Promise.resolve();
   const mine = generation;
   return guard(async () => {
     const page = await api.messages(agent, { limit: PAGE });
     if (mine !== generation) return;
-    messages.value = page.messages.reduce(upsert, messages.value);
+    // The newest page may not reach back to the window (more than a page missed): then it replaces it.
+    const last = messages.value.at(-1)?.id;
+    const touches = !last || !page.messages[0] || page.messages[0].id <= last;
+    batch(() => {
+      messages.value = touches ? merge(messages.value, page.messages) : page.messages;
+      if (!touches) older.value = page.older;
+    });
     await markRead();
   });
 }
 
-/** The page before the oldest one shown. */
-export function loadOlder(): Promise<void> {
+function pageAt(cursor: 'older' | 'newer'): Promise<void> {
   const agent = openAgent.value;
-  const before = older.value;
-  if (!agent || !before || loadingOlder.value) return Promise.resolve();
+  const at = cursor === 'older' ? older.value : newer.value;
+  const loading = cursor === 'older' ? loadingOlder : loadingNewer;
+  if (!agent || !at || loading.value) return Promise.resolve();
   const mine = generation;
-  loadingOlder.value = true;
+  loading.value = true;
   return guard(async () => {
-    const page = await api.messages(agent, { limit: PAGE, before });
+    const page = await api.messages(agent, { limit: PAGE, ...(cursor === 'older' ? { before: at } : { after: at }) });
     if (mine !== generation) return;
-    messages.value = page.messages.reduce(upsert, messages.value);
-    older.value = page.older;
-  }).finally(() => (loadingOlder.value = false));
+    batch(() => {
+      messages.value = merge(messages.value, page.messages);
+      if (cursor === 'older') older.value = page.older;
+      else newer.value = page.newer;
+    });
+  }).finally(() => {
+    if (mine === generation) loading.value = false;
+  });
 }
+
+/** The page before the oldest message loaded. */
+export const loadOlder = () => pageAt('older');
+/** The page after the newest message loaded, when the window stops short of the live end. */
+export const loadNewer = () => pageAt('newer');
 
 let readTimer: ReturnType<typeof setTimeout> | null = null;
 
-/** Live events for the open thread: a new or changed message goes in by id; one arriving while open is read. */
+let queued: FleetEvent[] = [];
+let flushing = false;
+
+/**
+ * Live events for the open thread, applied once a frame: a burst (hundreds a second) then costs one render, not one
+ * per event. A hidden page gets no animation frames, so there a timer does it.
+ */
 export function applyThreadEvent(e: FleetEvent): void {
+  if (e.type !== 'chat.message' && e.type !== 'chat.updated') return;
+  if (e.data.message.agent !== openAgent.value) return;
+  queued.push(e);
+  if (flushing) return;
+  flushing = true;
+  if (document.visibilityState === 'visible') requestAnimationFrame(flush);
+  else setTimeout(flush, 50);
+}
+
+function flush(): void {
+  flushing = false;
+  const events = queued;
+  queued = [];
+  batch(() => events.forEach(applyOne));
+}
+
+/**
+ * A new or changed message goes in by id, if it belongs in the window (a window short of the live end only counts new
+ * ones, which its next page brings); an agent's new message is announced and, while the page is visible, read.
+ */
+function applyOne(e: FleetEvent): void {
   if (e.type !== 'chat.message' && e.type !== 'chat.updated') return;
   const m = e.data.message;
   if (m.agent !== openAgent.value) return;
-  messages.value = upsert(messages.value, m);
-  if (e.type === 'chat.message' && m.direction === 'out' && document.visibilityState === 'visible' && !readTimer)
+  const list = messages.value;
+  const arrived = e.type === 'chat.message' && m.direction === 'out';
+  const inWindow = newer.value === null || (list.length > 0 && m.id <= list.at(-1)!.id);
+  // A changed message older than the window stays out too: its page brings it.
+  const beforeWindow = e.type === 'chat.updated' && list.length > 0 && m.id < list[0]!.id;
+  if (inWindow && !beforeWindow) messages.value = merge(list, [m]);
+  if (!arrived) return;
+  unseen.value++;
+  if (m.kind !== 'system') announce(agents.value.get(m.agent)?.display_name ?? m.agent, m.text || 'sent a file');
+  if (document.visibilityState === 'visible' && !readTimer)
     readTimer = setTimeout(() => {
       readTimer = null;
       void guard(markRead);

@@ -1,5 +1,5 @@
 import type { Message } from '../../../chat/threads/message.js';
-import { renderMarkdown } from '../../render/markdown.js';
+import { markdown } from '../../render/markdown-loader.js';
 import { AttachmentView } from './AttachmentView.js';
 
 const STATE: Record<string, string> = {
@@ -11,7 +11,9 @@ const STATE: Record<string, string> = {
   expired: 'Closed',
 };
 
-const time = (ts: string) => new Date(ts).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+// One formatter for every row: toLocaleTimeString builds a new one per call, which a burst of messages pays per row.
+const clock = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
+const time = (ts: string) => clock.format(new Date(ts));
 
 /**
  * One message. Its text is untrusted: the owner's own goes in as text nodes (line breaks kept by CSS); an agent's is
@@ -21,21 +23,23 @@ const time = (ts: string) => new Date(ts).toLocaleTimeString([], { hour: '2-digi
 export function MessageView({ m }: { m: Message }) {
   if (m.kind === 'system')
     return (
-      <li class="msg msg-system" data-id={m.id} data-kind="system">
+      <div class="msg msg-system" data-id={m.id} data-kind="system">
         {m.text}
-      </li>
+      </div>
     );
   const card = m.kind === 'ask' || m.kind === 'permission';
+  // Until the markdown module has loaded (render/markdown-loader.ts), an agent's text shows as plain text.
+  const render = markdown.value;
   return (
-    <li class={`msg msg-${m.direction} msg-kind-${m.kind}`} data-id={m.id} data-kind={m.kind} data-state={m.state}>
+    <div class={`msg msg-${m.direction} msg-kind-${m.kind}`} data-id={m.id} data-kind={m.kind} data-state={m.state}>
       <div class={card ? 'bubble bubble-card' : 'bubble'}>
         {m.kind === 'task' && <div class="msg-label">Task{m.task ? ` · ${m.task}` : ''}</div>}
         {m.kind === 'permission' && <div class="msg-label">Permission · {m.permission?.tool ?? ''}</div>}
         {m.kind === 'ask' && <div class="msg-label">{m.input?.type === 'questions' ? 'Questions' : 'Asks'}</div>}
         {m.kind === 'voice' && <div class="msg-label">Voice</div>}
         {m.text &&
-          (m.direction === 'out' ? (
-            <div class="msg-text msg-md" dangerouslySetInnerHTML={{ __html: renderMarkdown(m.text) }} />
+          (m.direction === 'out' && render ? (
+            <div class="msg-text msg-md" dangerouslySetInnerHTML={{ __html: render(m.text) }} />
           ) : (
             <div class="msg-text">{m.text}</div>
           ))}
@@ -49,6 +53,6 @@ export function MessageView({ m }: { m: Message }) {
         {time(m.ts)}
         {STATE[m.state] && <span class={`msg-state state-${m.state}`}> · {STATE[m.state]}</span>}
       </div>
-    </li>
+    </div>
   );
 }

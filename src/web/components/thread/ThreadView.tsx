@@ -1,46 +1,29 @@
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
+import { loadMarkdown, markdown } from '../../render/markdown-loader.js';
+import { announcement } from '../../stores/announce.js';
 import { agents } from '../../stores/fleet.js';
-import { loadingOlder, loadOlder, messages, older, openAgent, openThread, threadError } from '../../stores/thread.js';
+import { messages, openAgent, openThread, threadError } from '../../stores/thread.js';
 import { ConnectionBadge } from '../ConnectionBadge.js';
-import { MessageView } from './MessageView.js';
+import { MessageList } from './MessageList.js';
 import { LazyTerminal } from '../terminal/LazyTerminal.js';
 import { terminalShown } from '../../stores/terminal.js';
 import { agentControlsHref } from '../../stores/route.js';
 
-/** Near enough to an edge of the list to count as at it, in px. */
-const EDGE = 120;
-
 /**
- * One agent's thread: the newest page at the bottom, older pages loaded when scrolled to the top with the reading
- * position kept, and live messages followed while the reader is at the bottom.
+ * One agent's thread: its header, the virtualized message list (MessageList) opened at the newest message or at
+ * `message` (`#/t/<agent>/m/<id>`), and a visually hidden live region announcing the agent's new messages.
  */
-export function ThreadView({ agent }: { agent: string }) {
-  const list = useRef<HTMLOListElement>(null);
-  // Distance from the bottom before a render, so prepending older messages keeps what is on screen where it was.
-  const fromBottom = useRef<number | null>(null);
+export function ThreadView({ agent, message }: { agent: string; message?: string }) {
   useEffect(() => {
-    void openThread(agent);
-    return () => void openThread(null);
-  }, [agent]);
+    void openThread(agent, message);
+  }, [agent, message]);
+  useEffect(() => () => void openThread(null), []);
 
   const shown = messages.value;
-  useLayoutEffect(() => {
-    const el = list.current;
-    if (!el) return;
-    const kept = fromBottom.current;
-    el.scrollTop = kept === null ? el.scrollHeight : el.scrollHeight - el.clientHeight - kept;
+  // The markdown renderer loads with the first agent message a thread shows (the fleet never needs it).
+  useEffect(() => {
+    if (!markdown.peek() && shown.some((m) => m.direction === 'out')) void loadMarkdown();
   }, [shown]);
-
-  const onScroll = () => {
-    const el = list.current!;
-    const distance = el.scrollHeight - el.clientHeight - el.scrollTop;
-    // At the bottom, follow new messages; anywhere else, keep the position.
-    fromBottom.current = distance < EDGE ? null : distance;
-    if (el.scrollTop < EDGE && older.value && !loadingOlder.value) {
-      fromBottom.current = distance;
-      void loadOlder();
-    }
-  };
 
   const a = agents.value.get(agent);
   const ready = openAgent.value === agent;
@@ -65,18 +48,16 @@ export function ThreadView({ agent }: { agent: string }) {
         <ConnectionBadge />
       </header>
       {terminalShown.value && <LazyTerminal agent={agent} />}
-      <ol class="messages" ref={list} onScroll={onScroll} aria-live="polite" aria-label={`Messages with ${agent}`}>
-        {older.value && (
-          <li class="msg-more muted" data-more="older">
-            {loadingOlder.value ? 'Loading…' : 'Older messages'}
-          </li>
-        )}
-        {ready && shown.length === 0 && !threadError.value && <li class="empty">No messages yet.</li>}
-        {threadError.value && <li class="empty error">{threadError.value}</li>}
-        {shown.map((m) => (
-          <MessageView key={m.id} m={m} />
-        ))}
-      </ol>
+      {threadError.value ? (
+        <p class="empty error">{threadError.value}</p>
+      ) : ready && shown.length === 0 ? (
+        <p class="empty">No messages yet.</p>
+      ) : (
+        <MessageList agent={agent} />
+      )}
+      <div class="sr-only" aria-live="polite" data-live>
+        {announcement.value}
+      </div>
     </section>
   );
 }

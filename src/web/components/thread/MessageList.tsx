@@ -1,0 +1,131 @@
+import { forwardRef, memo } from 'preact/compat';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { Virtualizer, type CustomItemComponentProps, type VirtualizerHandle } from 'virtua';
+import type { Message } from '../../../chat/threads/message.js';
+import {
+  focus,
+  loadingOlder,
+  loadNewer,
+  loadOlder,
+  messages,
+  newer,
+  older,
+  openLatest,
+  seenAll,
+  unseen,
+} from '../../stores/thread.js';
+import { MessageView } from './MessageView.js';
+
+/** Near enough to the top or the bottom to load the next page, in px. */
+const EDGE = 600;
+/** Near enough to the bottom to count as at it (following new messages), in px. */
+const AT_BOTTOM = 24;
+const HIGHLIGHT_MS = 2500;
+
+/** A row re-renders only when its message changes, not whenever the list does (markdown is not free). */
+const Row = memo(MessageView);
+
+/**
+ * One row of the virtualized list (virtua positions and measures it through the forwarded ref); the message the
+ * thread was opened at is highlighted for a moment.
+ */
+const Item = forwardRef<HTMLLIElement, CustomItemComponentProps>(({ style, index, children }, ref) => {
+  // peek: a row re-renders when virtua hands it another message, not on every change to the list.
+  const m = messages.peek()[index];
+  return (
+    <li ref={ref} style={style} class={m && m.id === focus.value ? 'row row-focus' : 'row'}>
+      {children}
+    </li>
+  );
+});
+
+/**
+ * The thread's messages, virtualized with virtua: only the rows near the viewport are in the DOM, each measured as
+ * it renders (markdown, images that load late, cards that grow when answered). Older pages load above with the
+ * reading position kept (virtua's `shift` keeps the distance from the end when rows are prepended); newer pages load
+ * below when the window stops short of the live end. At the bottom, new messages are followed; scrolled up, the view
+ * stays and a pill counts them.
+ */
+export function MessageList({ agent }: { agent: string }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const list = useRef<VirtualizerHandle>(null);
+  const following = useRef(true);
+  const scrolledTo = useRef<string | null>(null);
+  const shown = messages.value;
+  const target = focus.value;
+
+  // Rows went in above the first one: keep the distance from the end so what is on screen stays put.
+  const firstId = useRef<string | undefined>(undefined);
+  const shift = firstId.current !== undefined && shown.length > 0 && shown[0]!.id < firstId.current;
+  firstId.current = shown[0]?.id;
+
+  useLayoutEffect(() => {
+    const h = list.current;
+    // A thread (re)opened at its newest page starts at the bottom.
+    if (shown.length === 0) following.current = true;
+    if (!h || shown.length === 0) return;
+    if (target && scrolledTo.current !== target) {
+      const i = shown.findIndex((m) => m.id === target);
+      if (i >= 0) {
+        scrolledTo.current = target;
+        following.current = false;
+        h.scrollToIndex(i, { align: 'center' });
+      }
+    } else if (following.current && newer.peek() === null) {
+      h.scrollToIndex(shown.length - 1, { align: 'end' });
+      seenAll();
+    }
+  }, [shown, target]);
+
+  // The highlight of the message opened at fades after a moment.
+  useEffect(() => {
+    if (!target) return;
+    const t = setTimeout(() => (focus.value = null), HIGHLIGHT_MS);
+    return () => clearTimeout(t);
+  }, [target]);
+
+  const onScroll = (offset: number) => {
+    const h = list.current;
+    if (!h) return;
+    const fromBottom = h.scrollSize - h.viewportSize - offset;
+    following.current = fromBottom < AT_BOTTOM && newer.value === null;
+    if (following.current) seenAll();
+    if (offset < EDGE && older.value) void loadOlder();
+    if (fromBottom < EDGE && newer.value) void loadNewer();
+  };
+
+  const toLatest = () => {
+    following.current = true;
+    if (newer.value !== null) void openLatest();
+    else list.current?.scrollToIndex(shown.length - 1, { align: 'end' });
+    seenAll();
+  };
+
+  const fresh = unseen.value;
+  return (
+    <div class="messages-box">
+      {loadingOlder.value && (
+        <p class="msg-more muted" data-more="older">
+          Loading older messages…
+        </p>
+      )}
+      <div
+        class="messages"
+        ref={scroller}
+        data-count={shown.length}
+        tabIndex={0}
+        role="region"
+        aria-label={`Messages with ${agent}`}
+      >
+        <Virtualizer ref={list} scrollRef={scroller} data={shown} shift={shift} as="ol" item={Item} onScroll={onScroll}>
+          {(m: Message) => <Row key={m.id} m={m} />}
+        </Virtualizer>
+      </div>
+      {fresh > 0 && (
+        <button type="button" class="new-pill" data-pill onClick={toLatest}>
+          {fresh === 1 ? '1 new message' : `${fresh} new messages`} ↓
+        </button>
+      )}
+    </div>
+  );
+}
