@@ -188,6 +188,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
     sse_max_subscribers: z.number().int().positive().default(256),
     /** Open /api/v1/events streams at most per token (one device, one API client, the operator token). */
     sse_max_per_token: z.number().int().positive().default(32),
+    /** PEM files that make the TCP listener serve HTTPS; re-read when they change (adding or removing: a restart). */
+    tls: z.strictObject({ cert: pathField(), key: pathField() }).optional(),
   });
 
   const LogSchema = z.strictObject({
