@@ -108,27 +108,16 @@ export function createServer(opts: ServerOptions): LeoServer {
       socketServer = http.createServer(serverOptions, handler);
       socketServer.on('connection', (s: Socket) => socketConnections.add(s));
       socketServer.on('clientError', answerClientError);
-      if (opts.tls) {
-        // The TLS socket is the one requests arrive on (and prove their token on), so it is the one the cap counts;
-        // a handshake gets no longer than request headers do.
-        const tlsServer = https.createServer(
-          { ...serverOptions, ...opts.tls, handshakeTimeout: headersTimeout },
-          handler,
-        );
-        tlsServer.on('secureConnection', (s: Socket) => {
-          if (!opts.connections.admit(s))
-            writeRawError(s, 503, 'too many open connections: try again shortly', 'too_many_connections');
-        });
-        tcpServer = tlsServer;
-        return tlsServer;
-      }
-      const plain = http.createServer(serverOptions, handler);
-      plain.on('connection', (s: Socket) => {
+      tcpServer = opts.tls
+        ? https.createServer({ ...serverOptions, ...opts.tls, handshakeTimeout: headersTimeout }, handler)
+        : http.createServer(serverOptions, handler);
+      // Over TLS the cap counts the TLS socket, the one requests arrive on (and prove their token on); a handshake
+      // gets no longer than request headers do.
+      tcpServer.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {
         if (!opts.connections.admit(s))
           writeRawError(s, 503, 'too many open connections: try again shortly', 'too_many_connections');
       });
-      tcpServer = plain;
-      return plain;
+      return tcpServer;
     },
   }) as unknown as FastifyInstance;
 
