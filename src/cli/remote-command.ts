@@ -1,4 +1,6 @@
 import { addToConfigList } from '../config/config-file.js';
+import { loadConfigFile } from '../config/load.js';
+import { listenOrigin, parseListen } from '../config/schema.js';
 import { resolvePaths, userHome } from '../core/home.js';
 import { printLink, requestLink } from './pair-command.js';
 
@@ -82,14 +84,27 @@ export async function runRemoteCommand(rawHost: string, o: { device?: string }):
       ? `Added ${host} to web.allowed_hosts in ${paths.configFile}.`
       : `${host} is already in web.allowed_hosts in ${paths.configFile}.`,
   );
+  let issued;
   try {
-    const issued = await requestLink(o.device ?? `phone via ${host}`, { origin: `https://${host}` });
-    console.log('');
-    console.log(remoteInstructions(host, new URL(issued.daemonUrl)));
-    await printLink(issued);
+    issued = await requestLink(o.device ?? `phone via ${host}`, { origin: `https://${host}` });
   } catch (err) {
-    fail((err as Error).message);
+    // No daemon to ask: the set-up can still be printed from leo.yaml's web.listen, when it names a fixed port.
+    const configured = await configuredOrigin(paths.configFile);
+    if (configured) console.log(`\n${remoteInstructions(host, configured)}`);
+    return fail(`${(err as Error).message}; run \`leo remote ${host}\` again once it runs, for the pairing link`);
   }
+  console.log('');
+  console.log(remoteInstructions(host, new URL(issued.daemonUrl)));
+  await printLink(issued);
+}
+
+/** Where leo.yaml says the daemon listens, or null when it cannot say (a bad file, port 0: any free port). */
+async function configuredOrigin(file: string): Promise<URL | null> {
+  const loaded = await loadConfigFile(file, userHome());
+  const listen = loaded.ok ? parseListen(loaded.config.web.listen) : undefined;
+  return listen && listen.port !== 0 && loaded.ok
+    ? new URL(listenOrigin(listen, loaded.config.web.tls !== undefined))
+    : null;
 }
 
 function fail(message: string): void {

@@ -107,6 +107,12 @@ export function parseListen(value: string): { host: string; port: number } | und
   return { host: m[1], port };
 }
 
+/** The origin a browser on this machine reaches a listener at: a wildcard bind is reached on loopback. Pure. */
+export function listenOrigin(listen: { host: string; port: number }, secure: boolean): string {
+  const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
+  return `${secure ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${listen.port}`;
+}
+
 const ListenSchema = z.string().superRefine((v, ctx) => {
   if (!parseListen(v)) {
     ctx.addIssue({ code: 'custom', message: `expected host:port, got ${JSON.stringify(v)}` });

@@ -8,7 +8,7 @@ import { pairingRoutes } from '../auth/pairing-routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
 import { TokenStore } from '../auth/token-store.js';
 import { ConfigWatcher, type ReloadResult } from '../config/watch.js';
-import { parseListen, type Config } from '../config/schema.js';
+import { listenOrigin, parseListen, type Config } from '../config/schema.js';
 import { wireAgents } from './agents-wiring.js';
 import { agentRoutes } from '../agents/agent-routes.js';
 import { wireChat } from './chat-wiring.js';
@@ -184,10 +184,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   let configBroken = false;
   let port = listen.port;
   const publisher = new RunPublisher({ bus, clock, log: new RunLog(), history: new RunHistory(db) });
-  const baseUrl = () => {
-    const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
-    return `${certificates ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  };
+  const baseUrl = () => listenOrigin({ host: listen.host, port }, certificates !== null);
   await app.register(pairingRoutes, { codes: new PairingCodes(db, clock, tokens), appUrl: baseUrl });
   await app.register(webRoutes);
   const chatStore = new ChatStore(db, clock);

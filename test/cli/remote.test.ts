@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { runLeoAsync } from '../helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import { makeTempHome } from '../helpers/temp-home.js';
 import { dnsNameProblem } from '../../src/cli/remote-command.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -78,6 +79,21 @@ describe('leo remote <host>: allows the host, prints the set-up in front of the 
       assert.equal(r.stdout, '');
     }
     assert.equal(fs.readFileSync(config, 'utf8'), before);
+  });
+});
+
+describe('leo remote with no daemon running', () => {
+  it('allows the host and prints the set-up from web.listen, then says the link needs the daemon', async () => {
+    const t = makeTempHome('web:\n  listen: 127.0.0.1:18999\n');
+    try {
+      const r = await runLeoAsync(['remote', HOST], t.env);
+      assert.equal(r.status, 1);
+      assert.ok(r.stdout.includes('  tailscale serve --bg --https=443 http://127.0.0.1:18999\n'), r.stdout);
+      assert.match(r.stderr, /the daemon is not running.*run `leo remote leo\.example\.ts\.net` again once it runs/);
+      assert.match(fs.readFileSync(path.join(t.home, 'leo.yaml'), 'utf8'), /- leo\.example\.ts\.net/);
+    } finally {
+      t.cleanup();
+    }
   });
 });
 
