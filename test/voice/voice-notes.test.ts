@@ -20,6 +20,7 @@ describe(
     let sse: SseClient;
     let m4a = '';
     let fixtures: Fixtures;
+    let scratch = '';
     const op = (method: string, p: string, body?: unknown) =>
       request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
     const upload = (file: string, name: string, type: string | null = 'audio/mp4') =>
@@ -47,7 +48,7 @@ describe(
     };
 
     before(async () => {
-      const scratch = fs.mkdtempSync('/tmp/leo-voice-');
+      scratch = fs.mkdtempSync('/tmp/leo-voice-');
       const model = writeWeightlessModel(path.join(scratch, 'ggml-tiny.en.bin'));
       fixtures = makeFixtures(scratch);
       m4a = fixtures.audio.m4a!;
@@ -61,6 +62,7 @@ describe(
     after(async () => {
       sse.close();
       await t.stop();
+      fs.rmSync(scratch, { recursive: true, force: true });
     });
 
     it('an m4a upload makes a voice note; the real pipeline runs and the message is delivered with its transcript', async () => {
