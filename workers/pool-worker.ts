@@ -13,3 +13,4 @@ export { sweep } from './sweep.js';
 export { captureReplyTask } from './reply-capture.js';
 export { pruneFiles } from './prune.js';
 export { transcribe } from './transcribe.js';
+export { judgeAudio } from './audio-judge.js';

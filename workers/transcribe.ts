@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import path from 'node:path';
+import { judgeAudio } from './audio-judge.js';
 
 export interface TranscribeInput {
   /** The voice note as received (any format ffmpeg reads). Never modified or removed. */
@@ -10,6 +11,8 @@ export interface TranscribeInput {
   model: string;
   whisperCli: string;
   ffmpeg: string;
+  /** Judges whether the file is audio at all when its first bytes are unsure; null: ffmpeg alone decides. */
+  ffprobe?: string | null;
   /** Where the temporary wav and transcript go (inside a private folder that is removed afterwards). */
   workDir: string;
   /** Budget for conversion plus recognition together; both programs are killed when it runs out. */
@@ -20,7 +23,7 @@ export interface TranscribeInput {
 
 export type TranscribeResult =
   | { ok: true; transcript: string; ms: number }
-  | { ok: false; stage: 'ffmpeg' | 'whisper' | 'timeout' | 'missing'; error: string };
+  | { ok: false; stage: 'not_audio' | 'ffmpeg' | 'whisper' | 'timeout' | 'missing'; error: string };
 
 export const DEFAULT_TRANSCRIBE_TIMEOUT_MS = 120_000;
 /** How much of a failing program's stderr goes into the error message. */
@@ -109,6 +112,10 @@ export async function transcribe(input: TranscribeInput): Promise<TranscribeResu
     const problem = await checkFile(file, what, exec);
     if (problem) return { ok: false, stage: 'missing', error: problem };
   }
+  // Uploads are voice notes by their claim too (a name, a declared type): the bytes must bear it out.
+  const verdict = await judgeAudio({ file: input.audio, ffprobe: input.ffprobe ?? null });
+  if (!verdict.audio)
+    return { ok: false, stage: 'not_audio', error: `${path.basename(input.audio)} is not audio: ${verdict.why}` };
 
   let tmp: string;
   try {

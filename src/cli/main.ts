@@ -5,6 +5,7 @@ import { runDaemonCommand } from './daemon-command.js';
 import { runDoctorCommand } from './doctor-command.js';
 import { runHookCommand } from './hook-command.js';
 import { runOpenCommand } from './pair-command.js';
+import { runRemoteCommand } from './remote-command.js';
 import { runMcpStdio } from './mcp-stdio-command.js';
 import { runTaskCommand } from './run-command.js';
 import { registerTokenCommands } from './token-commands.js';
@@ -40,6 +41,14 @@ program
   .description("pair this machine's browser with Leo Web in one click (prints the link and opens it)")
   .option('--no-browser', 'only print the link')
   .action(runOpenCommand);
+
+program
+  .command('remote <host>')
+  .description(
+    'reach Leo Web from a phone at https://<host>/: allows the host, prints the Tailscale Serve or proxy set-up and a pairing QR',
+  )
+  .option('--device <name>', 'the name the paired phone gets')
+  .action(runRemoteCommand);
 
 program
   .command('run <task>')

@@ -3,19 +3,33 @@ import QRCode from 'qrcode';
 import type { IssuedPairingCode } from '../auth/pairing-codes.js';
 import { callDaemon } from './socket-client.js';
 
-type IssuedLink = IssuedPairingCode & { url: string };
+/** url: the link to open; daemonUrl: the same link at the daemon's own address (what a proxy forwards to). */
+export type IssuedLink = IssuedPairingCode & { url: string; daemonUrl: string };
+
+/**
+ * Where a pairing link points: the daemon's own address; the same port under another host name (`host`); or another
+ * origin altogether (`origin`: a proxy in front of the daemon, such as Tailscale Serve's https://<name>).
+ */
+export type LinkAddress = { host?: string; origin?: string };
 
 /** Asks the running daemon for a one-time pairing code; the daemon knows the port it really listens on. */
-async function requestLink(name: string, host: string | undefined): Promise<IssuedLink> {
-  const issued = await callDaemon<IssuedLink>('POST', '/api/v1/devices/pairing-codes', { name });
-  if (!host) return issued;
+export async function requestLink(name: string, at: LinkAddress = {}): Promise<IssuedLink> {
+  const issued = await callDaemon<IssuedPairingCode & { url: string }>('POST', '/api/v1/devices/pairing-codes', {
+    name,
+  });
   // A phone cannot reach 127.0.0.1: the link may name a host the daemon also answers on (web.allowed_hosts).
   const url = new URL(issued.url);
-  url.hostname = host;
-  return { ...issued, url: url.toString() };
+  if (at.origin) {
+    const origin = new URL(at.origin);
+    url.protocol = origin.protocol;
+    url.hostname = origin.hostname;
+    // Setting the host alone would keep the daemon's port: the origin's own (none for 443) replaces it.
+    url.port = origin.port;
+  } else if (at.host) url.hostname = at.host;
+  return { ...issued, url: url.toString(), daemonUrl: issued.url };
 }
 
-async function printLink(issued: IssuedLink): Promise<void> {
+export async function printLink(issued: IssuedLink): Promise<void> {
   console.log(`Open this link on "${issued.name}" to pair it (one use, until ${issued.expires_at}):`);
   console.log(`  ${issued.url}`);
   console.log(await QRCode.toString(issued.url, { type: 'terminal', small: true }));
@@ -24,7 +38,7 @@ async function printLink(issued: IssuedLink): Promise<void> {
 /** `leo device pair <name>`: a link and its QR code that pair one browser as the device <name>. */
 export async function runPairCommand(name: string, o: { host?: string }): Promise<void> {
   try {
-    await printLink(await requestLink(name, o.host));
+    await printLink(await requestLink(name, o.host ? { host: o.host } : {}));
   } catch (err) {
     console.error(`leo: ${(err as Error).message}`);
     process.exit(1);
@@ -34,7 +48,7 @@ export async function runPairCommand(name: string, o: { host?: string }): Promis
 /** Prints a link (and its QR code) that pairs one new browser, named for when it was offered; returns the link. */
 export async function offerBrowserPairing(): Promise<string> {
   const stamp = new Date().toISOString().slice(0, 19).replace('T', ' ').replaceAll(':', '.');
-  const issued = await requestLink(`browser ${stamp}`, undefined);
+  const issued = await requestLink(`browser ${stamp}`);
   await printLink(issued);
   return issued.url;
 }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { parseDocument } from 'yaml';
+import { isSeq, parseDocument, type Document } from 'yaml';
 import { parseConfig } from './load.js';
 
 /**
@@ -13,12 +13,45 @@ export function replaceTopLevelKey(
   value: unknown,
   home: string,
 ): { ok: true } | { ok: false; errors: string[] } {
+  return rewrite(file, home, (doc) => {
+    // An empty file parses to a null document; setIn() on it creates the top-level map.
+    doc.setIn([key], value);
+  });
+}
+
+/**
+ * Adds a value to a list in leo.yaml (`web.allowed_hosts`), creating the list and its parents when absent; a value
+ * already there is left alone (`added: false`). Comments and the file's mode are kept, as by replaceTopLevelKey.
+ */
+export function addToConfigList(
+  file: string,
+  keyPath: string[],
+  value: string,
+  home: string,
+): { ok: true; added: boolean } | { ok: false; errors: string[] } {
+  let added = false;
+  const r = rewrite(file, home, (doc) => {
+    const list = doc.getIn(keyPath);
+    if (isSeq(list) ? list.items.some((i) => String((i as { value?: unknown }).value ?? i) === value) : false) return;
+    if (isSeq(list)) list.add(doc.createNode(value));
+    else doc.setIn(keyPath, doc.createNode([value]));
+    added = true;
+  });
+  return r.ok ? { ok: true, added } : r;
+}
+
+/** One edit of leo.yaml: parsed as a Document, edited, validated as the daemon would, then swapped in atomically. */
+function rewrite(
+  file: string,
+  home: string,
+  edit: (doc: Document) => void,
+): { ok: true } | { ok: false; errors: string[] } {
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   const doc = parseDocument(text);
   if (doc.errors.length) return { ok: false, errors: doc.errors.map((e) => e.message) };
-  // An empty file parses to a null document; setIn() on it creates the top-level map.
-  doc.setIn([key], value);
+  edit(doc);
   const next = doc.toString();
+  if (next === text) return { ok: true };
   const checked = parseConfig(next, { file, home });
   if (!checked.ok) return { ok: false, errors: checked.errors };
   const tmp = `${file}.${process.pid}.tmp`;

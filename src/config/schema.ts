@@ -103,6 +103,12 @@ export function parseListen(value: string): { host: string; port: number } | und
   return { host: m[1], port };
 }
 
+/** The origin a browser on this machine reaches a listener at: a wildcard bind is reached on loopback. Pure. */
+export function listenOrigin(listen: { host: string; port: number }, secure: boolean): string {
+  const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
+  return `${secure ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${listen.port}`;
+}
+
 const ListenSchema = z.string().superRefine((v, ctx) => {
   if (!parseListen(v)) {
     ctx.addIssue({ code: 'custom', message: `expected host:port, got ${JSON.stringify(v)}` });
@@ -184,6 +190,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
     sse_max_subscribers: z.number().int().positive().default(256),
     /** Open /api/v1/events streams at most per token (one device, one API client, the operator token). */
     sse_max_per_token: z.number().int().positive().default(32),
+    /** PEM files that make the TCP listener serve HTTPS; re-read when they change (adding or removing: a restart). */
+    tls: z.strictObject({ cert: pathField(), key: pathField() }).optional(),
   });
 
   const LogSchema = z.strictObject({

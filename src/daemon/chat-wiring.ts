@@ -23,6 +23,7 @@ import { WebhookProvider } from '../push/webhook-provider.js';
 import { webhookTargetRefusal } from '../push/webhook-target.js';
 import { resolveProgram } from '../native/programs.js';
 import type { TranscribeResult } from '../../workers/transcribe.js';
+import type { AudioVerdict, JudgeAudioInput } from '../../workers/audio-judge.js';
 import type { Captured } from '../chat/replies/reply-capture.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import type { ChatStore } from '../chat/threads/chat-store.js';
@@ -97,11 +98,17 @@ export async function wireChat(d: ChatWiringDeps) {
     const record = pushForMessage(message, displayName(message.agent));
     if (record) pushes.dispatch(record);
   };
+  /** ffprobe, which judges whether a file is audio: beside chat.ffmpeg when that is set, else as ffmpeg is found. */
+  const ffprobe = () => {
+    const configured = d.config().chat.ffmpeg;
+    return resolveProgram('ffprobe', configured && path.join(path.dirname(configured), 'ffprobe'), 'chat.ffmpeg').path;
+  };
   const attachments = new AttachmentStore(
     d.db,
     d.clock,
     path.join(d.paths.stateDir, 'chat', 'attachments'),
     () => d.config().chat.attachment_quota_bytes,
+    (file) => d.pool.run<AudioVerdict>('judgeAudio', { file, ffprobe: ffprobe() } satisfies JudgeAudioInput),
   );
   // The watch and the service refer to each other: replies are posted through the service it watches.
   let chat: ChatService | null = null;
@@ -136,7 +143,13 @@ export async function wireChat(d: ChatWiringDeps) {
       if (!ffmpeg.path) return { ok: false, stage: 'missing', error: `ffmpeg not found (${ffmpeg.source})` };
       const lanes = transcriptionLanes(d.config().pool.threads);
       transcriptions.concurrency = lanes;
-      const input = { audio, model: c.whisper_model, whisperCli: whisper.path, ffmpeg: ffmpeg.path };
+      const input = {
+        audio,
+        model: c.whisper_model,
+        whisperCli: whisper.path,
+        ffmpeg: ffmpeg.path,
+        ffprobe: ffprobe(),
+      };
       return transcriptions.add(() =>
         d.pool.run<TranscribeResult>('transcribe', {
           ...input,

@@ -8,7 +8,7 @@ import { pairingRoutes } from '../auth/pairing-routes.js';
 import { tokenRoutes } from '../auth/token-routes.js';
 import { TokenStore } from '../auth/token-store.js';
 import { ConfigWatcher, type ReloadResult } from '../config/watch.js';
-import { parseListen, type Config } from '../config/schema.js';
+import { listenOrigin, parseListen, type Config } from '../config/schema.js';
 import { wireAgents } from './agents-wiring.js';
 import { agentRoutes } from '../agents/agent-routes.js';
 import { wireChat } from './chat-wiring.js';
@@ -34,6 +34,7 @@ import { StreamCaps } from '../events/stream-caps.js';
 import { ConnectionCap, connectionCeiling } from '../http/connection-cap.js';
 import { PresenceBoard, viewerOf } from '../push/presence-board.js';
 import { createServer, type RouteEntry } from '../http/server.js';
+import { TlsReloader, type TlsPair } from '../http/tls-files.js';
 import { systemRoutes } from '../http/system-routes.js';
 import { webRoutes } from '../http/web-routes.js';
 import { LoopDelayMonitor } from '../metrics/loop-delay.js';
@@ -99,6 +100,21 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   configLog = logger;
   // The schema has already validated web.listen, so it parses.
   const listen = parseListen(config().web.listen)!;
+  // web.tls: the pair is proven before listening (a bad one refuses the start), then kept current while running.
+  const certificates = config().web.tls
+    ? new TlsReloader({
+        paths: () => config().web.tls,
+        apply: (pair) => server.setCertificate(pair),
+        logger,
+      })
+    : null;
+  let tls: TlsPair | undefined;
+  try {
+    tls = certificates?.start();
+  } catch (err) {
+    watcher.stop();
+    throw err;
+  }
 
   const db = openDatabase(paths.database);
   const tokens = new TokenStore(db, clock);
@@ -139,6 +155,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
 
   let ready = false;
   const server = createServer({
+    ...(tls ? { tls } : {}),
     logger,
     bodyLimit: config().web.body_limit,
     requestTimeoutMs: config().web.request_timeout,
@@ -167,10 +184,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   let configBroken = false;
   let port = listen.port;
   const publisher = new RunPublisher({ bus, clock, log: new RunLog(), history: new RunHistory(db) });
-  const baseUrl = () => {
-    const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
-    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  };
+  const baseUrl = () => listenOrigin({ host: listen.host, port }, certificates !== null);
   await app.register(pairingRoutes, { codes: new PairingCodes(db, clock, tokens), appUrl: baseUrl });
   await app.register(webRoutes);
   const chatStore = new ChatStore(db, clock);
@@ -288,6 +302,9 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
       logger.warn('web.request_timeout changed: restart the daemon to apply it');
     if (next.pool.threads !== prev.pool.threads) logger.warn('pool.threads changed: restart the daemon to apply it');
     if (next.log.level !== prev.log.level) logger.level = next.log.level;
+    if (Boolean(next.web.tls) !== Boolean(prev.web.tls))
+      logger.warn('web.tls was added or removed: restart the daemon to switch between HTTP and HTTPS');
+    certificates?.check();
   });
 
   try {
@@ -301,6 +318,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     await app.close().catch(() => {});
     await pool.close();
     watcher.stop();
+    certificates?.stop();
     loopDelay.stop();
     db.close();
     throw err;
@@ -334,6 +352,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
       closing ??= (async () => {
         ready = false;
         watcher.stop();
+        certificates?.stop();
         // Held permission hooks are released (printing nothing) so closing the server does not wait on them.
         chat.prompts.expireAll();
         tasks.scheduler.close();

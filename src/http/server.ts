@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -17,6 +18,7 @@ import type { ConnectionCap } from './connection-cap.js';
 import { HttpError } from './envelope.js';
 import { checkHostAndOrigin } from './host-gate.js';
 import { jsonBodyText } from './json-body.js';
+import type { TlsPair } from './tls-files.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,6 +41,8 @@ export interface ServerOptions {
   requestTimeoutMs: number;
   /** Bounds the TCP listener's connections; the unix socket has no cap, so the CLI still works when TCP is full. */
   connections: ConnectionCap;
+  /** Makes the TCP listener serve HTTPS with this pair (web.tls); the unix socket stays plain. */
+  tls?: TlsPair;
 }
 
 /** Headers come first and are small: a client that takes longer than this to send them is holding a socket open. */
@@ -61,6 +65,8 @@ export interface LeoServer {
   /** The listener that serves unix-socket connections; fastify itself owns the TCP one. */
   socketServer: http.Server;
   listen(tcp: { host: string; port: number }, socketPath: string): Promise<{ port: number }>;
+  /** Serves another certificate to new TLS connections (a no-op without web.tls). */
+  setCertificate(pair: TlsPair): void;
 }
 
 /**
@@ -70,6 +76,7 @@ export interface LeoServer {
 export function createServer(opts: ServerOptions): LeoServer {
   const socketConnections = new WeakSet<Socket>();
   let socketServer!: http.Server;
+  let tcpServer!: http.Server | https.Server;
   // Fastify applies its own timeout options only to servers it creates; with a serverFactory they are set here. Only
   // the request's arrival is timed: SSE streams and held-open long polls have received their whole request.
   const headersTimeout = Math.min(HEADERS_TIMEOUT_MS, opts.requestTimeoutMs);
@@ -101,8 +108,12 @@ export function createServer(opts: ServerOptions): LeoServer {
       socketServer = http.createServer(serverOptions, handler);
       socketServer.on('connection', (s: Socket) => socketConnections.add(s));
       socketServer.on('clientError', answerClientError);
-      const tcpServer = http.createServer(serverOptions, handler);
-      tcpServer.on('connection', (s: Socket) => {
+      tcpServer = opts.tls
+        ? https.createServer({ ...serverOptions, ...opts.tls, handshakeTimeout: headersTimeout }, handler)
+        : http.createServer(serverOptions, handler);
+      // Over TLS the cap counts the TLS socket, the one requests arrive on (and prove their token on); a handshake
+      // gets no longer than request headers do.
+      tcpServer.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {
         if (!opts.connections.admit(s))
           writeRawError(s, 503, 'too many open connections: try again shortly', 'too_many_connections');
       });
@@ -234,6 +245,9 @@ export function createServer(opts: ServerOptions): LeoServer {
       await listenOnSocket(socketServer, socketPath);
       const address = app.server.address();
       return { port: typeof address === 'object' && address ? address.port : tcp.port };
+    },
+    setCertificate(pair) {
+      if (tcpServer instanceof https.Server) tcpServer.setSecureContext(pair);
     },
   };
 }

@@ -19,14 +19,24 @@ describe(
     let t: TestDaemon;
     let sse: SseClient;
     let m4a = '';
+    let fixtures: Fixtures;
+    let scratch = '';
     const op = (method: string, p: string, body?: unknown) =>
       request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
-    const upload = (file: string, name: string) =>
-      request(t.tcp, 'POST', `/api/v1/chat/uploads?filename=${name}&agent=den`, {
+    const upload = (file: string, name: string, type: string | null = 'audio/mp4') =>
+      request(t.tcp, 'POST', `/api/v1/chat/uploads?filename=${encodeURIComponent(name)}&agent=den`, {
         token: t.daemon.operatorToken,
         rawBody: fs.readFileSync(file),
-        headers: { 'content-type': 'audio/mp4' },
+        headers: type ? { 'content-type': type } : {},
       });
+    /** Uploads a file, sends it as a message, and waits for it to settle. */
+    const sendFile = async (file: string, name: string, type: string | null) => {
+      const up = await upload(file, name, type);
+      assert.equal(up.status, 201, up.text);
+      const sent = await op('POST', '/api/v1/chat/den/messages', { attachments: [up.json.data.id] });
+      assert.equal(sent.status, 201, sent.text);
+      return { up: up.json.data, sent: sent.json.data, ...(await settled(sent.json.data.id)) };
+    };
     const settled = async (id: string) => {
       for (let i = 0; i < 300; i++) {
         const page = (await op('GET', '/api/v1/chat/den/messages')).json.data;
@@ -38,14 +48,10 @@ describe(
     };
 
     before(async () => {
-      const scratch = fs.mkdtempSync('/tmp/leo-voice-');
+      scratch = fs.mkdtempSync('/tmp/leo-voice-');
       const model = writeWeightlessModel(path.join(scratch, 'ggml-tiny.en.bin'));
-      const wav = path.join(scratch, 'speech.wav');
-      execFileSync('espeak-ng', ['-w', wav, 'Please ship the release tonight.'], { stdio: 'pipe' });
-      m4a = path.join(scratch, 'note.m4a');
-      execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', wav, '-c:a', 'aac', m4a], {
-        stdio: 'pipe',
-      });
+      fixtures = makeFixtures(scratch);
+      m4a = fixtures.audio.m4a!;
       t = await startTestDaemon({
         config: `chat:\n  whisper_model: ${model}\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n`,
       });
@@ -56,6 +62,7 @@ describe(
     after(async () => {
       sse.close();
       await t.stop();
+      fs.rmSync(scratch, { recursive: true, force: true });
     });
 
     it('an m4a upload makes a voice note; the real pipeline runs and the message is delivered with its transcript', async () => {
@@ -72,16 +79,77 @@ describe(
       assert.ok(paneText(t.home, 'den', 50).replace(/\s/g, '').includes(`Attachments:${file}`));
     });
 
+    // How the app's recorders and people's files arrive: each container, as named or declared, or with neither.
+    const arrivals: { ext: string; name: string; type: string | null }[] = [
+      { ext: 'webm', name: 'note.webm', type: 'audio/webm;codecs=opus' },
+      { ext: 'mp4', name: 'note.mp4', type: 'audio/mp4' },
+      { ext: 'webm', name: 'voice-note', type: null },
+      { ext: 'webm', name: 'recording.bin', type: 'application/octet-stream' },
+      { ext: 'mp4', name: 'clip.mp4', type: 'video/mp4' },
+      { ext: 'ogg', name: 'note.ogg', type: null },
+      { ext: 'm4a', name: 'note', type: null },
+      { ext: 'caf', name: 'note.caf', type: null },
+      { ext: 'aac', name: 'note.aac', type: null },
+      { ext: 'flac', name: 'note', type: 'application/octet-stream' },
+      { ext: 'mp3', name: 'note', type: null },
+    ];
+    for (const a of arrivals)
+      it(`a ${a.ext} file named ${a.name} sent as ${a.type ?? 'no type'} is a voice note, transcribed`, async () => {
+        const before = sse.events.length;
+        const { up, sent, m } = await sendFile(fixtures.audio[a.ext]!, a.name, a.type);
+        assert.match(up.mime, /^audio\//, `recorded as audio by its bytes: ${up.mime}`);
+        assert.equal(sent.kind, 'voice');
+        assert.equal(m.state, 'delivered', JSON.stringify(m));
+        assert.equal(m.transcript, '');
+        assert.ok(
+          sse.events
+            .slice(before)
+            .some((e) => e.event === 'chat.updated' && e.data.change === 'transcript' && e.data.message.id === m.id),
+        );
+      });
+
+    it('a video is a file, not a voice note, unless it claims to be audio: then it fails, saying it is a video', async () => {
+      const plain = await sendFile(fixtures.video, 'clip', null);
+      assert.equal(plain.sent.kind, 'text');
+      assert.equal(plain.m.state, 'delivered');
+      const claimed = await sendFile(fixtures.video, 'note.webm', 'audio/webm');
+      assert.equal(claimed.sent.kind, 'voice');
+      assert.equal(claimed.m.state, 'failed');
+      assert.equal(claimed.m.transcript, undefined);
+      assert.match(
+        claimed.page.messages.at(-1).text,
+        /^Couldn't transcribe your voice note: note\.webm is not audio: it is a video \(WebM\/Matroska\)\. The file was kept\.$/,
+      );
+    });
+
+    it('a PNG named x.m4a, or sent as audio, fails with a note saying it is not audio', async () => {
+      for (const [name, type] of [
+        ['x.m4a', null],
+        ['photo.png', 'audio/mp4'],
+      ] as const) {
+        const { sent, m, page } = await sendFile(fixtures.png, name, type);
+        assert.equal(sent.kind, 'voice');
+        assert.equal(m.state, 'failed');
+        assert.equal(
+          page.messages.at(-1).text,
+          `Couldn't transcribe your voice note: ${name} is not audio: it is a PNG image. The file was kept.`,
+        );
+      }
+      const asImage = await sendFile(fixtures.png, 'x.m4a', 'image/png');
+      assert.equal(asImage.sent.kind, 'text', 'declared as what it is, it is a file');
+    });
+
     it('audio that cannot be read fails the message with a note naming the cause, and keeps the file', async () => {
+      // An M4A's first bytes with the rest cut off: audio by its magic, but nothing ffmpeg can decode.
       const junk = path.join(t.home, 'junk.m4a');
-      fs.writeFileSync(junk, Buffer.alloc(4096, 7));
+      fs.writeFileSync(junk, fs.readFileSync(m4a).subarray(0, 200));
       const up = await upload(junk, 'broken.m4a');
       const sent = await op('POST', '/api/v1/chat/den/messages', { attachments: [up.json.data.id] });
       const { m, page } = await settled(sent.json.data.id);
       assert.equal(m.state, 'failed');
       assert.match(
         page.messages.at(-1).text,
-        /Couldn't transcribe your voice note \(ffmpeg\): .*Invalid data.*The audio was kept\./s,
+        /Couldn't transcribe your voice note \(ffmpeg\): .*The audio was kept\./s,
       );
       assert.ok(fs.existsSync(path.join(t.home, 'state', 'chat', 'attachments', 'den', up.json.data.id, 'broken.m4a')));
       assert.equal(
@@ -95,3 +163,52 @@ describe(
     });
   },
 );
+
+interface Fixtures {
+  /** About a second of espeak-ng speech in each container, keyed by extension. */
+  audio: Record<string, string>;
+  /** The same speech with a picture: a WebM video. */
+  video: string;
+  png: string;
+}
+
+/** Real files made by ffmpeg from one espeak-ng wav, once per run, small (about a second each). */
+function makeFixtures(dir: string): Fixtures {
+  const wav = path.join(dir, 'speech.wav');
+  execFileSync('espeak-ng', ['-w', wav, 'Ship it tonight.'], { stdio: 'pipe' });
+  const ff = (args: string[]) =>
+    execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', ...args], { stdio: 'pipe' });
+  const codecs: Record<string, string> = {
+    webm: 'libopus',
+    ogg: 'libopus',
+    m4a: 'aac',
+    mp4: 'aac',
+    caf: 'alac',
+    aac: 'aac',
+    flac: 'flac',
+    mp3: 'libmp3lame',
+  };
+  const audio: Record<string, string> = {};
+  for (const [ext, codec] of Object.entries(codecs)) {
+    audio[ext] = path.join(dir, `note.${ext}`);
+    ff(['-i', wav, '-c:a', codec, audio[ext]!]);
+  }
+  const video = path.join(dir, 'clip.webm');
+  ff([
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=red:s=32x32:d=1',
+    '-i',
+    wav,
+    '-c:v',
+    'libvpx',
+    '-c:a',
+    'libopus',
+    '-shortest',
+    video,
+  ]);
+  const png = path.join(dir, 'photo.png');
+  ff(['-f', 'lavfi', '-i', 'color=c=blue:s=8x8:d=1', '-frames:v', '1', png]);
+  return { audio, video, png };
+}

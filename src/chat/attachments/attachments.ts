@@ -8,6 +8,12 @@ import { newId } from '../../core/ids.js';
 import { rfc3339 } from '../../core/time.js';
 import type { Database } from '../../store/database.js';
 import type { AttachmentRef } from '../threads/message.js';
+import { HEAD_BYTES, sniffMedia } from './audio-magic.js';
+
+/** Whether a file is audio by its bytes, ffprobe judging (on the pool): workers/audio-judge.ts. */
+export type AudioJudge = (
+  file: string,
+) => Promise<{ audio: true; mime: string | null } | { audio: false; why: string }>;
 
 /** Uploads made without an agent wait here until a message claims them. */
 export const UNCLAIMED = '_unclaimed';
@@ -80,10 +86,19 @@ const MIME: Record<string, string> = {
   '.mp3': 'audio/mpeg',
   '.wav': 'audio/wav',
   '.webm': 'audio/webm',
+  '.caf': 'audio/x-caf',
+  '.aac': 'audio/aac',
+  '.flac': 'audio/flac',
+  '.mp4': 'video/mp4',
 };
 
+/**
+ * The type a file claims: its declared content type without parameters (MediaRecorder's `audio/webm;codecs=opus` is
+ * `audio/webm`), else its extension's.
+ */
 export function mimeOf(filename: string, declared?: string): string {
-  if (declared && /^[\w.+-]+\/[\w.+-]+$/.test(declared)) return declared.toLowerCase();
+  const type = declared?.split(';')[0]!.trim();
+  if (type && /^[\w.+-]+\/[\w.+-]+$/.test(type)) return type.toLowerCase();
   return MIME[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
 }
 
@@ -98,6 +113,8 @@ export class AttachmentStore {
     readonly root: string,
     /** Uploaded bytes a thread may keep (chat.attachment_quota_bytes), read at each upload. */
     private readonly quotaBytes: () => number = () => Number.POSITIVE_INFINITY,
+    /** Asked about an upload whose first bytes are a container that may hold video; none: such files keep their claim. */
+    private readonly judgeAudio?: AudioJudge,
   ) {}
 
   /**
@@ -112,8 +129,10 @@ export class AttachmentStore {
     if (room <= 0) throw quotaError(agent, quota - room, quota);
     const { id, file, filename } = this.place(agent, rawName);
     let bytes = 0;
+    let head = Buffer.alloc(0);
     const cap = new Transform({
       transform(chunk: Buffer, _enc, done) {
+        if (head.length < HEAD_BYTES) head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)]);
         bytes += chunk.length;
         if (bytes > maxBytes) done(new AttachmentError(413, `attachment is larger than ${maxBytes} bytes`));
         else if (bytes > room) done(quotaError(agent, quota - room, quota));
@@ -130,7 +149,23 @@ export class AttachmentStore {
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
       throw err;
     }
-    return this.record(id, agent, filename, mimeOf(filename, declaredMime), bytes, file);
+    const mime = await this.contentMime(file, head, mimeOf(filename, declaredMime));
+    return this.record(id, agent, filename, mime, bytes, file);
+  }
+
+  /**
+   * An upload is audio by its bytes, whatever its name or declared type says: audio magic names the type, and a
+   * container that may hold video is audio when the judge finds sound and no picture in it. Anything else keeps the
+   * type it claims; a claim of audio that the bytes do not bear out fails at transcription, with a note saying so.
+   */
+  private async contentMime(file: string, head: Buffer, claimed: string): Promise<string> {
+    const sniff = sniffMedia(head);
+    if (sniff.verdict === 'audio') return sniff.mime;
+    if (sniff.verdict !== 'container') return claimed;
+    if (claimed.startsWith('audio/')) return sniff.mime;
+    if (!this.judgeAudio) return claimed;
+    const verdict = await this.judgeAudio(file).catch(() => null);
+    return verdict?.audio ? (verdict.mime ?? sniff.mime) : claimed;
   }
 
   /** Copies a file an agent posts (leo_chat_post files) into the store. */
@@ -247,9 +282,13 @@ export class AttachmentStore {
     this.db.transaction(() => ids.forEach((id) => mark.run(id)))();
   }
 
-  /** Whether a stored attachment file is audio (by its extension, as its mime was derived). */
-  isAudio(file: string): boolean {
-    return mimeOf(path.basename(file)).startsWith('audio/');
+  /** The file of a message's first audio attachment (by the type recorded at upload), if any. */
+  audioOf(messageId: string): string | null {
+    const file = this.db
+      .prepare("SELECT path FROM attachments WHERE message_id = ? AND mime LIKE 'audio/%' ORDER BY id LIMIT 1")
+      .pluck()
+      .get(messageId) as string | undefined;
+    return file ?? null;
   }
 
   /** Absolute paths of a message's attachments, for the delivered text. */

@@ -36,7 +36,7 @@ export interface ChatServiceDeps {
   logger: Logger;
   /**
    * Turns a voice note's audio into text on the worker pool; resolves with the transcript or a failure that names
-   * the step (ffmpeg, whisper, timeout, missing) and why.
+   * the step (not_audio, ffmpeg, whisper, timeout, missing) and why.
    */
   transcribe(
     audioPath: string,
@@ -204,17 +204,18 @@ export class ChatService {
    * Transcribes a voice note before delivery and stores the transcript on the message. Any failure fails the
    * message with a note naming the cause (the audio stays), and nothing is delivered half-done: null.
    */
-  private async transcribed(message: Message, paths: string[]): Promise<string | null> {
-    const audio = paths.find((p) => this.deps.attachments.isAudio(p));
+  private async transcribed(message: Message): Promise<string | null> {
+    const audio = this.deps.attachments.audioOf(message.id);
     const r = audio
       ? await this.deps.transcribe(audio)
       : ({ ok: false, stage: 'missing', error: 'the voice note has no audio file' } as const);
     if (!r.ok) {
-      this.fail(
-        message,
-        `${r.stage}: ${r.error}`,
-        `Couldn't transcribe your voice note (${r.stage}): ${r.error}. The audio was kept.`,
-      );
+      // A file that only claimed to be audio is no recording to keep: the note says what it is instead.
+      const note =
+        r.stage === 'not_audio'
+          ? `Couldn't transcribe your voice note: ${r.error}. The file was kept.`
+          : `Couldn't transcribe your voice note (${r.stage}): ${r.error}. The audio was kept.`;
+      this.fail(message, `${r.stage}: ${r.error}`, note);
       return null;
     }
     const updated = this.deps.store.update(message.id, { transcript: r.transcript });
@@ -285,7 +286,7 @@ export class ChatService {
         await agents.start(message.agent);
       }
       const paths = this.deps.attachments.pathsOf(message.id);
-      const said = message.kind === 'voice' ? await this.transcribed(message, paths) : message.text;
+      const said = message.kind === 'voice' ? await this.transcribed(message) : message.text;
       if (said === null) return;
       const text = formatDelivery(said, paths, this.replyContext(message.reply_to), message.sender);
       const route = await deliverer.deliver(message.agent, text, () => {
