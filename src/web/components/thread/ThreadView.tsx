@@ -3,6 +3,8 @@ import { agents } from '../../stores/fleet.js';
 import { loadingOlder, loadOlder, messages, older, openAgent, openThread, threadError } from '../../stores/thread.js';
 import { ConnectionBadge } from '../ConnectionBadge.js';
 import { MessageView } from './MessageView.js';
+import { Composer } from '../composer/Composer.js';
+import { OutboxItems } from '../composer/OutboxItems.js';
 
 /** Near enough to an edge of the list to count as at it, in px. */
 const EDGE = 120;
@@ -61,7 +63,9 @@ export function ThreadView({ agent }: { agent: string }) {
         {shown.map((m) => (
           <MessageView key={m.id} m={m} />
         ))}
+        <OutboxItems agent={agent} />
       </ol>
+      <Composer agent={agent} />
     </section>
   );
 }
