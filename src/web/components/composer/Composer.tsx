@@ -122,7 +122,7 @@ export function Composer({ agent }: { agent: string }) {
       }}
     >
       <StagedFiles files={files} />
-      <p class={`composer-status${said ? '' : ' sr-only'}`} role="status" aria-live="polite" data-status>
+      <p class={`composer-status${said ? '' : ' sr-only'}`} role="status" aria-live="polite" data-composer-status>
         {said}
       </p>
       <div class="composer-row">
