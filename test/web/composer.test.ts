@@ -197,19 +197,22 @@ describe('Leo Web: the composer and the outbox', () => {
       await route.fetch();
       await route.abort('connectionreset');
     });
-    await box().fill('said once');
-    await page.keyboard.press('Enter');
-    await delivered('said once');
-    await page.locator('.messages .msg-outbox').waitFor({ state: 'detached' });
-    assert.equal(lost, 1);
-    const all = await inbound('lost');
-    assert.equal(all.length, 1, `one message stored: ${JSON.stringify(all)}`);
-    const n = await inPane('lost', 'said once');
-    await sleep(1500);
-    assert.equal(await inPane('lost', 'said once'), n, 'not typed a second time');
-    assert.ok(n >= 1 && n <= 2, `${n}`);
-    assert.equal(await page.locator('.messages .msg-in', { hasText: 'said once' }).count(), 1);
-    await page.unroute('**/api/v1/chat/lost/messages');
+    try {
+      await box().fill('said once');
+      await page.keyboard.press('Enter');
+      await delivered('said once');
+      await page.locator('.messages .msg-outbox').waitFor({ state: 'detached' });
+      assert.equal(lost, 1);
+      const all = await inbound('lost');
+      assert.equal(all.length, 1, `one message stored: ${JSON.stringify(all)}`);
+      const n = await inPane('lost', 'said once');
+      await sleep(1500);
+      assert.equal(await inPane('lost', 'said once'), n, 'not typed a second time');
+      assert.ok(n >= 1 && n <= 2, `${n}`);
+      assert.equal(await page.locator('.messages .msg-in', { hasText: 'said once' }).count(), 1);
+    } finally {
+      await page.unroute('**/api/v1/chat/lost/messages');
+    }
   });
 
   it('files picked and dropped upload with progress and go with the message; one over the limit shows the 413', async () => {

@@ -15,7 +15,13 @@ export function StagedFiles({ files }: { files: readonly Staged[] }) {
           <li key={f.key} class={`staged-file staged-${state}`} data-staged={f.file.name} data-state={state}>
             <div class="staged-line">
               <span class="staged-name">{f.file.name}</span>
-              <span class="muted">{size(f.file.size)}</span>
+              <span class="muted">
+                {state === 'uploading'
+                  ? `${pct} %`
+                  : state === 'uploaded'
+                    ? `${size(f.file.size)} ✓`
+                    : size(f.file.size)}
+              </span>
               <button
                 type="button"
                 class="staged-remove"
