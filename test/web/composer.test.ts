@@ -150,6 +150,13 @@ describe('Leo Web: the composer and the outbox', () => {
       await context().setOffline(true);
       await page.locator('[data-connection="offline"]').first().waitFor({ state: 'attached' });
       for (const text of ['offline one', 'offline two']) {
+        // The second takes a file picked offline: its bytes wait in the outbox with it.
+        if (text === 'offline two') {
+          await page
+            .locator('[data-picker]')
+            .setInputFiles([{ name: 'offline.txt', mimeType: 'text/plain', buffer: Buffer.from('picked offline\n') }]);
+          await page.locator('.staged-file[data-staged="offline.txt"][data-state="waiting"]').waitFor();
+        }
         await box().fill(text);
         await sleep(300);
         await page.keyboard.press('Enter');
@@ -177,8 +184,11 @@ describe('Leo Web: the composer and the outbox', () => {
     assert.equal(await page.locator('.messages .msg-in', { hasText: 'offline one' }).count(), 1, 'never both');
     const all = await inbound('off');
     assert.deepEqual(
-      all.map((m) => m.text),
-      ['offline one', 'offline two'],
+      all.map((m) => [m.text, m.attachments.map((a) => a.filename)]),
+      [
+        ['offline one', []],
+        ['offline two', ['offline.txt']],
+      ],
     );
     assert.equal(await inPane('off', 'offline one'), await inPane('off', 'offline two'));
     const once = await inPane('off', 'offline one');
