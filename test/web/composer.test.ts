@@ -318,6 +318,28 @@ describe('Leo Web: the composer and the outbox', () => {
     assert.match(paneText(t.home, 'nee', 200), /report\.txt/, 'the file reached the agent');
   });
 
+  it('a send the daemon refuses for good stays as not sent, with its words, Retry and Discard', async () => {
+    await spawn('gone');
+    await open('gone');
+    // The agent is removed while its thread is open: the daemon answers 404, which no retry changes.
+    const removed = await api('DELETE', '/api/v1/agents/gone');
+    assert.equal(removed.status, 200, removed.text);
+    await box().fill('to nobody');
+    await page.keyboard.press('Enter');
+    const refused = page.locator('.messages .msg-outbox[data-state="refused"]', { hasText: 'to nobody' });
+    await refused.waitFor();
+    assert.match((await refused.locator('.msg-refused').textContent()) ?? '', /Not sent: no agent named "gone"/);
+    assert.match((await page.locator('[data-composer-status]').textContent()) ?? '', /1 not sent/);
+    await shots.take(page, 'outbox-refused');
+    await refused.getByRole('button', { name: 'Retry' }).click();
+    await refused.waitFor();
+    await refused.getByRole('button', { name: 'Discard' }).click();
+    await refused.waitFor({ state: 'detached' });
+    await page.reload();
+    await box().waitFor();
+    assert.equal(await page.locator('.messages .msg-outbox').count(), 0, 'discarded for good');
+  });
+
   it("an agent's ask is an action card in the thread, answered there", async () => {
     await open('ask');
     const held = request(t.tcp, 'POST', '/api/agent/ask/chat/ask', {

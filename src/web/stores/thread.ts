@@ -24,10 +24,12 @@ export function upsert(list: readonly Message[], m: Message): Message[] {
 }
 
 async function guard(job: () => Promise<void>): Promise<void> {
+  const mine = generation;
   try {
     await job();
   } catch (err) {
-    if (!(await onUnpaired(err))) threadError.value = (err as Error).message;
+    // A thread left meanwhile keeps its errors to itself.
+    if (!(await onUnpaired(err)) && mine === generation) threadError.value = (err as Error).message;
   }
 }
 

@@ -19,7 +19,8 @@ export function ThreadView({ agent }: { agent: string }) {
   const fromBottom = useRef<number | null>(null);
   useEffect(() => {
     void openThread(agent);
-    return () => void openThread(null);
+    // Only if no other thread opened meanwhile: a quick switch can run this cleanup after the next thread's open.
+    return () => void (openAgent.peek() === agent && openThread(null));
   }, [agent]);
 
   const shown = messages.value;
