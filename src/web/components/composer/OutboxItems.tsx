@@ -36,7 +36,9 @@ function OutboxItem({ e }: { e: OutboxEntry }) {
       </div>
       {e.refused ? (
         <div class="msg-meta msg-refused">
-          <span class="state-failed">Not sent</span>: {e.refused}
+          <p class="msg-why">
+            <span class="state-failed">Not sent</span>: {e.refused}
+          </p>
           <div class="msg-actions">
             <button type="button" onClick={() => void retry(e.client_id)}>
               Retry
