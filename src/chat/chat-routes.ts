@@ -11,28 +11,12 @@ import type { PermissionPrompts } from './permissions/permission-prompts.js';
 import { AnswerBody } from './asks/ask-answer.js';
 import type { ChatStore } from './threads/chat-store.js';
 import { isRepeatOf } from './threads/repeat-send.js';
+import { SendBody } from './threads/send-body.js';
 import { AttachmentError, UNCLAIMED, type AttachmentStore } from './attachments/attachments.js';
 import { HttpError } from '../http/envelope.js';
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 
-export const SendBody = z
-  .strictObject({
-    text: z.string().trim().max(100_000).default(''),
-    reply_to: z.string().min(1).max(64).optional(),
-    attachments: z.array(z.string().min(1).max(64)).max(20).optional(),
-    /** The client's own id for this send: a repeat under the same id answers the stored message (200), once. */
-    client_id: z
-      .string()
-      .min(1)
-      .max(128)
-      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
-      .optional(),
-  })
-  .refine((b) => b.text.length > 0 || (b.attachments?.length ?? 0) > 0, {
-    message: 'must not be empty (send text, attachments, or both)',
-    path: ['text'],
-  });
 export const UploadQuery = z.strictObject({
   filename: z.string().min(1).max(1024),
   agent: AgentName.optional(),

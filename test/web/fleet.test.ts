@@ -9,7 +9,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { launchBrowser, PHONE, Screenshots, watchPage } from './browser.js';
 
-/** What the app keeps in IndexedDB (src/web/api/token-db.ts), read from inside the page. */
+/** What the app keeps in IndexedDB (src/web/api/idb.ts), read from inside the page. */
 const READ_TOKEN = `new Promise((resolve, reject) => {
   const req = indexedDB.open('leo');
   req.onerror = () => reject(req.error);

@@ -195,14 +195,23 @@ export class AttachmentStore {
   }
 
   /**
-   * Gives unclaimed uploads to a message in `agent`'s thread: an upload made without an agent belongs to the first
-   * message that sends it, and moves into that agent's folder. Unknown or already-claimed ids are refused.
+   * Gives uploads to a new inbound message in `agent`'s thread: an upload belongs to the first message that sends it
+   * (one made without an agent moves into that agent's folder). The one exception is a resend: a file of an inbound
+   * message in this thread whose delivery failed may be sent again, and moves to the new message. Returns the failed
+   * messages that gave files up. Unknown ids, and files already sent in any other message, are refused.
    */
-  claim(agent: string, ids: readonly string[]): void {
+  claim(agent: string, ids: readonly string[]): string[] {
     const rows = ids.map((id) => {
-      const row = this.db.prepare('SELECT agent, path, bytes, message_id FROM attachments WHERE id = ?').get(id) as
-        { agent: string; path: string; bytes: number; message_id: string | null } | undefined;
-      if (!row || row.message_id !== null || (row.agent !== agent && row.agent !== UNCLAIMED))
+      const row = this.db
+        .prepare(
+          `SELECT a.agent, a.path, a.bytes, a.message_id, m.direction = 'in' AND m.state = 'failed' AS resendable
+             FROM attachments a LEFT JOIN messages m ON m.id = a.message_id WHERE a.id = ?`,
+        )
+        .get(id) as
+        | { agent: string; path: string; bytes: number; message_id: string | null; resendable: number | null }
+        | undefined;
+      const free = row && (row.message_id === null || (row.resendable === 1 && row.agent === agent));
+      if (!row || !free || (row.agent !== agent && row.agent !== UNCLAIMED))
         throw new AttachmentError(400, `attachment ${id} is unknown or already sent`);
       return { id, ...row };
     });
@@ -219,6 +228,7 @@ export class AttachmentStore {
         .prepare('UPDATE attachments SET agent = ?, path = ? WHERE id = ?')
         .run(agent, path.join(dir, path.basename(r.path)), r.id);
     }
+    return [...new Set(rows.flatMap((r) => (r.message_id ? [r.message_id] : [])))];
   }
 
   /**

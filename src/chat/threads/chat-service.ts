@@ -55,7 +55,7 @@ export interface DeliveryListener {
   failed(agent: string, messageId: string): void;
 }
 
-export type ChatChange = 'state' | 'answer' | 'transcript';
+export type ChatChange = 'state' | 'answer' | 'transcript' | 'attachments';
 
 /**
  * How old a message a restart caught unsent may be and still be delivered after it: older, its sender has likely
@@ -90,7 +90,7 @@ export class ChatService {
     m: { text: string; sender?: string; client_id?: string; reply_to?: string; attachmentIds?: string[] },
   ): Message {
     this.deps.pending.check(agent);
-    if (m.attachmentIds?.length) this.deps.attachments.claim(agent, m.attachmentIds);
+    const resentFrom = m.attachmentIds?.length ? this.deps.attachments.claim(agent, m.attachmentIds) : [];
     // An audio upload makes its message a voice note.
     const voice = (m.attachmentIds ?? []).some((id) =>
       this.deps.attachments.fileOf(agent, id)?.ref.mime.startsWith('audio/'),
@@ -106,6 +106,11 @@ export class ChatService {
       ...(m.reply_to ? { reply_to: m.reply_to } : {}),
       ...(m.attachmentIds ? { attachmentIds: m.attachmentIds } : {}),
     });
+    // A resend took files over from failed messages: they no longer list them, and every reader is told.
+    for (const id of resentFrom) {
+      const gave = this.deps.store.get(id);
+      if (gave) this.deps.bus.publish('chat.updated', { message: gave, change: 'attachments' satisfies ChatChange });
+    }
     this.track(this.deliver(message).finally(this.deps.pending.hold(agent)));
     return message;
   }

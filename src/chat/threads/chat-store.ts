@@ -86,7 +86,11 @@ export class ChatStore {
         .prepare(`INSERT INTO messages (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`)
         .run(row);
       if (m.attachmentIds?.length) {
-        const claim = this.db.prepare('UPDATE attachments SET message_id = ? WHERE id = ? AND message_id IS NULL');
+        // Unsent uploads, or a failed inbound message's files being resent (AttachmentStore.claim checked which).
+        const claim = this.db.prepare(
+          `UPDATE attachments SET message_id = ? WHERE id = ? AND (message_id IS NULL OR message_id IN
+             (SELECT id FROM messages WHERE direction = 'in' AND state = 'failed'))`,
+        );
         for (const a of m.attachmentIds) claim.run(id, a);
       }
     })();
@@ -276,6 +280,7 @@ export class ChatStore {
     if (r.answer !== null) m.answer = JSON.parse(r.answer);
     if (r.input !== null) m.input = JSON.parse(r.input);
     if (r.permission !== null) m.permission = JSON.parse(r.permission);
+    if (r.state === 'failed' && r.delivery_note !== null) m.failure = r.delivery_note;
     return m;
   }
 }

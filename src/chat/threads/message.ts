@@ -52,6 +52,8 @@ export const Message = z.object({
   ts: z.string(),
   deadline: z.iso.datetime({ offset: true }).optional(),
   closed_reason: ClosedReason.optional(),
+  /** Why delivery failed, on a failed inbound message only (the system note that follows says the same to a person). */
+  failure: z.string().optional(),
 });
 export type Message = z.infer<typeof Message>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AnswerBody } from '../../chat/asks/ask-answer.js';
-import { Message, ReadMarker, Thread } from '../../chat/threads/message.js';
+import type { SendBody } from '../../chat/threads/send-body.js';
+import { AttachmentRef, Message, ReadMarker, Thread } from '../../chat/threads/message.js';
 import { Agent, AgentActivityEvent, Appearance, StateSnapshot } from '../../observe/schemas.js';
 import { TerminalScreen, type TerminalKeysBody } from '../../terminal/screen.js';
 import type { EnvironmentsBody, RenameBody, SpawnBody, TemplateBody } from '../../agents/agent-bodies.js';
@@ -25,10 +26,28 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly code?: string,
+    /** Retry-After, in ms, on a 429 or 503 that gave one. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/** Retry-After as ms: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+function retryAfter(res: { getResponseHeader(name: string): string | null } | Response): number | undefined {
+  const v = 'headers' in res ? res.headers.get('retry-after') : res.getResponseHeader('retry-after');
+  if (!v) return undefined;
+  const ms = /^\d+$/.test(v.trim()) ? Number(v) * 1000 : Date.parse(v) - Date.now();
+  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
+}
+
+/** The daemon's envelope of a response, or an ApiError naming the status when it is not one (a proxy's page). */
+function unwrap(status: number, body: unknown, retryMs?: number): unknown {
+  const envelope = Envelope.safeParse(body);
+  if (!envelope.success) throw new ApiError(status, `unexpected answer (HTTP ${status})`, undefined, retryMs);
+  if (!envelope.data.ok) throw new ApiError(status, envelope.data.error, envelope.data.code, retryMs);
+  return envelope.data.data;
 }
 
 const Envelope = z.union([
@@ -87,9 +106,51 @@ export class Api {
       cache: 'no-store',
     });
     if (res.status === 401 && !anonymous && this.token()) throw new UnpairedError();
-    const envelope = Envelope.parse(await res.json());
-    if (!envelope.ok) throw new ApiError(res.status, envelope.error, envelope.code);
-    return schema.parse(envelope.data);
+    const answer: unknown = await res.json().catch(() => undefined);
+    return schema.parse(unwrap(res.status, answer, retryAfter(res)));
+  }
+
+  /** Sends one message under the client's id; `repeat` when the daemon already had it (200) rather than stored it. */
+  async send(agent: string, body: SendBody): Promise<{ message: Message; repeat: boolean }> {
+    const path = `/api/v1/chat/${encodeURIComponent(agent)}/messages`;
+    const res = await fetch(path, {
+      method: 'POST',
+      headers: this.headers({ 'content-type': 'application/json' }),
+      body: JSON.stringify(body),
+      cache: 'no-store',
+    });
+    if (res.status === 401) throw new UnpairedError();
+    const data: unknown = await res.json().catch(() => undefined);
+    return { message: Message.parse(unwrap(res.status, data, retryAfter(res))), repeat: res.status === 200 };
+  }
+
+  /**
+   * Uploads one file for `agent`'s thread, reporting progress (0–1). XMLHttpRequest, since fetch reports no upload
+   * progress. A network failure rejects with a TypeError, as fetch's does; `signal` aborts it the same way.
+   */
+  upload(agent: string, file: Blob, filename: string, onProgress: (f: number) => void, signal?: AbortSignal) {
+    return new Promise<AttachmentRef>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      const q = new URLSearchParams({ filename, agent });
+      xhr.open('POST', `/api/v1/chat/uploads?${q}`);
+      for (const [k, v] of Object.entries(this.headers({ 'content-type': file.type || 'application/octet-stream' })))
+        xhr.setRequestHeader(k, v);
+      xhr.responseType = 'json';
+      xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+      xhr.onerror = () => reject(new TypeError('network error'));
+      xhr.onabort = () => reject(new DOMException('upload aborted', 'AbortError'));
+      xhr.onload = () => {
+        if (xhr.status === 401) return reject(new UnpairedError());
+        try {
+          resolve(AttachmentRef.parse(unwrap(xhr.status, xhr.response, retryAfter(xhr))));
+          onProgress(1);
+        } catch (err) {
+          reject(err);
+        }
+      };
+      signal?.addEventListener('abort', () => xhr.abort());
+      xhr.send(file);
+    });
   }
 
   /** Trades a one-time pairing code (from the link's fragment) for this device's token. */

@@ -1,6 +1,8 @@
 import { useEffect } from 'preact/hooks';
 import { auth } from '../stores/auth.js';
 import { startSync } from '../stores/sync.js';
+import { startOutbox } from '../stores/outbox.js';
+import { startUploads } from '../stores/uploads.js';
 import { route } from '../stores/route.js';
 import { Fleet } from './Fleet.js';
 import { ThreadView } from './thread/ThreadView.js';
@@ -13,7 +15,11 @@ import { bindShortcuts } from '../keys/bind-shortcuts.js';
 
 export function App() {
   const state = auth.value;
-  useEffect(() => (state === 'paired' ? startSync() : undefined), [state]);
+  useEffect(() => {
+    if (state !== 'paired') return;
+    const stops = [startSync(), startOutbox(), startUploads()];
+    return () => stops.forEach((stop) => stop());
+  }, [state]);
   useEffect(() => (state === 'paired' ? bindShortcuts() : undefined), [state]);
   if (state === 'loading' || state === 'pairing')
     return (

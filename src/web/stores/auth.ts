@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { Api, UnpairedError } from '../api/client.js';
-import { tokenDb } from '../api/token-db.js';
+import { tokenDb } from '../api/idb.js';
 
 /**
  * Whether this browser is paired. `unpaired`: it never was (or its token is gone); `revoked`: the daemon refused the

@@ -38,10 +38,12 @@ export function seenAll(): void {
 let generation = 0;
 
 async function guard(job: () => Promise<void>): Promise<void> {
+  const mine = generation;
   try {
     await job();
   } catch (err) {
-    if (!(await onUnpaired(err))) threadError.value = (err as Error).message;
+    // A thread left meanwhile keeps its errors to itself.
+    if (!(await onUnpaired(err)) && mine === generation) threadError.value = (err as Error).message;
   }
 }
 
@@ -114,12 +116,14 @@ export function refreshOpenThread(): Promise<void> {
   return guard(async () => {
     const page = await api.messages(agent, { limit: PAGE });
     if (mine !== generation) return;
-    // The newest page may not reach back to the window (more than a page missed): then it replaces it.
+    // The newest page may not reach back to the window (more than a page missed), or there was no window (the open
+    // itself failed, offline): then it replaces it, and an error the failed open left is over.
     const last = messages.value.at(-1)?.id;
-    const touches = !last || !page.messages[0] || page.messages[0].id <= last;
+    const touches = last !== undefined && (!page.messages[0] || page.messages[0].id <= last);
     batch(() => {
       messages.value = touches ? merge(messages.value, page.messages) : page.messages;
       if (!touches) older.value = page.older;
+      threadError.value = null;
     });
     await markRead();
   });

@@ -1,41 +1,52 @@
 import type { Message } from '../../../chat/threads/message.js';
 import { markdown } from '../../render/markdown-loader.js';
 import { AttachmentView } from './AttachmentView.js';
+import { ActionCard } from '../cards/ActionCard.js';
+import { enqueue } from '../../stores/outbox.js';
 
 const STATE: Record<string, string> = {
   pending: 'Sending…',
   delivered: 'Delivered',
   failed: 'Not delivered',
-  open: 'Waiting for you',
-  answered: 'Answered',
-  expired: 'Closed',
 };
 
 // One formatter for every row: toLocaleTimeString builds a new one per call, which a burst of messages pays per row.
 const clock = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
 const time = (ts: string) => clock.format(new Date(ts));
 
+/** A failed message again, as a new message (new client id) with the same text and the same files. */
+const resend = (m: Message) =>
+  enqueue(
+    m.agent,
+    m.text,
+    m.attachments.map((a) => ({ key: a.id, name: a.filename, type: a.mime, size: a.bytes, id: a.id })),
+  );
+
 /**
  * One message. Its text is untrusted: the owner's own goes in as text nodes (line breaks kept by CSS); an agent's is
- * markdown, rendered with raw HTML off and sanitized (render/markdown.ts). Asks, permission prompts and questions show as a plain card here: answering them is the
- * action cards' job.
+ * markdown, rendered with raw HTML off and sanitized (render/markdown.ts). Asks, permission prompts and questions
+ * cards are action cards, answerable here as in the inbox. A failed message says why, with a one-tap Resend.
  */
 export function MessageView({ m }: { m: Message }) {
+  if (m.kind === 'ask' || m.kind === 'permission')
+    return (
+      <div class="msg msg-out msg-card" data-id={m.id} data-kind={m.kind} data-state={m.state}>
+        <ActionCard m={m} />
+        <div class="msg-meta">{time(m.ts)}</div>
+      </div>
+    );
   if (m.kind === 'system')
     return (
       <div class="msg msg-system" data-id={m.id} data-kind="system">
         {m.text}
       </div>
     );
-  const card = m.kind === 'ask' || m.kind === 'permission';
   // Until the markdown module has loaded (render/markdown-loader.ts), an agent's text shows as plain text.
   const render = markdown.value;
   return (
     <div class={`msg msg-${m.direction} msg-kind-${m.kind}`} data-id={m.id} data-kind={m.kind} data-state={m.state}>
-      <div class={card ? 'bubble bubble-card' : 'bubble'}>
+      <div class="bubble">
         {m.kind === 'task' && <div class="msg-label">Task{m.task ? ` · ${m.task}` : ''}</div>}
-        {m.kind === 'permission' && <div class="msg-label">Permission · {m.permission?.tool ?? ''}</div>}
-        {m.kind === 'ask' && <div class="msg-label">{m.input?.type === 'questions' ? 'Questions' : 'Asks'}</div>}
         {m.kind === 'voice' && <div class="msg-label">Voice</div>}
         {m.text &&
           (m.direction === 'out' && render ? (
@@ -43,7 +54,6 @@ export function MessageView({ m }: { m: Message }) {
           ) : (
             <div class="msg-text">{m.text}</div>
           ))}
-        {m.permission?.summary && <div class="msg-text">{m.permission.summary}</div>}
         {m.kind === 'voice' && m.transcript && <div class="msg-text msg-transcript">{m.transcript}</div>}
         {m.attachments.map((a) => (
           <AttachmentView key={a.id} agent={m.agent} a={a} />
@@ -53,6 +63,14 @@ export function MessageView({ m }: { m: Message }) {
         {time(m.ts)}
         {STATE[m.state] && <span class={`msg-state state-${m.state}`}> · {STATE[m.state]}</span>}
       </div>
+      {m.state === 'failed' && m.direction === 'in' && (
+        <div class="msg-failure">
+          {m.failure && <p class="msg-why">{m.failure}</p>}
+          <button type="button" class="resend" onClick={() => void resend(m)}>
+            Resend
+          </button>
+        </div>
+      )}
     </div>
   );
 }

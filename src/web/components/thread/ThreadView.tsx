@@ -8,6 +8,9 @@ import { MessageList } from './MessageList.js';
 import { LazyTerminal } from '../terminal/LazyTerminal.js';
 import { terminalShown } from '../../stores/terminal.js';
 import { agentControlsHref } from '../../stores/route.js';
+import { Composer } from '../composer/Composer.js';
+import { OutboxItems } from '../composer/OutboxItems.js';
+import { outbox } from '../../stores/outbox.js';
 
 /**
  * One agent's thread: its header, the virtualized message list (MessageList) opened at the newest message or at
@@ -17,7 +20,8 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
   useEffect(() => {
     void openThread(agent, message);
   }, [agent, message]);
-  useEffect(() => () => void openThread(null), []);
+  // Only if no other thread opened meanwhile: a quick switch can run this cleanup after the next thread's open.
+  useEffect(() => () => void (openAgent.peek() === agent && openThread(null)), [agent]);
 
   const shown = messages.value;
   // The markdown renderer loads with the first agent message a thread shows (the fleet never needs it).
@@ -50,7 +54,7 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
       {terminalShown.value && <LazyTerminal agent={agent} />}
       {threadError.value ? (
         <p class="empty error">{threadError.value}</p>
-      ) : ready && shown.length === 0 ? (
+      ) : ready && shown.length === 0 && !outbox.value.some((e) => e.agent === agent) ? (
         <p class="empty">No messages yet.</p>
       ) : (
         <MessageList agent={agent} />
@@ -58,6 +62,10 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
       <div class="sr-only" aria-live="polite" data-live>
         {announcement.value}
       </div>
+      <ol class="outbox-list" aria-label="Waiting to send">
+        <OutboxItems agent={agent} />
+      </ol>
+      <Composer agent={agent} />
     </section>
   );
 }

@@ -1,0 +1,76 @@
+import { effect, signal } from '@preact/signals';
+import { ApiError } from '../api/client.js';
+import { api, onUnpaired } from './auth.js';
+import { connection } from './connection.js';
+import type { OutboxFile } from './outbox.js';
+
+/**
+ * A file picked (or dropped) for the next message in a thread: uploaded at once while the stream is live, with its
+ * progress; picked offline it waits, and if sent before it could upload its bytes go into the outbox with the message.
+ */
+export interface Staged {
+  key: string;
+  agent: string;
+  file: File;
+  progress: number;
+  id?: string;
+  error?: string;
+  uploading: boolean;
+}
+
+export const staged = signal<readonly Staged[]>([]);
+const aborts = new Map<string, AbortController>();
+let seq = 0;
+
+function patch(key: string, p: Partial<Staged>): void {
+  staged.value = staged.value.map((s) => (s.key === key ? { ...s, ...p } : s));
+}
+
+async function upload(s: Staged): Promise<void> {
+  const abort = new AbortController();
+  aborts.set(s.key, abort);
+  patch(s.key, { uploading: true, progress: 0 });
+  try {
+    const ref = await api.upload(s.agent, s.file, s.file.name, (progress) => patch(s.key, { progress }), abort.signal);
+    patch(s.key, { id: ref.id, progress: 1, uploading: false });
+  } catch (err) {
+    if (await onUnpaired(err)) return;
+    // A network failure leaves it waiting (it uploads when the stream is back, or goes in the outbox as bytes).
+    const why = err instanceof ApiError ? err.message : null;
+    patch(s.key, { uploading: false, progress: 0, ...(why ? { error: why } : {}) });
+  } finally {
+    aborts.delete(s.key);
+  }
+}
+
+export function stage(agent: string, files: Iterable<File>): void {
+  const added = [...files].map((file): Staged => ({ key: `f${++seq}`, agent, file, progress: 0, uploading: false }));
+  staged.value = [...staged.value, ...added];
+  if (connection.value === 'live') for (const s of added) void upload(s);
+}
+
+export function unstage(key: string): void {
+  aborts.get(key)?.abort();
+  staged.value = staged.value.filter((s) => s.key !== key);
+}
+
+export const stagedFor = (agent: string) => staged.value.filter((s) => s.agent === agent);
+
+/** Takes a thread's staged files for a message: uploaded ones by id, the rest as bytes for the outbox. */
+export function takeStaged(agent: string): OutboxFile[] {
+  const mine = stagedFor(agent);
+  staged.value = staged.value.filter((s) => s.agent !== agent);
+  return mine.map((s) => {
+    aborts.get(s.key)?.abort();
+    const f = { key: s.key, name: s.file.name, type: s.file.type, size: s.file.size };
+    return s.id ? { ...f, id: s.id } : { ...f, blob: s.file };
+  });
+}
+
+/** Files picked while the stream was down upload once it is live. */
+export function startUploads(): () => void {
+  return effect(() => {
+    if (connection.value !== 'live') return;
+    for (const s of staged.peek()) if (!s.id && !s.uploading && !s.error) void upload(s);
+  });
+}
