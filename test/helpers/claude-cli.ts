@@ -89,8 +89,9 @@ export function claudeSandbox(opts: { baseUrl: string; binDir?: string; apiKey?:
       return config;
     },
     cleanup() {
-      // A CLI still saving its state as it exits on the hangup can add files while the folder is removed: retry.
-      fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      // A CLI still saving its state as it exits on the hangup can add files while the folder is removed: retry
+      // (backing off linearly, up to ~24 s: a busy machine saw Claude still writing after 11 s).
+      fs.rmSync(root, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
     },
   };
 }

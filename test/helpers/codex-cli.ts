@@ -64,7 +64,7 @@ export function codexSandbox(opts: {
     env: { CODEX_HOME: codexHome, [CODEX_KEY_ENV]: apiKey },
     cleanup() {
       // A CLI still saving its state as it exits on the hangup can add files while the folder is removed: retry.
-      fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      fs.rmSync(root, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
     },
   };
 }

@@ -57,7 +57,7 @@ export function opencodeSandbox(opts: { baseUrl: string; model: string; apiKey?:
     env: { ...xdg, OPENCODE_DISABLE_MODELS_FETCH: '1', [OPENCODE_KEY_ENV]: apiKey },
     cleanup() {
       // A CLI still saving its state as it exits on the hangup can add files while the folder is removed: retry.
-      fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      fs.rmSync(root, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
     },
   };
 }

@@ -32,7 +32,13 @@ describe('Leo Web: the first start in a terminal', () => {
         child.stdout.on('data', () => {
           // The whole link (its line ended) and the QR code drawn under it.
           const m = /(http:\/\/127\.0\.0\.1:\d+\/#pair=[\w-]+)\r?\n/.exec(out);
-          if (m && out.slice(m.index).split('\n').filter((row) => /[█▀▄]/.test(row)).length >= 15) {
+          if (
+            m &&
+            out
+              .slice(m.index)
+              .split('\n')
+              .filter((row) => /[█▀▄]/.test(row)).length >= 15
+          ) {
             clearTimeout(timer);
             resolve(m[1]!);
           }
