@@ -37,6 +37,8 @@ import { taskViews } from '../tasks/task-view.js';
 import { isSessionGone, Tmux } from '../tmux/tmux.js';
 import { TerminalWatch } from '../terminal/terminal-watch.js';
 import { terminalRoutes } from '../terminal/terminal-routes.js';
+import { changesRoutes } from '../review/changes-routes.js';
+import { WorkspaceChanges } from '../review/workspace-changes.js';
 
 export interface AgentsWiringDeps {
   app: FastifyInstance;
@@ -173,6 +175,10 @@ export async function wireAgents(d: AgentsWiringDeps) {
     isRunning: (agent) => supervisor.isRunning(agent),
     clock: d.clock,
     maxQueued: () => d.config().web.sse_queue,
+  });
+  await d.app.register(changesRoutes, {
+    changes: new WorkspaceChanges(programs.exec),
+    workspaceOf: (agent) => (supervisor.has(agent) ? supervisor.get(agent).workspace : null),
   });
   await d.app.register(configRoutes, {
     config: d.config,

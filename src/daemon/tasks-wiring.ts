@@ -15,6 +15,7 @@ import { TaskCards } from '../tasks/task-cards.js';
 import { taskRoutes } from '../tasks/task-routes.js';
 import { TaskRunner } from '../tasks/task-runner.js';
 import { TaskScheduler } from '../tasks/scheduler.js';
+import { taskViews } from '../tasks/task-view.js';
 
 export interface TasksWiringDeps {
   app: FastifyInstance;
@@ -76,6 +77,7 @@ export async function wireTasks(d: TasksWiringDeps) {
     cards,
     runner,
     taskExists: (name) => name in d.config().tasks,
+    tasks: () => taskViews(d.config(), d.paths.home, d.clock.now(), (task) => d.publisher.lastRunAt(task)),
   });
   d.hooks.on('stop', ({ agent }) => {
     persistent.turnEnded(agent);

@@ -66,6 +66,14 @@ export class RunHistory {
     return rows.map(toRun);
   }
 
+  /** One task's newest `limit` runs by completion, newest first. */
+  recentOf(task: string, limit: number): TaskRun[] {
+    const rows = this.db
+      .prepare('SELECT * FROM task_runs WHERE task = ? ORDER BY completed_at DESC, id DESC LIMIT ?')
+      .all(task, Math.max(0, limit)) as Row[];
+    return rows.map(toRun);
+  }
+
   get(id: string): HistoryEntry | null {
     const row = this.db.prepare('SELECT * FROM task_runs WHERE id = ?').get(id) as Row | undefined;
     if (!row) return null;

@@ -23,6 +23,18 @@ export class RunPublisher {
     return mergeRecentRuns(this.deps.log.list(), this.deps.history.recent(cap), cap);
   }
 
+  /** One task's newest runs, a running one included. */
+  recentOf(task: string, cap: number): TaskRun[] {
+    const log = this.deps.log.list().filter((r) => r.task === task);
+    return mergeRecentRuns(log, this.deps.history.recentOf(task, cap), cap);
+  }
+
+  /** Where a finished run's log is, from its stored record (a persistent run, or one still running, has none). */
+  logPathOf(runId: string): { task: string; logPath: string } | null {
+    const entry = this.deps.history.get(runId);
+    return entry?.logPath ? { task: entry.run.task, logPath: entry.logPath } : null;
+  }
+
   lastRunAt(task: string): number | null {
     const fromLog = this.deps.log.lastRunAt(task);
     const fromHistory = this.deps.history.lastRunAt(task);

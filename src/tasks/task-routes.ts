@@ -9,19 +9,25 @@ import type { RunPublisher } from './run-publisher.js';
 import type { TaskCards } from './task-cards.js';
 import { TASK_RUN_BODY_MAX_BYTES, normalizeTaskRunEvent } from './task-run-ingress.js';
 import type { TaskRunner } from './task-runner.js';
+import type { Task } from '../observe/schemas.js';
+import { readTail } from './log-tail.js';
+import { RUN_LOG_TAIL_BYTES, TASK_RUNS_SHOWN, type RunLogTail, type TaskDetail } from './task-wire.js';
 
 /**
- * Task routes: the socket-only ingress `leo run` announces its runs and failure cards through, and the operator's
- * "run this task now" for the daemon's own runner.
+ * Task routes: the socket-only ingress `leo run` announces its runs and failure cards through, "run this task now"
+ * for the daemon's own runner, and what Leo Web's task screens read (each task with its owner and runs, a run's log).
  */
 const TaskParams = z.object({ name: NameSchema });
+const RunParams = z.object({ name: NameSchema, id: z.string().min(1).max(200) });
 
 export const taskRoutes: FastifyPluginAsync<{
   publisher: RunPublisher;
   cards: TaskCards;
   runner: TaskRunner;
   taskExists(name: string): boolean;
-}> = async (app, { publisher, cards, runner, taskExists }) => {
+  /** Every task as /state describes it. */
+  tasks(): Task[];
+}> = async (app, { publisher, cards, runner, taskExists, tasks }) => {
   app.post(
     '/observe/task-run',
     { config: { access: Access.socketOnly }, bodyLimit: TASK_RUN_BODY_MAX_BYTES },
@@ -37,7 +43,30 @@ export const taskRoutes: FastifyPluginAsync<{
     ok(cards.postFailure(parseInput(TaskFailureBody, req.body, 'body'))),
   );
 
-  app.post('/api/v1/tasks/:name/run', { config: { access: Access.operator } }, async (req, reply) => {
+  app.get('/api/v1/tasks', { config: { access: Access.operatorOrDevice } }, async () =>
+    ok(
+      tasks().map((t): TaskDetail => ({
+        ...t,
+        owner: cards.ownerOf(t.name).agent,
+        runs: publisher.recentOf(t.name, TASK_RUNS_SHOWN),
+      })),
+    ),
+  );
+
+  // The log's path comes from the stored run, never from the request: the id only looks the run up.
+  app.get('/api/v1/tasks/:name/runs/:id/log', { config: { access: Access.operatorOrDevice } }, async (req) => {
+    const { name, id } = parseInput(RunParams, req.params, 'params');
+    const run = publisher.logPathOf(id);
+    if (!run || run.task !== name) throw notFound(`task ${name} has no finished run ${id} with a log`);
+    const tail = await readTail(run.logPath, RUN_LOG_TAIL_BYTES).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') throw new HttpError(410, `the log of run ${id} is gone`, 'log_gone');
+      throw err;
+    });
+    return ok({ task: name, run_id: id, ...tail } satisfies RunLogTail);
+  });
+
+  // Devices may run a task now, as they may start and stop agents: it runs what leo.yaml already says, as configured.
+  app.post('/api/v1/tasks/:name/run', { config: { access: Access.operatorOrDevice } }, async (req, reply) => {
     const { name } = parseInput(TaskParams, req.params, 'params');
     if (!taskExists(name)) throw notFound(`no task named "${name}"`);
     const started = runner.fire(name);

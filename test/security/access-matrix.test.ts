@@ -74,7 +74,12 @@ const EXPECTED: Record<string, Admits> = {
   'POST /api/agent/:name/message': AGENT,
   'POST /hooks/:event': 'socket',
 
-  'POST /api/v1/tasks/:name/run': OPERATOR,
+  // Tasks and review in Leo Web (issue 17): the owner's, as the fleet controls are; a log or a diff shows secrets.
+  'POST /api/v1/tasks/:name/run': OPERATOR_DEVICE,
+  'GET /api/v1/tasks': OPERATOR_DEVICE,
+  'GET /api/v1/tasks/:name/runs/:id/log': OPERATOR_DEVICE,
+  'GET /api/v1/agents/:name/changes': OPERATOR_DEVICE,
+  'GET /api/v1/agents/:name/changes/diff': OPERATOR_DEVICE,
   'POST /observe/task-run': 'socket',
   'POST /chat/task-failure': 'socket',
 

@@ -1,0 +1,53 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { Access } from '../http/access.js';
+import { HttpError, notFound, ok } from '../http/envelope.js';
+import { parseInput } from '../http/validate.js';
+import { NameSchema } from '../core/names.js';
+import type { Changes, FileDiff } from './changes-schemas.js';
+import { relativePathProblem, staysInside } from './workspace-path.js';
+import { NotARepoError, type WorkspaceChanges } from './workspace-changes.js';
+
+const Params = z.object({ name: NameSchema });
+const DiffQuery = z.object({ path: z.string() });
+
+/**
+ * Review (issue 17): an agent workspace's changed files and one file's diff, read-only, for the owner (operator and
+ * paired devices: a diff shows whatever the agent wrote, secrets included). The workspace comes from the agent's
+ * record; the requested path only ever names a file inside it.
+ */
+export const changesRoutes: FastifyPluginAsync<{
+  changes: WorkspaceChanges;
+  /** The agent's workspace, or null for an unknown agent. */
+  workspaceOf(agent: string): string | null;
+}> = async (app, { changes, workspaceOf }) => {
+  const workspace = (name: string): string => {
+    const ws = workspaceOf(name);
+    if (ws === null) throw notFound(`no agent named "${name}"`);
+    return ws;
+  };
+  const notARepo = (err: unknown): never => {
+    if (err instanceof NotARepoError)
+      throw new HttpError(409, `the workspace is not a git repository: ${err.message}`, 'not_a_git_repo');
+    throw err;
+  };
+
+  app.get('/api/v1/agents/:name/changes', { config: { access: Access.operatorOrDevice } }, async (req) => {
+    const { name } = parseInput(Params, req.params, 'params');
+    const ws = workspace(name);
+    const status = await changes.status(ws).catch(notARepo);
+    return ok({ agent: name, workspace: ws, ...status } satisfies Changes);
+  });
+
+  app.get('/api/v1/agents/:name/changes/diff', { config: { access: Access.operatorOrDevice } }, async (req) => {
+    const { name } = parseInput(Params, req.params, 'params');
+    const { path } = parseInput(DiffQuery, req.query, 'query');
+    const ws = workspace(name);
+    const problem = relativePathProblem(path);
+    if (problem) throw new HttpError(400, problem, 'bad_path');
+    if (!(await staysInside(ws, path).catch(() => false)))
+      throw new HttpError(400, 'the path leaves the workspace', 'bad_path');
+    const diff = await changes.diff(ws, path).catch(notARepo);
+    return ok({ agent: name, path, ...diff } satisfies FileDiff);
+  });
+};

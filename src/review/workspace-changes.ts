@@ -1,0 +1,63 @@
+import type { Exec, ExecResult } from '../core/exec.js';
+import { CHANGES_MAX_FILES, DIFF_MAX_BYTES, type ChangedFile } from './changes-schemas.js';
+import { parsePorcelainV2 } from './git-status.js';
+
+export class NotARepoError extends Error {}
+
+/**
+ * Reads an agent workspace's changes with git, through the exec seam (the daemon hands in the exec host's, so git
+ * never forks from the daemon). Read-only: GIT_OPTIONAL_LOCKS=0 keeps status from refreshing the index (an agent's
+ * own git would meet a held index.lock), and diffs run no external diff or textconv driver.
+ */
+export class WorkspaceChanges {
+  constructor(
+    private readonly exec: Exec,
+    private readonly caps = { files: CHANGES_MAX_FILES, diffBytes: DIFF_MAX_BYTES },
+  ) {}
+
+  async status(workspace: string): Promise<{ files: ChangedFile[]; truncated: boolean }> {
+    const r = await this.git(workspace, ['status', '--porcelain=v2', '-z', '--untracked-files=all']);
+    if (r.code !== 0) throw new NotARepoError(firstLine(r.stderr) || `git status exited with ${r.code}`);
+    return parsePorcelainV2(r.stdout, this.caps.files);
+  }
+
+  /**
+   * `rel`'s unified diff against HEAD, or for a file git does not track a new-file diff (`git diff --no-index
+   * /dev/null <file>`, which exits 1 when the files differ). The caller has checked that `rel` stays inside.
+   */
+  async diff(workspace: string, rel: string): Promise<{ diff: string; truncated: boolean }> {
+    const flags = ['--no-color', '--no-ext-diff', '--no-textconv'];
+    const tracked = await this.git(workspace, ['diff', ...flags, 'HEAD', '--', rel]);
+    if (tracked.code !== 0)
+      throw new NotARepoError(firstLine(tracked.stderr) || `git diff exited with ${tracked.code}`);
+    let diff = tracked.stdout;
+    if (!diff) {
+      const others = await this.git(workspace, ['ls-files', '-z', '--others', '--exclude-standard', '--', rel]);
+      if (others.code === 0 && others.stdout.split('\0').includes(rel)) {
+        const fresh = await this.git(workspace, ['diff', ...flags, '--no-index', '--', '/dev/null', rel]);
+        if (fresh.code > 1) throw new Error(firstLine(fresh.stderr) || `git diff exited with ${fresh.code}`);
+        diff = fresh.stdout;
+      }
+    }
+    return cap(diff, this.caps.diffBytes);
+  }
+
+  private git(cwd: string, args: string[]): Promise<ExecResult> {
+    return this.exec(
+      'git',
+      ['--literal-pathspecs', '-c', 'core.quotePath=false', '-c', 'core.fsmonitor=false', ...args],
+      { cwd, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' }, timeoutMs: 15_000 },
+    );
+  }
+}
+
+const firstLine = (s: string) => s.trim().split('\n')[0] ?? '';
+
+/** At most `max` bytes, cut back to the last whole line so a cut diff never ends mid-character or mid-line. */
+function cap(text: string, max: number): { diff: string; truncated: boolean } {
+  const bytes = Buffer.from(text);
+  if (bytes.length <= max) return { diff: text, truncated: false };
+  const head = bytes.subarray(0, max);
+  const nl = head.lastIndexOf(0x0a);
+  return { diff: head.subarray(0, nl < 0 ? max : nl + 1).toString(), truncated: true };
+}

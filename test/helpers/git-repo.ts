@@ -1,0 +1,29 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * A throwaway git repository shaped like an agent's workspace mid-work: `README.md` and `src/app.ts` committed, then
+ * `src/app.ts` modified, `notes/new file.md` untracked (a space in its name) and `gone.txt` deleted. `outside` is a
+ * file beside the repo that a symlink inside it (`escape`, committed) points at.
+ */
+export function makeChangedRepo(root = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'leo-repo-'))) {
+  const repo = path.join(root, 'repo');
+  const outside = path.join(root, 'outside-secret.txt');
+  fs.mkdirSync(path.join(repo, 'src'), { recursive: true });
+  fs.writeFileSync(outside, 'secret outside the workspace\n');
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+  git('init', '-q', '-b', 'main');
+  fs.writeFileSync(path.join(repo, 'README.md'), '# demo\n');
+  fs.writeFileSync(path.join(repo, 'src/app.ts'), 'export const a = 1;\nexport const b = 2;\n');
+  fs.writeFileSync(path.join(repo, 'gone.txt'), 'bye\n');
+  fs.symlinkSync(outside, path.join(repo, 'escape'));
+  git('add', '-A');
+  git('commit', '-q', '-m', 'start');
+  fs.writeFileSync(path.join(repo, 'src/app.ts'), 'export const a = 1;\nexport const b = 3; // <b>bold</b>\n');
+  fs.mkdirSync(path.join(repo, 'notes'));
+  fs.writeFileSync(path.join(repo, 'notes/new file.md'), 'a new note\nline two\n');
+  fs.rmSync(path.join(repo, 'gone.txt'));
+  return { root, repo, outside };
+}

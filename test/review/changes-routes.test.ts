@@ -1,0 +1,109 @@
+// Review (issue 17): GET /api/v1/agents/:name/changes and …/changes/diff against a real git repository as an agent's
+// workspace, git run on the daemon's exec host: the status parsed, diffs against HEAD, an untracked file as a new-file
+// diff, the path checks and the caps.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { realExec } from '../../src/core/exec.js';
+import { parsePorcelainV2 } from '../../src/review/git-status.js';
+import { WorkspaceChanges } from '../../src/review/workspace-changes.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { makeChangedRepo } from '../helpers/git-repo.js';
+import { request } from '../helpers/http.js';
+
+describe('review: an agent workspace’s changes', () => {
+  let t: TestDaemon;
+  let repo: string;
+  let device: string;
+  const get = (p: string, token = device) => request(t.tcp, 'GET', p, { token });
+  const diff = (file: string) => get(`/api/v1/agents/dev/changes/diff?path=${encodeURIComponent(file)}`);
+
+  before(async () => {
+    ({ repo } = makeChangedRepo());
+    const plain = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'leo-plain-'));
+    t = await startTestDaemon({
+      config: `templates:
+  dev: { harness: shell, command: "exec cat", workspace: ${JSON.stringify(repo)} }
+  plain: { harness: shell, command: "exec cat", workspace: ${JSON.stringify(plain)} }
+`,
+    });
+    const op = t.daemon.operatorToken;
+    for (const name of ['dev', 'plain']) {
+      const r = await request(t.tcp, 'POST', '/api/v1/agents/spawn', { token: op, body: { template: name, name } });
+      assert.equal(r.status, 201, r.text);
+    }
+    const d = await request(t.tcp, 'POST', '/api/v1/devices', { token: op, body: { name: 'phone' } });
+    device = d.json.data.token;
+  });
+  after(async () => t?.stop());
+
+  it('lists the modified, deleted and untracked files, each by its path', async () => {
+    const r = await get('/api/v1/agents/dev/changes');
+    assert.equal(r.status, 200, r.text);
+    const byPath = Object.fromEntries(r.json.data.files.map((f: { path: string; kind: string }) => [f.path, f.kind]));
+    assert.deepEqual(byPath, { 'src/app.ts': 'modified', 'gone.txt': 'deleted', 'notes/new file.md': 'untracked' });
+    assert.equal(r.json.data.truncated, false);
+    assert.equal(r.json.data.workspace, repo);
+  });
+
+  it("a tracked file's diff is against HEAD; an untracked one is a new-file diff; an unchanged one is empty", async () => {
+    const mod = await diff('src/app.ts');
+    assert.equal(mod.status, 200, mod.text);
+    assert.match(mod.json.data.diff, /^-export const b = 2;$/m);
+    assert.match(mod.json.data.diff, /^\+export const b = 3; \/\/ <b>bold<\/b>$/m);
+    const fresh = await diff('notes/new file.md');
+    assert.equal(fresh.status, 200, fresh.text);
+    assert.match(fresh.json.data.diff, /^new file mode/m);
+    assert.match(fresh.json.data.diff, /^\+a new note$/m);
+    assert.match((await diff('gone.txt')).json.data.diff, /^deleted file mode/m);
+    assert.equal((await diff('README.md')).json.data.diff, '');
+  });
+
+  it('refuses a path that leaves the workspace: .., absolute, .git, a symlink out', async () => {
+    for (const bad of [
+      '../outside-secret.txt',
+      'src/../../outside-secret.txt',
+      '/etc/passwd',
+      '.git/config',
+      'escape',
+      '',
+    ]) {
+      const r = await diff(bad);
+      assert.equal(r.status, 400, `${bad}: ${r.text}`);
+      assert.doesNotMatch(r.text, /secret outside/);
+    }
+  });
+
+  it('a workspace that is no git repository is a 409; an unknown agent a 404; API clients are refused', async () => {
+    assert.equal((await get('/api/v1/agents/plain/changes')).json.code, 'not_a_git_repo');
+    assert.equal((await get('/api/v1/agents/nobody/changes')).status, 404);
+    const c = await request(t.tcp, 'POST', '/api/v1/clients', {
+      token: t.daemon.operatorToken,
+      body: { name: 'dash' },
+    });
+    assert.equal((await get('/api/v1/agents/dev/changes', c.json.data.token)).status, 403);
+  });
+
+  it('caps the file list and a long diff, saying so', async () => {
+    const changes = new WorkspaceChanges(realExec, { files: 2, diffBytes: 120 });
+    const status = await changes.status(repo);
+    assert.equal(status.files.length, 2);
+    assert.equal(status.truncated, true);
+    const cut = await changes.diff(repo, 'notes/new file.md');
+    assert.equal(cut.truncated, true);
+    assert.ok(Buffer.byteLength(cut.diff) <= 120 && cut.diff.endsWith('\n'));
+  });
+
+  it('parses renames (their original path is the next record) and keeps spaces in paths', () => {
+    const out =
+      '# branch.oid abc\0' +
+      '2 R. N... 100644 100644 100644 aaa bbb R100 new name.ts\0old name.ts\0' +
+      '1 .M N... 100644 100644 100644 aaa aaa a b.ts\0? x y\0! ignored\0';
+    assert.deepEqual(parsePorcelainV2(out, 10).files, [
+      { path: 'new name.ts', orig_path: 'old name.ts', kind: 'renamed', index: 'R', worktree: '.' },
+      { path: 'a b.ts', kind: 'modified', index: '.', worktree: 'M' },
+      { path: 'x y', kind: 'untracked', index: '?', worktree: '?' },
+    ]);
+  });
+});
