@@ -6,6 +6,8 @@ import { Agent, AgentActivityEvent, Appearance, StateSnapshot } from '../../obse
 import { TerminalScreen, type TerminalKeysBody } from '../../terminal/screen.js';
 import type { EnvironmentsBody, RenameBody, SpawnBody, TemplateBody } from '../../agents/agent-bodies.js';
 import { TemplateSummary } from '../../config/template-summary.js';
+import { Changes, FileDiff } from '../../review/changes-schemas.js';
+import { RunLogTail, TaskDetail } from '../../tasks/task-wire.js';
 import { SseParser, type SseEvent } from './sse.js';
 
 /**
@@ -292,6 +294,39 @@ export class Api {
       `/api/v1/agents/${encodeURIComponent(agent)}/terminal/keys`,
       { keys },
     );
+  }
+
+  /** Every task with its owner and its own newest runs. */
+  tasks() {
+    return this.call(z.array(TaskDetail), 'GET', '/api/v1/tasks');
+  }
+
+  runTask(task: string) {
+    return this.call(
+      z.object({ task: z.string(), run_id: z.string() }),
+      'POST',
+      `/api/v1/tasks/${encodeURIComponent(task)}/run`,
+    );
+  }
+
+  /** A finished run's log, its last 256 KB. */
+  runLog(task: string, run: string) {
+    return this.call(
+      RunLogTail,
+      'GET',
+      `/api/v1/tasks/${encodeURIComponent(task)}/runs/${encodeURIComponent(run)}/log`,
+    );
+  }
+
+  /** The agent workspace's changed files (git status). */
+  changes(agent: string) {
+    return this.call(Changes, 'GET', `/api/v1/agents/${encodeURIComponent(agent)}/changes`);
+  }
+
+  /** One changed file's unified diff against HEAD. */
+  diff(agent: string, file: string) {
+    const q = new URLSearchParams({ path: file });
+    return this.call(FileDiff, 'GET', `/api/v1/agents/${encodeURIComponent(agent)}/changes/diff?${q}`);
   }
 
   /** Reads an SSE response with the bearer header, handing each frame whose data is JSON to `onFrame`. */

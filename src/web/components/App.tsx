@@ -12,6 +12,10 @@ import { SpawnForm } from './controls/SpawnForm.js';
 import { Unpaired } from './Unpaired.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
 import { bindShortcuts } from '../keys/bind-shortcuts.js';
+import { TasksScreen } from './tasks/TasksScreen.js';
+import { TaskDetail } from './tasks/TaskDetail.js';
+import { ChangesView } from './changes/ChangesView.js';
+import { HttpWarning } from './HttpWarning.js';
 
 export function App() {
   const state = auth.value;
@@ -37,6 +41,10 @@ export function App() {
       {r.screen === 'inbox' && <Inbox />}
       {r.screen === 'new' && <SpawnForm />}
       {r.screen === 'agent' && <AgentControls key={r.agent} agent={r.agent} />}
+      {r.screen === 'tasks' && <TasksScreen />}
+      {r.screen === 'task' && <TaskDetail key={r.task} task={r.task} run={r.run} />}
+      {r.screen === 'changes' && <ChangesView key={r.agent} agent={r.agent} file={r.file} />}
+      <HttpWarning />
       <ShortcutHelp />
     </div>
   );

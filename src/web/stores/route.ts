@@ -3,18 +3,36 @@ import { signal } from '@preact/signals';
 /**
  * Which screen the address names: `#/t/<agent>` is that agent's thread, `#/t/<agent>/m/<id>` the same thread opened at
  * one message (the inbox and push notifications link there), `#/inbox` the inbox, `#/new` a new agent, `#/a/<agent>`
- * an agent's controls, anything else the fleet.
+ * an agent's controls, `#/tasks` the tasks, `#/tasks/<task>` one task, `#/tasks/<task>/runs/<id>` a run's log,
+ * `#/c/<agent>` an agent's changed files, `#/c/<agent>/f/<path>` one file's diff, anything else the fleet.
  */
 export type Route =
   | { screen: 'fleet' }
   | { screen: 'inbox' }
   | { screen: 'new' }
   | { screen: 'agent'; agent: string }
-  | { screen: 'thread'; agent: string; message?: string };
+  | { screen: 'thread'; agent: string; message?: string }
+  | { screen: 'tasks' }
+  | { screen: 'task'; task: string; run?: string }
+  | { screen: 'changes'; agent: string; file?: string };
+
+const dec = decodeURIComponent;
 
 export function parseRoute(hash: string): Route {
   if (hash === '#/inbox') return { screen: 'inbox' };
   if (hash === '#/new') return { screen: 'new' };
+  if (hash === '#/tasks') return { screen: 'tasks' };
+  const task = /^#\/tasks\/([^/]+)(?:\/runs\/([^/]+))?$/.exec(hash);
+  if (task)
+    return task[2]
+      ? { screen: 'task', task: dec(task[1]!), run: dec(task[2]) }
+      : { screen: 'task', task: dec(task[1]!) };
+  // A file's path keeps its slashes, each segment encoded.
+  const changes = /^#\/c\/([^/]+)(?:\/f\/(.+))?$/.exec(hash);
+  if (changes)
+    return changes[2]
+      ? { screen: 'changes', agent: dec(changes[1]!), file: changes[2].split('/').map(dec).join('/') }
+      : { screen: 'changes', agent: dec(changes[1]!) };
   const manage = /^#\/a\/([^/]+)$/.exec(hash);
   if (manage) return { screen: 'agent', agent: decodeURIComponent(manage[1]!) };
   const m = /^#\/t\/([^/]+)(?:\/m\/([^/]+))?$/.exec(hash);
@@ -31,3 +49,8 @@ export const threadHref = (agent: string, message?: string) =>
   `#/t/${encodeURIComponent(agent)}${message ? `/m/${encodeURIComponent(message)}` : ''}`;
 export const INBOX_HREF = '#/inbox';
 export const agentControlsHref = (agent: string) => `#/a/${encodeURIComponent(agent)}`;
+export const TASKS_HREF = '#/tasks';
+export const taskHref = (task: string, run?: string) =>
+  `#/tasks/${encodeURIComponent(task)}${run ? `/runs/${encodeURIComponent(run)}` : ''}`;
+export const changesHref = (agent: string, file?: string) =>
+  `#/c/${encodeURIComponent(agent)}${file ? `/f/${file.split('/').map(encodeURIComponent).join('/')}` : ''}`;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../stores/auth.js';
 import { agents, dropAgent } from '../../stores/fleet.js';
-import { threadHref } from '../../stores/route.js';
+import { changesHref, threadHref } from '../../stores/route.js';
 import { ConnectionBadge } from '../ConnectionBadge.js';
 import { useAction } from './useAction.js';
 
@@ -91,6 +91,9 @@ export function AgentControls({ agent }: { agent: string }) {
           >
             {busy === 'restart' ? 'Restarting…' : 'Restart'}
           </button>
+          <a class="button-link changes-link" href={changesHref(agent)}>
+            Changed files
+          </a>
         </div>
 
         <form

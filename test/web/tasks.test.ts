@@ -1,0 +1,106 @@
+// Tasks in Leo Web (issue 17): the tasks screen from the fleet header, a task's schedule, next run, owner and runs,
+// "Run now" from a paired phone, and a run's log opened in the app — from the run list and from the failure card's
+// link in the owner's thread. Real oneshot shell runs through the daemon (the way task-cards.test.ts makes them).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { request } from '../helpers/http.js';
+import { until } from '../helpers/wait.js';
+import { launchBrowser, pairedPage, Screenshots } from './browser.js';
+
+const config = (workspace: string) => `templates:
+  cat: { harness: shell, command: "exec cat" }
+tasks:
+  nightly:
+    schedule: "0 3 * * *"
+    harness: shell
+    workspace: ${JSON.stringify(workspace)}
+    command: 'sleep 1; echo "checking 12 packages"; echo "<b>not bold</b> tests: 3 failed" >&2; exit 3'
+    prompt: run the nightly checks
+    notify_on_fail: true
+    owner: den
+  tidy:
+    schedule: "*/30 * * * *"
+    harness: shell
+    workspace: ${JSON.stringify(workspace)}
+    command: 'echo tidied'
+    prompt: tidy up
+    owner: den
+`;
+
+describe('Leo Web: tasks', () => {
+  let t: TestDaemon;
+  let browser: Browser;
+  let page: Page;
+  const shots = new Screenshots();
+  const api = (method: string, p: string, body?: unknown) =>
+    request(t.tcp, method, p, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
+
+  before(async () => {
+    const workspace = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'leo-web-tasks-'));
+    t = await startTestDaemon({ config: config(workspace) });
+    browser = await launchBrowser();
+    for (const name of ['assistant', 'den'])
+      assert.equal((await api('POST', '/api/v1/agents/spawn', { template: 'cat', name })).status, 201);
+    assert.equal((await api('POST', '/api/v1/tasks/tidy/run')).status, 202);
+    ({ page } = await pairedPage(browser, t, 'phone'));
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  it('the fleet header links to the tasks: each with its schedule, next run, owner and last run', async () => {
+    await page.locator('.tasks-link').click();
+    await page.locator('[data-screen="tasks"] [data-task="nightly"]').waitFor();
+    const tidy = page.locator('[data-task="tidy"]');
+    await tidy.locator('[data-run-status="succeeded"]').waitFor();
+    assert.match(await tidy.innerText(), /\*\/30 \* \* \* \*/);
+    assert.match(await tidy.innerText(), /next /);
+    assert.match(await tidy.innerText(), /cards to den/);
+    assert.match(await page.locator('[data-task="nightly"]').innerText(), /never run/);
+    await shots.take(page, 'tasks-list');
+  });
+
+  it('Run now from the phone starts a run, shown running, then failed with its duration', async () => {
+    await page.locator('[data-task="nightly"] .task-link').click();
+    await page.locator('[data-screen="task"][data-task="nightly"]').waitFor();
+    assert.match(await page.locator('.task-facts').innerText(), /Owner\s+den/);
+    assert.match(await page.locator('[data-next-run]').innerText(), /\d/);
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page.locator('.run-list [data-run-status="running"]').waitFor();
+    await page.locator('.run-list [data-run-status="failed"]').waitFor({ timeout: 20_000 });
+    assert.match(await page.locator('.run-list li').first().locator('.run-dur').innerText(), /\d+ (s|ms)/);
+    await shots.take(page, 'task-detail');
+  });
+
+  it("a run's log opens in the app as text", async () => {
+    await page.locator('.run-list li').first().locator('.run-log-link').click();
+    const log = page.locator('.run-log .log-text');
+    await log.waitFor();
+    assert.match(await log.innerText(), /<b>not bold<\/b> tests: 3 failed/);
+    assert.equal(await page.locator('.run-log b').count(), 0, 'log text is never markup');
+    await shots.take(page, 'task-run-log');
+  });
+
+  it("the failure card's link in the owner's thread opens the same log", async () => {
+    const card = await until(
+      "nightly's failure card",
+      async () =>
+        (await api('GET', '/api/v1/chat/den/messages')).json.data.messages.find(
+          (m: { kind: string; task?: string }) => m.kind === 'task' && m.task === 'nightly',
+        ),
+      20_000,
+    );
+    await page.goto(`${t.daemon.appUrl}#/t/den`);
+    const link = page.locator(`.messages [data-id="${card.id}"] .task-log-link`);
+    await link.waitFor();
+    await shots.take(page, 'thread-failure-card-log-link');
+    await link.click();
+    await page.locator(`[data-log="${card.run_id}"] .log-text`).waitFor();
+    assert.match(await page.locator('.log-text').innerText(), /tests: 3 failed/);
+  });
+});
