@@ -54,6 +54,7 @@ describe('Leo Web: tasks', () => {
   });
 
   it('the fleet header links to the tasks: each with its schedule, next run, owner and last run', async () => {
+    await shots.take(page, 'fleet-tasks-link');
     await page.locator('.tasks-link').click();
     await page.locator('[data-screen="tasks"] [data-task="nightly"]').waitFor();
     const tidy = page.locator('[data-task="tidy"]');

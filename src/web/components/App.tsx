@@ -15,7 +15,6 @@ import { bindShortcuts } from '../keys/bind-shortcuts.js';
 import { TasksScreen } from './tasks/TasksScreen.js';
 import { TaskDetail } from './tasks/TaskDetail.js';
 import { ChangesView } from './changes/ChangesView.js';
-import { HttpWarning } from './HttpWarning.js';
 
 export function App() {
   const state = auth.value;
@@ -44,7 +43,6 @@ export function App() {
       {r.screen === 'tasks' && <TasksScreen />}
       {r.screen === 'task' && <TaskDetail key={r.task} task={r.task} run={r.run} />}
       {r.screen === 'changes' && <ChangesView key={r.agent} agent={r.agent} file={r.file} />}
-      <HttpWarning />
       <ShortcutHelp />
     </div>
   );

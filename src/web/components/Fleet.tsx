@@ -4,6 +4,7 @@ import { AgentCard } from './AgentCard.js';
 import { ConnectionBadge } from './ConnectionBadge.js';
 import { INBOX_HREF, TASKS_HREF, route } from '../stores/route.js';
 import { helpOpen } from '../keys/bind-shortcuts.js';
+import { HttpWarning } from './HttpWarning.js';
 
 export function Fleet() {
   const agents = fleet.value;
@@ -41,6 +42,7 @@ export function Fleet() {
         <ConnectionBadge />
       </header>
       <main>
+        <HttpWarning />
         {loaded.value && agents.length === 0 && (
           <p class="empty">
             No agents yet. Spawn one with <code>leo agent spawn</code>.

@@ -5,7 +5,8 @@ const KEY = 'leo.http-warning-dismissed';
 
 /**
  * Plain HTTP to another machine is no secure context: push, the service worker and installing the app need HTTPS.
- * Loopback is a secure context over plain HTTP, so it gets no warning.
+ * Loopback is a secure context over plain HTTP, so it gets no warning. It sits at the top of the fleet (the first
+ * screen, and the column beside a thread on desktop), never over a thread's composer.
  */
 export const plainHttpRemote = (loc: Pick<Location, 'protocol' | 'hostname'>): boolean =>
   loc.protocol === 'http:' && !LOOPBACK.has(loc.hostname);

@@ -21,6 +21,11 @@ const no = (n: number | undefined) => (n === undefined ? '' : String(n));
 function Unified({ rows }: { rows: DiffRow[] }) {
   return (
     <table class="diff diff-unified" data-view="unified">
+      <colgroup>
+        <col class="ln-col" />
+        <col class="ln-col" />
+        <col />
+      </colgroup>
       <tbody>
         {rows.map((r, i) =>
           r.kind === 'meta' || r.kind === 'hunk' ? (
@@ -49,6 +54,12 @@ function Split({ rows }: { rows: DiffRow[] }) {
   const split = useMemo(() => splitRows(rows), [rows]);
   return (
     <table class="diff diff-split" data-view="split">
+      <colgroup>
+        <col class="ln-col" />
+        <col />
+        <col class="ln-col" />
+        <col />
+      </colgroup>
       <tbody>
         {split.map((r, i) =>
           r.kind !== 'pair' ? (
