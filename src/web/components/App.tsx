@@ -12,9 +12,12 @@ import { SpawnForm } from './controls/SpawnForm.js';
 import { Unpaired } from './Unpaired.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
 import { bindShortcuts } from '../keys/bind-shortcuts.js';
-import { TasksScreen } from './tasks/TasksScreen.js';
-import { TaskDetail } from './tasks/TaskDetail.js';
-import { ChangesView } from './changes/ChangesView.js';
+import { Suspense, lazy } from 'preact/compat';
+
+// The task and review screens load on first visit: the fleet and threads never pay for them.
+const TasksScreen = lazy(() => import('./tasks/TasksScreen.js').then((m) => ({ default: m.TasksScreen })));
+const TaskDetail = lazy(() => import('./tasks/TaskDetail.js').then((m) => ({ default: m.TaskDetail })));
+const ChangesView = lazy(() => import('./changes/ChangesView.js').then((m) => ({ default: m.ChangesView })));
 
 export function App() {
   const state = auth.value;
@@ -40,9 +43,11 @@ export function App() {
       {r.screen === 'inbox' && <Inbox />}
       {r.screen === 'new' && <SpawnForm />}
       {r.screen === 'agent' && <AgentControls key={r.agent} agent={r.agent} />}
-      {r.screen === 'tasks' && <TasksScreen />}
-      {r.screen === 'task' && <TaskDetail key={r.task} task={r.task} run={r.run} />}
-      {r.screen === 'changes' && <ChangesView key={r.agent} agent={r.agent} file={r.file} />}
+      <Suspense fallback={<p class="muted screen center">Loading…</p>}>
+        {r.screen === 'tasks' && <TasksScreen />}
+        {r.screen === 'task' && <TaskDetail key={r.task} task={r.task} run={r.run} />}
+        {r.screen === 'changes' && <ChangesView key={r.agent} agent={r.agent} file={r.file} />}
+      </Suspense>
       <ShortcutHelp />
     </div>
   );
