@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
@@ -21,9 +22,17 @@ export const changesRoutes: FastifyPluginAsync<{
   /** The agent's workspace, or null for an unknown agent. */
   workspaceOf(agent: string): string | null;
 }> = async (app, { changes, workspaceOf }) => {
-  const workspace = (name: string): string => {
+  const workspace = async (name: string): Promise<string> => {
     const ws = workspaceOf(name);
     if (ws === null) throw notFound(`no agent named "${name}"`);
+    // Checked here: git started in a missing folder fails to start at all, which would read as a 500.
+    if (
+      !(await fs.stat(ws).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    )
+      throw new HttpError(409, `the workspace ${ws} is missing`, 'workspace_missing');
     return ws;
   };
   const notARepo = (err: unknown): never => {
@@ -34,7 +43,7 @@ export const changesRoutes: FastifyPluginAsync<{
 
   app.get('/api/v1/agents/:name/changes', { config: { access: Access.operatorOrDevice } }, async (req) => {
     const { name } = parseInput(Params, req.params, 'params');
-    const ws = workspace(name);
+    const ws = await workspace(name);
     const status = await changes.status(ws).catch(notARepo);
     return ok({ agent: name, workspace: ws, ...status } satisfies Changes);
   });
@@ -42,7 +51,7 @@ export const changesRoutes: FastifyPluginAsync<{
   app.get('/api/v1/agents/:name/changes/diff', { config: { access: Access.operatorOrDevice } }, async (req) => {
     const { name } = parseInput(Params, req.params, 'params');
     const { path } = parseInput(DiffQuery, req.query, 'query');
-    const ws = workspace(name);
+    const ws = await workspace(name);
     const problem = relativePathProblem(path);
     if (problem) throw new HttpError(400, problem, 'bad_path');
     if (!(await staysInside(ws, path).catch(() => false)))

@@ -22,17 +22,20 @@ describe('review: an agent workspace’s changes', () => {
   before(async () => {
     ({ repo } = makeChangedRepo());
     const plain = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'leo-plain-'));
+    const gone = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'leo-gone-'));
     t = await startTestDaemon({
       config: `templates:
   dev: { harness: shell, command: "exec cat", workspace: ${JSON.stringify(repo)} }
   plain: { harness: shell, command: "exec cat", workspace: ${JSON.stringify(plain)} }
+  gone: { harness: shell, command: "exec cat", workspace: ${JSON.stringify(gone)} }
 `,
     });
     const op = t.daemon.operatorToken;
-    for (const name of ['dev', 'plain']) {
+    for (const name of ['dev', 'plain', 'gone']) {
       const r = await request(t.tcp, 'POST', '/api/v1/agents/spawn', { token: op, body: { template: name, name } });
       assert.equal(r.status, 201, r.text);
     }
+    fs.rmSync(gone, { recursive: true });
     const d = await request(t.tcp, 'POST', '/api/v1/devices', { token: op, body: { name: 'phone' } });
     device = d.json.data.token;
   });
@@ -75,9 +78,11 @@ describe('review: an agent workspace’s changes', () => {
     }
   });
 
-  it('a workspace that is no git repository is a 409; an unknown agent a 404; API clients are refused', async () => {
+  it('a workspace that is no git repository or is gone is a 409; an unknown agent a 404; API clients are refused', async () => {
     assert.equal((await get('/api/v1/agents/plain/changes')).json.code, 'not_a_git_repo');
     assert.equal((await get('/api/v1/agents/nobody/changes')).status, 404);
+    const gone = await get('/api/v1/agents/gone/changes');
+    assert.equal(gone.json.code, 'workspace_missing', gone.text);
     const c = await request(t.tcp, 'POST', '/api/v1/clients', {
       token: t.daemon.operatorToken,
       body: { name: 'dash' },
