@@ -3,6 +3,7 @@ import { markdown } from '../../render/markdown-loader.js';
 import { AttachmentView } from './AttachmentView.js';
 import { ActionCard } from '../cards/ActionCard.js';
 import { enqueue } from '../../stores/outbox.js';
+import { isPlayable, VoiceMessage } from '../voice/VoiceMessage.js';
 
 const STATE: Record<string, string> = {
   pending: 'Sending…',
@@ -54,10 +55,12 @@ export function MessageView({ m }: { m: Message }) {
           ) : (
             <div class="msg-text">{m.text}</div>
           ))}
-        {m.kind === 'voice' && m.transcript && <div class="msg-text msg-transcript">{m.transcript}</div>}
-        {m.attachments.map((a) => (
-          <AttachmentView key={a.id} agent={m.agent} a={a} />
-        ))}
+        {m.kind === 'voice' && <VoiceMessage m={m} />}
+        {m.attachments
+          .filter((a) => m.kind !== 'voice' || !isPlayable(a))
+          .map((a) => (
+            <AttachmentView key={a.id} agent={m.agent} a={a} />
+          ))}
       </div>
       <div class="msg-meta">
         {time(m.ts)}
