@@ -14,7 +14,7 @@ import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { writeWeightlessModel } from '../helpers/whisper-model.js';
-import { launchBrowser, pairedPage, Screenshots } from './browser.js';
+import { DESKTOP, launchBrowser, pairedPage, Screenshots } from './browser.js';
 
 const whisperBuilt = fs.existsSync(path.join(nativeBinDir(), 'whisper-cli'));
 const realModel = process.env.LEO_TEST_WHISPER_MODEL;
@@ -41,6 +41,16 @@ describe(
     let sse: SseClient;
     let scratch = '';
     const shots = new Screenshots();
+    /** Screenshots' sizes, and the desktop in dark mode too. */
+    const take = async (name: string) => {
+      await shots.take(page, name);
+      const size = page.viewportSize()!;
+      await page.setViewportSize(DESKTOP);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: path.join(shots.dir, `${name}-1280x800-dark.png`) });
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize(size);
+    };
     const api = (method: string, p: string, body?: unknown) =>
       request(t.tcp, method, p, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
     const stored = async (agent: string): Promise<Stored[]> =>
@@ -192,7 +202,7 @@ describe(
         realModel ? note.transcript : 'No words recognised',
       );
       await page.locator(`.msg[data-id="${note.id}"][data-state="delivered"]`).waitFor();
-      await shots.take(page, 'voice-transcript');
+      await take('voice-transcript');
     });
 
     it('sliding off the button while holding, or Esc, throws the recording away and stays in the thread', async () => {
@@ -226,7 +236,7 @@ describe(
       assert.equal(await mic().getAttribute('data-mic'), 'toggled', 'a short press is a tap: recording goes on');
       await sleep(1800);
       assert.equal(await mic().getAttribute('aria-label'), 'Stop and send voice note');
-      await shots.take(page, 'voice-recording');
+      await take('voice-recording');
       await mic().click();
       await page.locator('[data-recording]').waitFor({ state: 'detached' });
 
@@ -235,7 +245,7 @@ describe(
       const ms = Number(await waiting.locator('[data-voice-note]').getAttribute('data-duration-ms'));
       assert.ok(ms > 1500 && ms < 3500, `the recorder's length, ${ms} ms`);
       assert.match(await waiting.locator('[data-voice-time]').innerText(), /^0:0[23]$/);
-      await shots.take(page, 'voice-waiting');
+      await take('voice-waiting');
       assert.equal((await voiceNotes('ivy')).length, 0, 'offline: nothing reached the daemon');
 
       await page.context().setOffline(false);
