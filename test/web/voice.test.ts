@@ -14,7 +14,7 @@ import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { writeWeightlessModel } from '../helpers/whisper-model.js';
-import { DESKTOP, launchBrowser, pairedPage, Screenshots } from './browser.js';
+import { DESKTOP, launchBrowser, pairedPage, Screenshots, watchPage } from './browser.js';
 
 const whisperBuilt = fs.existsSync(path.join(nativeBinDir(), 'whisper-cli'));
 const realModel = process.env.LEO_TEST_WHISPER_MODEL;
@@ -256,6 +256,46 @@ describe(
       // After a reload (as on another device) the bytes come from the daemon and the length from the decoded audio.
       await page.reload();
       await assertPlayer(note, ms);
+    });
+
+    it('on a touch phone: a finger held on the button sends on lift; slid off, it cancels', async () => {
+      const touch = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+      try {
+        const issued = await api('POST', '/api/v1/devices/pairing-codes', { name: 'touch' });
+        const tp = watchPage(await touch.newPage());
+        await tp.goto(issued.json.data.url);
+        await tp.locator('[data-connection="live"]').waitFor();
+        await tp.goto(`${t.daemon.appUrl}#/t/ivy`);
+        const button = tp.locator('.mic-button');
+        await button.waitFor();
+        const box = (await button.boundingBox())!;
+        const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+        const cdp = await touch.newCDPSession(tp);
+        const finger = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: { x: number; y: number }[]) =>
+          cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points });
+        const before = (await voiceNotes('ivy')).length;
+
+        // Slid off: a touch stays captured by the button, yet leaving it is seen and cancels.
+        await finger('touchStart', [{ x, y }]);
+        await tp.locator('[data-recording="recording"]').waitFor();
+        await sleep(900);
+        for (const dy of [20, 60, 120, 200]) await finger('touchMove', [{ x: x - dy, y: y - dy }]);
+        await tp.locator('[data-recording]').waitFor({ state: 'detached' });
+        await finger('touchEnd', []);
+
+        await finger('touchStart', [{ x, y }]);
+        await tp.locator('[data-recording="recording"]').waitFor();
+        assert.equal(await button.getAttribute('data-mic'), 'holding');
+        await sleep(1800);
+        await finger('touchEnd', []);
+        await tp.locator('[data-recording]').waitFor({ state: 'detached' });
+        const note = await settled('ivy', before + 1);
+        await assertNote('ivy', note);
+        await sleep(500);
+        assert.equal((await voiceNotes('ivy')).length, before + 1, 'only the held note was sent');
+      } finally {
+        await touch.close();
+      }
     });
 
     it('a denied microphone says so in the composer', async () => {

@@ -4,6 +4,8 @@ import { cancelRecording, finishRecording, recording, recordingFor, startRecordi
 import { IDLE, step, type Gesture, type GestureEvent } from './gesture.js';
 import './voice.css';
 
+const SLACK_PX = 12;
+
 /** The gesture in progress (one microphone, one button pressed at a time); RecordingBar words its hint from it. */
 export const gesture = signal<Gesture>(IDLE);
 
@@ -61,14 +63,24 @@ export function MicButton({ agent }: { agent: string }) {
       data-mic={active ? (toggled ? 'toggled' : 'holding') : 'idle'}
       onPointerDown={(e) => {
         if (e.button !== 0) return;
-        // No focus move, no text selection, and (touch) no implicit capture: sliding off must leave the button.
+        // No focus move, no text selection; every move of this pointer comes here, wherever it goes (see below).
         e.preventDefault();
-        const el = e.currentTarget;
-        if (el.hasPointerCapture(e.pointerId)) el.releasePointerCapture(e.pointerId);
+        e.currentTarget.setPointerCapture(e.pointerId);
         act(agent, { type: 'down', at: e.timeStamp });
       }}
+      // Sliding off is judged by geometry, not pointerleave: a touch stays captured by the element it began on (and
+      // Chrome does not let go of it), so it never "leaves". A little slack forgives a thumb that wobbles.
+      onPointerMove={(e) => {
+        if (gesture.peek().kind !== 'holding') return;
+        const r = e.currentTarget.getBoundingClientRect();
+        const out =
+          e.clientX < r.left - SLACK_PX ||
+          e.clientX > r.right + SLACK_PX ||
+          e.clientY < r.top - SLACK_PX ||
+          e.clientY > r.bottom + SLACK_PX;
+        if (out) act(agent, { type: 'leave' });
+      }}
       onPointerUp={(e) => act(agent, { type: 'up', at: e.timeStamp })}
-      onPointerLeave={() => act(agent, { type: 'leave' })}
       onPointerCancel={() => act(agent, { type: 'leave' })}
       onClick={(e) => {
         // A keyboard's Enter/Space (no pointer: detail 0) is a tap.
