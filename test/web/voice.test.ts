@@ -312,6 +312,9 @@ describe(
         await shots.take(p, 'voice-denied');
         await problem.getByRole('button', { name: 'Dismiss' }).click();
         await problem.waitFor({ state: 'detached' });
+        await p.locator('.mic-button').click();
+        await problem.waitFor();
+        assert.equal(await p.locator('.mic-button').getAttribute('data-mic'), 'idle', 'a second try asks again');
       } finally {
         await denying.close();
       }

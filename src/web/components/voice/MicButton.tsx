@@ -10,7 +10,11 @@ const SLACK_PX = 12;
 export const gesture = signal<Gesture>(IDLE);
 
 function act(agent: string, e: GestureEvent): void {
-  const { next, action } = step(gesture.peek(), e);
+  const r = recording.peek();
+  const busy = r.status === 'starting' || r.status === 'recording';
+  // A recording that ended without the button (refused, too long, cancelled from the bar) leaves no gesture behind.
+  const from = busy ? gesture.peek() : step(gesture.peek(), { type: 'reset' }).next;
+  const { next, action } = step(from, e);
   gesture.value = next;
   if (action === 'start') void startRecording(agent);
   else if (action === 'send') void finishRecording();
@@ -24,11 +28,6 @@ function act(agent: string, e: GestureEvent): void {
 export function MicButton({ agent }: { agent: string }) {
   const r = recordingFor(agent);
   const active = r.status === 'starting' || r.status === 'recording';
-
-  // The recording ended without the button (refused, too long, cancelled from the bar): forget the gesture.
-  useEffect(() => {
-    if (!active) gesture.value = IDLE;
-  }, [active]);
 
   useEffect(() => {
     if (!active) return;
