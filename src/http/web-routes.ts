@@ -12,10 +12,11 @@ export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 /**
  * The app's documents run only what the daemon served: no inline script or style, no other origin, never framed.
  * connect-src 'self' keeps a token the page holds from being sent anywhere else even by an injected script.
+ * Images and voice notes come through the authenticated client as blob URLs (img-src and media-src blob:).
  */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
-  "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'";
+  "media-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'";
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 

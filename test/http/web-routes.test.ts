@@ -26,6 +26,7 @@ describe('Leo Web static files', () => {
     assert.equal(r.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
     assert.match(CONTENT_SECURITY_POLICY, /script-src 'self';/);
     assert.match(CONTENT_SECURITY_POLICY, /frame-ancestors 'none'/);
+    assert.match(CONTENT_SECURITY_POLICY, /media-src 'self' blob:;/, 'voice notes play from blob URLs');
     assert.equal(r.headers['x-content-type-options'], 'nosniff');
     assert.equal(r.headers['referrer-policy'], 'no-referrer');
     assert.doesNotMatch(r.text, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script in the document');

@@ -11,13 +11,14 @@ import { runLeoAsync } from '../helpers/cli.js';
 /** Debian's chromium (set-up installs it for the tests); playwright-core downloads no browser of its own. */
 export const CHROMIUM = '/usr/bin/chromium';
 
-export async function launchBrowser(): Promise<Browser> {
+/** `args`: extra chromium switches (the fake microphone's, for voice notes). */
+export async function launchBrowser(args: readonly string[] = []): Promise<Browser> {
   assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: run \`node scripts/setup.mjs --for-tests\``);
   assert.ok(
     fs.existsSync(path.join(WEB_ROOT, 'index.html')),
     `Leo Web is not built (${WEB_ROOT}): run \`npm run build\``,
   );
-  return chromium.launch({ executablePath: CHROMIUM });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...args] });
 }
 
 export const PHONE = { width: 390, height: 844 };

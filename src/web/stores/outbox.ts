@@ -13,6 +13,8 @@ export interface OutboxFile {
   size: number;
   id?: string;
   blob?: Blob;
+  /** A voice note recorded in the app: its length, known from the recorder (the player shows it before upload). */
+  duration_ms?: number;
 }
 
 /**

@@ -3,6 +3,9 @@ import { flushDraft, loadDraft, saveDraft } from '../../stores/drafts.js';
 import { enqueue, outbox, sending } from '../../stores/outbox.js';
 import { stage, stagedFor, takeStaged } from '../../stores/uploads.js';
 import { StagedFiles } from './StagedFiles.js';
+import { recordingFor } from '../../stores/recorder.js';
+import { MicButton } from '../voice/MicButton.js';
+import { RecordingBar, RecordingProblem } from '../voice/RecordingBar.js';
 
 /** Tallest the textarea grows before it scrolls, as a share of the viewport (the list keeps the rest). */
 const MAX_SHARE = 0.4;
@@ -112,6 +115,8 @@ export function Composer({ agent }: { agent: string }) {
   };
 
   const said = status(agent);
+  const rec = recordingFor(agent);
+  const recordingNow = rec.status === 'starting' || rec.status === 'recording';
   return (
     <form
       class="composer"
@@ -125,7 +130,11 @@ export function Composer({ agent }: { agent: string }) {
       <p class={`composer-status${said ? '' : ' sr-only'}`} role="status" aria-live="polite" data-composer-status>
         {said}
       </p>
-      <div class="composer-row">
+      {rec.status === 'error' && <RecordingProblem message={rec.message} />}
+      {/* While recording the bar stands in for the rest of the row (hidden, not unmounted: the draft keeps its
+          field); the microphone stays where the thumb is, last. */}
+      <div class={`composer-row${recordingNow ? ' is-recording' : ''}`}>
+        {recordingNow && <RecordingBar r={rec} />}
         <button
           type="button"
           class="icon-button"
@@ -177,6 +186,7 @@ export function Composer({ agent }: { agent: string }) {
             <path d="M4 12 20 4l-6 16-2.5-6.5z" fill="currentColor" />
           </svg>
         </button>
+        <MicButton agent={agent} />
       </div>
     </form>
   );

@@ -1,4 +1,5 @@
 import { messages } from '../../stores/thread.js';
+import { VoiceNote } from '../voice/VoiceNote.js';
 import { discard, outbox, retry, sending, uploadProgress, type OutboxEntry } from '../../stores/outbox.js';
 
 /**
@@ -26,6 +27,15 @@ function OutboxItem({ e }: { e: OutboxEntry }) {
         {e.text && <div class="msg-text">{e.text}</div>}
         {e.files.map((f) => {
           const p = progress.get(`${e.client_id}/${f.key}`);
+          // A note recorded here plays from its own bytes while it waits and uploads.
+          if (f.duration_ms !== undefined)
+            return (
+              <div key={f.key} class="att-voice">
+                <div class="msg-label">Voice</div>
+                <VoiceNote source={f.blob} durationMs={f.duration_ms} {...(f.id ? { id: f.id } : {})} />
+                {!f.id && busy && p !== undefined && <progress max={100} value={Math.round(p * 100)} />}
+              </div>
+            );
           return (
             <div key={f.key} class="att att-pending">
               📎 {f.name}

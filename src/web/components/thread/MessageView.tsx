@@ -4,6 +4,7 @@ import { AttachmentView } from './AttachmentView.js';
 import { ActionCard } from '../cards/ActionCard.js';
 import { enqueue } from '../../stores/outbox.js';
 import { taskHref } from '../../stores/route.js';
+import { isPlayable, VoiceMessage } from '../voice/VoiceMessage.js';
 
 const STATE: Record<string, string> = {
   pending: 'Sending…',
@@ -55,16 +56,18 @@ export function MessageView({ m }: { m: Message }) {
           ) : (
             <div class="msg-text">{m.text}</div>
           ))}
-        {m.kind === 'voice' && m.transcript && <div class="msg-text msg-transcript">{m.transcript}</div>}
+        {m.kind === 'voice' && <VoiceMessage m={m} />}
         {/* A failure card's `Log:` line names a file on the daemon's machine; the app opens that log itself. */}
         {m.kind === 'task' && m.task && m.run_id && /^Log: /m.test(m.text) && (
           <a class="task-log-link" href={taskHref(m.task, m.run_id)}>
             Open the log
           </a>
         )}
-        {m.attachments.map((a) => (
-          <AttachmentView key={a.id} agent={m.agent} a={a} />
-        ))}
+        {m.attachments
+          .filter((a) => m.kind !== 'voice' || !isPlayable(a))
+          .map((a) => (
+            <AttachmentView key={a.id} agent={m.agent} a={a} />
+          ))}
       </div>
       <div class="msg-meta">
         {time(m.ts)}
