@@ -10,6 +10,7 @@ import { Inbox } from './Inbox.js';
 import { AgentControls } from './controls/AgentControls.js';
 import { SpawnForm } from './controls/SpawnForm.js';
 import { Unpaired } from './Unpaired.js';
+import { Settings } from './Settings.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
 import { bindShortcuts } from '../keys/bind-shortcuts.js';
 
@@ -37,6 +38,7 @@ export function App() {
       {r.screen === 'inbox' && <Inbox />}
       {r.screen === 'new' && <SpawnForm />}
       {r.screen === 'agent' && <AgentControls key={r.agent} agent={r.agent} />}
+      {r.screen === 'settings' && <Settings />}
       <ShortcutHelp />
     </div>
   );

@@ -2,7 +2,7 @@ import { fleet, loaded, unread } from '../stores/fleet.js';
 import { openCount } from '../stores/inbox.js';
 import { AgentCard } from './AgentCard.js';
 import { ConnectionBadge } from './ConnectionBadge.js';
-import { INBOX_HREF, route } from '../stores/route.js';
+import { INBOX_HREF, SETTINGS_HREF, route } from '../stores/route.js';
 import { helpOpen } from '../keys/bind-shortcuts.js';
 
 export function Fleet() {
@@ -21,6 +21,15 @@ export function Fleet() {
           aria-current={route.value.screen === 'inbox' ? 'page' : undefined}
         >
           Inbox{openCount.value > 0 && <span class="badge">{openCount.value}</span>}
+        </a>
+        <a
+          class="settings-link"
+          href={SETTINGS_HREF}
+          aria-label="Notifications and settings"
+          title="Notifications"
+          aria-current={route.value.screen === 'settings' ? 'page' : undefined}
+        >
+          🔔
         </a>
         <button
           type="button"

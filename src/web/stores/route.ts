@@ -3,18 +3,20 @@ import { signal } from '@preact/signals';
 /**
  * Which screen the address names: `#/t/<agent>` is that agent's thread, `#/t/<agent>/m/<id>` the same thread opened at
  * one message (the inbox and push notifications link there), `#/inbox` the inbox, `#/new` a new agent, `#/a/<agent>`
- * an agent's controls, anything else the fleet.
+ * an agent's controls, `#/settings` this device's push settings, anything else the fleet.
  */
 export type Route =
   | { screen: 'fleet' }
   | { screen: 'inbox' }
   | { screen: 'new' }
+  | { screen: 'settings' }
   | { screen: 'agent'; agent: string }
   | { screen: 'thread'; agent: string; message?: string };
 
 export function parseRoute(hash: string): Route {
   if (hash === '#/inbox') return { screen: 'inbox' };
   if (hash === '#/new') return { screen: 'new' };
+  if (hash === '#/settings') return { screen: 'settings' };
   const manage = /^#\/a\/([^/]+)$/.exec(hash);
   if (manage) return { screen: 'agent', agent: decodeURIComponent(manage[1]!) };
   const m = /^#\/t\/([^/]+)(?:\/m\/([^/]+))?$/.exec(hash);
@@ -31,3 +33,4 @@ export const threadHref = (agent: string, message?: string) =>
   `#/t/${encodeURIComponent(agent)}${message ? `/m/${encodeURIComponent(message)}` : ''}`;
 export const INBOX_HREF = '#/inbox';
 export const agentControlsHref = (agent: string) => `#/a/${encodeURIComponent(agent)}`;
+export const SETTINGS_HREF = '#/settings';
