@@ -16,7 +16,6 @@ import ms from 'ms';
 import { z } from 'zod';
 import { NameSchema } from '../core/names.js';
 
-
 export const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const EnvVarNameSchema = z
   .string()

@@ -31,4 +31,3 @@ export const DeliveryEntry = z.object({
   detail: z.string().optional(),
 });
 export type DeliveryEntry = z.infer<typeof DeliveryEntry>;
-

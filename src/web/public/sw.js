@@ -99,7 +99,8 @@ async function openApp(url) {
   if (open) {
     // The app follows its hash route; a message moves it without reloading the page.
     open.postMessage({ type: 'leo.open', url });
-    return open.focus();
+    // Focus is refused outside a notification's own click (the platform's rule); the app has moved all the same.
+    return open.focus().catch(() => open);
   }
   return self.clients.openWindow(url);
 }

@@ -72,10 +72,14 @@ export function subscribe(): Promise<void> {
       SUBSCRIBE_TIMEOUT_MS,
     );
     const json = sub.toJSON() as { endpoint?: string; keys?: { p256dh?: string; auth?: string } };
-    if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth) throw new Error('the browser gave no usable subscription');
+    if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth)
+      throw new Error('the browser gave no usable subscription');
     // The preferences set so far carry over to the new subscription.
     const prefs = webPushSubscriptions()[0]?.prefs;
-    await api.subscribePush({ endpoint: json.endpoint, keys: { p256dh: json.keys.p256dh, auth: json.keys.auth } }, prefs);
+    await api.subscribePush(
+      { endpoint: json.endpoint, keys: { p256dh: json.keys.p256dh, auth: json.keys.auth } },
+      prefs,
+    );
     pushStatus.value = 'Subscribed: pushes come to this device.';
     subscriptions.value = await api.pushSubscriptions();
   });
@@ -92,10 +96,16 @@ export function unsubscribe(): Promise<void> {
 }
 
 export function savePrefs(prefs: PushPrefs): Promise<void> {
+  const ids = new Set(webPushSubscriptions().map((s) => s.id));
+  // Shown at once (a radio that jumped back until the answer came would look refused); the daemon's answer settles it.
+  subscriptions.value = subscriptions.value.map((s) => (ids.has(s.id) ? { ...s, prefs } : s));
   return guarded(async () => {
-    for (const s of webPushSubscriptions()) await api.setPushPrefs(s.id, prefs);
-    pushStatus.value = 'Preferences saved.';
-    subscriptions.value = await api.pushSubscriptions();
+    try {
+      for (const id of ids) await api.setPushPrefs(id, prefs);
+      pushStatus.value = 'Preferences saved.';
+    } finally {
+      subscriptions.value = await api.pushSubscriptions();
+    }
   });
 }
 
@@ -103,7 +113,9 @@ export function sendTestPush(): Promise<void> {
   return guarded(async () => {
     const { deliveries: sent } = await api.testPush();
     pushStatus.value =
-      sent.length === 0 ? 'This device has no subscription to push to.' : `Test push: ${sent.map(describeDelivery).join('; ')}`;
+      sent.length === 0
+        ? 'This device has no subscription to push to.'
+        : `Test push: ${sent.map(describeDelivery).join('; ')}`;
     deliveries.value = await api.pushDeliveries();
   });
 }
