@@ -16,7 +16,6 @@ import ms from 'ms';
 import { z } from 'zod';
 import { NameSchema } from '../core/names.js';
 
-
 export const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const EnvVarNameSchema = z
   .string()
@@ -149,6 +148,32 @@ function defaultThreads(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 
+/**
+ * `mailto:<someone>@<a domain with a dot>` or `https://<a public-looking host>`: what Apple's push service accepts.
+ * localhost and bare names are refused here rather than by the push service on every push.
+ */
+export const VapidSubject = z.string().refine(
+  (s) => {
+    const mail = /^mailto:[^@\s/]+@([^@\s/]+)$/.exec(s);
+    if (mail) return isPublicName(mail[1]!);
+    if (!/^https:\/\//.test(s)) return false;
+    try {
+      return isPublicName(new URL(s).hostname);
+    } catch {
+      return false;
+    }
+  },
+  {
+    error: (iss) =>
+      `must be a real mailto: address or https: URL a push service can reach you at (e.g. "mailto:you@example.com"); Apple refuses others, got ${JSON.stringify(iss.input)}`,
+  },
+);
+
+function isPublicName(host: string): boolean {
+  const h = host.toLowerCase();
+  return h.includes('.') && !h.endsWith('.') && h !== 'localhost' && !h.endsWith('.localhost') && !h.endsWith('.local');
+}
+
 // ---------------------------------------------------------------------------
 
 export interface BuildOptions {
@@ -210,6 +235,11 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
     ffmpeg: pathField().optional(),
     permission_timeout: duration({ min: SECOND }).default(120 * SECOND),
     question_timeout: duration({ min: SECOND, max: HOUR }).default(HOUR),
+    /**
+     * The VAPID subject push services may contact the operator at: a real mailto: address or https: URL (Apple's push
+     * service refuses others, e.g. a mailto: at localhost). Read at start.
+     */
+    vapid_subject: VapidSubject.optional(),
     /** Webhook hosts (as written in the URL) that may resolve to loopback, private or link-local addresses. */
     webhook_allowed_hosts: z.array(z.string().regex(/^[^\s/]+$/, { error: 'must be a host name' })).default([]),
     attachment_max_bytes: z

@@ -19,6 +19,9 @@ import { pushRoutes } from '../push/push-routes.js';
 import { SubscriptionStore } from '../push/subscription-store.js';
 import type { PresenceBoard } from '../push/presence-board.js';
 import { WebPushProvider } from '../push/web-push-provider.js';
+import { DeliveryLog, entryOf } from '../push/delivery-log.js';
+import { rfc3339 } from '../core/time.js';
+import type https from 'node:https';
 import { WebhookProvider } from '../push/webhook-provider.js';
 import { webhookTargetRefusal } from '../push/webhook-target.js';
 import { resolveProgram } from '../native/programs.js';
@@ -55,6 +58,8 @@ export interface ChatWiringDeps {
   /** The thread store and its notes, built before the agents domain (which posts notes too). */
   store: ChatStore;
   notes: ThreadNotes;
+  /** A TLS agent for push services (tests trust their stand-in push service's certificate with one). */
+  pushAgent?: https.Agent;
   /** Built with the token routes, which clear a revoked device's reports. */
   presence: PresenceBoard;
   config(): Config;
@@ -81,7 +86,12 @@ export async function wireChat(d: ChatWiringDeps) {
   const transcriptions = new PQueue({ concurrency: transcriptionLanes(d.config().pool.threads) });
   const subscriptions = new SubscriptionStore(d.db, d.clock);
   const presence = d.presence;
-  const webPush = await WebPushProvider.open({ keyPath: path.join(d.paths.stateDir, 'vapid.json') });
+  const webPush = await WebPushProvider.open({
+    keyPath: path.join(d.paths.stateDir, 'vapid.json'),
+    subject: d.config().chat.vapid_subject,
+    ...(d.pushAgent ? { agent: d.pushAgent } : {}),
+  });
+  const deliveries = new DeliveryLog();
   const webhookRefusal = (url: string) => webhookTargetRefusal(url, d.config().chat.webhook_allowed_hosts);
   const pushes = new PushDispatcher({
     providers: [webPush, new WebhookProvider({ refusal: webhookRefusal })],
@@ -93,6 +103,7 @@ export async function wireChat(d: ChatWiringDeps) {
     presence,
     logger: d.logger,
     now: () => d.clock.now(),
+    onOutcome: (record, outcome) => deliveries.record(entryOf(record, outcome, rfc3339(d.clock.now()))),
   });
   const push = (message: Message) => {
     const record = pushForMessage(message, displayName(message.agent));
@@ -190,6 +201,9 @@ export async function wireChat(d: ChatWiringDeps) {
     presence,
     vapidPublicKey: () => webPush.publicKey(),
     webhookRefusal,
+    send: (record, opts) => pushes.send(record, opts),
+    deliveries,
+    now: () => rfc3339(d.clock.now()),
   });
   d.features.add('chat.messages', 'chat.asks', 'chat.permissions', 'chat.questions', 'chat.read');
   await d.app.register(chatRoutes, {

@@ -37,6 +37,7 @@ import { createServer, type RouteEntry } from '../http/server.js';
 import { TlsReloader, type TlsPair } from '../http/tls-files.js';
 import { systemRoutes } from '../http/system-routes.js';
 import { webRoutes } from '../http/web-routes.js';
+import type https from 'node:https';
 import { LoopDelayMonitor } from '../metrics/loop-delay.js';
 import { Metrics } from '../metrics/metrics.js';
 import { WorkerPool } from '../pool/worker-pool.js';
@@ -47,6 +48,8 @@ export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
   logger?: Logger;
+  /** A TLS agent for Web Push services (tests trust a stand-in push service with one). */
+  pushAgent?: https.Agent;
 }
 
 export interface Daemon {
@@ -224,6 +227,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     store: chatStore,
     notes,
     presence,
+    ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}),
     config,
     hooks: agents.hooks,
     announceMessage: agents.announceMessage,

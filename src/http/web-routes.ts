@@ -16,7 +16,7 @@ export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)
  */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
-  "media-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'";
+  "media-src 'self' blob:; worker-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'";
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 

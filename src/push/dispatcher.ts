@@ -44,6 +44,14 @@ export interface PushDispatcherOptions {
   baseDelayMs?: number;
   maxRetryAfterMs?: number;
   maxPending?: number;
+  /** Told what became of each delivery (the delivery log); a throw is logged, never passed on. */
+  onOutcome?: (record: PushRecord, outcome: DeliveryOutcome) => void;
+}
+
+/** Narrows one send: to some subscriptions only (a device's test push), under another policy. */
+export interface SendOptions {
+  only?: (sub: Subscription) => boolean;
+  policy?: PushPolicy;
 }
 
 export type DeliveryOutcome =
@@ -79,8 +87,8 @@ export class PushDispatcher {
   }
 
   /** dispatch() with the outcome per subscription, for callers and tests that want it; never rejects. */
-  send(record: PushRecord): Promise<DeliveryOutcome[]> {
-    const p = this.fanOut(record).catch((err: unknown) => {
+  send(record: PushRecord, opts: SendOptions = {}): Promise<DeliveryOutcome[]> {
+    const p = this.fanOut(record, opts).catch((err: unknown) => {
       this.opts.logger.error({ err: errorDetail(err), agent: record.agent }, 'push dispatch failed');
       return [];
     });
@@ -94,7 +102,7 @@ export class PushDispatcher {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private async fanOut(record: PushRecord): Promise<DeliveryOutcome[]> {
+  private async fanOut(record: PushRecord, opts: SendOptions): Promise<DeliveryOutcome[]> {
     const { logger } = this.opts;
     let subs: readonly Subscription[];
     try {
@@ -104,19 +112,38 @@ export class PushDispatcher {
       return [];
     }
     const now = (this.opts.now ?? Date.now)();
+    const policy = opts.policy ?? this.opts.policy ?? decidePush;
     return Promise.all(
-      subs.map((sub) =>
-        this.toSubscription(record, sub, now).catch((err: unknown): DeliveryOutcome => {
-          logger.error({ subscription: sub.id, err: errorDetail(err) }, 'push delivery failed');
-          return { subscription: sub.id, status: 'failed', attempts: 0, detail: errorDetail(err) };
-        }),
-      ),
+      subs
+        .filter((sub) => opts.only?.(sub) ?? true)
+        .map((sub) =>
+          this.toSubscription(record, sub, now, policy)
+            .catch((err: unknown): DeliveryOutcome => {
+              logger.error({ subscription: sub.id, err: errorDetail(err) }, 'push delivery failed');
+              return { subscription: sub.id, status: 'failed', attempts: 0, detail: errorDetail(err) };
+            })
+            .then((outcome) => this.tell(record, outcome)),
+        ),
     );
   }
 
-  private async toSubscription(record: PushRecord, sub: Subscription, now: number): Promise<DeliveryOutcome> {
+  private tell(record: PushRecord, outcome: DeliveryOutcome): DeliveryOutcome {
+    try {
+      this.opts.onOutcome?.(record, outcome);
+    } catch (err) {
+      this.opts.logger.error({ subscription: outcome.subscription, err: errorDetail(err) }, 'push: onOutcome threw');
+    }
+    return outcome;
+  }
+
+  private async toSubscription(
+    record: PushRecord,
+    sub: Subscription,
+    now: number,
+    policy: PushPolicy,
+  ): Promise<DeliveryOutcome> {
     const { logger } = this.opts;
-    const decision = (this.opts.policy ?? decidePush)(record, sub.prefs, this.opts.presence, now);
+    const decision = policy(record, sub.prefs, this.opts.presence, now);
     if (!decision.push) return { subscription: sub.id, status: 'skipped', reason: decision.reason };
     const provider = this.providers.get(sub.provider);
     if (!provider) {

@@ -1,14 +1,16 @@
 import { z } from 'zod';
+import { AgentName } from '../core/names.js';
 import type { PushRecord } from './push-payload.js';
 
 /**
  * The per-state push policy: whether one device gets one push, given its owner's preferences and presence. Pure; the
  * dispatcher asks it once per subscription.
  *
- * Each subscription carries prefs `{mode, quiet_hours?}` (absent prefs mean mode all, no quiet hours). A push "wants
+ * Each subscription carries prefs `{mode, agents?, quiet_hours?}` (absent prefs mean mode all, no quiet hours); `agents`
+ * overrides the mode for the agents it names (a noisy agent asks only, a quiet one everything). A push "wants
  * an answer" when it is an ask (questions cards included) or a needs_input alert (permission prompts included).
  * In order:
- * 1. mode none pushes nothing; asks_only pushes only what wants an answer.
+ * 1. mode none pushes nothing; asks_only pushes only what wants an answer (the agent's own mode, else the device's).
  * 2. Nothing pushes while a client has the agent's thread open (presence.viewing): the message is on a screen
  *    already. Presence must be fresh (a client that vanished without saying so must time out), or pushes go missing.
  * 3. Inside quiet hours posts are dropped, and what wants an answer still goes out, silently: someone is blocked on
@@ -38,6 +40,8 @@ export type QuietHours = z.infer<typeof QuietHours>;
 
 export const PushPrefs = z.object({
   mode: PushMode.default('all'),
+  /** Per-agent modes, overriding `mode` for the agents named. */
+  agents: z.record(AgentName, PushMode).optional(),
   quiet_hours: QuietHours.optional(),
 });
 export type PushPrefs = z.infer<typeof PushPrefs>;
@@ -62,7 +66,7 @@ export type PushPolicy = (
 ) => PushDecision;
 
 export const decidePush: PushPolicy = (record, prefs, presence, now) => {
-  const mode = prefs?.mode ?? 'all';
+  const mode = prefs?.agents?.[record.agent] ?? prefs?.mode ?? 'all';
   const wantsAnswer = wantsAnAnswer(record);
   if (mode === 'none' || (mode === 'asks_only' && !wantsAnswer)) return { push: false, reason: 'mode' };
   if (presence.viewing(record.agent)) return { push: false, reason: 'viewing' };
@@ -72,10 +76,11 @@ export const decidePush: PushPolicy = (record, prefs, presence, now) => {
 };
 
 export function wantsAnAnswer(record: PushRecord): boolean {
-  return record.kind === 'needs_input' || record.message_kind === 'ask';
+  return record.kind === 'needs_input' || (record.kind === 'chat' && record.message_kind === 'ask');
 }
 
 export function collapseKey(record: PushRecord): string {
+  if (record.kind === 'test') return 'test';
   if (record.kind === 'chat')
     return record.message_kind === 'ask' ? `message:${record.message_id}` : `chat:${record.agent}`;
   return record.message_id ? `message:${record.message_id}` : `needs_input:${record.agent}`;

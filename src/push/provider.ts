@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PushPrefs, PushUrgency } from './policy.js';
-import { ChatPush, NeedsInputPush } from './push-payload.js';
+import { ChatPush, NeedsInputPush, TestPush } from './push-payload.js';
 
 /**
  * The seam between the dispatcher and a push transport, and the shapes both sides share: a device's subscription
@@ -48,6 +48,7 @@ const deliveryHints = {
 export const PushPayload = z.discriminatedUnion('kind', [
   ChatPush.extend(deliveryHints),
   NeedsInputPush.extend(deliveryHints),
+  TestPush.extend(deliveryHints),
 ]);
 export type PushPayload = z.infer<typeof PushPayload>;
 

@@ -54,7 +54,17 @@ export const NeedsInputPush = z.object({
 });
 export type NeedsInputPush = z.infer<typeof NeedsInputPush>;
 
-export const PushRecord = z.discriminatedUnion('kind', [ChatPush, NeedsInputPush]);
+/** "Send a test push" (POST /api/v1/push/test): to one device's subscriptions, past the policy; opens the settings. */
+export const TestPush = z.object({
+  kind: z.literal('test'),
+  agent: z.literal(''),
+  title: z.string(),
+  body: z.string(),
+  message_id: z.string().optional(),
+});
+export type TestPush = z.infer<typeof TestPush>;
+
+export const PushRecord = z.discriminatedUnion('kind', [ChatPush, NeedsInputPush, TestPush]);
 export type PushRecord = z.infer<typeof PushRecord>;
 
 export function pushForMessage(message: Message, agentDisplay: string): PushRecord | null {
@@ -135,8 +145,11 @@ function pushOption(o: AskOption): PushOption {
   return { value: o.value, label: o.label };
 }
 
+const utf8 = new TextEncoder();
+
+/** TextEncoder rather than Buffer: Leo Web's build type-checks this module too (policy.ts names PushRecord). */
 export function byteLength(s: string): number {
-  return Buffer.byteLength(s, 'utf8');
+  return utf8.encode(s).length;
 }
 
 /** Bytes a string takes inside a JSON document: escapes count (a newline is two bytes, a control character six). */

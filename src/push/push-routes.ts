@@ -7,8 +7,22 @@ import { parseInput } from '../http/validate.js';
 import { AgentName } from '../core/names.js';
 import { viewerOf, type PresenceBoard } from './presence-board.js';
 import { NewSubscription, type SubscriptionScope, type SubscriptionStore } from './subscription-store.js';
+import { entryOf, type DeliveryLog } from './delivery-log.js';
+import type { DeliveryOutcome, SendOptions } from './dispatcher.js';
+import { PushPrefs, type PushPolicy } from './policy.js';
+import type { TestPush } from './push-payload.js';
 
 export const PresenceReport = z.strictObject({ viewing: z.boolean() });
+export const PrefsBody = PushPrefs.strict();
+
+const TEST_PUSH: TestPush = {
+  kind: 'test',
+  agent: '',
+  title: 'Leo',
+  body: 'Test push: notifications from Leo reach this device.',
+};
+/** A test push asked for on the settings screen goes out whatever the preferences and presence say. */
+const alwaysPush: PushPolicy = () => ({ push: true, collapse_key: 'test', urgency: 'high', silent: false });
 
 /**
  * Devices register where their pushes go; the VAPID public key is what a browser subscribes with. A client with a
@@ -28,7 +42,12 @@ export const pushRoutes: FastifyPluginAsync<{
   vapidPublicKey(): string;
   /** Why a webhook URL is refused (webhook-target.ts), or null. */
   webhookRefusal(url: string): Promise<string | null>;
-}> = async (app, { store, presence, vapidPublicKey, webhookRefusal }) => {
+  /** The dispatcher's send, awaited by the test push. */
+  send(record: TestPush, opts: SendOptions): Promise<DeliveryOutcome[]>;
+  deliveries: DeliveryLog;
+  now(): string;
+}> = async (app, { store, presence, vapidPublicKey, webhookRefusal, send, deliveries, now }) => {
+  const own = (p: Principal | null) => new Set(store.summaries(scopeOf(p)).map((s) => s.id));
   const opts = { config: { access: Access.operatorOrDevice } };
   app.get('/api/v1/push/vapid-public-key', opts, async () => ok({ public_key: vapidPublicKey() }));
   // A device's subscription is registered in its own name and belongs to its token; `device` in the body is then
@@ -48,8 +67,23 @@ export const pushRoutes: FastifyPluginAsync<{
   app.delete('/api/v1/push/subscriptions/:id', opts, async (req) => {
     const { id } = parseInput(SubscriptionParams, req.params, 'params');
     if (!store.remove(id, scopeOf(req.principal))) throw notFound(`no push subscription ${id}`);
+    deliveries.forget(id);
     return ok({ id, removed: true });
   });
+  app.put('/api/v1/push/subscriptions/:id/prefs', opts, async (req) => {
+    const { id } = parseInput(SubscriptionParams, req.params, 'params');
+    const prefs = parseInput(PrefsBody, req.body, 'body');
+    const updated = store.setPrefs(id, prefs, scopeOf(req.principal));
+    if (!updated) throw notFound(`no push subscription ${id}`);
+    return ok(updated);
+  });
+  // To the caller's own subscriptions only (a device's; the operator's reach all): the answer says what happened.
+  app.post('/api/v1/push/test', opts, async (req) => {
+    const ids = own(req.principal);
+    const outcomes = await send(TEST_PUSH, { only: (s) => ids.has(s.id), policy: alwaysPush });
+    return ok({ deliveries: outcomes.map((o) => entryOf(TEST_PUSH, o, now())) });
+  });
+  app.get('/api/v1/push/deliveries', opts, async (req) => ok(deliveries.of(own(req.principal))));
   app.put('/api/v1/chat/:agent/presence', opts, async (req) => {
     const { agent } = parseInput(AgentParams, req.params, 'params');
     const { viewing } = parseInput(PresenceReport, req.body, 'body');

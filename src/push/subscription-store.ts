@@ -3,6 +3,8 @@ import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { rfc3339 } from '../core/time.js';
 import type { Database } from '../store/database.js';
+import type { PushPrefs } from './policy.js';
+import type { SubscriptionSummary } from './push-wire.js';
 import { Subscription, WebPushSubscription, WebhookSubscription } from './provider.js';
 
 /** What a device registers: a subscription without the id the daemon assigns. */
@@ -11,16 +13,6 @@ export const NewSubscription = z.discriminatedUnion('provider', [
   WebhookSubscription.omit({ id: true }).strict(),
 ]);
 export type NewSubscription = z.infer<typeof NewSubscription>;
-
-/** The listing shape: which device, which provider, its preferences; never an endpoint, key, URL or secret. */
-export const SubscriptionSummary = z.object({
-  id: z.string(),
-  provider: z.enum(['web-push', 'webhook']),
-  device: z.string().optional(),
-  prefs: z.unknown().optional(),
-  created_at: z.string(),
-});
-export type SubscriptionSummary = z.infer<typeof SubscriptionSummary>;
 
 /**
  * Whose subscriptions a call sees: a paired device's token id (its own only), or `all` for the operator and the
@@ -60,6 +52,21 @@ export class SubscriptionStore {
         ? this.db.prepare('DELETE FROM push_subscriptions WHERE id = ?').run(id)
         : this.db.prepare('DELETE FROM push_subscriptions WHERE id = ? AND token_id = ?').run(id, scope.tokenId);
     return run.changes > 0;
+  }
+
+  /** Replaces one subscription's preferences (within `scope`); null when there is no such subscription there. */
+  setPrefs(id: string, prefs: PushPrefs, scope: SubscriptionScope): SubscriptionSummary | null {
+    const row = (
+      scope === 'all'
+        ? this.db.prepare('SELECT body, created_at FROM push_subscriptions WHERE id = ?').get(id)
+        : this.db
+            .prepare('SELECT body, created_at FROM push_subscriptions WHERE id = ? AND token_id = ?')
+            .get(id, scope.tokenId)
+    ) as { body: string; created_at: string } | undefined;
+    if (!row) return null;
+    const sub = Subscription.parse({ ...JSON.parse(row.body), prefs });
+    this.db.prepare('UPDATE push_subscriptions SET body = ? WHERE id = ?').run(JSON.stringify(sub), id);
+    return summary(sub, row.created_at);
   }
 
   has(id: string): boolean {

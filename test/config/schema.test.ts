@@ -275,3 +275,29 @@ appearance_rules:
     assert.deepEqual(c.appearance_rules[1], { match: { harness: 'shell' }, color: 'teal' });
   });
 });
+
+describe('chat.vapid_subject', () => {
+  it('takes a real mailto: address or https: URL', () => {
+    for (const subject of ['mailto:ops@example.com', 'https://leo.example.org/contact']) {
+      const res = parseConfig(`chat:\n  vapid_subject: "${subject}"\n`, { file: 'leo.yaml', home: HOME });
+      assert.equal(res.ok && res.config.chat.vapid_subject, subject);
+    }
+  });
+
+  it('refuses what Apple’s push service refuses, with an error saying what to write', () => {
+    for (const subject of [
+      'ops@example.com',
+      'mailto:leo@localhost',
+      'mailto:me@box',
+      'http://example.com',
+      'https://localhost',
+    ]) {
+      const res = parseConfig(`chat:\n  vapid_subject: "${subject}"\n`, { file: 'leo.yaml', home: HOME });
+      assert.equal(res.ok, false, subject);
+      assert.match(
+        !res.ok ? (res.errors[0] ?? '') : '',
+        /^leo\.yaml:2: chat\.vapid_subject: must be a real mailto: address or https: URL .*"mailto:you@example\.com".*Apple/,
+      );
+    }
+  });
+});

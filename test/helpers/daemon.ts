@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import type https from 'node:https';
 import path from 'node:path';
 import { ManualClock, type Clock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
@@ -41,11 +42,16 @@ export function killTmuxServer(home: string): void {
 
 /** The real daemon in-process with both real listeners, in a throwaway LEO_HOME. */
 export async function startTestDaemon(
-  opts: { config?: string; web?: string; clock?: Clock } = {},
+  opts: { config?: string; web?: string; clock?: Clock; pushAgent?: https.Agent } = {},
 ): Promise<TestDaemon> {
   const t = makeTempHome(testConfig(opts.config ?? '', opts.web ?? ''));
   const clock = opts.clock ?? new ManualClock(Date.now());
-  const daemon = await startDaemon({ env: t.env, clock, logger: createLogger('warn') });
+  const daemon = await startDaemon({
+    env: t.env,
+    clock,
+    logger: createLogger('warn'),
+    ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}),
+  });
   return {
     daemon,
     clock,

@@ -27,6 +27,17 @@ const quiet = (over: Partial<PushPrefs> = {}): PushPrefs =>
   PushPrefs.parse({ quiet_hours: { start: '22:00', end: '07:00', timezone: 'America/New_York' }, ...over });
 
 describe('decidePush', () => {
+  it('a per-agent mode overrides the device’s for that agent only', () => {
+    const prefs = PushPrefs.parse({ mode: 'asks_only', agents: { den: 'all', ivy: 'none' } });
+    assert.equal(decidePush(post, prefs, nobody, noonUtc).push, true);
+    assert.equal(decidePush({ ...post, agent: 'max' } as PushRecord, prefs, nobody, noonUtc).push, false);
+    assert.equal(decidePush({ ...ask, agent: 'max' } as PushRecord, prefs, nobody, noonUtc).push, true);
+    assert.deepEqual(decidePush({ ...ask, agent: 'ivy' } as PushRecord, prefs, nobody, noonUtc), {
+      push: false,
+      reason: 'mode',
+    });
+  });
+
   it('by default everything pushes: posts at normal urgency, what wants an answer at high', () => {
     assert.deepEqual(decidePush(post, undefined, nobody, noonUtc), {
       push: true,

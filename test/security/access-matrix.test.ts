@@ -39,6 +39,8 @@ const EXPECTED: Record<string, Admits> = {
   'GET /icon.svg': 'public',
   'GET /icon-192.png': 'public',
   'GET /icon-512.png': 'public',
+  // The push service worker (issue 17): a top-level file like the manifest.
+  'GET /sw.js': 'public',
 
   'POST /api/v1/devices': OPERATOR,
   'GET /api/v1/devices': OPERATOR,
@@ -98,6 +100,9 @@ const EXPECTED: Record<string, Admits> = {
   'POST /api/v1/push/subscriptions': OPERATOR_DEVICE,
   'GET /api/v1/push/subscriptions': OPERATOR_DEVICE,
   'DELETE /api/v1/push/subscriptions/:id': OPERATOR_DEVICE,
+  'PUT /api/v1/push/subscriptions/:id/prefs': OPERATOR_DEVICE,
+  'POST /api/v1/push/test': OPERATOR_DEVICE,
+  'GET /api/v1/push/deliveries': OPERATOR_DEVICE,
 
   'POST /api/agent/:name/mcp': AGENT,
   'GET /api/agent/:name/mcp': AGENT,

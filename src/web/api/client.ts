@@ -8,6 +8,8 @@ import type { EnvironmentsBody, RenameBody, SpawnBody, TemplateBody } from '../.
 import { TemplateSummary } from '../../config/template-summary.js';
 import { Changes, FileDiff } from '../../review/changes-schemas.js';
 import { RunLogTail, TaskDetail } from '../../tasks/task-wire.js';
+import { DeliveryEntry, SubscriptionSummary } from '../../push/push-wire.js';
+import type { PushPrefs } from '../../push/policy.js';
 import { SseParser, type SseEvent } from './sse.js';
 
 /**
@@ -327,6 +329,47 @@ export class Api {
   diff(agent: string, file: string) {
     const q = new URLSearchParams({ path: file });
     return this.call(FileDiff, 'GET', `/api/v1/agents/${encodeURIComponent(agent)}/changes/diff?${q}`);
+  }
+
+  /** The key this browser's PushManager subscribes with. */
+  vapidPublicKey() {
+    return this.call(z.object({ public_key: z.string() }), 'GET', '/api/v1/push/vapid-public-key');
+  }
+
+  /** This device's own push subscriptions (the daemon lists a device's only). */
+  pushSubscriptions() {
+    return this.call(z.array(SubscriptionSummary), 'GET', '/api/v1/push/subscriptions');
+  }
+
+  subscribePush(sub: { endpoint: string; keys: { p256dh: string; auth: string } }, prefs?: PushPrefs) {
+    return this.call(SubscriptionSummary, 'POST', '/api/v1/push/subscriptions', {
+      provider: 'web-push',
+      ...sub,
+      ...(prefs ? { prefs } : {}),
+    });
+  }
+
+  unsubscribePush(id: string) {
+    return this.call(z.unknown(), 'DELETE', `/api/v1/push/subscriptions/${encodeURIComponent(id)}`);
+  }
+
+  setPushPrefs(id: string, prefs: PushPrefs) {
+    return this.call(SubscriptionSummary, 'PUT', `/api/v1/push/subscriptions/${encodeURIComponent(id)}/prefs`, prefs);
+  }
+
+  /** A test push to this device's subscriptions: what became of each. */
+  testPush() {
+    return this.call(z.object({ deliveries: z.array(DeliveryEntry) }), 'POST', '/api/v1/push/test', {});
+  }
+
+  /** The delivery log of this device's subscriptions, newest first. */
+  pushDeliveries() {
+    return this.call(z.array(DeliveryEntry), 'GET', '/api/v1/push/deliveries');
+  }
+
+  /** Says the agent's thread is (or is no longer) on this screen, so its messages do not push meanwhile. */
+  presence(agent: string, viewing: boolean) {
+    return this.call(z.unknown(), 'PUT', `/api/v1/chat/${encodeURIComponent(agent)}/presence`, { viewing });
   }
 
   /** Reads an SSE response with the bearer header, handing each frame whose data is JSON to `onFrame`. */

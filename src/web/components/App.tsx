@@ -10,6 +10,7 @@ import { Inbox } from './Inbox.js';
 import { AgentControls } from './controls/AgentControls.js';
 import { SpawnForm } from './controls/SpawnForm.js';
 import { Unpaired } from './Unpaired.js';
+import { Settings } from './Settings.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
 import { bindShortcuts } from '../keys/bind-shortcuts.js';
 import { Suspense, lazy } from 'preact/compat';
@@ -48,6 +49,7 @@ export function App() {
         {r.screen === 'task' && <TaskDetail key={r.task} task={r.task} run={r.run} />}
         {r.screen === 'changes' && <ChangesView key={r.agent} agent={r.agent} file={r.file} />}
       </Suspense>
+      {r.screen === 'settings' && <Settings />}
       <ShortcutHelp />
     </div>
   );

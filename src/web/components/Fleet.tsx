@@ -2,7 +2,7 @@ import { fleet, loaded, unread } from '../stores/fleet.js';
 import { openCount } from '../stores/inbox.js';
 import { AgentCard } from './AgentCard.js';
 import { ConnectionBadge } from './ConnectionBadge.js';
-import { INBOX_HREF, TASKS_HREF, route } from '../stores/route.js';
+import { INBOX_HREF, SETTINGS_HREF, TASKS_HREF, route } from '../stores/route.js';
 import { helpOpen } from '../keys/bind-shortcuts.js';
 import { HttpWarning } from './HttpWarning.js';
 
@@ -29,6 +29,15 @@ export function Fleet() {
           aria-current={route.value.screen === 'tasks' || route.value.screen === 'task' ? 'page' : undefined}
         >
           Tasks
+        </a>
+        <a
+          class="settings-link"
+          href={SETTINGS_HREF}
+          aria-label="Notifications and settings"
+          title="Notifications"
+          aria-current={route.value.screen === 'settings' ? 'page' : undefined}
+        >
+          🔔
         </a>
         <button
           type="button"

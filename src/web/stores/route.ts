@@ -4,12 +4,13 @@ import { signal } from '@preact/signals';
  * Which screen the address names: `#/t/<agent>` is that agent's thread, `#/t/<agent>/m/<id>` the same thread opened at
  * one message (the inbox and push notifications link there), `#/inbox` the inbox, `#/new` a new agent, `#/a/<agent>`
  * an agent's controls, `#/tasks` the tasks, `#/tasks/<task>` one task, `#/tasks/<task>/runs/<id>` a run's log,
- * `#/c/<agent>` an agent's changed files, `#/c/<agent>/f/<path>` one file's diff, anything else the fleet.
+ * `#/c/<agent>` an agent's changed files, `#/c/<agent>/f/<path>` one file's diff, `#/settings` this device's push settings, anything else the fleet.
  */
 export type Route =
   | { screen: 'fleet' }
   | { screen: 'inbox' }
   | { screen: 'new' }
+  | { screen: 'settings' }
   | { screen: 'agent'; agent: string }
   | { screen: 'thread'; agent: string; message?: string }
   | { screen: 'tasks' }
@@ -33,6 +34,7 @@ export function parseRoute(hash: string): Route {
     return changes[2]
       ? { screen: 'changes', agent: dec(changes[1]!), file: changes[2].split('/').map(dec).join('/') }
       : { screen: 'changes', agent: dec(changes[1]!) };
+  if (hash === '#/settings') return { screen: 'settings' };
   const manage = /^#\/a\/([^/]+)$/.exec(hash);
   if (manage) return { screen: 'agent', agent: decodeURIComponent(manage[1]!) };
   const m = /^#\/t\/([^/]+)(?:\/m\/([^/]+))?$/.exec(hash);
@@ -54,3 +56,4 @@ export const taskHref = (task: string, run?: string) =>
   `#/tasks/${encodeURIComponent(task)}${run ? `/runs/${encodeURIComponent(run)}` : ''}`;
 export const changesHref = (agent: string, file?: string) =>
   `#/c/${encodeURIComponent(agent)}${file ? `/f/${file.split('/').map(encodeURIComponent).join('/')}` : ''}`;
+export const SETTINGS_HREF = '#/settings';

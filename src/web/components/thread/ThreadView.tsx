@@ -11,6 +11,7 @@ import { agentControlsHref } from '../../stores/route.js';
 import { Composer } from '../composer/Composer.js';
 import { OutboxItems } from '../composer/OutboxItems.js';
 import { outbox } from '../../stores/outbox.js';
+import { watchPresence } from '../../stores/presence.js';
 
 /**
  * One agent's thread: its header, the virtualized message list (MessageList) opened at the newest message or at
@@ -20,6 +21,7 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
   useEffect(() => {
     void openThread(agent, message);
   }, [agent, message]);
+  useEffect(() => watchPresence(agent), [agent]);
   // Only if no other thread opened meanwhile: a quick switch can run this cleanup after the next thread's open.
   useEffect(() => () => void (openAgent.peek() === agent && openThread(null)), [agent]);
 

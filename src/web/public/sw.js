@@ -1,0 +1,130 @@
+// Leo Web's service worker: push notifications only (no caching: index.html and this file are served no-cache).
+// Hand-written and dependency-free. The payload is the daemon's PushPayload (src/push/provider.ts); docs/WEB.md "Push".
+'use strict';
+
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+
+// Every push shows a notification, even one that cannot be read: iOS revokes a subscription whose pushes show nothing.
+self.addEventListener('push', (event) => {
+  let payload = null;
+  try {
+    payload = event.data ? event.data.json() : null;
+  } catch {
+    payload = null;
+  }
+  const n = notificationFor(payload);
+  event.waitUntil(self.registration.showNotification(n.title, n.options));
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.waitUntil(onNotificationClick(event.notification, event.action));
+});
+
+/** The thread (at the message) a push is about; the settings for a test push; the app otherwise. */
+function deepLink(p) {
+  if (p && p.kind === 'test') return '/#/settings';
+  if (!p || !p.agent) return '/';
+  const thread = `/#/t/${encodeURIComponent(p.agent)}`;
+  return p.message_id ? `${thread}/m/${encodeURIComponent(p.message_id)}` : thread;
+}
+
+/** What a notification's action buttons answer, as the answer route's body; one per action, in order. */
+function answersFor(p) {
+  if (!p || !p.message_id) return [];
+  if (p.kind === 'needs_input' && p.message_kind === 'permission')
+    return [
+      { title: 'Allow', body: { values: ['allow'] } },
+      { title: 'Deny', body: { values: ['deny'] } },
+    ];
+  if (p.kind === 'chat' && p.message_kind === 'ask' && p.input_type === 'buttons' && Array.isArray(p.options)) {
+    const max = (self.Notification && self.Notification.maxActions) || 2;
+    // A partial set of buttons would misstate the choices: all of them fit, or the notification just opens the card.
+    if (p.options.length > max) return [];
+    return p.options.map((o) => ({ title: String(o.label), body: { values: [String(o.value)] } }));
+  }
+  return [];
+}
+
+function notificationFor(p) {
+  if (!p || typeof p.title !== 'string')
+    return { title: 'Leo', options: { body: 'Something new in Leo', data: { url: '/' } } };
+  const answers = answersFor(p);
+  return {
+    title: p.title || 'Leo',
+    options: {
+      body: typeof p.body === 'string' ? p.body : '',
+      tag: p.collapse_key || undefined,
+      renotify: Boolean(p.collapse_key),
+      silent: p.silent === true,
+      requireInteraction: p.urgency === 'high',
+      icon: '/icon-192.png',
+      badge: '/icon-192.png',
+      actions: answers.map((a, i) => ({ action: `answer:${i}`, title: a.title })),
+      data: { url: deepLink(p), agent: p.agent, message_id: p.message_id, answers: answers.map((a) => a.body) },
+    },
+  };
+}
+
+/** A tap opens (or focuses) the app at the deep link; an action answers the card with this device's token. */
+async function onNotificationClick(notification, action) {
+  const data = notification.data || {};
+  notification.close();
+  const m = /^answer:(\d+)$/.exec(action || '');
+  const body = m && Array.isArray(data.answers) ? data.answers[Number(m[1])] : undefined;
+  if (body && data.agent && data.message_id) {
+    const answered = await answer(data.agent, data.message_id, body).catch(() => false);
+    if (answered) return 'answered';
+    // Refused (settled meanwhile, unpaired, offline): the card in the app says why.
+  }
+  await openApp(data.url || '/');
+  return 'opened';
+}
+
+async function answer(agent, id, body) {
+  const token = await deviceToken();
+  if (!token) return false;
+  const res = await fetch(`/api/v1/chat/${encodeURIComponent(agent)}/messages/${encodeURIComponent(id)}/answer`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    cache: 'no-store',
+  });
+  return res.ok;
+}
+
+async function openApp(url) {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+  if (open) {
+    // The app follows its hash route; a message moves it without reloading the page.
+    open.postMessage({ type: 'leo.open', url });
+    // Focus is refused outside a notification's own click (the platform's rule); the app has moved all the same.
+    return open.focus().catch(() => open);
+  }
+  return self.clients.openWindow(url);
+}
+
+/** The device token from the app's IndexedDB (`leo` / `auth` / `device-token`, src/web/api/idb.ts), or null. */
+function deviceToken() {
+  return new Promise((resolve) => {
+    const req = indexedDB.open('leo');
+    // No database yet: never create one here (the app's own upgrade makes it), so there is no token.
+    req.onupgradeneeded = () => req.transaction.abort();
+    req.onerror = () => resolve(null);
+    req.onsuccess = () => {
+      const db = req.result;
+      if (!db.objectStoreNames.contains('auth')) {
+        db.close();
+        return resolve(null);
+      }
+      const get = db.transaction('auth', 'readonly').objectStore('auth').get('device-token');
+      get.onsuccess = () => resolve(typeof get.result === 'string' ? get.result : null);
+      get.onerror = () => resolve(null);
+      get.transaction.oncomplete = () => db.close();
+    };
+  });
+}
+
+// For the browser test, which calls the click handling through the worker (a synthetic event cannot waitUntil).
+self.leo = { onNotificationClick, notificationFor };

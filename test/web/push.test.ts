@@ -1,0 +1,261 @@
+// Push that can be trusted (issue 17) in a real browser against the real daemon. The daemon's real Web Push sender
+// posts to a stand-in push service (loopback HTTPS, as in test/push/web-push-provider.test.ts); the test decrypts what
+// arrived with the subscription's keys and hands those exact bytes to the real service worker through Chromium's
+// DevTools protocol (ServiceWorker.deliverPushMessage), then reads the notification it showed and drives its tap and
+// its action buttons. Around that: the Notifications screen's preferences, test push and delivery log, and presence
+// (a thread on screen suppresses its pushes; a hidden page stops saying so).
+import assert from 'node:assert/strict';
+import https from 'node:https';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
+import { PushPayload } from '../../src/push/provider.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { request, type Response } from '../helpers/http.js';
+import { browserKeys, selfSignedCert, startReceiver, tempDir, type Receiver } from '../push/helpers.js';
+import { launchBrowser, pairedPage, Screenshots } from './browser.js';
+
+const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
+/** A person reads before tapping. */
+const PACE_MS = 1200;
+
+const tmp = tempDir();
+const tls = selfSignedCert(tmp.dir);
+const skip = tls ? false : 'openssl is not installed; cannot stand in for a push service';
+after(() => tmp.cleanup());
+
+describe('Leo Web: push', { skip }, () => {
+  let t: TestDaemon;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let cdp: CDPSession;
+  let sw: Worker;
+  let rx: Receiver;
+  let agent: https.Agent;
+  let registrationId = '';
+  let origin = '';
+  const keys = browserKeys();
+  const shots = new Screenshots();
+  const api = (method: string, path: string, body?: unknown, token = t.daemon.operatorToken) =>
+    request(t.tcp, method, path, { token, ...(body === undefined ? {} : { body }) });
+  let deviceToken = '';
+
+  /** The next push the stand-in push service receives, decrypted: the bytes the browser would get. */
+  const nextPush = async (from: number): Promise<string> => {
+    for (let i = 0; i < 200 && rx.requests.length <= from; i++) await new Promise((r) => setTimeout(r, 25));
+    const req = rx.requests[from];
+    assert.ok(req, 'the push service received a push');
+    return keys.decrypt(req.body).toString('utf8');
+  };
+  /** Delivers a push to the real service worker and waits for the notification it shows (by its tag). */
+  const deliver = async (data: string, tag: string) => {
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data });
+    for (let i = 0; i < 100; i++) {
+      const shown = await page.evaluate(async (want) => {
+        const reg = await (globalThis as any).navigator.serviceWorker.ready;
+        const n = (await reg.getNotifications()).find((x: { tag: string }) => x.tag === want);
+        return n ? { title: n.title, body: n.body, tag: n.tag, data: n.data, actions: n.actions } : null;
+      }, tag);
+      if (shown) return shown;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no notification ${tag} shown`);
+  };
+  /** The service worker's own click handling for the notification with this tag (action: a button, '' the body). */
+  const click = (tag: string, action = '') =>
+    sw.evaluate(
+      async ([tag, action]) => {
+        const worker = globalThis as any;
+        const n = (await worker.registration.getNotifications()).find((x: { tag: string }) => x.tag === tag);
+        if (!n) throw new Error(`no notification ${tag}`);
+        return worker.leo.onNotificationClick(n, action) as Promise<string>;
+      },
+      [tag, action] as const,
+    );
+  const post = (text: string) => api('POST', '/api/agent/den/chat/post', { text }, t.daemon.agentToken);
+  const log = () => page.locator('.delivery-log li');
+
+  before(async () => {
+    rx = await startReceiver(tls!);
+    agent = new https.Agent({ ca: tls!.cert });
+    [t, browser] = await Promise.all([startTestDaemon({ config: CONFIG, pushAgent: agent }), launchBrowser()]);
+    assert.equal((await api('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    ({ context, page } = await pairedPage(browser, t, 'phone'));
+    origin = new URL(page.url()).origin;
+    await context.grantPermissions(['notifications'], { origin });
+    cdp = await context.newCDPSession(page);
+    const registered = new Promise<string>((resolve) =>
+      cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+        const r = e.registrations.find((x) => x.scopeURL === `${origin}/` && !x.isDeleted);
+        if (r) resolve(r.registrationId);
+      }),
+    );
+    await cdp.send('ServiceWorker.enable');
+    registrationId = await registered;
+    await page.evaluate(() => (globalThis as any).navigator.serviceWorker.ready.then(() => undefined));
+    sw = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    deviceToken = await page.evaluate(
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const req = (globalThis as any).indexedDB.open('leo');
+          req.onsuccess = () => {
+            const get = req.result.transaction('auth').objectStore('auth').get('device-token');
+            get.onsuccess = () => resolve(get.result as string);
+          };
+          req.onerror = () => reject(req.error);
+        }),
+    );
+    // pushManager.subscribe needs a real push service, which a test browser has not: the device registers the
+    // subscription the stand-in push service serves, with its own token, as the app does with the browser's.
+    const sub = await api(
+      'POST',
+      '/api/v1/push/subscriptions',
+      { provider: 'web-push', endpoint: `${rx.url}/push/phone`, keys: { p256dh: keys.p256dh, auth: keys.auth } },
+      deviceToken,
+    );
+    assert.equal(sub.status, 201, sub.text);
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.stop();
+    agent?.destroy();
+    await rx?.close();
+  });
+
+  it('the service worker is served no-cache under the CSP that admits it', async () => {
+    const r = await request(t.tcp, 'GET', '/sw.js');
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['cache-control'], 'no-cache');
+    assert.match(String(r.headers['content-type']), /javascript/);
+    assert.match(String(r.headers['content-security-policy']), /worker-src 'self'/);
+  });
+
+  it('the Notifications screen: preferences saved on the subscription, a test push sent and logged', async () => {
+    await page.locator('.settings-link').click();
+    await page.locator('[data-push="subscribed"]').waitFor();
+    await page.waitForTimeout(PACE_MS);
+    await page.getByRole('radio', { name: 'Only questions and permission prompts' }).check();
+    await page.locator('[data-push-status]', { hasText: 'Preferences saved' }).waitFor();
+    await page.locator('select[data-agent="den"]').selectOption('all');
+    await page.locator('select[data-agent="den"]:not([disabled])').waitFor();
+    const subs = await api('GET', '/api/v1/push/subscriptions', undefined, deviceToken);
+    assert.deepEqual(subs.json.data[0].prefs, { mode: 'asks_only', agents: { den: 'all' } });
+
+    const before = rx.requests.length;
+    await page.getByRole('button', { name: 'Send a test push' }).click();
+    await page.locator('[data-push-status]', { hasText: 'Test push: sent' }).waitFor();
+    await log().filter({ hasText: 'Test push' }).filter({ hasText: 'sent' }).first().waitFor();
+    const test = PushPayload.parse(JSON.parse(await nextPush(before)));
+    assert.equal(test.kind, 'test');
+    const shown = await deliver(JSON.stringify(test), 'test');
+    assert.equal(shown.data.url, '/#/settings');
+    await shots.take(page, 'settings');
+  });
+
+  it('an agent’s message pushes the daemon’s payload; the notification deep-links to it and a tap opens it', async () => {
+    const before = rx.requests.length;
+    const posted = await post('Build is green on main');
+    assert.equal(posted.status, 200, posted.text);
+    const id = posted.json.data.message_id as string;
+    const data = await nextPush(before);
+    const payload = PushPayload.parse(JSON.parse(data));
+    assert.deepEqual(
+      [payload.kind, payload.title, payload.body, payload.message_id],
+      ['chat', 'den', 'Build is green on main', id],
+    );
+    const shown = await deliver(data, 'chat:den');
+    assert.equal(shown.title, 'den');
+    assert.equal(shown.body, 'Build is green on main');
+    assert.equal(shown.tag, 'chat:den', 'posts of one agent replace each other');
+    assert.equal(shown.data.url, `/#/t/den/m/${id}`);
+    await page.waitForTimeout(PACE_MS);
+    assert.equal(await click('chat:den'), 'opened');
+    await page.waitForURL(`**/#/t/den/m/${id}`);
+    await page.locator(`[data-thread="den"]`).waitFor();
+  });
+
+  it('a buttons ask is answered straight from the notification’s action', async () => {
+    // Leaving the thread withdraws its presence, so the ask pushes.
+    const left = page.waitForRequest((r) => r.url().endsWith('/presence') && r.postData()?.includes('false') === true);
+    await page.goto(`${origin}/#/settings`);
+    await page.locator('[data-push="subscribed"]').waitFor();
+    await left;
+    const before = rx.requests.length;
+    const held: Promise<Response> = request(t.tcp, 'POST', '/api/agent/den/chat/ask', {
+      token: t.daemon.agentToken,
+      body: {
+        timeout_s: 600,
+        question: 'Deploy to prod?',
+        options: [
+          { value: 'yes', label: 'Deploy' },
+          { value: 'no', label: 'Hold' },
+        ],
+      },
+    });
+    const data = await nextPush(before);
+    const payload = PushPayload.parse(JSON.parse(data));
+    assert.equal(payload.kind === 'chat' && payload.input_type, 'buttons');
+    const shown = await deliver(data, `message:${payload.message_id}`);
+    assert.deepEqual(
+      shown.actions.map((a: { title: string }) => a.title),
+      ['Deploy', 'Hold'],
+    );
+    await page.waitForTimeout(PACE_MS);
+    assert.equal(await click(`message:${payload.message_id}`, 'answer:1'), 'answered');
+    const answered = await held;
+    assert.equal(answered.status, 200, answered.text);
+    assert.match(answered.text, /"no"/);
+    // A permission prompt's notification gets Allow and Deny.
+    const prompt = await sw.evaluate(
+      () =>
+        (globalThis as any).leo.notificationFor({
+          kind: 'needs_input',
+          agent: 'den',
+          title: 'den',
+          body: 'Bash: rm -rf build',
+          message_id: '01JPERM',
+          message_kind: 'permission',
+          collapse_key: 'message:01JPERM',
+          urgency: 'high',
+          silent: false,
+        }).options.actions,
+    );
+    assert.deepEqual(
+      prompt.map((a: { title: string }) => a.title),
+      ['Allow', 'Deny'],
+    );
+  });
+
+  it('presence: a thread on screen suppresses its pushes, a hidden page does not; failures show the push service’s answer', async () => {
+    const viewing = page.waitForRequest((r) => r.url().endsWith('/presence') && r.method() === 'PUT');
+    await page.goto(`${origin}/#/t/den`);
+    await page.locator('[data-thread="den"]').waitFor();
+    assert.deepEqual(JSON.parse((await viewing).postData() ?? ''), { viewing: true });
+    await page.waitForTimeout(PACE_MS);
+    const before = rx.requests.length;
+    await post('while you watch');
+    // The page hides (another app in front): the report is withdrawn at once.
+    const hidden = page.waitForRequest(
+      (r) => r.url().endsWith('/presence') && r.postData()?.includes('false') === true,
+    );
+    await page.evaluate(() => {
+      const doc = (globalThis as any).document;
+      Object.defineProperty(doc, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      doc.dispatchEvent(new Event('visibilitychange'));
+    });
+    await hidden;
+    await post('after you looked away');
+    assert.match(await nextPush(before), /after you looked away/, 'only the message sent while hidden pushed');
+
+    rx.respond = (_req, res) => res.writeHead(400).end('bad subscription');
+    await post('into a broken push service');
+    const failed = () => api('GET', '/api/v1/push/deliveries', undefined, deviceToken);
+    for (let i = 0; i < 100 && (await failed()).json.data[0]?.outcome !== 'failed'; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    await page.goto(`${origin}/#/settings`);
+    await log().first().filter({ hasText: 'failed: push service answered 400: bad subscription' }).waitFor();
+    await log().filter({ hasText: 'sent' }).filter({ hasText: 'den' }).first().waitFor();
+    await log().filter({ hasText: 'suppressed: you were viewing the thread' }).waitFor();
+    await shots.take(page, 'settings-log');
+  });
+});
