@@ -7,7 +7,6 @@ import { parseInput } from '../http/validate.js';
 import { replaceTopLevelKey } from './config-file.js';
 import type { Config } from './schema.js';
 
-
 /** PUT /api/v1/appearance/rules takes the list itself or {rules: [...]}; each rule is checked by the config loader. */
 const RulesBody = z.union([z.array(z.unknown()), z.strictObject({ rules: z.array(z.unknown()) })]);
 
