@@ -3,7 +3,7 @@ import { ApiError } from '../api/client.js';
 import { kv } from '../api/idb.js';
 import { api, onUnpaired } from './auth.js';
 import { connection } from './connection.js';
-import { applyThreadEvent, messages } from './thread.js';
+import { placeSent } from './thread.js';
 
 /** A file of an outbox entry: its upload's id once uploaded; until then the bytes themselves (kept in IndexedDB). */
 export interface OutboxFile {
@@ -99,9 +99,8 @@ async function deliver(e: OutboxEntry): Promise<void> {
     client_id: entry.client_id,
     ...(ids.length ? { attachments: ids } : {}),
   });
-  // Into the open thread at once, when the stream has not brought it yet (its chat.message may come after this
-  // answer): the bubble swaps in place. Never over what the stream brought: that may be newer (already failed).
-  if (!messages.value.some((m) => m.id === message.id)) applyThreadEvent({ type: 'chat.message', data: { message } });
+  // The outbox bubble gives way to the stored message.
+  placeSent(message);
   await remove(entry.client_id);
 }
 

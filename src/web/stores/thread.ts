@@ -156,8 +156,19 @@ export const loadNewer = () => pageAt('newer');
 
 let readTimer: ReturnType<typeof setTimeout> | null = null;
 
-let queued: FleetEvent[] = [];
+/** A live event, or a message the daemon answered a send with (`sent`): that one only goes in if still absent. */
+type Queued = FleetEvent | { type: 'sent'; message: Message };
+
+let queued: Queued[] = [];
 let flushing = false;
+
+function enqueue(q: Queued): void {
+  queued.push(q);
+  if (flushing) return;
+  flushing = true;
+  if (document.visibilityState === 'visible') requestAnimationFrame(flush);
+  else setTimeout(flush, 50);
+}
 
 /**
  * Live events for the open thread, applied once a frame: a burst (hundreds a second) then costs one render, not one
@@ -166,18 +177,30 @@ let flushing = false;
 export function applyThreadEvent(e: FleetEvent): void {
   if (e.type !== 'chat.message' && e.type !== 'chat.updated') return;
   if (e.data.message.agent !== openAgent.value) return;
-  queued.push(e);
-  if (flushing) return;
-  flushing = true;
-  if (document.visibilityState === 'visible') requestAnimationFrame(flush);
-  else setTimeout(flush, 50);
+  enqueue(e);
+}
+
+/**
+ * A message a send stored, from the POST's answer: into the open thread at once when the stream has not brought it
+ * (its chat.message may come after the answer). Judged when the frame applies it, after any events queued before it,
+ * so it never lands over what the stream brought: that may be newer (already failed).
+ */
+export function placeSent(message: Message): void {
+  if (message.agent !== openAgent.value) return;
+  enqueue({ type: 'sent', message });
 }
 
 function flush(): void {
   flushing = false;
   const events = queued;
   queued = [];
-  batch(() => events.forEach(applyOne));
+  batch(() =>
+    events.forEach((q) => {
+      if (q.type !== 'sent') applyOne(q);
+      else if (!messages.value.some((m) => m.id === q.message.id))
+        applyOne({ type: 'chat.message', data: { message: q.message } });
+    }),
+  );
 }
 
 /**
