@@ -35,8 +35,9 @@ const CHROME: Partial<Record<Harness, Chrome>> = {
   claude: {
     prompt: /^❯/,
     lines: [
-      // The spinner (its verb is random: `✢ Forging… (2s · ↓ 8 tokens)`) and the end-of-turn line (`✻ Churned for 20s`).
-      /^[·✢✳✶✻✽*]\s+\p{L}+(…|\s+for\s+\d)/u,
+      // The spinner (its verb is random, some hyphenated: `✢ Forging… (2s · ↓ 8 tokens)`, `✽ Fiddle-faddling…`) and
+      // the end-of-turn line (`✻ Churned for 20s`).
+      /^[·✢✳✶✻✽*]\s+\p{L}+(-\p{L}+)*(…|\s+for\s+\d)/u,
       INTERRUPT_HINT,
       /\? for shortcuts|shift\+tab to cycle|← for agents/,
       /^(⏸|⏵⏵?)\s/,

@@ -53,7 +53,7 @@ const FURNITURE = [
   /for shortcuts/,
   /manual mode on/,
   /esc to interrupt|esc interrupt/,
-  /^[·✢✳✶✻✽] \p{L}+…/u,
+  /^[·✢✳✶✻✽] [\p{L}-]+…/u,
   /Churned for|Cooked for|Worked for/,
   /focus-events/,
   /Ask Codex to do anything|Ask anything/,
@@ -87,6 +87,11 @@ describe('the pane line skips harness furniture', () => {
     const text = 'step 1 done\n────────\n  ⏸ manual mode on · ? for shortcuts\n';
     assert.equal(lastPaneLine(text, 'shell'), '⏸ manual mode on · ? for shortcuts');
     assert.equal(lastPaneLine(text), '⏸ manual mode on · ? for shortcuts');
+  });
+
+  it('a spinner whose verb is hyphenated is furniture too', () => {
+    const claude = '● The plan: probe, script, stream.\n\n✽ Fiddle-faddling… (3s · ↓ 12 tokens)\n\n✽ Fiddle-faddling…\n';
+    assert.equal(lastPaneLine(claude, 'claude'), '● The plan: probe, script, stream.');
   });
 
   it('a line typed into the input box is the user’s, not the agent’s', () => {
