@@ -4,6 +4,7 @@ import { agents, dropAgent } from '../../stores/fleet.js';
 import { changesHref, threadHref } from '../../stores/route.js';
 import { ConnectionBadge } from '../ConnectionBadge.js';
 import { useAction } from './useAction.js';
+import { EnvironmentChoices } from './EnvironmentChoices.js';
 
 /**
  * One agent's controls (`#/a/<agent>`): stop / start / restart, rename, template, environments, remove — the
@@ -152,23 +153,7 @@ export function AgentControls({ agent }: { agent: string }) {
               void run('environments', () => api.setEnvironments(agent, { environments: chosen }));
             }}
           >
-            <fieldset>
-              <legend>Environments</legend>
-              {environments.map((env) => (
-                <label key={env} class="choice">
-                  <input
-                    type="checkbox"
-                    checked={chosen.includes(env)}
-                    onChange={(e) =>
-                      setChosen(
-                        (e.target as HTMLInputElement).checked ? [...chosen, env] : chosen.filter((x) => x !== env),
-                      )
-                    }
-                  />{' '}
-                  {env}
-                </label>
-              ))}
-            </fieldset>
+            <EnvironmentChoices environments={environments} chosen={chosen} onChange={setChosen} />
             <button type="submit" disabled={!!busy}>
               Apply environments
             </button>

@@ -4,6 +4,7 @@ import { api } from '../../stores/auth.js';
 import { threadHref } from '../../stores/route.js';
 import { ConnectionBadge } from '../ConnectionBadge.js';
 import { useAction } from './useAction.js';
+import { EnvironmentChoices } from './EnvironmentChoices.js';
 
 /**
  * A new agent from one of leo.yaml's templates (`#/new`): name, repository and branch, environments, and a first
@@ -86,23 +87,7 @@ export function SpawnForm() {
           <label for="spawn-branch">Branch (optional)</label>
           <input id="spawn-branch" value={branch} onInput={(e) => setBranch((e.target as HTMLInputElement).value)} />
           {environments.length > 0 && (
-            <fieldset>
-              <legend>Environments</legend>
-              {environments.map((env) => (
-                <label key={env} class="choice">
-                  <input
-                    type="checkbox"
-                    checked={chosen.includes(env)}
-                    onChange={(e) =>
-                      setChosen(
-                        (e.target as HTMLInputElement).checked ? [...chosen, env] : chosen.filter((x) => x !== env),
-                      )
-                    }
-                  />{' '}
-                  {env}
-                </label>
-              ))}
-            </fieldset>
+            <EnvironmentChoices environments={environments} chosen={chosen} onChange={setChosen} />
           )}
           <label for="spawn-prompt">First message (optional)</label>
           <textarea
