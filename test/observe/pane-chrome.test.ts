@@ -90,7 +90,8 @@ describe('the pane line skips harness furniture', () => {
   });
 
   it('a spinner whose verb is hyphenated is furniture too', () => {
-    const claude = '● The plan: probe, script, stream.\n\n✽ Fiddle-faddling… (3s · ↓ 12 tokens)\n\n✽ Fiddle-faddling…\n';
+    const claude =
+      '● The plan: probe, script, stream.\n\n✽ Fiddle-faddling… (3s · ↓ 12 tokens)\n\n✽ Fiddle-faddling…\n';
     assert.equal(lastPaneLine(claude, 'claude'), '● The plan: probe, script, stream.');
   });
 
