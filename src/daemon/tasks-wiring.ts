@@ -13,6 +13,7 @@ import { PersistentRuns } from '../tasks/persistent-runs.js';
 import type { RunPublisher } from '../tasks/run-publisher.js';
 import { TaskCards } from '../tasks/task-cards.js';
 import { taskRoutes } from '../tasks/task-routes.js';
+import { runPaths } from '../tasks/task-launch.js';
 import { TaskRunner } from '../tasks/task-runner.js';
 import { TaskScheduler } from '../tasks/scheduler.js';
 import { taskViews } from '../tasks/task-view.js';
@@ -78,6 +79,7 @@ export async function wireTasks(d: TasksWiringDeps) {
     runner,
     taskExists: (name) => name in d.config().tasks,
     tasks: () => taskViews(d.config(), d.paths.home, d.clock.now(), (task) => d.publisher.lastRunAt(task)),
+    runLogPath: (task, runId) => runPaths(d.paths, task, runId).logPath,
   });
   d.hooks.on('stop', ({ agent }) => {
     persistent.turnEnded(agent);

@@ -27,7 +27,9 @@ export const taskRoutes: FastifyPluginAsync<{
   taskExists(name: string): boolean;
   /** Every task as /state describes it. */
   tasks(): Task[];
-}> = async (app, { publisher, cards, runner, taskExists, tasks }) => {
+  /** Where a oneshot run writes its log while it runs (its stored record names it only once it has finished). */
+  runLogPath(task: string, runId: string): string;
+}> = async (app, { publisher, cards, runner, taskExists, tasks, runLogPath }) => {
   app.post(
     '/observe/task-run',
     { config: { access: Access.socketOnly }, bodyLimit: TASK_RUN_BODY_MAX_BYTES },
@@ -53,14 +55,21 @@ export const taskRoutes: FastifyPluginAsync<{
     ),
   );
 
-  // The log's path comes from the stored run, never from the request: the id only looks the run up.
+  // The log's path comes from the stored run, or from the run the daemon lists as running, never from the request:
+  // the id only looks the run up. A running run's log may not exist yet; it reads as empty until it does.
   app.get('/api/v1/tasks/:name/runs/:id/log', { config: { access: Access.operatorOrDevice } }, async (req) => {
     const { name, id } = parseInput(RunParams, req.params, 'params');
-    const run = publisher.logPathOf(id);
-    if (!run || run.task !== name) throw notFound(`task ${name} has no finished run ${id} with a log`);
-    const tail = await readTail(run.logPath, RUN_LOG_TAIL_BYTES).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') throw new HttpError(410, `the log of run ${id} is gone`, 'log_gone');
-      throw err;
+    const stored = publisher.logPathOf(id);
+    const running =
+      !stored &&
+      tasks().some((t) => t.name === name && t.runtime === 'oneshot') &&
+      publisher.recentOf(name, TASK_RUNS_SHOWN).some((r) => r.id === id && r.status === 'running');
+    const logPath = stored?.task === name ? stored.logPath : running ? runLogPath(name, id) : null;
+    if (!logPath) throw notFound(`task ${name} has no run ${id} with a log`);
+    const tail = await readTail(logPath, RUN_LOG_TAIL_BYTES).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+      if (running) return { text: '', bytes: 0, truncated: false };
+      throw new HttpError(410, `the log of run ${id} is gone`, 'log_gone');
     });
     return ok({ task: name, run_id: id, ...tail } satisfies RunLogTail);
   });

@@ -62,6 +62,34 @@ describe('Leo Web: fleet controls', () => {
     assert.match(await refusal.innerText(), /ivy/);
   });
 
+  it("sets an agent's emoji and colour, which the fleet shows, then gives them back to the rules", async () => {
+    await page.goto(`${t.daemon.appUrl}#/a/ivy`);
+    const controls = page.locator('[data-controls="ivy"]');
+    await controls.getByLabel('Emoji').fill('🦊');
+    await controls.getByLabel('Colour').fill('#3366cc');
+    await controls.getByRole('button', { name: 'Save' }).click();
+    await controls.getByRole('button', { name: 'Use the rules' }).waitFor();
+    const set = (await agent('ivy')).json.data.appearance;
+    assert.deepEqual([set.emoji, set.color, set.emoji_source, set.color_source], ['🦊', '#3366cc', 'manual', 'manual']);
+    await shots.take(page, 'controls-appearance');
+    await page.goto(`${t.daemon.appUrl}#/`);
+    const card = page.locator('[data-agent="ivy"]');
+    assert.equal((await card.locator('.agent-avatar').textContent())?.trim(), '🦊');
+    assert.equal(
+      await card.evaluate((el) =>
+        (el as unknown as { style: { getPropertyValue(p: string): string } }).style.getPropertyValue('--agent-color'),
+      ),
+      '#3366cc',
+    );
+
+    await page.goto(`${t.daemon.appUrl}#/a/ivy`);
+    await controls.getByRole('button', { name: 'Use the rules' }).click();
+    await controls.getByRole('button', { name: 'Use the rules' }).waitFor({ state: 'detached' });
+    assert.equal((await agent('ivy')).json.data.appearance?.emoji, undefined);
+    await page.goto(`${t.daemon.appUrl}#/`);
+    await card.locator('.agent-avatar', { hasText: 'I' }).waitFor();
+  });
+
   it('stops, starts, renames and removes an agent from its controls', async () => {
     await page.goto(`${t.daemon.appUrl}#/t/ivy`);
     await page.locator('.manage-link').click();

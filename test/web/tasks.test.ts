@@ -29,6 +29,13 @@ tasks:
     command: 'echo tidied'
     prompt: tidy up
     owner: den
+  slow:
+    schedule: "0 4 * * *"
+    harness: shell
+    workspace: ${JSON.stringify(workspace)}
+    command: 'echo "step one done"; sleep 4; echo "step two done"'
+    prompt: take your time
+    owner: den
 `;
 
 describe('Leo Web: tasks', () => {
@@ -85,6 +92,21 @@ describe('Leo Web: tasks', () => {
     assert.match(await log.innerText(), /<b>not bold<\/b> tests: 3 failed/);
     assert.equal(await page.locator('.run-log b').count(), 0, 'log text is never markup');
     await shots.take(page, 'task-run-log');
+  });
+
+  it("a running run's log opens while it runs and follows it to the end", async () => {
+    await page.goto(`${t.daemon.appUrl}#/tasks/slow`);
+    await page.getByRole('button', { name: 'Run now' }).click();
+    const running = page.locator('.run-list li', { has: page.locator('[data-run-status="running"]') });
+    await running.locator('.run-log-link').click();
+    const log = page.locator('.run-log .log-text');
+    await log.filter({ hasText: 'step one done' }).waitFor({ timeout: 10_000 });
+    assert.doesNotMatch(await log.innerText(), /step two done/);
+    assert.equal(await page.locator('.run-following').count(), 1, 'it says it is following');
+    await shots.take(page, 'task-run-log-following');
+    await log.filter({ hasText: 'step two done' }).waitFor({ timeout: 15_000 });
+    await page.locator('.run-list [data-run-status="succeeded"]').first().waitFor({ timeout: 10_000 });
+    await page.locator('.run-following').waitFor({ state: 'detached' });
   });
 
   it("the failure card's link in the owner's thread opens the same log", async () => {

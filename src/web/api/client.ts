@@ -4,7 +4,13 @@ import type { SendBody } from '../../chat/threads/send-body.js';
 import { AttachmentRef, Message, ReadMarker, Thread } from '../../chat/threads/message.js';
 import { Agent, AgentActivityEvent, Appearance, StateSnapshot } from '../../observe/schemas.js';
 import { TerminalScreen, type TerminalKeysBody } from '../../terminal/screen.js';
-import type { EnvironmentsBody, RenameBody, SpawnBody, TemplateBody } from '../../agents/agent-bodies.js';
+import type {
+  AppearanceBody,
+  EnvironmentsBody,
+  RenameBody,
+  SpawnBody,
+  TemplateBody,
+} from '../../agents/agent-bodies.js';
 import { TemplateSummary } from '../../config/template-summary.js';
 import { Changes, FileDiff } from '../../review/changes-schemas.js';
 import { RunLogTail, TaskDetail } from '../../tasks/task-wire.js';
@@ -256,6 +262,11 @@ export class Api {
 
   setEnvironments(agent: string, body: z.infer<typeof EnvironmentsBody>) {
     return this.call(Agent, 'POST', `/api/v1/agents/${encodeURIComponent(agent)}/environments`, body);
+  }
+
+  /** `null` clears a value (the appearance rules decide again); a value left out stays. */
+  setAppearance(agent: string, body: z.infer<typeof AppearanceBody>) {
+    return this.call(Agent, 'PUT', `/api/v1/agents/${encodeURIComponent(agent)}/appearance`, body);
   }
 
   remove(agent: string) {

@@ -14,6 +14,7 @@ import {
   unsubscribe,
   webPushSubscriptions,
 } from '../stores/push.js';
+import { helpOpen } from '../keys/bind-shortcuts.js';
 import { ConnectionBadge } from './ConnectionBadge.js';
 
 const MODES: { mode: PushMode; label: string }[] = [
@@ -128,6 +129,14 @@ export function Settings() {
           <div class="control-row">
             <button type="button" disabled={busy} onClick={() => void refreshPush()}>
               Refresh
+            </button>
+          </div>
+        </fieldset>
+        <fieldset class="keyboard-only">
+          <legend>Keyboard</legend>
+          <div class="control-row">
+            <button type="button" onClick={() => (helpOpen.value = true)}>
+              Keyboard shortcuts
             </button>
           </div>
         </fieldset>

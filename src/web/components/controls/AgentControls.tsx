@@ -4,10 +4,11 @@ import { agents, dropAgent } from '../../stores/fleet.js';
 import { changesHref, threadHref } from '../../stores/route.js';
 import { ConnectionBadge } from '../ConnectionBadge.js';
 import { useAction } from './useAction.js';
+import { AppearanceForm } from './AppearanceForm.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
 
 /**
- * One agent's controls (`#/a/<agent>`): stop / start / restart, rename, template, environments, remove — the
+ * One agent's controls (`#/a/<agent>`): stop / start / restart, rename, appearance, template, environments, remove — the
  * daemon's agent routes, its refusals shown as it words them. Removing asks once more, naming the agent.
  */
 export function AgentControls({ agent }: { agent: string }) {
@@ -116,6 +117,8 @@ export function AgentControls({ agent }: { agent: string }) {
             </button>
           </div>
         </form>
+
+        <AppearanceForm agent={a} />
 
         {templates.length > 0 && (
           <form

@@ -99,7 +99,7 @@ export function TaskDetail({ task, run }: { task: string; run?: string }) {
                 <RunStatus status={r.status} />
                 <span class="run-when">{formatWhen(r.started_at)}</span>
                 <span class="muted run-dur">{formatDuration(r.duration_ms)}</span>
-                {r.status !== 'running' && t.runtime === 'oneshot' && (
+                {t.runtime === 'oneshot' && (
                   <a class="run-log-link" href={taskHref(task, r.id)}>
                     Log
                   </a>
@@ -109,7 +109,14 @@ export function TaskDetail({ task, run }: { task: string; run?: string }) {
             ))}
           </ol>
         )}
-        {run && <RunLogView key={run} task={task} run={run} />}
+        {run && (
+          <RunLogView
+            key={run}
+            task={task}
+            run={run}
+            running={t.runs.some((r) => r.id === run && r.status === 'running')}
+          />
+        )}
       </main>
     </section>
   );
