@@ -5,9 +5,11 @@
 // its action buttons. Around that: the Notifications screen's preferences, test push and delivery log, and presence
 // (a thread on screen suppresses its pushes; a hidden page stops saying so).
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import https from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
+import { LEO_BIN } from '../helpers/cli.js';
 import { PushPayload } from '../../src/push/provider.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request, type Response } from '../helpers/http.js';
@@ -40,9 +42,12 @@ describe('Leo Web: push', { skip }, () => {
     request(t.tcp, method, path, { token, ...(body === undefined ? {} : { body }) });
   let deviceToken = '';
 
-  /** The next push the stand-in push service receives, decrypted: the bytes the browser would get. */
+  /**
+   * The next push the stand-in push service receives, decrypted: the bytes the browser would get. Up to 20 s: a
+   * `leo hook` process starting on a busy machine takes seconds before its prompt exists.
+   */
   const nextPush = async (from: number): Promise<string> => {
-    for (let i = 0; i < 200 && rx.requests.length <= from; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 800 && rx.requests.length <= from; i++) await new Promise((r) => setTimeout(r, 25));
     const req = rx.requests[from];
     assert.ok(req, 'the push service received a push');
     return keys.decrypt(req.body).toString('utf8');
@@ -205,25 +210,37 @@ describe('Leo Web: push', { skip }, () => {
     const answered = await held;
     assert.equal(answered.status, 200, answered.text);
     assert.match(answered.text, /"no"/);
-    // A permission prompt's notification gets Allow and Deny.
-    const prompt = await sw.evaluate(
-      () =>
-        (globalThis as any).leo.notificationFor({
-          kind: 'needs_input',
-          agent: 'den',
-          title: 'den',
-          body: 'Bash: rm -rf build',
-          message_id: '01JPERM',
-          message_kind: 'permission',
-          collapse_key: 'message:01JPERM',
-          urgency: 'high',
-          silent: false,
-        }).options.actions,
+  });
+
+  it('a permission prompt from the real hook is allowed straight from the notification’s Allow', async () => {
+    const before = rx.requests.length;
+    const child = spawn(process.execPath, [LEO_BIN, 'hook', 'permission-request'], {
+      env: { ...process.env, LEO_AGENT: 'den', LEO_SOCKET: t.daemon.paths.socketFile },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.end(
+      JSON.stringify({
+        hook_event_name: 'PermissionRequest',
+        session_id: 's-push',
+        tool_name: 'Bash',
+        tool_input: { command: 'rm -rf build' },
+      }),
     );
+    const payload = PushPayload.parse(JSON.parse(await nextPush(before)));
+    assert.equal(payload.kind, 'needs_input');
+    const shown = await deliver(JSON.stringify(payload), payload.collapse_key ?? `message:${payload.message_id}`);
     assert.deepEqual(
-      prompt.map((a: { title: string }) => a.title),
+      shown.actions.map((a: { title: string }) => a.title),
       ['Allow', 'Deny'],
     );
+    assert.match(shown.body, /rm -rf build/);
+    await page.waitForTimeout(PACE_MS);
+    assert.equal(await click(shown.tag, 'answer:0'), 'answered');
+    assert.equal(await exited, 0);
+    assert.equal(JSON.parse(stdout).hookSpecificOutput.decision.behavior, 'allow');
   });
 
   it('presence: a thread on screen suppresses its pushes, a hidden page does not; failures show the push service’s answer', async () => {
