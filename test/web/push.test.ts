@@ -181,7 +181,9 @@ describe('Leo Web: push', { skip }, () => {
 
   it('a buttons ask is answered straight from the notification’s action', async () => {
     // Leaving the thread withdraws its presence, so the ask pushes.
-    const left = page.waitForRequest((r) => r.url().endsWith('/presence') && r.postData()?.includes('false') === true);
+    const left = page.waitForResponse(
+      (r) => r.url().endsWith('/presence') && r.request().postData()?.includes('false') === true,
+    );
     await page.goto(`${origin}/#/settings`);
     await page.locator('[data-push="subscribed"]').waitFor();
     await left;
@@ -243,17 +245,42 @@ describe('Leo Web: push', { skip }, () => {
     assert.equal(JSON.parse(stdout).hookSpecificOutput.decision.behavior, 'allow');
   });
 
+  it('a subscription the push service rotated is handed to the daemon with its preferences; the old one goes', async () => {
+    const listed = async () =>
+      (await api('GET', '/api/v1/push/subscriptions', undefined, deviceToken)).json.data as {
+        id: string;
+        prefs?: unknown;
+      }[];
+    const [old] = await listed();
+    const rotated = `${rx.url}/push/rotated`;
+    const outcome = await sw.evaluate(
+      ([endpoint, p256dh, auth]) =>
+        (globalThis as any).leo.resubscribe(null, { toJSON: () => ({ endpoint, keys: { p256dh, auth } }) }),
+      [rotated, keys.p256dh, keys.auth] as const,
+    );
+    assert.equal(outcome, 'resubscribed');
+    const now = await listed();
+    assert.equal(now.length, 1, 'one subscription for this browser');
+    assert.notEqual(now[0]!.id, old!.id);
+    assert.deepEqual(now[0]!.prefs, old!.prefs, 'the preferences carried over');
+    const before = rx.requests.length;
+    assert.equal((await api('POST', '/api/v1/push/test', {}, deviceToken)).status, 200);
+    await nextPush(before);
+    assert.equal(new URL(rx.requests[before]!.url, rx.url).pathname, '/push/rotated');
+  });
+
   it('presence: a thread on screen suppresses its pushes, a hidden page does not; failures show the push service’s answer', async () => {
-    const viewing = page.waitForRequest((r) => r.url().endsWith('/presence') && r.method() === 'PUT');
+    const viewing = page.waitForResponse((r) => r.url().endsWith('/presence') && r.request().method() === 'PUT');
     await page.goto(`${origin}/#/t/den`);
     await page.locator('[data-thread="den"]').waitFor();
-    assert.deepEqual(JSON.parse((await viewing).postData() ?? ''), { viewing: true });
+    assert.deepEqual(JSON.parse((await viewing).request().postData() ?? ''), { viewing: true });
     await page.waitForTimeout(PACE_MS);
     const before = rx.requests.length;
     await post('while you watch');
-    // The page hides (another app in front): the report is withdrawn at once.
-    const hidden = page.waitForRequest(
-      (r) => r.url().endsWith('/presence') && r.postData()?.includes('false') === true,
+    // The page hides (another app in front): the report is withdrawn at once (once the daemon has it, a message
+    // pushes again).
+    const hidden = page.waitForResponse(
+      (r) => r.url().endsWith('/presence') && r.request().postData()?.includes('false') === true,
     );
     await page.evaluate(() => {
       const doc = (globalThis as any).document;

@@ -21,6 +21,54 @@ self.addEventListener('notificationclick', (event) => {
   event.waitUntil(onNotificationClick(event.notification, event.action));
 });
 
+// The push service rotated or expired this device's subscription: without the new one at the daemon, pushes stop.
+self.addEventListener('pushsubscriptionchange', (event) => {
+  event.waitUntil(resubscribe(event.oldSubscription, event.newSubscription).catch(() => 'failed'));
+});
+
+/**
+ * Hands the daemon the browser's new subscription (one the browser made, or a fresh one under the same key), with the
+ * preferences the old one had, then removes this device's other web-push subscriptions: a device token is one
+ * browser, which holds one subscription.
+ */
+async function resubscribe(old, fresh) {
+  const token = await deviceToken();
+  if (!token) return 'unpaired';
+  const call = (method, path, body) =>
+    fetch(path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+      cache: 'no-store',
+    });
+  const data = async (res) => (res.ok ? (await res.json()).data : null);
+  let sub = fresh;
+  if (!sub) {
+    const key =
+      (old && old.options && old.options.applicationServerKey) ||
+      ((await data(await call('GET', '/api/v1/push/vapid-public-key'))) || {}).public_key;
+    if (!key) return 'failed';
+    sub = await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  }
+  const mine = ((await data(await call('GET', '/api/v1/push/subscriptions'))) || []).filter(
+    (s) => s.provider === 'web-push',
+  );
+  const { endpoint, keys } = sub.toJSON();
+  const prefs = mine[0] && mine[0].prefs;
+  const made = await data(
+    await call('POST', '/api/v1/push/subscriptions', {
+      provider: 'web-push',
+      endpoint,
+      keys,
+      ...(prefs ? { prefs } : {}),
+    }),
+  );
+  if (!made) return 'failed';
+  for (const s of mine)
+    if (s.id !== made.id) await call('DELETE', `/api/v1/push/subscriptions/${encodeURIComponent(s.id)}`);
+  return 'resubscribed';
+}
+
 /** The thread (at the message) a push is about; the settings for a test push; the app otherwise. */
 function deepLink(p) {
   if (p && p.kind === 'test') return '/#/settings';
@@ -126,5 +174,6 @@ function deviceToken() {
   });
 }
 
-// For the browser test, which calls the click handling through the worker (a synthetic event cannot waitUntil).
-self.leo = { onNotificationClick, notificationFor };
+// For the browser test, which calls the handlers through the worker (a synthetic event cannot waitUntil, and the
+// test browser has no push service to rotate a subscription).
+self.leo = { onNotificationClick, notificationFor, resubscribe };
