@@ -15,7 +15,7 @@ import {
   webPushSubscriptions,
 } from '../stores/push.js';
 import { helpOpen } from '../keys/bind-shortcuts.js';
-import { ConnectionBadge } from './ConnectionBadge.js';
+import { ScreenBar } from './ScreenBar.js';
 
 const MODES: { mode: PushMode; label: string }[] = [
   { mode: 'all', label: 'Every message' },
@@ -40,13 +40,7 @@ export function Settings() {
   };
   return (
     <section class="screen controls settings" data-screen="settings">
-      <header class="bar">
-        <a class="back" href="#/" aria-label="Back to the fleet">
-          ‹
-        </a>
-        <h1>Notifications</h1>
-        <ConnectionBadge />
-      </header>
+      <ScreenBar title="Notifications" back="#/" backLabel="Back to the fleet" />
       <main class="control-groups">
         <fieldset data-push={subscribed ? 'subscribed' : 'unsubscribed'}>
           <legend>This device</legend>

@@ -3,7 +3,7 @@ import type { Changes } from '../../../review/changes-schemas.js';
 import { api, onUnpaired } from '../../stores/auth.js';
 import { agentControlsHref, changesHref, threadHref } from '../../stores/route.js';
 import { saveDraft, flushDraft } from '../../stores/drafts.js';
-import { ConnectionBadge } from '../ConnectionBadge.js';
+import { ScreenBar } from '../ScreenBar.js';
 import { DiffView } from './DiffView.js';
 
 const KIND: Record<string, string> = {
@@ -44,20 +44,15 @@ export function ChangesView({ agent, file }: { agent: string; file?: string }) {
   useEffect(() => void load(), [agent]);
   return (
     <section class={`screen changes-screen${file ? ' has-file' : ''}`} data-screen="changes" data-changes={agent}>
-      <header class="bar">
-        <a
-          class="back"
-          href={file ? changesHref(agent) : agentControlsHref(agent)}
-          aria-label={file ? 'Back to the changed files' : `Back to managing ${agent}`}
-        >
-          ‹
-        </a>
-        <h1>{file ? file.split('/').pop() : `Changes · ${agent}`}</h1>
+      <ScreenBar
+        title={file ? file.split('/').pop() : `Changes · ${agent}`}
+        back={file ? changesHref(agent) : agentControlsHref(agent)}
+        backLabel={file ? 'Back to the changed files' : `Back to managing ${agent}`}
+      >
         <button type="button" class="refresh" onClick={() => void load()} aria-label="Refresh">
           ↻
         </button>
-        <ConnectionBadge />
-      </header>
+      </ScreenBar>
       <div class="changes-body">
         <nav class="change-files" aria-label="Changed files">
           {error && (

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../stores/auth.js';
 import { agents, dropAgent } from '../../stores/fleet.js';
 import { changesHref, threadHref } from '../../stores/route.js';
-import { ConnectionBadge } from '../ConnectionBadge.js';
+import { ScreenBar } from '../ScreenBar.js';
 import { useAction } from './useAction.js';
 import { AppearanceForm } from './AppearanceForm.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
@@ -36,12 +36,7 @@ export function AgentControls({ agent }: { agent: string }) {
   if (!a)
     return (
       <section class="screen controls" data-screen="agent">
-        <header class="bar">
-          <a class="back" href="#/" aria-label="Back to the fleet">
-            ‹
-          </a>
-          <h1>{agent}</h1>
-        </header>
+        <ScreenBar title={agent} back="#/" backLabel="Back to the fleet" badge={false} />
         <main>
           <p class="empty">There is no agent named {agent} any more.</p>
         </main>
@@ -50,13 +45,7 @@ export function AgentControls({ agent }: { agent: string }) {
   const running = a.status === 'running' || a.status === 'starting';
   return (
     <section class="screen controls" data-screen="agent" data-controls={agent}>
-      <header class="bar">
-        <a class="back" href={threadHref(agent)} aria-label={`Back to ${agent}'s thread`}>
-          ‹
-        </a>
-        <h1>Manage {a.display_name}</h1>
-        <ConnectionBadge />
-      </header>
+      <ScreenBar title={`Manage ${a.display_name}`} back={threadHref(agent)} backLabel={`Back to ${agent}'s thread`} />
       <main class="control-groups">
         <p class="muted" data-status={a.status}>
           {a.status} · {a.harness}

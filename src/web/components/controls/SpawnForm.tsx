@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { TemplateSummary } from '../../../config/template-summary.js';
 import { api } from '../../stores/auth.js';
 import { threadHref } from '../../stores/route.js';
-import { ConnectionBadge } from '../ConnectionBadge.js';
+import { ScreenBar } from '../ScreenBar.js';
 import { useAction } from './useAction.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
 
@@ -46,13 +46,7 @@ export function SpawnForm() {
   };
   return (
     <section class="screen controls" data-screen="new">
-      <header class="bar">
-        <a class="back" href="#/" aria-label="Back to the fleet">
-          ‹
-        </a>
-        <h1>New agent</h1>
-        <ConnectionBadge />
-      </header>
+      <ScreenBar title="New agent" back="#/" backLabel="Back to the fleet" />
       <main>
         {templates?.length === 0 && <p class="empty">leo.yaml defines no templates yet.</p>}
         <form class="control-groups" onSubmit={submit}>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../stores/auth.js';
 import { loadTasks, tasks, tasksError, watchTasks } from '../../stores/tasks.js';
 import { TASKS_HREF, taskHref, threadHref } from '../../stores/route.js';
-import { ConnectionBadge } from '../ConnectionBadge.js';
+import { ScreenBar } from '../ScreenBar.js';
 import { useAction } from '../controls/useAction.js';
 import { formatDuration, formatWhen } from './format.js';
 import { RunStatus } from './RunStatus.js';
@@ -17,18 +17,10 @@ export function TaskDetail({ task, run }: { task: string; run?: string }) {
   const { busy, error, run: act } = useAction();
   const [started, setStarted] = useState<string | null>(null);
   const t = tasks.value?.find((x) => x.name === task);
-  const back = (
-    <a class="back" href={TASKS_HREF} aria-label="Back to the tasks">
-      ‹
-    </a>
-  );
   if (!t)
     return (
       <section class="screen task-screen" data-screen="task">
-        <header class="bar">
-          {back}
-          <h1>{task}</h1>
-        </header>
+        <ScreenBar title={task} back={TASKS_HREF} backLabel="Back to the tasks" badge={false} />
         <main>
           {tasks.value && <p class="empty">There is no task named {task}.</p>}
           {tasksError.value && <p class="form-error">{tasksError.value}</p>}
@@ -38,11 +30,7 @@ export function TaskDetail({ task, run }: { task: string; run?: string }) {
   const running = t.runs.some((r) => r.status === 'running');
   return (
     <section class="screen task-screen" data-screen="task" data-task={task}>
-      <header class="bar">
-        {back}
-        <h1>{task}</h1>
-        <ConnectionBadge />
-      </header>
+      <ScreenBar title={task} back={TASKS_HREF} backLabel="Back to the tasks" />
       <main class="control-groups">
         <dl class="task-facts">
           <dt>Schedule</dt>

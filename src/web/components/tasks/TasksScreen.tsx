@@ -1,7 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { tasks, tasksError, watchTasks } from '../../stores/tasks.js';
 import { taskHref } from '../../stores/route.js';
-import { ConnectionBadge } from '../ConnectionBadge.js';
+import { ScreenBar } from '../ScreenBar.js';
 import { formatWhen } from './format.js';
 import { RunStatus } from './RunStatus.js';
 
@@ -11,13 +11,7 @@ export function TasksScreen() {
   const list = tasks.value;
   return (
     <section class="screen tasks-screen" data-screen="tasks">
-      <header class="bar">
-        <a class="back" href="#/" aria-label="Back to the fleet">
-          ‹
-        </a>
-        <h1>Tasks</h1>
-        <ConnectionBadge />
-      </header>
+      <ScreenBar title="Tasks" back="#/" backLabel="Back to the fleet" />
       <main>
         {tasksError.value && (
           <p class="form-error" role="alert">

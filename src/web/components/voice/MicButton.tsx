@@ -55,7 +55,7 @@ export function MicButton({ agent }: { agent: string }) {
   return (
     <button
       type="button"
-      class={`mic-button${active ? ' mic-live' : ''}`}
+      class={`icon-button mic-button${active ? ' mic-live' : ''}`}
       aria-label={label}
       title={active ? label : 'Hold to talk, or tap to start and tap again to send'}
       aria-pressed={active}
