@@ -119,9 +119,13 @@ describe('headless codex', () => {
     const argv = planHeadless('codex', ctx).argv;
     assert.deepEqual(argv.slice(0, 3), ['codex', 'exec', '--skip-git-repo-check']);
     assert.ok(!argv.includes('--no-daemon'));
-    const interactive = codexOverrides(planLaunch('codex', ctx).argv);
+    // Leo's hooks stay out of a run: they report as the owner agent.
+    const interactive = new Map(
+      [...codexOverrides(planLaunch('codex', ctx).argv)].filter(([key]) => !key.startsWith('hooks.')),
+    );
     const overrides = codexOverrides(argv);
     for (const [key, value] of interactive) assert.equal(overrides.get(key), value, key);
+    assert.ok(![...overrides.keys()].some((key) => key.startsWith('hooks.')));
     assert.equal(
       overrides.get('mcp_servers.leo.env_http_headers'),
       '{"x-leo-task"="LEO_TASK","x-leo-run-id"="LEO_RUN_ID"}',
