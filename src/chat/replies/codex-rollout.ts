@@ -10,7 +10,8 @@
  *   `AgentMessage` items repeat the assistant's `response_item` and are left out.
  * - `response_item`: the model's items. `message` role `assistant` (`output_text` parts, `id`); role `user` or
  *   `developer` is the prompt as sent, context blocks included (left out: the UserMessage event is the prompt);
- *   `function_call` (`name`, `call_id`, `namespace` `mcp__<server>` for an MCP tool) and `function_call_output`.
+ *   `function_call` (`name`, `call_id`, `namespace` `mcp__<server>` for an MCP tool) and `function_call_output`
+ *   (`output`: a string, "unsupported call: …" for a tool Codex does not have; other failures are not marked).
  * - `session_meta`, `turn_context`, `world_state`, `token_usage_record` (per response: `usage`, `turn_token_usage`),
  *   `event_msg` `token_count`, `thread_settings_applied` and more: bookkeeping.
  */
@@ -52,7 +53,14 @@ const FunctionCall = z.object({
   call_id: opt(z.string()),
 });
 
-const FunctionCallOutput = z.object({ type: z.literal('function_call_output'), call_id: opt(z.string()) });
+const FunctionCallOutput = z.object({
+  type: z.literal('function_call_output'),
+  call_id: opt(z.string()),
+  output: opt(z.unknown()),
+});
+
+/** What Codex answers a call of a tool it does not have (Leo's MCP server missing, say): the post never happened. */
+const UNSUPPORTED_CALL = /^unsupported call: /;
 
 const Text = z.object({ type: z.string(), text: z.string() });
 
@@ -122,7 +130,14 @@ export function parseRolloutLines(lines: readonly string[]): TranscriptEntry[] {
       }
       const result = FunctionCallOutput.safeParse(payload);
       if (result.success) {
-        out.push({ kind: 'tool_result', ...(result.data.call_id ? { toolUseId: result.data.call_id } : {}), ...base });
+        const { call_id, output } = result.data;
+        out.push({
+          kind: 'tool_result',
+          ...(typeof output === 'string' ? { text: output } : {}),
+          ...(call_id ? { toolUseId: call_id } : {}),
+          ...(typeof output === 'string' && UNSUPPORTED_CALL.test(output) ? { isError: true } : {}),
+          ...base,
+        });
         continue;
       }
       other(`response_item:${payload.type ?? 'unknown'}`);
