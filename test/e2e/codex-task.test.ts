@@ -91,6 +91,10 @@ describe('oneshot codex tasks', () => {
       200,
     );
     assert.equal(failure.kind, 'task');
-    assert.match(failure.text, /^\*\*Task failed: refused\*\*\nRun `[0-9A-Z]+` · 1 attempt\n```\nexit 1\n/);
+    // Codex prints its banner first: the card leads with the cause Codex printed last.
+    assert.match(
+      failure.text,
+      /^\*\*Task failed: refused\*\*\nRun `[0-9A-Z]+` · 1 attempt\n```\nexit 1: This model is not available\.\n/,
+    );
   });
 });

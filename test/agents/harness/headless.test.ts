@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { HARNESSES, type Harness } from '../../../src/config/schema.js';
-import { planHeadless, TASK_PROMPT_ENV, type HeadlessContext } from '../../../src/agents/harness/headless.js';
+import {
+  headlessFailure,
+  planHeadless,
+  TASK_PROMPT_ENV,
+  type HeadlessContext,
+} from '../../../src/agents/harness/headless.js';
 import { planLaunch } from '../../../src/agents/harness/index.js';
 import { AGENT_DIR, assertNoSecrets, fileAt, makeCtx, MCP_URL, TOKEN, WORKSPACE } from './fixture.js';
 
@@ -110,6 +115,35 @@ describe('headless claude', () => {
     assert.equal(env.MCP_TOOL_TIMEOUT, '1980000');
     assert.equal(env[TASK_PROMPT_ENV], undefined);
     assert.deepEqual(env, { ...planLaunch('claude', ctx).env, LEO_RUN_ID: ctx.runId, LEO_TASK: 'daily-news' });
+  });
+});
+
+describe('headless failures', () => {
+  // The end of `codex exec` 0.171.0's output when the provider refused the request (400).
+  const CODEX_TAIL = [
+    'OpenAI Codex v0.171.0',
+    '--------',
+    'session id: 01a2331d-ab0b-7473-932e-e6d86f23cae5',
+    '--------',
+    'user',
+    'say hi',
+    'warning: Model metadata for `gpt-test` not found. Defaulting to fallback metadata; this can degrade performance.',
+    'ERROR: {"error":{"message":"This model is not available.","type":"invalid_request_error","param":null,"code":null}}',
+    'ERROR: {"error":{"message":"This model is not available.","type":"invalid_request_error","param":null,"code":null}}',
+  ].join('\n');
+
+  it('codex: the provider’s message from its last ERROR line, or the line as it is', () => {
+    assert.equal(headlessFailure('codex', CODEX_TAIL), 'This model is not available.');
+    assert.equal(
+      headlessFailure('codex', 'x\nERROR: stream disconnected before completion'),
+      'stream disconnected before completion',
+    );
+    assert.equal(headlessFailure('codex', 'OpenAI Codex v0.171.0\n--------'), null);
+  });
+
+  it('the other CLIs say nothing Leo reads', () => {
+    for (const harness of ['claude', 'opencode', 'shell'] as const)
+      assert.equal(headlessFailure(harness, CODEX_TAIL), null);
   });
 });
 
