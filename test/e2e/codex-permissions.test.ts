@@ -154,4 +154,36 @@ describe('codex permission prompts (real CLI)', () => {
       ]);
     },
   );
+
+  it(
+    'Esc in Codex while chat holds the prompt: the turn is interrupted and the prompt recorded as answered there',
+    { timeout: 120_000 },
+    async (t) => {
+      const a = await startHarnessAgent(t, { harness: 'codex', agent: `${AGENT}-esc`, script });
+      if (!a) return;
+      await a.delivered((await a.send('PERM-ALLOW: do the thing')).id);
+      const prompt = await a.withPane(
+        until(
+          'the permission prompt',
+          async () => (await a.thread()).find((m) => m.kind === 'permission'),
+          60_000,
+          200,
+        ),
+      );
+      await sleep(PERSON_PACE_MS);
+      a.tmux('send-keys', '-t', `=leo-${AGENT}-esc:`, 'Escape');
+      // Codex ends the hook as it interrupts the turn: the hook's hang-up settles the prompt.
+      const settled = await a.withPane(
+        until(
+          'the prompt to settle',
+          async () => (await a.thread()).find((m) => m.id === prompt.id && m.state !== 'open'),
+          15_000,
+          200,
+        ),
+      );
+      assert.deepEqual([settled.state, settled.answer], ['answered', { values: ['terminal'], text: '' }]);
+      assert.match(a.pane(), /Conversation interrupted/);
+      assert.equal(fs.existsSync(path.join(a.d.home, 'agents', `${AGENT}-esc`, file('PERM-ALLOW'))), false);
+    },
+  );
 });
