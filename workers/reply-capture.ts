@@ -5,18 +5,24 @@ import {
   type EndedTurn,
   type TranscriptMark,
 } from '../src/chat/replies/reply-capture.js';
-import { readTranscriptTail } from '../src/chat/replies/transcript.js';
+import { parseRolloutLines } from '../src/chat/replies/codex-rollout.js';
+import { readTranscriptTail, type TranscriptFormat } from '../src/chat/replies/transcript.js';
 
 export interface ReplyCaptureInput {
   transcript: string;
+  /** Default claude. */
+  format?: TranscriptFormat;
   prompts: AwaitingPrompt[];
   after?: TranscriptMark;
   ended?: EndedTurn;
 }
 
-/** Reads the tail of a Claude transcript once and finds the replies to an agent's awaiting prompts, off the main thread. */
+/** Reads the tail of a transcript once and finds the replies to an agent's awaiting prompts, off the main thread. */
 export async function captureReplyTask(input: ReplyCaptureInput): Promise<Captured[]> {
-  const entries = await readTranscriptTail(input.transcript);
+  const entries = await readTranscriptTail(
+    input.transcript,
+    input.format === 'codex' ? { parse: parseRolloutLines } : {},
+  );
   return captureReplies(entries, input.prompts, {
     ...(input.after ? { after: input.after } : {}),
     ...(input.ended ? { ended: input.ended } : {}),

@@ -7,6 +7,7 @@ import { AgentError } from './agent-error.js';
 import { checkHarnessProgram, planLaunch, type LaunchContext } from './harness/index.js';
 import { conversationExists } from './claude-config/conversations.js';
 import { locateClaudeHome } from './claude-config/locate.js';
+import { codexSessionExists, locateCodexSessions } from './codex-config/sessions.js';
 import { trustWorkspace } from './claude-config/trust.js';
 import { writePlannedFiles } from './harness/plan-files.js';
 import { agentEnv, resolveAgent } from './resolve.js';
@@ -73,6 +74,14 @@ export class Launcher implements AgentLauncher {
       const claude = locateClaudeHome(env, this.deps.baseEnv);
       trustWorkspace(claude.configFile, r.workspace);
       if (opts.resume && record.session_id && conversationExists(claude.projectsDir, record.session_id))
+        resumeSessionId = record.session_id;
+    } else if (r.harness === 'codex') {
+      // Without a rollout for it, `resume --last` (planCodex) finds the workspace's latest session or starts afresh.
+      if (
+        opts.resume &&
+        record.session_id &&
+        codexSessionExists(locateCodexSessions(env, this.deps.baseEnv), record.session_id)
+      )
         resumeSessionId = record.session_id;
     } else if (opts.resume && record.session_id) resumeSessionId = record.session_id;
     const { baseUrl, ...leo } = this.deps.leo;

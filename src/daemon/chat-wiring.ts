@@ -10,6 +10,7 @@ import { PermissionPrompts } from '../chat/permissions/permission-prompts.js';
 import { ReminderService } from '../chat/reminders/reminders.js';
 import { ReplyWatch } from '../chat/replies/reply-watch.js';
 import { ReplyStore } from '../chat/replies/reply-store.js';
+import { transcriptFormat } from '../chat/replies/transcript.js';
 import { AttachmentPruner } from '../chat/attachments/attachment-pruner.js';
 import { displayName } from '../agents/resolve.js';
 import type { Message } from '../chat/threads/message.js';
@@ -128,6 +129,7 @@ export async function wireChat(d: ChatWiringDeps) {
     logger: d.logger,
     store: new ReplyStore(d.db),
     exists: (a) => d.supervisor.has(a),
+    format: (a) => transcriptFormat(d.supervisor.has(a) ? d.supervisor.get(a).harness : ''),
     capture: (input) => d.pool.run<Captured[]>('captureReplyTask', input),
     post: (agent, text, replyTo) => chat?.post(agent, { text, replyTo }),
   });

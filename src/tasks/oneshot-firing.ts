@@ -1,3 +1,4 @@
+import { headlessFailure } from '../agents/harness/headless.js';
 import { logNotStarted, runOneshot, type OneshotResult } from './oneshot-runner.js';
 import { prepareOneshot, resolveTask, runPaths, type OneshotRequest, type RunValues } from './task-launch.js';
 
@@ -47,6 +48,7 @@ export async function fireOneshot(
     logPath: launch.logPath,
     attempts: launch.attempts,
     timeoutMs: launch.timeoutMs,
+    explain: (tail) => headlessFailure(launch.values.harness, tail),
     ...(o.signal ? { signal: o.signal } : {}),
   });
   return { result, values: launch.values, logPath: launch.logPath };

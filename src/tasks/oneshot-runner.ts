@@ -32,6 +32,11 @@ export interface OneshotOptions {
   files?: PlannedFile[];
   /** The wait after failed attempt n before the next one. */
   backoffMs?: (attempt: number) => number;
+  /**
+   * What the program itself said the failure was, found in the end of its output (its CLI's own error line), or null.
+   * It leads the error, so the few hundred characters a failure card shows name the cause rather than a banner.
+   */
+  explain?: (tail: string) => string | null;
 }
 
 export interface OneshotResult {
@@ -106,7 +111,9 @@ export async function runOneshot(opts: OneshotOptions): Promise<OneshotResult> {
       if (a.interrupted) return interrupted(n, a.exitCode);
       if (a.reason === null) return { ok: true, attempts: n, error: null, interrupted: false, exitCode: a.exitCode };
       if (n === total) {
-        const error = a.tail ? `${a.reason}\n${a.tail}` : a.reason;
+        const why = a.tail ? (opts.explain?.(a.tail) ?? null) : null;
+        const head = why ? `${a.reason}: ${why}` : a.reason;
+        const error = a.tail ? `${head}\n${a.tail}` : head;
         return { ok: false, attempts: n, error, interrupted: false, exitCode: a.exitCode };
       }
       const backoff = (opts.backoffMs ?? defaultBackoffMs)(n);

@@ -29,6 +29,8 @@ export interface ScriptedReply {
   delayMs?: number;
   /** How many output_text.delta events the text is cut into; default 4. */
   chunks?: number;
+  /** Answer with this API error instead (a 4xx is one Codex does not retry). */
+  error?: { status: number; message: string };
 }
 
 /**
@@ -77,6 +79,7 @@ export class ResponsesServer extends ScriptedServer<ScriptedReply> {
         return apiError(res, 400, 'invalid_request_error', "Missing required parameter: 'input'.");
       }
       const reply = this.pick(rec);
+      if (reply.error) return apiError(res, reply.error.status, 'invalid_request_error', reply.error.message);
       if (rec.body.stream !== true) return json(res, 200, this.response(rec, this.items(reply), 'completed'));
       return void this.stream(rec, reply, res);
     }

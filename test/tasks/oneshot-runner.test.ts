@@ -113,6 +113,14 @@ describe('runOneshot', () => {
     assert.ok((r.error as string).length < 5000);
   });
 
+  it('what the program said the failure was leads the error, before the tail', async () => {
+    const explain = (tail: string) => /cause: (.*)/.exec(tail)?.[1] ?? null;
+    const r = await runOneshot(opts(`echo banner; echo 'cause: no such model'; exit 2`, { explain }));
+    assert.equal(r.error, 'exit 2: no such model\nbanner\ncause: no such model');
+    const plain = await runOneshot(opts(`echo banner; exit 2`, { explain }));
+    assert.equal(plain.error, 'exit 2\nbanner');
+  });
+
   it('timeout ends the process group, child and grandchild, within the budget', async () => {
     const pids = path.join(dir, 'pids');
     const o = opts(

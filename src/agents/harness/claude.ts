@@ -5,7 +5,8 @@
 // skips the PermissionRequest hook; bypassPermissions shows no dialog with skipDangerousModePermissionPrompt in
 // --settings, and refuses to start at all as root (both bypass spellings).
 import path from 'node:path';
-import { assertNoTokenInArgv, jsonFile, optionValue, sessionEnv, shellQuote } from './common.js';
+import { assertNoTokenInArgv, jsonFile, optionValue, sessionEnv } from './common.js';
+import { hookCommand, hookTimeoutSeconds, installedHookEvents, type LeoHookEvent } from './leo-hooks.js';
 import {
   AGENT_TOKEN_ENV,
   HARNESS_MCP_TOOL_TIMEOUT_MS,
@@ -17,33 +18,6 @@ import {
 export const CLAUDE_SETTINGS_FILE = 'claude-settings.json';
 export const CLAUDE_MCP_CONFIG_FILE = 'mcp.json';
 
-/**
- * The hook events Leo installs, in lifecycle order, with the `leo hook <arg>` each one runs.
- * - SessionStart: the session_id and transcript_path of a new, resumed or cleared conversation, so a restart can
- *   `--resume` exactly this agent's conversation and the daemon knows the session is up.
- * - UserPromptSubmit: which prompt a turn started with, as it happens, so the Stop-time reply capture can tell a
- *   delivered [Leo Chat] message from a task or a typed prompt that took the turn over.
- * - PermissionRequest: permission prompts and AskUserQuestion cards in chat (not installed with bypass_permissions).
- * - Stop: the end of a turn, when the daemon captures the reply.
- * SessionStart and UserPromptSubmit add whatever their hook prints to Claude's context, so `leo hook` must print
- * nothing for them.
- */
-export const CLAUDE_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PermissionRequest', 'Stop'] as const;
-export type ClaudeHookEvent = (typeof CLAUDE_HOOK_EVENTS)[number];
-
-export const CLAUDE_HOOK_ARGS: Record<ClaudeHookEvent, string> = {
-  SessionStart: 'session-start',
-  UserPromptSubmit: 'user-prompt-submit',
-  PermissionRequest: 'permission-request',
-  Stop: 'stop',
-};
-
-/** Hook timeouts are in seconds. The quick hooks only hand their input to the daemon and return. */
-export const QUICK_HOOK_TIMEOUT_S = 30;
-const DEFAULT_PERMISSION_WAIT_MS = 60 * 60 * 1000;
-/** Slack over Leo's own deadline, so the daemon answers "no decision" before Claude kills the hook. */
-const PERMISSION_HOOK_SLACK_S = 60;
-
 export interface ClaudeCommandHook {
   type: 'command';
   command: string;
@@ -51,7 +25,7 @@ export interface ClaudeCommandHook {
 }
 
 export interface ClaudeSettings {
-  hooks: Partial<Record<ClaudeHookEvent, { hooks: ClaudeCommandHook[] }[]>>;
+  hooks: Partial<Record<LeoHookEvent, { hooks: ClaudeCommandHook[] }[]>>;
   permissions: { allow: string[] };
   /** Without it, bypassPermissions opens a "No, exit"-by-default warning dialog that an unattended session cannot pass. */
   skipDangerousModePermissionPrompt?: true;
@@ -61,34 +35,16 @@ export interface ClaudeMcpConfig {
   mcpServers: Record<string, { type: 'http'; url: string; headers: Record<string, string> }>;
 }
 
-/** `<nodeBin> <leoBin> hook <event>`, shell-quoted: Claude runs command hooks through a shell. */
-export function hookCommand(ctx: LaunchContext, event: ClaudeHookEvent): string {
-  return [ctx.leo.nodeBin, ctx.leo.leoBin, 'hook', CLAUDE_HOOK_ARGS[event]].map(shellQuote).join(' ');
-}
-
-export function hookCommands(ctx: LaunchContext): Record<ClaudeHookEvent, string> {
-  const out = {} as Record<ClaudeHookEvent, string>;
-  for (const event of CLAUDE_HOOK_EVENTS) out[event] = hookCommand(ctx, event);
-  return out;
-}
-
-export function permissionHookTimeoutSeconds(ctx: LaunchContext): number {
-  const waitMs = ctx.permissionWaitMs ?? DEFAULT_PERMISSION_WAIT_MS;
-  if (!Number.isFinite(waitMs) || waitMs <= 0) throw new Error(`invalid permissionWaitMs ${waitMs}`);
-  return Math.ceil(waitMs / 1000) + PERMISSION_HOOK_SLACK_S;
-}
-
 function bypass(ctx: LaunchContext): boolean {
   return ctx.permissions?.bypass_permissions === true;
 }
 
 export function claudeSettings(ctx: LaunchContext): ClaudeSettings {
   const hooks: ClaudeSettings['hooks'] = {};
-  for (const event of CLAUDE_HOOK_EVENTS) {
-    // With bypass Claude never asks, and a hook posting prompts nobody needs to answer would only confuse the thread.
-    if (event === 'PermissionRequest' && bypass(ctx)) continue;
-    const timeout = event === 'PermissionRequest' ? permissionHookTimeoutSeconds(ctx) : QUICK_HOOK_TIMEOUT_S;
-    hooks[event] = [{ hooks: [{ type: 'command', command: hookCommand(ctx, event), timeout }] }];
+  for (const event of installedHookEvents(ctx)) {
+    hooks[event] = [
+      { hooks: [{ type: 'command', command: hookCommand(ctx, event), timeout: hookTimeoutSeconds(ctx, event) }] },
+    ];
   }
   // Leo's own tools are always allowed: otherwise every leo_chat_post would itself raise a permission prompt.
   // The template's allow rules go in the settings file rather than --allowedTools: that option takes a variable number

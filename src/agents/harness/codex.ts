@@ -3,7 +3,16 @@
 // them would copy credentials. The overrides carry only the URL and the *name* of the env variable holding the token
 // (bearer_token_env_var), so argv stays free of secrets and nothing is written anywhere. Measured against codex
 // 0.169.0: Streamable HTTP via `url`, the token read from the named variable, every key accepted by --strict-config.
+//
+// Leo's hooks come in the same way (codexHookOverrides). Measured against codex 0.171.0 behind the scripted Responses
+// server: `-c hooks.<Event>=[…]` is a config layer of its own ("session flags"), whose hooks load beside the user's
+// (a user's own trusted Stop hook still runs); a non-managed hook runs only once trusted, and trust is read from
+// `hooks.state."<key>".trusted_hash` in the session layer too, so `-c hooks.state={…}` trusts exactly Leo's handlers
+// for exactly this process: no /hooks review dialog, nothing persisted, and the user's untrusted hooks stay skipped
+// (which --dangerously-bypass-hook-trust would not do).
+import crypto from 'node:crypto';
 import { assertNoTokenInArgv, optionValue, sessionEnv, tomlString } from './common.js';
+import { hookCommand, hookTimeoutSeconds, installedHookEvents, type LeoHookEvent } from './leo-hooks.js';
 import {
   AGENT_TOKEN_ENV,
   HARNESS_MCP_TOOL_TIMEOUT_MS,
@@ -30,6 +39,43 @@ export function codexConfigOverrides(ctx: LaunchContext): string[] {
   ];
 }
 
+/**
+ * Where Codex files a hook given with `-c` for its trust: `<source>:<event in snake_case>:<group>:<handler>`, the
+ * source being the session-flags layer's stand-in path (as `codex app-server`'s hooks/list reports it).
+ */
+export function codexHookTrustKey(event: LeoHookEvent): string {
+  return `/<session-flags>/config.toml:${snakeCase(event)}:0:0`;
+}
+
+/**
+ * The hash Codex trusts a command hook by: SHA-256 of the handler's identity as compact JSON with sorted keys — the
+ * event, the group's matcher (Leo's have none) and the handler with its defaults filled in. Changing the command or
+ * the timeout changes the hash, and Codex then skips the hook until trusted again, so both come from one place.
+ */
+export function codexHookHash(event: LeoHookEvent, command: string, timeoutSec: number): string {
+  const identity = `{"event_name":${JSON.stringify(snakeCase(event))},"hooks":[{"async":false,"command":${JSON.stringify(command)},"timeout":${timeoutSec},"type":"command"}]}`;
+  return `sha256:${crypto.createHash('sha256').update(identity).digest('hex')}`;
+}
+
+/** `-c` overrides that install Leo's hooks (one group per event, no matcher: every tool) and trust exactly them. */
+export function codexHookOverrides(ctx: LaunchContext): string[] {
+  const overrides: string[] = [];
+  const trust: string[] = [];
+  for (const event of installedHookEvents(ctx)) {
+    const command = hookCommand(ctx, event);
+    const timeout = hookTimeoutSeconds(ctx, event);
+    overrides.push(`hooks.${event}=[{hooks=[{type="command",command=${tomlString(command)},timeout=${timeout}}]}]`);
+    trust.push(
+      `${tomlString(codexHookTrustKey(event))}={trusted_hash=${tomlString(codexHookHash(event, command, timeout))}}`,
+    );
+  }
+  return [...overrides, `hooks.state={${trust.join(',')}}`];
+}
+
+function snakeCase(event: string): string {
+  return event.replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();
+}
+
 export function planCodex(ctx: LaunchContext): LaunchPlan {
   const argv = ['codex'];
   if (ctx.resume) {
@@ -40,7 +86,7 @@ export function planCodex(ctx: LaunchContext): LaunchPlan {
   // A TUI attaches to an already running shared codex server when there is one; that server would have another
   // session's env (LEO_AGENT, the token variable) and config, so each agent runs its own.
   argv.push('--no-daemon');
-  for (const override of codexConfigOverrides(ctx)) argv.push('-c', override);
+  for (const override of [...codexConfigOverrides(ctx), ...codexHookOverrides(ctx)]) argv.push('-c', override);
   if (ctx.model !== undefined) argv.push('--model', optionValue('model', ctx.model));
   if (ctx.permissions?.bypass_permissions === true) argv.push('--dangerously-bypass-approvals-and-sandbox');
   // permissions.allow has no codex equivalent (its approvals are a policy, not a per-tool list), so it is not applied.

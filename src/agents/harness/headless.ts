@@ -107,6 +107,28 @@ function codexHeadless(ctx: HeadlessContext): HeadlessPart {
 }
 
 /**
+ * The cause a headless CLI printed for its failure, from the end of its output, or null. `codex exec` 0.171.0 prints
+ * its banner first and, when the turn fails, `ERROR: <message>` last (the message is the provider's error body,
+ * `{"error":{"message":…}}`, when it sent one); the last such line is the cause.
+ */
+export function headlessFailure(harness: Harness, tail: string): string | null {
+  if (harness !== 'codex') return null;
+  const line = tail
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('ERROR: '));
+  if (line === undefined) return null;
+  const text = line.slice('ERROR: '.length).trim();
+  try {
+    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
+    if (typeof message === 'string' && message.trim()) return message.trim();
+  } catch {
+    // Not the provider's JSON: the line says it in words.
+  }
+  return text || null;
+}
+
+/**
  * `opencode run` with the interactive options (--model, --auto). opencode joins its message words with spaces and
  * wraps any word that holds a space in quotes, so the prompt goes in split at its spaces: joined back it is exactly
  * the prompt, unquoted. Its config file (OPENCODE_CONFIG, already in the env) gains the caller headers.

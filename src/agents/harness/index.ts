@@ -23,22 +23,24 @@ export function planLaunch(harness: Harness, ctx: LaunchContext): LaunchPlan {
 }
 
 export {
-  CLAUDE_HOOK_ARGS,
-  CLAUDE_HOOK_EVENTS,
   CLAUDE_MCP_CONFIG_FILE,
   CLAUDE_SETTINGS_FILE,
   claudeMcpConfig,
   claudeOnboardingSeed,
   claudeSettings,
-  hookCommand,
-  hookCommands,
-  permissionHookTimeoutSeconds,
   planClaude,
-  type ClaudeHookEvent,
   type ClaudeMcpConfig,
   type ClaudeSettings,
 } from './claude.js';
-export { codexConfigOverrides, planCodex } from './codex.js';
+export {
+  LEO_HOOK_ARGS,
+  LEO_HOOK_EVENTS,
+  hookCommand,
+  hookCommands,
+  permissionHookTimeoutSeconds,
+  type LeoHookEvent,
+} from './leo-hooks.js';
+export { codexConfigOverrides, codexHookHash, codexHookOverrides, codexHookTrustKey, planCodex } from './codex.js';
 export { OPENCODE_CONFIG_FILE, opencodeConfig, planOpencode, type OpencodeConfig } from './opencode.js';
 export { planShell } from './shell.js';
 export { checkHarnessProgram, harnessProgram } from './program.js';

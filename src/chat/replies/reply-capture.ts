@@ -3,6 +3,7 @@
  * reads the transcript (transcript.ts) when the agent's Stop hook fires, or when the daemon starts and catches up on
  * turns that ended while it was down.
  */
+import { CODEX_TURN_END } from './codex-rollout.js';
 import { INTERRUPTED, type TranscriptEntry } from './transcript.js';
 
 export type CaptureResult =
@@ -57,8 +58,10 @@ export interface Captured {
 /** `mcp__<server>__leo_chat_post`: Leo's post tool under any server name the agent's MCP config gave it. */
 const POST_TOOL = /^mcp__.+__leo_chat_post$/;
 
-/** Transcript lines that Claude writes after a turn ends (the second only in interactive sessions). */
-const TURN_END = new Set(['system:stop_hook_summary', 'system:turn_duration']);
+/**
+ * Lines written after a turn ends: Claude's (the second only in interactive sessions), and Codex's task_complete.
+ */
+const TURN_END = new Set(['system:stop_hook_summary', 'system:turn_duration', CODEX_TURN_END]);
 
 /**
  * Ties each awaiting prompt to its own turn and says what that turn answered. Prompts are matched in order, each to

@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { ReplyCaptureInput } from '../../../workers/reply-capture.js';
 import type { Captured, EndedTurn } from './reply-capture.js';
+import type { TranscriptFormat } from './transcript.js';
 import type { ReplyStore } from './reply-store.js';
 
 /** A delivered prompt not in the transcript yet waits at most this long for its turn to show up. */
@@ -21,6 +22,8 @@ export interface ReplyWatchDeps {
   store: ReplyStore;
   /** Whether the agent still exists: at start-up, a removed agent's prompts wait for nothing. */
   exists(agent: string): boolean;
+  /** How the agent's CLI records its turns (by its harness). */
+  format(agent: string): TranscriptFormat;
   /** Runs the transcript read and the capture on the worker pool. */
   capture(input: ReplyCaptureInput): Promise<Captured[]>;
   /** Posts the captured reply into the agent's thread (inside the transaction that ends the prompt's wait). */
@@ -28,7 +31,7 @@ export interface ReplyWatchDeps {
 }
 
 /**
- * Claude replies (leo-chat.md, Replies): every [Leo Chat] prompt typed into an agent waits here (in chat.db, so a
+ * Replies of Claude and Codex agents (leo-chat.md, Replies): every [Leo Chat] prompt typed into an agent waits here (in chat.db, so a
  * restart loses none); on the agent's Stop hook the transcript is read and each prompt whose turn ended gets that
  * turn's last assistant message posted, unless the agent posted with leo_chat_post, another prompt took the turn over,
  * the turn was interrupted or the reply is empty. A prompt not in the transcript yet (queued behind a running turn)
@@ -74,8 +77,10 @@ export class ReplyWatch {
 
   onStop(agent: string, payload: Record<string, unknown>): Promise<void> {
     this.notePath(agent, payload);
-    // Without a prompt_id the Stop cannot say which turn ended, and a message typed meanwhile may have begun the last.
-    const ended: EndedTurn = typeof payload.prompt_id === 'string' ? { promptId: payload.prompt_id } : 'last';
+    // Without a turn's id the Stop cannot say which turn ended, and a message typed meanwhile may have begun the last.
+    // Claude names it prompt_id, Codex turn_id; each transcript reader files prompts under the same id.
+    const id = [payload.prompt_id, payload.turn_id].find((v) => typeof v === 'string');
+    const ended: EndedTurn = id !== undefined ? { promptId: id } : 'last';
     if (ended !== 'last')
       for (const a of this.deps.store.awaiting(agent)) if (!a.delivered) this.stopsWhileTyping.set(a.messageId, ended);
     return this.check(agent, ended);
@@ -129,6 +134,7 @@ export class ReplyWatch {
     if (!path || !awaiting.length) return;
     const results = await this.deps.capture({
       transcript: path,
+      format: this.deps.format(agent),
       prompts: awaiting.map((a) => ({ prompt: a.prompt, since: a.since - SINCE_SLACK_MS })),
       ...(settled ? { after: settled } : {}),
       ended,

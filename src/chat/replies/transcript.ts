@@ -51,14 +51,29 @@ export interface TranscriptEntry {
   timestamp?: string;
 }
 
+/** Whose transcript a file is: Claude Code's session transcript or Codex's rollout (codex-rollout.ts). */
+export type TranscriptFormat = 'claude' | 'codex';
+
+/**
+ * The transcript format of an agent's harness. Any harness but Codex's is read as Claude's, as before Codex had
+ * hooks: a shell template may run Claude itself, with its own hooks posting Claude's transcript.
+ */
+export function transcriptFormat(harness: string): TranscriptFormat {
+  return harness === 'codex' ? 'codex' : 'claude';
+}
+
 export const DEFAULT_TAIL_BYTES = 8 * 1024 * 1024;
 
 /**
  * The parsed tail of a transcript: at most `maxBytes` from the end, starting at a line boundary, so a transcript of any
- * size costs the same. A missing file reads as empty: Claude creates it with the first prompt, and a caller waiting for
+ * size costs the same. `parse` reads the CLI's own format: Claude's (the default) or Codex's rollout. A missing file reads as empty: Claude creates it with the first prompt, and a caller waiting for
  * its prompt treats both the same.
  */
-export async function readTranscriptTail(file: string, opts: { maxBytes?: number } = {}): Promise<TranscriptEntry[]> {
+export async function readTranscriptTail(
+  file: string,
+  opts: { maxBytes?: number; parse?: (lines: readonly string[]) => TranscriptEntry[] } = {},
+): Promise<TranscriptEntry[]> {
+  const parse = opts.parse ?? parseTranscriptLines;
   const maxBytes = Math.max(1, Math.floor(opts.maxBytes ?? DEFAULT_TAIL_BYTES));
   let handle: fs.FileHandle;
   try {
@@ -86,7 +101,7 @@ export async function readTranscriptTail(file: string, opts: { maxBytes?: number
       body = body.subarray(nl + 1);
     }
     // Cutting right after a newline keeps UTF-8 intact: 0x0a never occurs inside a multi-byte sequence.
-    return parseTranscriptLines(body.toString('utf8').split('\n'));
+    return parse(body.toString('utf8').split('\n'));
   } finally {
     await handle.close();
   }

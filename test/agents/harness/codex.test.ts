@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { codexConfigOverrides, LEO_MCP_TOOL_CEILING_MS, planCodex } from '../../../src/agents/harness/index.js';
+import {
+  codexConfigOverrides,
+  codexHookHash,
+  codexHookOverrides,
+  codexHookTrustKey,
+  hookCommand,
+  LEO_HOOK_EVENTS,
+  LEO_MCP_TOOL_CEILING_MS,
+  planCodex,
+} from '../../../src/agents/harness/index.js';
 import { tomlString } from '../../../src/agents/harness/common.js';
 import { assertNoSecrets, LEO_KEYS, makeCtx, MCP_URL, TOKEN, WORKSPACE } from './fixture.js';
 
@@ -12,7 +21,19 @@ const OVERRIDES = [
   'mcp_servers.leo.tool_timeout_sec=1980',
   `projects={"${WORKSPACE}"={trust_level="trusted"}}`,
 ];
-const OVERRIDE_ARGS = OVERRIDES.flatMap((o) => ['-c', o]);
+const HOOK_OVERRIDES = codexHookOverrides(makeCtx());
+const OVERRIDE_ARGS = [...OVERRIDES, ...HOOK_OVERRIDES].flatMap((o) => ['-c', o]);
+
+/**
+ * What `codex app-server` 0.171.0 reported (hooks/list) for makeCtx()'s hooks passed as these overrides: each one's
+ * key and current hash, and `trustStatus: "trusted"` for all four.
+ */
+const MEASURED_TRUST = {
+  SessionStart: 'sha256:54644dde635cfe717a2e2c677102ca1b6a76bfda64c785f12a53ffe80ce52aee',
+  UserPromptSubmit: 'sha256:25d6f26be54dc623c96f1886e4e5103a833c7a1a93bd5dcb14c157461581cf76',
+  PermissionRequest: 'sha256:0cdfcfcb4db6046647c764be8fcd889bdd00df4a24222a47bfbdc1480a3d10ee',
+  Stop: 'sha256:35b9fb951e8660e73650897c6d182d5b9d7211ec903438985b6e0b6ffd272c60',
+};
 
 /** The `-c` values as a key → value map; TOML basic strings with the escapes tomlString emits are valid JSON. */
 function overrideMap(argv: string[]): Map<string, unknown> {
@@ -86,6 +107,46 @@ describe('codex argv', () => {
     const ctx = makeCtx({ model: 'm', resume: true, permissions: { bypass_permissions: true } });
     assertNoSecrets(planCodex(ctx), ctx);
     assert.throws(() => planCodex(makeCtx({ workspace: `/w/${TOKEN}` })), /agent token in argv/);
+  });
+});
+
+describe('codex hooks', () => {
+  it('each of Leo’s hooks runs `leo hook <event>`, the permission hook outliving Leo’s own wait', () => {
+    const map = overrideMap(HOOK_OVERRIDES.flatMap((o) => ['-c', o]));
+    for (const event of LEO_HOOK_EVENTS) {
+      const timeout = event === 'PermissionRequest' ? 3660 : 30;
+      const command = tomlString(hookCommand(makeCtx(), event));
+      assert.equal(map.get(`hooks.${event}`), `[{hooks=[{type="command",command=${command},timeout=${timeout}}]}]`);
+    }
+    assert.match(hookCommand(makeCtx(), 'Stop'), /^\/usr\/local\/bin\/node \/opt\/leo\/bin\/leo\.js hook stop$/);
+  });
+
+  it('trusts exactly its own hooks by the hash codex computes for them', () => {
+    const map = overrideMap(HOOK_OVERRIDES.flatMap((o) => ['-c', o]));
+    const state = map.get('hooks.state') as string;
+    for (const [event, hash] of Object.entries(MEASURED_TRUST)) {
+      const e = event as keyof typeof MEASURED_TRUST;
+      const command = hookCommand(makeCtx(), e);
+      assert.equal(codexHookHash(e, command, e === 'PermissionRequest' ? 3660 : 30), hash, event);
+      assert.ok(state.includes(`${tomlString(codexHookTrustKey(e))}={trusted_hash="${hash}"}`), state);
+    }
+    assert.equal(codexHookTrustKey('UserPromptSubmit'), '/<session-flags>/config.toml:user_prompt_submit:0:0');
+  });
+
+  it('a longer permission wait changes that hook’s timeout and its trusted hash together', () => {
+    const ctx = makeCtx({ permissionWaitMs: 2 * 60 * 60 * 1000 });
+    const map = overrideMap(codexHookOverrides(ctx).flatMap((o) => ['-c', o]));
+    assert.match(map.get('hooks.PermissionRequest') as string, /timeout=7260\}/);
+    const hash = codexHookHash('PermissionRequest', hookCommand(ctx, 'PermissionRequest'), 7260);
+    assert.notEqual(hash, MEASURED_TRUST.PermissionRequest);
+    assert.ok((map.get('hooks.state') as string).includes(hash));
+  });
+
+  it('bypass_permissions installs no permission hook', () => {
+    const map = overrideMap(planCodex(makeCtx({ permissions: { bypass_permissions: true } })).argv);
+    assert.equal(map.get('hooks.PermissionRequest'), undefined);
+    assert.ok(!(map.get('hooks.state') as string).includes('permission_request'));
+    assert.ok(map.has('hooks.Stop'));
   });
 });
 

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { HARNESSES, type Harness } from '../../../src/config/schema.js';
-import { planHeadless, TASK_PROMPT_ENV, type HeadlessContext } from '../../../src/agents/harness/headless.js';
+import {
+  headlessFailure,
+  planHeadless,
+  TASK_PROMPT_ENV,
+  type HeadlessContext,
+} from '../../../src/agents/harness/headless.js';
 import { planLaunch } from '../../../src/agents/harness/index.js';
 import { AGENT_DIR, assertNoSecrets, fileAt, makeCtx, MCP_URL, TOKEN, WORKSPACE } from './fixture.js';
 
@@ -113,15 +118,48 @@ describe('headless claude', () => {
   });
 });
 
+describe('headless failures', () => {
+  // The end of `codex exec` 0.171.0's output when the provider refused the request (400).
+  const CODEX_TAIL = [
+    'OpenAI Codex v0.171.0',
+    '--------',
+    'session id: 01a2331d-ab0b-7473-932e-e6d86f23cae5',
+    '--------',
+    'user',
+    'say hi',
+    'warning: Model metadata for `gpt-test` not found. Defaulting to fallback metadata; this can degrade performance.',
+    'ERROR: {"error":{"message":"This model is not available.","type":"invalid_request_error","param":null,"code":null}}',
+    'ERROR: {"error":{"message":"This model is not available.","type":"invalid_request_error","param":null,"code":null}}',
+  ].join('\n');
+
+  it('codex: the provider’s message from its last ERROR line, or the line as it is', () => {
+    assert.equal(headlessFailure('codex', CODEX_TAIL), 'This model is not available.');
+    assert.equal(
+      headlessFailure('codex', 'x\nERROR: stream disconnected before completion'),
+      'stream disconnected before completion',
+    );
+    assert.equal(headlessFailure('codex', 'OpenAI Codex v0.171.0\n--------'), null);
+  });
+
+  it('the other CLIs say nothing Leo reads', () => {
+    for (const harness of ['claude', 'opencode', 'shell'] as const)
+      assert.equal(headlessFailure(harness, CODEX_TAIL), null);
+  });
+});
+
 describe('headless codex', () => {
   it('exec with the interactive overrides, the task headers, no daemon flag, the prompt after --', () => {
     const ctx = runCtx('codex');
     const argv = planHeadless('codex', ctx).argv;
     assert.deepEqual(argv.slice(0, 3), ['codex', 'exec', '--skip-git-repo-check']);
     assert.ok(!argv.includes('--no-daemon'));
-    const interactive = codexOverrides(planLaunch('codex', ctx).argv);
+    // Leo's hooks stay out of a run: they report as the owner agent.
+    const interactive = new Map(
+      [...codexOverrides(planLaunch('codex', ctx).argv)].filter(([key]) => !key.startsWith('hooks.')),
+    );
     const overrides = codexOverrides(argv);
     for (const [key, value] of interactive) assert.equal(overrides.get(key), value, key);
+    assert.ok(![...overrides.keys()].some((key) => key.startsWith('hooks.')));
     assert.equal(
       overrides.get('mcp_servers.leo.env_http_headers'),
       '{"x-leo-task"="LEO_TASK","x-leo-run-id"="LEO_RUN_ID"}',

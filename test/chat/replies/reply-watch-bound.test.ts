@@ -20,6 +20,7 @@ function watch(clock: ManualClock) {
     logger: createLogger('silent'),
     store: new ReplyStore(openDatabase(path.join(dir, `${Math.random()}.db`))),
     exists: () => true,
+    format: () => 'claude' as const,
     capture: async (input) => {
       asked.push(...input.prompts.map((p) => p.prompt));
       return input.prompts.map(() => ({ result: { kind: 'not_found' as const } }));

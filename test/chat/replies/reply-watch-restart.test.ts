@@ -27,6 +27,7 @@ function daemonLife(home: string, posted: [string, string][], opened: Database[]
     logger: createLogger('silent'),
     store: new ReplyStore(db),
     exists: () => true,
+    format: () => 'claude' as const,
     capture: captureReplyTask,
     post: (_agent, text, replyTo) => void posted.push([text, replyTo]),
   });
