@@ -6,6 +6,7 @@
 // --settings, and refuses to start at all as root (both bypass spellings).
 import path from 'node:path';
 import { assertNoTokenInArgv, jsonFile, optionValue, sessionEnv, shellQuote } from './common.js';
+import { instructionsPath } from '../instructions/leo-instructions.js';
 import {
   AGENT_TOKEN_ENV,
   HARNESS_MCP_TOOL_TIMEOUT_MS,
@@ -139,6 +140,9 @@ export function planClaude(ctx: LaunchContext): LaunchPlan {
   // at once ("No conversation found to continue"), and every restart would do the same.
   if (ctx.resume && ctx.resumeSessionId !== undefined)
     argv.push('--resume', optionValue('session id', ctx.resumeSessionId));
+  // Leo's instructions (planLaunch writes the file), appended to Claude's own system prompt: the user's CLAUDE.md
+  // files and settings still apply. Measured with claude 2.1.328: the file's text is in every request's `system`.
+  argv.push('--append-system-prompt-file', instructionsPath(ctx));
   assertNoTokenInArgv(ctx, argv);
   return {
     argv,

@@ -59,6 +59,11 @@ export const DEFAULT_TAIL_BYTES = 8 * 1024 * 1024;
  * its prompt treats both the same.
  */
 export async function readTranscriptTail(file: string, opts: { maxBytes?: number } = {}): Promise<TranscriptEntry[]> {
+  return parseTranscriptLines(await readTailLines(file, opts));
+}
+
+/** The whole lines of a JSONL file's last `maxBytes` (any harness's transcript); a missing file has none. */
+export async function readTailLines(file: string, opts: { maxBytes?: number } = {}): Promise<string[]> {
   const maxBytes = Math.max(1, Math.floor(opts.maxBytes ?? DEFAULT_TAIL_BYTES));
   let handle: fs.FileHandle;
   try {
@@ -86,7 +91,7 @@ export async function readTranscriptTail(file: string, opts: { maxBytes?: number
       body = body.subarray(nl + 1);
     }
     // Cutting right after a newline keeps UTF-8 intact: 0x0a never occurs inside a multi-byte sequence.
-    return parseTranscriptLines(body.toString('utf8').split('\n'));
+    return body.toString('utf8').split('\n');
   } finally {
     await handle.close();
   }

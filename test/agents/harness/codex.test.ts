@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { codexConfigOverrides, LEO_MCP_TOOL_CEILING_MS, planCodex } from '../../../src/agents/harness/index.js';
 import { tomlString } from '../../../src/agents/harness/common.js';
+import { leoInstructions } from '../../../src/agents/instructions/leo-instructions.js';
 import { assertNoSecrets, LEO_KEYS, makeCtx, MCP_URL, TOKEN, WORKSPACE } from './fixture.js';
 
 const OVERRIDES = [
@@ -11,6 +12,7 @@ const OVERRIDES = [
   'mcp_servers.leo.default_tools_approval_mode="approve"',
   'mcp_servers.leo.tool_timeout_sec=1980',
   `projects={"${WORKSPACE}"={trust_level="trusted"}}`,
+  `developer_instructions=${tomlString(leoInstructions('codex', {}))}`,
 ];
 const OVERRIDE_ARGS = OVERRIDES.flatMap((o) => ['-c', o]);
 
