@@ -156,6 +156,18 @@ describe('pricing', () => {
     assert.equal(pricedUsage({ key: 'k', model: 'n', tokens }, prices).cost_usd?.toFixed(4), (1 + 0.2 + 2).toFixed(4));
   });
 
+  it('prices a dated model name by the longest key it extends', () => {
+    const prices = { 'claude-sonnet': { input: 9, output: 9 }, 'claude-sonnet-4-5': { input: 3, output: 15 } };
+    const dated = { key: 'k', model: 'claude-sonnet-4-5-20250929', tokens };
+    assert.equal(pricedUsage(dated, prices).cost_usd?.toFixed(4), (3 + 1.5 + 2 * 3).toFixed(4));
+    assert.equal(
+      pricedUsage({ ...dated, model: 'claude-sonnet-4-50' }, { 'claude-sonnet-4-5': { input: 3, output: 15 } })
+        .cost_usd,
+      null,
+    );
+    assert.equal(pricedUsage({ ...dated, model: 'toString' }, {}).cost_usd, null);
+  });
+
   it('leaves an unpriced model at null, and keeps a cost the harness reported', () => {
     assert.equal(pricedUsage({ key: 'k', model: 'other', tokens }, {}).cost_usd, null);
     assert.equal(pricedUsage({ key: 'k', model: null, tokens }, { m: { input: 1, output: 1 } }).cost_usd, null);
