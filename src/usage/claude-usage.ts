@@ -72,7 +72,7 @@ export function claudeTurnUsage(lines: readonly string[], promptId?: string): Ha
   return { key, model: turn.model, tokens: sumCounts([...turn.messages.values()]) };
 }
 
-export function sumCounts(all: readonly TokenCounts[]): TokenCounts {
+function sumCounts(all: readonly TokenCounts[]): TokenCounts {
   const out: TokenCounts = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
   for (const c of all) {
     out.input_tokens += c.input_tokens;

@@ -4,13 +4,13 @@ import type { HarnessTurn, TurnUsage } from './turn-usage.js';
 export type ModelPrices = Config['usage']['prices'];
 
 /**
- * A turn's usage with its cost: the harness's own figure when it gave one (opencode), else the model's row of
- * `usage.prices` (USD per million tokens; cache reads and writes at the input price unless priced themselves), else
- * null. Claude and Codex record no cost in their transcripts, and a price list compiled into Leo would go stale.
+ * A turn's usage with its cost: the harness's own figure when it gave one (opencode's, unless null), else the model's
+ * row of `usage.prices` (USD per million tokens; cache reads and writes at the input price unless priced themselves),
+ * else null. Claude and Codex record no cost in their transcripts, and a price list compiled into Leo would go stale.
  */
 export function pricedUsage(turn: HarnessTurn, prices: ModelPrices): TurnUsage {
   const t = turn.tokens;
-  if (turn.cost_usd !== undefined) return { ...t, cost_usd: turn.cost_usd };
+  if (turn.cost_usd !== undefined && turn.cost_usd !== null) return { ...t, cost_usd: turn.cost_usd };
   const price = turn.model === null ? undefined : priceOf(turn.model, prices);
   if (!price) return { ...t, cost_usd: null };
   const cost =

@@ -7,7 +7,7 @@ import { parseInput } from '../http/validate.js';
 import { UsageTotals } from './turn-usage.js';
 import type { UsageMeter } from './usage-meter.js';
 
-export const MAX_USAGE_DAYS = 366;
+const MAX_USAGE_DAYS = 366;
 
 const Params = z.object({ name: NameSchema });
 const Query = z.object({ days: z.coerce.number().int().min(1).max(MAX_USAGE_DAYS).default(7) });

@@ -175,5 +175,8 @@ describe('pricing', () => {
       pricedUsage({ key: 'k', model: 'm', tokens, cost_usd: 0.5 }, { m: { input: 9, output: 9 } }).cost_usd,
       0.5,
     );
+    // opencode saying it has no cost leaves it to the price list.
+    const free = { key: 'k', model: 'm', tokens, cost_usd: null };
+    assert.equal(pricedUsage(free, { m: { input: 1, output: 0 } }).cost_usd, 3);
   });
 });

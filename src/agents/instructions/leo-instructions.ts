@@ -8,7 +8,7 @@ import { FILE_MODE } from '../harness/common.js';
 import type { LaunchContext, PlannedFile } from '../harness/types.js';
 
 /** The file under the agent's (or task run's) state dir that holds the text; LEO_INSTRUCTIONS names it. */
-export const INSTRUCTIONS_FILE = 'leo-instructions.md';
+const INSTRUCTIONS_FILE = 'leo-instructions.md';
 
 /** The variable that names the file, for any program in the session (a `harness: shell` script reads it). */
 export const INSTRUCTIONS_ENV = 'LEO_INSTRUCTIONS';
