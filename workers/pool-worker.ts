@@ -14,3 +14,4 @@ export { captureReplyTask } from './reply-capture.js';
 export { pruneFiles } from './prune.js';
 export { transcribe } from './transcribe.js';
 export { judgeAudio } from './audio-judge.js';
+export { readTurnUsage } from './turn-usage.js';

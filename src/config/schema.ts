@@ -372,9 +372,22 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       }
     }, evenWithIssues);
 
+  /** USD per million tokens of one model, for the cost of a turn whose harness reports no cost of its own. */
+  const ModelPriceSchema = z.strictObject({
+    input: z.number().min(0),
+    output: z.number().min(0),
+    cache_read: z.number().min(0).optional(),
+    cache_write: z.number().min(0).optional(),
+  });
+  const UsageSchema = z.strictObject({
+    /** Keyed by the model name the harness records (Claude's `message.model`, Codex's turn model). */
+    prices: nullAsAbsent(z.record(nonEmpty(), ModelPriceSchema).default({})),
+  });
+
   return z
     .strictObject({
       web: nullAsAbsent(WebSchema.prefault({})),
+      usage: nullAsAbsent(UsageSchema.prefault({})),
       log: nullAsAbsent(LogSchema.prefault({})),
       pool: nullAsAbsent(PoolSchema.prefault({})),
       chat: nullAsAbsent(ChatSchema.prefault({})),

@@ -27,6 +27,7 @@ import type { ThreadNotes } from '../chat/threads/thread-notes.js';
 import type { Harness } from '../config/schema.js';
 import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../events/features.js';
+import type { UsageTotals } from '../usage/turn-usage.js';
 import type { TaskRun } from '../observe/schemas.js';
 import { ActivitySweeper } from '../observe/activity-sweeper.js';
 import { ActivityTracker, activityEvent } from '../observe/activity-tracker.js';
@@ -63,6 +64,8 @@ export interface AgentsWiringDeps {
   baseUrl(): string;
   /** Task runs for the snapshot: recent_runs and each task's last_run_at. */
   runs: { recent(): TaskRun[]; lastRunAt(task: string): number | null };
+  /** Each agent's usage sums, for the snapshot. */
+  usage(agent: string): UsageTotals;
 }
 
 /** How long a delivery waits for an agent's input box (a dialog someone must answer at the terminal, a slow start). */
@@ -190,7 +193,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
   await d.app.register(stateRoutes, {
     clock: d.clock,
     version: () => [d.bus.stats().published, sweeper.stats().sweeps, d.config()],
-    agents: () => supervisor.list(),
+    agents: () => supervisor.list().map((a) => ({ ...a, usage: d.usage(a.name) })),
     tasks: () => taskViews(d.config(), d.paths.home, d.clock.now(), (task) => d.runs.lastRunAt(task)),
     recentRuns: () => d.runs.recent(),
     recentMessages: () => recent.list(),

@@ -18,6 +18,7 @@ import { PendingLimit } from '../chat/threads/pending-limit.js';
 import { wireTasks } from './tasks-wiring.js';
 import { wireAgentTools } from './agent-tools-wiring.js';
 import { wireSessions } from './sessions-wiring.js';
+import { buildUsageMeter, wireUsage } from './usage-wiring.js';
 import { RunHistory } from '../tasks/run-history.js';
 import { RunLog } from '../tasks/run-log.js';
 import { RunPublisher } from '../tasks/run-publisher.js';
@@ -192,6 +193,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   await app.register(webRoutes);
   const chatStore = new ChatStore(db, clock);
   const notes = new ThreadNotes(chatStore, bus);
+  const usage = buildUsageMeter({ db, bus, clock, logger, pool, config });
   const agents = await wireAgents({
     app,
     db,
@@ -210,7 +212,9 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     reloadConfig: (reason) => watcher.reload(reason),
     baseUrl,
     runs: publisher,
+    usage: (agent) => usage.totals(agent),
   });
+  await wireUsage({ app, meter: usage, hooks: agents.hooks, supervisor: agents.supervisor, features });
 
   const chat = await wireChat({
     app,
@@ -254,6 +258,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   // transaction, the attachment files last.
   agents.store.onRename((from, to) => {
     moveAgentRows(db, from, to);
+    usage.renamed(from, to);
     chat.attachments.moveAgent(from, to);
   });
   const tasks = await wireTasks({

@@ -19,6 +19,8 @@ export const EVENT_AUDIENCE = {
   agent_activity: 'fleet',
   // The pair only, never the text (observability-api.md, AgentMessage).
   agent_message: 'fleet',
+  // A turn's token counts and cost, and the agent's new sums: figures only, like /api/v1/state's usage.
+  agent_usage: 'fleet',
   task_run_started: 'fleet',
   task_run_succeeded: 'fleet',
   task_run_failed: 'fleet',

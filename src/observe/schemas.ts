@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UsageTotals } from '../usage/turn-usage.js';
 
 /**
  * The observability API's wire shapes (observability-api.md), one schema each, shared by routes, events and tests.
@@ -58,6 +59,8 @@ export const Agent = z.object({
   appearance: Appearance.optional(),
   moved_to: z.string().optional(),
   moved_at: z.string().optional(),
+  /** /api/v1/state only (the agent_usage feature): the agent's all-time token and cost sums. */
+  usage: UsageTotals.optional(),
 });
 export type Agent = z.infer<typeof Agent>;
 

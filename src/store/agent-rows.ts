@@ -2,9 +2,9 @@ import type { Database } from './database.js';
 
 /**
  * Every column outside the agents table that holds an agent's name: the agent's Leo Chat thread (messages,
- * attachments, read marker, reminders, and with them its asks and cards), its chat sessions and its reply capture. A
- * rename moves them all, so the thread follows the agent; a table added later that keys rows by agent belongs here
- * (test/store/agent-rows.test.ts reads the schema to make sure).
+ * attachments, read marker, reminders, and with them its asks and cards), its chat sessions, its reply capture and its
+ * usage. A rename moves them all, so the thread follows the agent; a table added later that keys rows by agent belongs
+ * here (test/store/agent-rows.test.ts reads the schema to make sure).
  */
 export const AGENT_NAME_COLUMNS: readonly (readonly [table: string, column: string])[] = [
   ['messages', 'agent'],
@@ -14,6 +14,7 @@ export const AGENT_NAME_COLUMNS: readonly (readonly [table: string, column: stri
   ['chat_sessions', 'agent_name'],
   ['reply_awaiting', 'agent'],
   ['reply_transcripts', 'agent'],
+  ['usage_turns', 'agent'],
 ];
 
 /**

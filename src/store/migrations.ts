@@ -275,4 +275,29 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'usage turns',
+    up(db) {
+      // One row per agent turn a harness reported usage for (issue 18). turn_key is the harness's own id of the turn
+      // (Claude's prompt id, Codex's turn id, opencode's), so a Stop replayed or seen again after a restart is stored
+      // once. input_tokens excludes cache reads and writes; cost_usd is NULL when nothing priced the turn. at_ms is
+      // when the daemon recorded it (epoch ms), which the per-day sums group by.
+      db.exec(`
+        CREATE TABLE usage_turns (
+          agent              TEXT NOT NULL,
+          turn_key           TEXT NOT NULL,
+          harness            TEXT NOT NULL,
+          model              TEXT,
+          at_ms              INTEGER NOT NULL,
+          input_tokens       INTEGER NOT NULL,
+          output_tokens      INTEGER NOT NULL,
+          cache_read_tokens  INTEGER NOT NULL,
+          cache_write_tokens INTEGER NOT NULL,
+          cost_usd           REAL,
+          PRIMARY KEY (agent, turn_key)
+        ) STRICT;
+        CREATE INDEX usage_turns_agent_at ON usage_turns (agent, at_ms);
+      `);
+    },
+  },
 ];

@@ -22,7 +22,19 @@ const JSON_RPC = /\/mcp$/;
 
 const CLIMBING = /(^|[\\/])\.\.([\\/]|$)|^[\\/]|\u0000/;
 
-const QUERY_KEYS = ['limit', 'before', 'after', 'filename', 'agent', 'up_to', '__proto__', 'constructor', 'a[b]', ''];
+const QUERY_KEYS = [
+  'limit',
+  'before',
+  'after',
+  'filename',
+  'agent',
+  'up_to',
+  'days',
+  '__proto__',
+  'constructor',
+  'a[b]',
+  '',
+];
 
 interface Case {
   params: string[];

@@ -22,6 +22,9 @@ export interface ScriptedReply {
    * the agent shows the start of its answer and keeps its spinner meanwhile, as behind a slow model.
    */
   hold?: Promise<unknown>;
+  /** What the response reports as its usage in place of the estimate (message_start's input and cache counts,
+   * message_delta's output count, as the API splits them). */
+  usage?: Partial<ReturnType<typeof usage>>;
 }
 
 /**
@@ -111,7 +114,7 @@ export class AnthropicServer extends ScriptedServer<ScriptedReply> {
       content,
       stop_reason: reply.toolUse ? 'tool_use' : 'end_turn',
       stop_sequence: null,
-      usage: usage(rec.body, outputTokens(reply)),
+      usage: { ...usage(rec.body, outputTokens(reply)), ...reply.usage },
     };
   }
 
@@ -150,7 +153,7 @@ export class AnthropicServer extends ScriptedServer<ScriptedReply> {
       {
         type: 'message_delta',
         delta: { stop_reason: reply.toolUse ? 'tool_use' : 'end_turn', stop_sequence: null },
-        usage: { output_tokens: outputTokens(reply) },
+        usage: { output_tokens: reply.usage?.output_tokens ?? outputTokens(reply) },
       },
       { type: 'message_stop' },
     ]);
@@ -167,7 +170,7 @@ export class AnthropicServer extends ScriptedServer<ScriptedReply> {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: usage(rec.body, 1),
+        usage: { ...usage(rec.body, 1), ...reply.usage, output_tokens: 1 },
       },
     });
     send({ type: 'ping' });

@@ -31,6 +31,8 @@ export interface ScriptedReply {
   chunks?: number;
   /** Answer with this API error instead (a 4xx is one Codex does not retry). */
   error?: { status: number; message: string };
+  /** What response.completed reports as usage in place of the estimate (`cached` is input_tokens_details.cached_tokens). */
+  usage?: { input_tokens: number; cached: number; output_tokens: number };
 }
 
 /**
@@ -80,7 +82,8 @@ export class ResponsesServer extends ScriptedServer<ScriptedReply> {
       }
       const reply = this.pick(rec);
       if (reply.error) return apiError(res, reply.error.status, 'invalid_request_error', reply.error.message);
-      if (rec.body.stream !== true) return json(res, 200, this.response(rec, this.items(reply), 'completed'));
+      if (rec.body.stream !== true)
+        return json(res, 200, this.response(rec, this.items(reply), 'completed', undefined, reply.usage));
       return void this.stream(rec, reply, res);
     }
     apiError(res, 404, 'invalid_request_error', `Unknown request URL: ${rec.method} ${rec.path}`);
@@ -117,7 +120,13 @@ export class ResponsesServer extends ScriptedServer<ScriptedReply> {
     return out;
   }
 
-  private response(rec: RecordedRequest, output: Record<string, unknown>[], status: string, id?: string) {
+  private response(
+    rec: RecordedRequest,
+    output: Record<string, unknown>[],
+    status: string,
+    id?: string,
+    reported?: ScriptedReply['usage'],
+  ) {
     return {
       id: id ?? this.id('resp_leo'),
       object: 'response',
@@ -125,7 +134,7 @@ export class ResponsesServer extends ScriptedServer<ScriptedReply> {
       status,
       model: typeof rec.body?.model === 'string' ? rec.body.model : 'gpt-test',
       output,
-      usage: status === 'completed' ? usage(rec.body, output) : null,
+      usage: status === 'completed' ? (reported ? reportedUsage(reported) : usage(rec.body, output)) : null,
     };
   }
 
@@ -183,7 +192,7 @@ export class ResponsesServer extends ScriptedServer<ScriptedReply> {
     });
     groups.push({
       delta: false,
-      events: [{ type: 'response.completed', response: this.response(rec, items, 'completed', id) }],
+      events: [{ type: 'response.completed', response: this.response(rec, items, 'completed', id, reply.usage) }],
     });
 
     let sequence_number = 0;
@@ -240,5 +249,15 @@ function usage(body: unknown, output: unknown) {
     output_tokens: out,
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: input + out,
+  };
+}
+
+function reportedUsage(u: NonNullable<ScriptedReply['usage']>) {
+  return {
+    input_tokens: u.input_tokens,
+    input_tokens_details: { cached_tokens: u.cached },
+    output_tokens: u.output_tokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: u.input_tokens + u.output_tokens,
   };
 }

@@ -54,6 +54,8 @@ const EXPECTED: Record<string, Admits> = {
   'GET /api/v1/state': READERS,
   'GET /api/v1/agents': READERS,
   'GET /api/v1/agents/:name': READERS,
+  // What an agent costs per day (issue 18): figures only, like /api/v1/state's usage sums.
+  'GET /api/v1/agents/:name/usage': READERS,
   'GET /api/v1/environments': READERS,
   'GET /api/v1/templates': READERS,
   'POST /api/v1/agents/spawn': OPERATOR_DEVICE,
@@ -139,6 +141,7 @@ const EXPECTED_EVENTS: Record<string, readonly Reader[]> = {
   agent_appearance_changed: EVERY_READER,
   agent_activity: EVERY_READER,
   agent_message: EVERY_READER,
+  agent_usage: EVERY_READER,
   task_run_started: EVERY_READER,
   task_run_succeeded: EVERY_READER,
   task_run_failed: EVERY_READER,

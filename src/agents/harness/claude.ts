@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { assertNoTokenInArgv, jsonFile, optionValue, sessionEnv } from './common.js';
 import { hookCommand, hookTimeoutSeconds, installedHookEvents, type LeoHookEvent } from './leo-hooks.js';
+import { instructionsPath } from '../instructions/leo-instructions.js';
 import {
   AGENT_TOKEN_ENV,
   HARNESS_MCP_TOOL_TIMEOUT_MS,
@@ -95,6 +96,9 @@ export function planClaude(ctx: LaunchContext): LaunchPlan {
   // at once ("No conversation found to continue"), and every restart would do the same.
   if (ctx.resume && ctx.resumeSessionId !== undefined)
     argv.push('--resume', optionValue('session id', ctx.resumeSessionId));
+  // Leo's instructions (planLaunch writes the file), appended to Claude's own system prompt: the user's CLAUDE.md
+  // files and settings still apply. Measured with claude 2.1.328: the file's text is in every request's `system`.
+  argv.push('--append-system-prompt-file', instructionsPath(ctx));
   assertNoTokenInArgv(ctx, argv);
   return {
     argv,

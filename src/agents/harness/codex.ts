@@ -13,6 +13,7 @@
 import crypto from 'node:crypto';
 import { assertNoTokenInArgv, optionValue, sessionEnv, tomlString } from './common.js';
 import { hookCommand, hookTimeoutSeconds, installedHookEvents, type LeoHookEvent } from './leo-hooks.js';
+import { leoInstructions } from '../instructions/leo-instructions.js';
 import {
   AGENT_TOKEN_ENV,
   HARNESS_MCP_TOOL_TIMEOUT_MS,
@@ -36,6 +37,10 @@ export function codexConfigOverrides(ctx: LaunchContext): string[] {
     // quoted path segment in a dotted -c key is not honoured), and it is not persisted: the user's config.toml keeps
     // its own trust list, and this session only ever works in its workspace.
     `projects={${tomlString(ctx.workspace)}={trust_level=${tomlString('trusted')}}}`,
+    // Leo's instructions. Measured with codex 0.171.0: sent as a `developer` message ahead of the conversation (and
+    // kept in the rollout), beside the user's AGENTS.md files, which still apply; a developer_instructions of the
+    // user's own config.toml is replaced for the session. The text holds no secret, so argv may show it.
+    `developer_instructions=${tomlString(leoInstructions('codex', ctx))}`,
   ];
 }
 

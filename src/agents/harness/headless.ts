@@ -13,7 +13,8 @@ import { CallerEnv, CallerHeaders } from '../../mcp/tool-caller.js';
 import { CLAUDE_MCP_CONFIG_FILE, CLAUDE_SETTINGS_FILE, claudeMcpConfig, claudeSettings } from './claude.js';
 import { codexConfigOverrides } from './codex.js';
 import { assertNoTokenInArgv, jsonFile, optionValue, sortKeys, tomlString } from './common.js';
-import { planLaunch } from './index.js';
+import { planLaunch, withFile } from './index.js';
+import { instructionsFile } from '../instructions/leo-instructions.js';
 import { OPENCODE_CONFIG_FILE, opencodeConfig } from './opencode.js';
 import { LEO_MCP_SERVER_NAME, type Harness, type LaunchContext, type LaunchPlan } from './types.js';
 
@@ -63,7 +64,9 @@ export function planHeadless(harness: Harness, ctx: HeadlessContext): LaunchPlan
     ...(harness === 'shell' ? { [TASK_PROMPT_ENV]: ctx.prompt } : {}),
   };
   // Last, so a named environment can never make a run report as another task or run.
-  return { argv, env: sortKeys({ ...interactive.env, ...run }), files };
+  // The instructions file is the run's (ctx.task set: the task's text), whichever files the harness replaced.
+  const all = withFile(files, instructionsFile(harness, fresh));
+  return { argv, env: sortKeys({ ...interactive.env, ...run }), files: all };
 }
 
 /**

@@ -5,7 +5,9 @@ import { planCodex } from './codex.js';
 import { planOpencode } from './opencode.js';
 import { planShell } from './shell.js';
 import { harnessProgram } from './program.js';
-import type { Harness, LaunchContext, LaunchPlan } from './types.js';
+import { sortKeys } from './common.js';
+import { INSTRUCTIONS_ENV, instructionsFile } from '../instructions/leo-instructions.js';
+import type { Harness, LaunchContext, LaunchPlan, PlannedFile } from './types.js';
 
 const PLANNERS: Record<Harness, (ctx: LaunchContext) => LaunchPlan> = {
   claude: planClaude,
@@ -15,11 +17,24 @@ const PLANNERS: Record<Harness, (ctx: LaunchContext) => LaunchPlan> = {
 };
 
 export function planLaunch(harness: Harness, ctx: LaunchContext): LaunchPlan {
-  const plan = PLANNERS[harness](ctx);
+  const planned = PLANNERS[harness](ctx);
+  // Every session gets Leo's instructions as a file LEO_INSTRUCTIONS names (a script's only way to read them); the
+  // adapters hand the same text to their CLI's own instructions mechanism. Set last, like the other LEO_* variables.
+  const instructions = instructionsFile(harness, ctx);
+  const plan = {
+    ...planned,
+    env: sortKeys({ ...planned.env, [INSTRUCTIONS_ENV]: instructions.path }),
+    files: withFile(planned.files, instructions),
+  };
   // A non-shell template's command names the program to run instead of the harness's CLI (config validates it is
   // one word); everything else about the launch stays the harness's.
   const program = harnessProgram(harness, ctx.command ?? null);
   return program === null ? plan : { ...plan, argv: [program, ...plan.argv.slice(1)] };
+}
+
+/** `files` with `file` in it, in place of any planned at the same path. */
+export function withFile(files: readonly PlannedFile[], file: PlannedFile): PlannedFile[] {
+  return [...files.filter((f) => f.path !== file.path), file];
 }
 
 export {

@@ -4,6 +4,7 @@
 // read), `{env:VAR}` expanded in headers, and the TUI accepting --continue, --session and --auto.
 import path from 'node:path';
 import { assertNoTokenInArgv, jsonFile, optionValue, sessionEnv } from './common.js';
+import { instructionsPath } from '../instructions/leo-instructions.js';
 import {
   AGENT_TOKEN_ENV,
   HARNESS_MCP_TOOL_TIMEOUT_MS,
@@ -16,6 +17,7 @@ export const OPENCODE_CONFIG_FILE = 'opencode.json';
 
 export interface OpencodeConfig {
   $schema: string;
+  instructions: string[];
   mcp: Record<
     string,
     { type: 'remote'; url: string; headers: Record<string, string>; oauth: false; enabled: true; timeout: number }
@@ -25,6 +27,9 @@ export interface OpencodeConfig {
 export function opencodeConfig(ctx: LaunchContext): OpencodeConfig {
   return {
     $schema: 'https://opencode.ai/config.json',
+    // Leo's instructions file (planLaunch writes it). Measured with opencode 1.18.33: instruction lists are merged
+    // across configs, so the user's own `instructions` still reach the model beside Leo's.
+    instructions: [instructionsPath(ctx)],
     mcp: {
       [LEO_MCP_SERVER_NAME]: {
         type: 'remote',

@@ -48,6 +48,8 @@ export interface LaunchContext {
    * the daemon's deadline, not Claude's, ends the wait.
    */
   permissionWaitMs?: number;
+  /** Set for a headless task run: the task's name. The instructions tell such a run how its output reaches chat. */
+  task?: string;
 }
 
 export interface PlannedFile {

@@ -73,7 +73,11 @@ export async function readTranscriptTail(
   file: string,
   opts: { maxBytes?: number; parse?: (lines: readonly string[]) => TranscriptEntry[] } = {},
 ): Promise<TranscriptEntry[]> {
-  const parse = opts.parse ?? parseTranscriptLines;
+  return (opts.parse ?? parseTranscriptLines)(await readTailLines(file, opts));
+}
+
+/** The whole lines of a JSONL file's last `maxBytes` (any harness's transcript); a missing file has none. */
+export async function readTailLines(file: string, opts: { maxBytes?: number } = {}): Promise<string[]> {
   const maxBytes = Math.max(1, Math.floor(opts.maxBytes ?? DEFAULT_TAIL_BYTES));
   let handle: fs.FileHandle;
   try {
@@ -101,7 +105,7 @@ export async function readTranscriptTail(
       body = body.subarray(nl + 1);
     }
     // Cutting right after a newline keeps UTF-8 intact: 0x0a never occurs inside a multi-byte sequence.
-    return parse(body.toString('utf8').split('\n'));
+    return body.toString('utf8').split('\n');
   } finally {
     await handle.close();
   }

@@ -14,7 +14,18 @@ import { AGENT_DIR, assertNoSecrets, fileAt, LEO_KEYS, makeCtx, MCP_URL, TOKEN, 
 
 const SETTINGS = `${AGENT_DIR}/claude-settings.json`;
 const MCP = `${AGENT_DIR}/mcp.json`;
-const BASE_ARGV = ['claude', '--settings', SETTINGS, '--mcp-config', MCP, '--permission-mode', 'default'];
+const INSTRUCTIONS = ['--append-system-prompt-file', `${AGENT_DIR}/leo-instructions.md`];
+const BASE_ARGV = [
+  'claude',
+  '--settings',
+  SETTINGS,
+  '--mcp-config',
+  MCP,
+  '--permission-mode',
+  'default',
+  ...INSTRUCTIONS,
+];
+const OPTIONS_ARGV = BASE_ARGV.slice(0, -2);
 
 function hook(event: string, timeout: number) {
   return [{ hooks: [{ type: 'command', command: `/usr/local/bin/node /opt/leo/bin/leo.js hook ${event}`, timeout }] }];
@@ -26,13 +37,18 @@ describe('claude argv', () => {
   });
 
   it('resume without a known conversation starts fresh: never --continue, which exits 1 when there is none', () => {
-    assert.deepEqual(planClaude(makeCtx({ model: 'opus', resume: true })).argv, [...BASE_ARGV, '--model', 'opus']);
+    assert.deepEqual(planClaude(makeCtx({ model: 'opus', resume: true })).argv, [
+      ...OPTIONS_ARGV,
+      '--model',
+      'opus',
+      ...INSTRUCTIONS,
+    ]);
   });
 
   it('resume with a known session id resumes exactly that one', () => {
     const id = '8c8e8205-fe34-4a8c-a835-ebb20746ce4b';
     const argv = planClaude(makeCtx({ resume: true, resumeSessionId: id })).argv;
-    assert.deepEqual(argv.slice(BASE_ARGV.length), ['--resume', id]);
+    assert.deepEqual(argv.slice(OPTIONS_ARGV.length), ['--resume', id, ...INSTRUCTIONS]);
     assert.ok(!argv.includes('--continue'));
   });
 
@@ -50,6 +66,7 @@ describe('claude argv', () => {
       MCP,
       '--permission-mode',
       'bypassPermissions',
+      ...INSTRUCTIONS,
     ]);
   });
 

@@ -11,6 +11,7 @@ import {
   planCodex,
 } from '../../../src/agents/harness/index.js';
 import { tomlString } from '../../../src/agents/harness/common.js';
+import { leoInstructions } from '../../../src/agents/instructions/leo-instructions.js';
 import { assertNoSecrets, LEO_KEYS, makeCtx, MCP_URL, TOKEN, WORKSPACE } from './fixture.js';
 
 const OVERRIDES = [
@@ -20,6 +21,7 @@ const OVERRIDES = [
   'mcp_servers.leo.default_tools_approval_mode="approve"',
   'mcp_servers.leo.tool_timeout_sec=1980',
   `projects={"${WORKSPACE}"={trust_level="trusted"}}`,
+  `developer_instructions=${tomlString(leoInstructions('codex', {}))}`,
 ];
 const HOOK_OVERRIDES = codexHookOverrides(makeCtx());
 const OVERRIDE_ARGS = [...OVERRIDES, ...HOOK_OVERRIDES].flatMap((o) => ['-c', o]);

@@ -13,6 +13,7 @@ import { AGENT_DIR, assertNoSecrets, fileAt, makeCtx, MCP_URL, TOKEN, WORKSPACE 
 
 const SETTINGS = `${AGENT_DIR}/claude-settings.json`;
 const MCP = `${AGENT_DIR}/mcp.json`;
+const INSTRUCTIONS = `${AGENT_DIR}/leo-instructions.md`;
 const OPENCODE_CONFIG = `${AGENT_DIR}/opencode.json`;
 const PROMPT = 'Summarize the news';
 const COMMAND = './report.sh --daily';
@@ -58,6 +59,8 @@ describe('headless claude', () => {
       MCP,
       '--permission-mode',
       'default',
+      '--append-system-prompt-file',
+      INSTRUCTIONS,
       '--',
       PROMPT,
     ]);
@@ -73,7 +76,15 @@ describe('headless claude', () => {
         resumeSessionId: '8c8e8205-fe34-4a8c-a835-ebb20746ce4b',
       }),
     ).argv;
-    assert.deepEqual(argv.slice(9), ['bypassPermissions', '--model', 'opus', '--', PROMPT]);
+    assert.deepEqual(argv.slice(9), [
+      'bypassPermissions',
+      '--model',
+      'opus',
+      '--append-system-prompt-file',
+      INSTRUCTIONS,
+      '--',
+      PROMPT,
+    ]);
     assert.ok(!argv.includes('--resume') && !argv.includes('--continue'));
   });
 
@@ -105,6 +116,7 @@ describe('headless claude', () => {
       [
         [SETTINGS, 0o600],
         [MCP, 0o600],
+        [INSTRUCTIONS, 0o600],
       ],
     );
   });
@@ -235,7 +247,10 @@ describe('headless shell', () => {
     const plan = planHeadless('shell', runCtx('shell', { prompt: '-x "$(rm -rf /)"' }));
     assert.deepEqual(plan.argv, ['/bin/sh', '-c', COMMAND]);
     assert.equal(plan.env[TASK_PROMPT_ENV], '-x "$(rm -rf /)"');
-    assert.deepEqual(plan.files, []);
+    assert.deepEqual(
+      plan.files.map((f) => f.path),
+      [INSTRUCTIONS],
+    );
   });
 
   it('still needs a command', () => {

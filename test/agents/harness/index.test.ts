@@ -20,7 +20,12 @@ describe('planLaunch', () => {
   it('dispatches to each harness', () => {
     const planners = { claude: planClaude, codex: planCodex, opencode: planOpencode, shell: planShell };
     for (const harness of HARNESSES) {
-      assert.deepEqual(planLaunch(harness, ctxFor(harness)), planners[harness](ctxFor(harness)), harness);
+      // planLaunch adds only the instructions file and LEO_INSTRUCTIONS (test/agents/harness/instructions.test.ts).
+      const { env, files, ...plan } = planLaunch(harness, ctxFor(harness));
+      const own = planners[harness](ctxFor(harness));
+      assert.deepEqual(plan, { argv: own.argv }, harness);
+      assert.deepEqual(env, { ...own.env, LEO_INSTRUCTIONS: `${ctxFor(harness).leo.agentDir}/leo-instructions.md` });
+      assert.deepEqual(files.slice(0, -1), own.files, harness);
     }
   });
 

@@ -68,6 +68,7 @@ describe('opencode files', () => {
     const file = fileAt(plan, CONFIG);
     assert.deepEqual(JSON.parse(file.content), {
       $schema: 'https://opencode.ai/config.json',
+      instructions: [`${AGENT_DIR}/leo-instructions.md`],
       mcp: {
         leo: {
           type: 'remote',

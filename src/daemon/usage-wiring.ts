@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { HookRouter } from '../agents/hook-router.js';
+import type { Supervisor } from '../agents/supervisor.js';
+import { HarnessSchema, type Config } from '../config/schema.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { EventBus } from '../events/bus.js';
+import type { FeatureSet } from '../events/features.js';
+import type { WorkerPool } from '../pool/worker-pool.js';
+import type { Database } from '../store/database.js';
+import type { HarnessTurn } from '../usage/turn-usage.js';
+import { UsageMeter } from '../usage/usage-meter.js';
+import { usageRoutes } from '../usage/usage-routes.js';
+import { UsageStore } from '../usage/usage-store.js';
+
+/** The meter, built before the agents domain: /api/v1/state lists each agent's sums from it. */
+export function buildUsageMeter(d: {
+  db: Database;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  pool: WorkerPool;
+  config(): Config;
+}): UsageMeter {
+  return new UsageMeter({
+    store: new UsageStore(d.db),
+    bus: d.bus,
+    clock: d.clock,
+    logger: d.logger,
+    prices: () => d.config().usage.prices,
+    read: (input) => d.pool.run<HarnessTurn | null>('readTurnUsage', input),
+  });
+}
+
+/** Once the agents domain exists: every agent's Stop hook is metered, and the per-day route is served. */
+export async function wireUsage(d: {
+  app: FastifyInstance;
+  meter: UsageMeter;
+  hooks: HookRouter;
+  supervisor: Supervisor;
+  features: FeatureSet;
+}): Promise<void> {
+  d.hooks.on('stop', ({ agent, payload }) => {
+    const harness = d.supervisor.has(agent) ? HarnessSchema.safeParse(d.supervisor.get(agent).harness) : null;
+    void d.meter.onStop(agent, harness?.success ? harness.data : null, payload);
+    return {};
+  });
+  await d.app.register(usageRoutes, { meter: d.meter, agentExists: (a) => d.supervisor.has(a) });
+  d.features.add('agent_usage');
+}

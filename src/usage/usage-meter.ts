@@ -1,0 +1,87 @@
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { EventBus } from '../events/bus.js';
+import type { Harness } from '../config/schema.js';
+import type { TurnUsageInput } from '../../workers/turn-usage.js';
+import { opencodeTurnUsage } from './opencode-usage.js';
+import { pricedUsage, type ModelPrices } from './pricing.js';
+import { addTurn, emptyTotals, type HarnessTurn, type UsageTotals } from './turn-usage.js';
+import type { DayUsage, UsageStore } from './usage-store.js';
+
+export interface UsageMeterDeps {
+  store: UsageStore;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  prices(): ModelPrices;
+  /** Reads a transcript's turn on the worker pool (workers/turn-usage.ts). */
+  read(input: TurnUsageInput): Promise<HarnessTurn | null>;
+}
+
+/**
+ * Usage per turn, for every harness: on each Stop hook the ended turn's usage is read from what the harness reports
+ * (Claude's transcript and Codex's rollout at the Stop's transcript_path, opencode's stop payload), priced, stored
+ * once per turn (the harness's turn id keys it, so a replayed Stop or one seen again after a restart adds nothing),
+ * summed per agent for /api/v1/state and published as agent_usage.
+ */
+export class UsageMeter {
+  private readonly sums: Map<string, UsageTotals>;
+
+  constructor(private readonly deps: UsageMeterDeps) {
+    this.sums = deps.store.totals();
+  }
+
+  /** The agent's all-time sums (zeros before its first turn). */
+  totals(agent: string): UsageTotals {
+    return this.sums.get(agent) ?? emptyTotals();
+  }
+
+  perDay(agent: string, days: number): DayUsage[] {
+    return this.deps.store.perDay(agent, days, this.deps.clock.now());
+  }
+
+  /** A renamed agent keeps its sums, as its rows move with it. */
+  renamed(from: string, to: string): void {
+    const sums = this.sums.get(from);
+    this.sums.delete(from);
+    if (sums) this.sums.set(to, sums);
+  }
+
+  /** A Stop hook of `agent`, whose harness is `harness` (null: an agent Leo does not know, which counts nothing). */
+  async onStop(agent: string, harness: Harness | null, payload: Record<string, unknown>): Promise<void> {
+    if (harness === null || harness === 'shell') return;
+    let turn: HarnessTurn | null;
+    try {
+      turn = await this.readTurn(harness, payload);
+    } catch (err) {
+      this.deps.logger.warn({ agent, err: (err as Error).message }, 'turn usage unreadable');
+      return;
+    }
+    if (!turn) return;
+    const usage = pricedUsage(turn, this.deps.prices());
+    const stored = this.deps.store.record({
+      agent,
+      key: turn.key,
+      harness,
+      model: turn.model,
+      atMs: this.deps.clock.now(),
+      usage,
+    });
+    if (!stored) return;
+    const totals = addTurn(this.totals(agent), usage);
+    this.sums.set(agent, totals);
+    this.deps.bus.publish('agent_usage', { agent, harness, model: turn.model, turn: usage, totals });
+  }
+
+  private readTurn(harness: Exclude<Harness, 'shell'>, payload: Record<string, unknown>) {
+    if (harness === 'opencode') return Promise.resolve(opencodeTurnUsage(payload));
+    if (typeof payload.transcript_path !== 'string') return Promise.resolve(null);
+    // The turn the Stop ended, as each harness names it: Claude's prompt_id, Codex's turn_id.
+    const turn = harness === 'claude' ? payload.prompt_id : payload.turn_id;
+    return this.deps.read({
+      harness,
+      transcript: payload.transcript_path,
+      ...(typeof turn === 'string' ? { turn } : {}),
+    });
+  }
+}

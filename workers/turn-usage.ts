@@ -1,0 +1,18 @@
+import { readTailLines } from '../src/chat/replies/transcript.js';
+import { claudeTurnUsage } from '../src/usage/claude-usage.js';
+import { codexTurnUsage } from '../src/usage/codex-usage.js';
+import type { HarnessTurn } from '../src/usage/turn-usage.js';
+
+export interface TurnUsageInput {
+  harness: 'claude' | 'codex';
+  /** The Stop hook's transcript_path: Claude's transcript or Codex's rollout. */
+  transcript: string;
+  /** The turn the Stop ended (Claude's prompt_id, Codex's turn_id), when it said. */
+  turn?: string;
+}
+
+/** Reads the tail of a transcript once and finds the ended turn's usage, off the main thread. */
+export async function readTurnUsage(input: TurnUsageInput): Promise<HarnessTurn | null> {
+  const lines = await readTailLines(input.transcript);
+  return input.harness === 'claude' ? claudeTurnUsage(lines, input.turn) : codexTurnUsage(lines, input.turn);
+}
