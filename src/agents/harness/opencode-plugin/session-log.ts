@@ -10,8 +10,8 @@
 //   `name: "MessageAbortedError"` when the person interrupted it, `tokens` {input, output, reasoning, cache: {read,
 //   write}} and `cost` (USD, 0 when the model has no price). Parts: `text`, `tool` (`tool`, `callID`, `state.status`
 //   "completed" or "error"), `reasoning`, `step-start`, `step-finish`, …
-// - A rejected permission ends the turn with the step's `finish` still "tool-calls": the finish reason alone does not
-//   say a turn ended, the session going idle does.
+// - A rejected permission ends the turn with the step's `finish` still "tool-calls" and no step after it: the finish
+//   reason alone does not say a turn ended, the session going idle does.
 import {
   INTERRUPTED,
   LEO_LINE_TYPE,
@@ -84,7 +84,11 @@ export function transcriptEntries(messages: readonly OcMessage[], leoServer: str
       }
       const created = info.time?.created ?? 0;
       const midTurn = running !== undefined && (running.time?.completed ?? Infinity) > created;
-      if (!midTurn) turnPrompt = info.id;
+      if (!midTurn) {
+        stopped(running, out);
+        running = undefined;
+        turnPrompt = info.id;
+      }
       out.push({
         kind: 'user_prompt',
         text,
@@ -102,8 +106,18 @@ export function transcriptEntries(messages: readonly OcMessage[], leoServer: str
       running = undefined;
     }
   }
+  stopped(running, out);
   out.push({ kind: 'other', detail: TURN_ENDED });
   return out;
+}
+
+/**
+ * A turn whose last step asked for tool calls and got no step after them was stopped, not finished: a rejected
+ * permission ends it so. Like an interrupt it answered nothing, and the text before the call ("Running it.") is no
+ * reply.
+ */
+function stopped(last: OcMessage['info'] | undefined, out: TranscriptEntry[]): void {
+  if (last?.finish === 'tool-calls') out.push({ kind: 'other', detail: INTERRUPTED, uuid: last.id });
 }
 
 function partEntries(
