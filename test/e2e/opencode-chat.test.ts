@@ -36,13 +36,14 @@ const outbound = (thread: ChatMessage[]) => thread.filter((m) => m.direction ===
 describe('opencode replies (real CLI)', () => {
   it(
     'a message sent right after spawn gets its turn posted as the reply; a turn that posted gets no second one',
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async (t) => {
       const started = Date.now();
       const a = await startHarnessAgent(t, { harness: 'opencode', agent: AGENT, script, waitForReady: false });
       if (!a) return;
       const first = await a.send('REPLY-PLAIN: what do you say?');
-      // Leo holds it until the TUI takes input, about 3 s after launch.
+      // Leo holds it until the TUI takes input: about 3 s after launch, but a first start with any plugin (Leo's)
+      // waits for opencode's install of @opencode-ai/plugin into the user's config folder (docs/harnesses/opencode.md).
       await a.withPane(
         until(
           'the first message delivered',
@@ -51,7 +52,7 @@ describe('opencode replies (real CLI)', () => {
             assert.notEqual(m?.state, 'failed');
             return m?.state === 'delivered';
           },
-          60_000,
+          150_000,
         ),
       );
       const reply = await a.withPane(
@@ -67,6 +68,8 @@ describe('opencode replies (real CLI)', () => {
       const sessions = path.join(a.d.home, 'state', 'agents', AGENT, 'opencode-sessions');
       const files = fs.readdirSync(sessions).filter((f) => f.endsWith('.jsonl'));
       assert.equal(files.length, 1, `one session transcript: ${files.join(', ')}`);
+      const noted = a.d.daemon.db.prepare('SELECT session_id FROM agents WHERE name = ?').pluck().get(AGENT);
+      assert.equal(`${noted}.jsonl`, files[0], 'the session a restart resumes (opencode --session)');
 
       const second = await a.send('REPLY-POSTED: post it yourself');
       await a.withPane(a.delivered(second.id));

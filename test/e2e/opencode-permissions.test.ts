@@ -45,7 +45,7 @@ function script(req: RecordedRequest): ScriptedReply | undefined {
 describe('opencode permission prompts (real CLI)', () => {
   it(
     'allow and deny from chat at a person pace, and an answer in opencode own dialog',
-    { timeout: 150_000 },
+    { timeout: 240_000 },
     async (t) => {
       const started = Date.now();
       const a = await startHarnessAgent(t, {
@@ -56,8 +56,8 @@ describe('opencode permission prompts (real CLI)', () => {
         waitForReady: false,
       });
       if (!a) return;
-      // On a loaded machine opencode can take well over its usual 3 s to draw.
-      await a.ready(90_000);
+      // A first start with a plugin waits for opencode's own dependency install (docs/harnesses/opencode.md).
+      await a.ready(150_000);
       const agent = await request(a.d.tcp, 'GET', `/api/v1/agents/${AGENT}`, { token: a.token });
       const workspace: string = agent.json.data.workspace;
       const message = async (id: string) => (await a.thread()).find((x) => x.id === id);
