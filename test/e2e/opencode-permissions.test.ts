@@ -126,13 +126,24 @@ describe('opencode permission prompts (real CLI)', () => {
       await a.withPane(until('the allow turn over', () => a.pane().includes('PERM-ALLOW over'), 20_000));
 
       // Deny from chat: the command is rejected and nothing runs; opencode ends the turn on a rejection.
+      // A chat message sent meanwhile waits behind the open prompt: typed into opencode's dialog, its Enter would allow.
       const deny = await begin('PERM-DENY');
+      const meanwhile = await a.send('HELD-MSG: sent while the prompt is open');
       await new Promise((r) => setTimeout(r, PERSON_PACE_MS));
+      assert.equal((await message(meanwhile.id))?.state, 'pending');
+      assert.equal((await message(deny.id))?.state, 'open');
+      assert.equal(fs.existsSync(path.join(workspace, 'perm-deny.txt')), false);
       assert.equal((await answer(deny.id, { values: ['deny'] })).status, 200);
       // opencode's TUI shows a rejected command without a word; the transcript Leo's plugin writes records it failed.
       await a.withPane(until('the rejected call in the transcript', () => failedCall(callOf('PERM-DENY')), 20_000));
       assert.equal(fs.existsSync(path.join(workspace, 'perm-deny.txt')), false);
       assert.equal((await message(deny.id))?.state, 'answered');
+      await a.withPane(
+        until('the held message delivered', async () => (await message(meanwhile.id))?.state === 'delivered', 30_000),
+      );
+      await a.withPane(
+        until('its turn answered', async () => (await a.thread()).some((m) => m.reply_to === meanwhile.id), 30_000),
+      );
 
       // Answered in opencode's own dialog (Enter takes its default, "Allow once"): the command runs and the prompt in
       // chat records the terminal's answer.
