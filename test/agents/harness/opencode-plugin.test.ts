@@ -72,6 +72,18 @@ describe('opencode transcript', () => {
     assert.deepEqual(entries.at(-1), { kind: 'other', detail: 'leo:turn_end' });
   });
 
+  it('the file’s turn-end mark lets a catch-up without a stop (the daemon was down) settle the last turn', () => {
+    const messages = [
+      user('[Leo Chat] while away', 0),
+      assistant([text('Answered.')], 100, { done: 200, finish: 'stop' }),
+    ];
+    const entries = parseTranscriptLines(transcriptLines(transcriptEntries(messages, 'leo')).split('\n'));
+    assert.deepEqual(
+      captureReplies(entries, [{ prompt: '[Leo Chat] while away' }], { ended: 'none' }).map((c) => c.result),
+      [{ kind: 'reply', text: 'Answered.' }],
+    );
+  });
+
   it('a finished turn answers with its last assistant text; earlier steps’ text is not the answer', () => {
     const messages = [
       user('[Leo Chat] make it', 0),
