@@ -7,6 +7,8 @@ import type { HookRouter } from '../agents/hook-router.js';
 import { ChatService } from '../chat/threads/chat-service.js';
 import { AskService } from '../chat/asks/asks.js';
 import { PermissionPrompts } from '../chat/permissions/permission-prompts.js';
+import { CLAUDE_DECISIONS } from '../chat/permissions/permission-prompt.js';
+import { OPENCODE_DECISIONS } from '../agents/harness/opencode-plugin/protocol.js';
 import { ReminderService } from '../chat/reminders/reminders.js';
 import { ReplyWatch } from '../chat/replies/reply-watch.js';
 import { ReplyStore } from '../chat/replies/reply-store.js';
@@ -197,6 +199,8 @@ export async function wireChat(d: ChatWiringDeps) {
       questionMs: d.config().chat.question_timeout,
     }),
     onStored: push,
+    // Leo's opencode plugin applies opencode's own reply; every other hook prints Claude's decision JSON.
+    decisions: (agent) => (d.supervisor.get(agent).harness === 'opencode' ? OPENCODE_DECISIONS : CLAUDE_DECISIONS),
   });
   await d.app.register(pushRoutes, {
     store: subscriptions,

@@ -51,7 +51,12 @@ interface CommonOptions {
 export type HarnessAgentOptions = CommonOptions &
   (
     | { harness: 'codex'; script?: ResponsesReplyScript; /** Appended to the user's config.toml. */ extraToml?: string }
-    | { harness: 'opencode'; script?: ChatReplyScript }
+    | {
+        harness: 'opencode';
+        script?: ChatReplyScript;
+        /** More of the user's own opencode.json (for example `permission`). */
+        userConfig?: Record<string, unknown>;
+      }
   );
 
 export interface HarnessAgent extends AgentViews {
@@ -92,7 +97,7 @@ export async function startHarnessAgent(t: TestContext, opts: HarnessAgentOption
     config = codexTemplateConfig(found.bin, box, HARNESS_MODEL, { workspace: opts.workspace });
   } else {
     const api = await OpenAiServer.start({ script: opts.script });
-    const box = opencodeSandbox({ baseUrl: api.baseUrl, model: HARNESS_MODEL });
+    const box = opencodeSandbox({ baseUrl: api.baseUrl, model: HARNESS_MODEL, userConfig: opts.userConfig });
     [server, sandbox, prompts] = [api, box, () => api.prompts()];
     config = opencodeTemplateConfig(found.bin, box, { workspace: opts.workspace });
   }

@@ -26,7 +26,13 @@ export interface OpencodeSandbox {
 }
 
 /** A throwaway set of XDG folders whose global opencode.json makes `baseUrl` (chat completions) the default model. */
-export function opencodeSandbox(opts: { baseUrl: string; model: string; apiKey?: string }): OpencodeSandbox {
+export function opencodeSandbox(opts: {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  /** More of the user's own settings in their opencode.json (for example `permission`). */
+  userConfig?: Record<string, unknown>;
+}): OpencodeSandbox {
   const root = sandboxDir('opencode');
   const xdg = Object.fromEntries(
     ['CONFIG', 'DATA', 'CACHE', 'STATE'].map((k) => [`XDG_${k}_HOME`, path.join(root, k.toLowerCase())]),
@@ -47,6 +53,7 @@ export function opencodeSandbox(opts: { baseUrl: string; model: string; apiKey?:
         models: { [opts.model]: { name: opts.model } },
       },
     },
+    ...opts.userConfig,
   };
   fs.writeFileSync(configFile, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
   return {

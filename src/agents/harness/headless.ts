@@ -137,7 +137,8 @@ export function headlessFailure(harness: Harness, tail: string): string | null {
  * the prompt, unquoted. Its config file (OPENCODE_CONFIG, already in the env) gains the caller headers.
  */
 function opencodeHeadless(ctx: HeadlessContext, interactive: LaunchPlan): HeadlessPart {
-  const config = opencodeConfig(ctx);
+  // Leo's plugin stays out for the reason Claude's hooks do (claudeHeadless): it reports as the owner agent.
+  const config = opencodeConfig(ctx, { plugin: false });
   const leo = config.mcp[LEO_MCP_SERVER_NAME]!;
   leo.headers = { ...leo.headers, ...taskHeaders((name) => `{env:${name}}`) };
   return {

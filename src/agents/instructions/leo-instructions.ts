@@ -19,8 +19,8 @@ export const INSTRUCTIONS_ENV = 'LEO_INSTRUCTIONS';
  */
 export const REPLIES_CAPTURED: Record<Harness, boolean> = {
   claude: true,
-  codex: false,
-  opencode: false,
+  codex: true,
+  opencode: true,
   shell: false,
 };
 

@@ -3,8 +3,9 @@ import { charCount } from '../asks/ask-input.js';
 import { ASK_TEXT_MAX_CHARS, type AnswerBody } from '../asks/ask-answer.js';
 
 /**
- * Permission prompts (leo-chat.md, "Permission prompts"): what Claude's PermissionRequest hook hands Leo, the line a
- * prompt shows, the allow/deny answer, and the decision JSON Claude reads back. Pure.
+ * Permission prompts (leo-chat.md, "Permission prompts"): what Claude's PermissionRequest hook (or Leo's opencode
+ * plugin, in the same shape) hands Leo, the line a prompt shows, the allow/deny answer, and the decision JSON Claude
+ * reads back. Pure.
  */
 
 /** Claude's PermissionRequest hook input, as far as Leo reads it; Claude adds fields Leo ignores. */
@@ -34,7 +35,8 @@ export function summarizePermission(tool: string, input: unknown): string {
   };
   let summary: string;
   const command = field('command');
-  if (tool === 'Bash' && command) {
+  // Claude's tool is `Bash`, opencode's permission kind `bash`.
+  if ((tool === 'Bash' || tool === 'bash') && command) {
     const description = field('description');
     summary = description ? `${command} (${description})` : command;
   } else {
@@ -66,6 +68,16 @@ export function validatePermissionAnswer(body: AnswerBody): PermissionAnswerResu
   return { ok: true, decision: decision.data, answer: { values: [decision.data], text } };
 }
 
+/**
+ * How a harness reads the permission hook's answer: what `leo hook` (Claude) or Leo's opencode plugin is handed to
+ * print or apply. `updatedInput` is only ever given for a Claude questions card.
+ */
+export interface DecisionFormat {
+  allow(updatedInput?: Record<string, unknown>): string;
+  /** `reason` is the person's text, possibly empty. */
+  deny(reason: string): string;
+}
+
 /** The hook output that closes Claude's dialog with "allow", optionally replacing the tool's input. */
 export function allowOutput(updatedInput?: Record<string, unknown>): string {
   return decisionOutput({ behavior: 'allow', ...(updatedInput ? { updatedInput } : {}) });
@@ -80,6 +92,8 @@ export function denyOutput(reason: string): string {
 function decisionOutput(decision: Record<string, unknown>): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } });
 }
+
+export const CLAUDE_DECISIONS: DecisionFormat = { allow: allowOutput, deny: denyOutput };
 
 function cut(s: string, max: number): string {
   const chars = [...s];

@@ -6,12 +6,12 @@ import { AskError } from '../asks/asks.js';
 import type { ChatStore } from '../threads/chat-store.js';
 import type { Message } from '../threads/message.js';
 import {
+  CLAUDE_DECISIONS,
   PermissionRequestPayload,
   TERMINAL_ANSWER,
-  allowOutput,
-  denyOutput,
   summarizePermission,
   validatePermissionAnswer,
+  type DecisionFormat,
 } from './permission-prompt.js';
 import {
   buildQuestionsInput,
@@ -28,6 +28,8 @@ export interface PromptOutcome {
 interface Waiter {
   agent: string;
   settle(outcome: PromptOutcome): void;
+  /** How this agent's harness reads the answer, fixed when the hook asked. */
+  decisions: DecisionFormat;
   /** Claude's AskUserQuestion tool_input, handed back verbatim inside updatedInput. */
   toolInput: unknown;
 }
@@ -49,6 +51,8 @@ export class PermissionPrompts {
       clock: Clock;
       timeouts(): { permissionMs: number; questionMs: number };
       onStored?(message: Message): void;
+      /** The answer's shape for the agent's harness; Claude's by default. */
+      decisions?(agent: string): DecisionFormat;
     },
   ) {}
 
@@ -92,7 +96,8 @@ export class PermissionPrompts {
         this.waiters.delete(id);
         resolve(outcome);
       };
-      this.waiters.set(id, { agent, settle: finish, toolInput });
+      const decisions = this.deps.decisions?.(agent) ?? CLAUDE_DECISIONS;
+      this.waiters.set(id, { agent, settle: finish, toolInput, decisions });
       this.timers.set(
         id,
         this.deps.clock.setTimeout(
@@ -139,7 +144,10 @@ export class PermissionPrompts {
       if (!checked.ok) throw new AskError(400, checked.error);
       if (!waiter) return this.orphaned(m);
       const answered = this.settle(m, { state: 'answered', answer: checked.answer }, 'answer');
-      waiter.settle({ output: checked.decision === 'allow' ? allowOutput() : denyOutput(checked.answer.text) });
+      const { decisions } = waiter;
+      waiter.settle({
+        output: checked.decision === 'allow' ? decisions.allow() : decisions.deny(checked.answer.text),
+      });
       return answered;
     }
     const input = m.input as QuestionsInput;
@@ -147,7 +155,9 @@ export class PermissionPrompts {
     if (!checked.ok) throw new AskError(400, checked.error);
     if (!waiter) return this.orphaned(m);
     const answered = this.settle(m, { state: 'answered', answer: checked.answer }, 'answer');
-    waiter.settle({ output: allowOutput(updatedInputFor(waiter.toolInput, input, checked.answer.answers ?? {})) });
+    waiter.settle({
+      output: waiter.decisions.allow(updatedInputFor(waiter.toolInput, input, checked.answer.answers ?? {})),
+    });
     return answered;
   }
 

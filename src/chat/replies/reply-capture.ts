@@ -1,10 +1,10 @@
 /**
- * Finds the replies to delivered [Leo Chat] prompts in a Claude transcript (leo-chat.md, Replies). Pure: the caller
- * reads the transcript (transcript.ts) when the agent's Stop hook fires, or when the daemon starts and catches up on
- * turns that ended while it was down.
+ * Finds the replies to delivered [Leo Chat] prompts in a transcript, Claude's or the one Leo's opencode plugin writes
+ * (leo-chat.md, Replies). Pure: the caller reads the transcript (transcript.ts) when the agent's Stop hook fires, or
+ * when the daemon starts and catches up on turns that ended while it was down.
  */
 import { CODEX_TURN_END } from './codex-rollout.js';
-import { INTERRUPTED, type TranscriptEntry } from './transcript.js';
+import { INTERRUPTED, TURN_ENDED, type TranscriptEntry } from './transcript-entry.js';
 
 export type CaptureResult =
   | { kind: 'reply'; text: string }
@@ -58,10 +58,8 @@ export interface Captured {
 /** `mcp__<server>__leo_chat_post`: Leo's post tool under any server name the agent's MCP config gave it. */
 const POST_TOOL = /^mcp__.+__leo_chat_post$/;
 
-/**
- * Lines written after a turn ends: Claude's (the second only in interactive sessions), and Codex's task_complete.
- */
-const TURN_END = new Set(['system:stop_hook_summary', 'system:turn_duration', CODEX_TURN_END]);
+/** Lines written after a turn ends: Claude's (the second only in interactive sessions), Codex's task_complete and Leo's own. */
+const TURN_END = new Set(['system:stop_hook_summary', 'system:turn_duration', CODEX_TURN_END, TURN_ENDED]);
 
 /**
  * Ties each awaiting prompt to its own turn and says what that turn answered. Prompts are matched in order, each to

@@ -1,6 +1,7 @@
 /**
  * A defensive reader for Claude Code's session transcripts (`<config>/projects/<slug>/<session>.jsonl`), normalized to
- * the few things reply capture needs. The format is Claude's private one and changes between versions, so every line
+ * the few things reply capture needs, and for the transcripts Leo's opencode plugin writes (`leo` lines, each one
+ * normalized entry: see transcript-entry.ts). The format is Claude's private one and changes between versions, so every line
  * is parsed on its own and anything unexpected degrades to `other` or is skipped, never thrown.
  *
  * Shapes seen from claude 2.1.328 (recorded in test/fixtures/transcripts):
@@ -19,37 +20,9 @@
  */
 import fs from 'node:fs/promises';
 import { z } from 'zod';
+import { INTERRUPTED, LEO_LINE_TYPE, type TranscriptEntry } from './transcript-entry.js';
 
-export type TranscriptEntryKind = 'user_prompt' | 'assistant_text' | 'tool_use' | 'tool_result' | 'other';
-
-export interface TranscriptEntry {
-  kind: TranscriptEntryKind;
-  /** user_prompt: what the person (or task) sent, without Claude's context wrappers. assistant_text, tool_result: the text. */
-  text?: string;
-  /** tool_use: the tool as the model named it, e.g. `Bash` or `mcp__leo__leo_chat_post`. */
-  toolName?: string;
-  /** tool_use, tool_result: pairs a result with its call. */
-  toolUseId?: string;
-  /** tool_result: the call failed. */
-  isError?: boolean;
-  /** assistant_text, tool_use: the API message the block belongs to; Claude writes one line per block. */
-  messageId?: string;
-  /** user_prompt: absorbed into a turn that was already running, so it shares that turn's reply. */
-  midTurn?: boolean;
-  /** user_prompt: Claude's turn counter, when recorded; prompts that share one share a turn. */
-  turnIndex?: number;
-  /** user_prompt: who sent it, e.g. `human` or `task-notification`, when known. */
-  origin?: string;
-  /**
-   * user_prompt: the id of the turn's opening prompt, which Claude's hooks report as `prompt_id` (a Stop names the turn
-   * it ends). A mid-turn prompt gets the id of the turn it joined.
-   */
-  promptId?: string;
-  /** other: what the line was (`system:stop_hook_summary`, `attachment:date`, `assistant:thinking`, …), for logs. */
-  detail?: string;
-  uuid?: string;
-  timestamp?: string;
-}
+export { INTERRUPTED, type TranscriptEntry, type TranscriptEntryKind } from './transcript-entry.js';
 
 /** Whose transcript a file is: Claude Code's session transcript or Codex's rollout (codex-rollout.ts). */
 export type TranscriptFormat = 'claude' | 'codex';
@@ -157,8 +130,25 @@ const LineHead = z.object({
   ),
   // Loose: a queued_command is read from it whole.
   attachment: opt(z.looseObject({ type: opt(z.string()) })),
+  entry: opt(z.unknown()),
 });
 type LineHead = z.infer<typeof LineHead>;
+
+/** An entry Leo's own plugin wrote (LEO_LINE_TYPE): already normalized, so only checked. */
+const LeoEntry = z.object({
+  kind: z.enum(['user_prompt', 'assistant_text', 'tool_use', 'tool_result', 'other']),
+  text: opt(z.string()),
+  toolName: opt(z.string()),
+  toolUseId: opt(z.string()),
+  isError: opt(z.boolean()),
+  messageId: opt(z.string()),
+  midTurn: opt(z.boolean()),
+  origin: opt(z.string()),
+  promptId: opt(z.string()),
+  detail: opt(z.string()),
+  uuid: opt(z.string()),
+  timestamp: opt(z.string()),
+});
 
 const TextBlock = z.object({ type: z.literal('text'), text: z.string() });
 const ToolUseBlock = z.object({ type: z.literal('tool_use'), name: z.string(), id: opt(z.string()) });
@@ -189,6 +179,14 @@ function parseLine(line: LineHead, out: TranscriptEntry[], turn: TurnState): voi
   // A subagent's conversation (inline in older versions): its prompts and replies are not the main thread's.
   if (line.isSidechain) return other(`${line.type}:sidechain`);
 
+  if (line.type === LEO_LINE_TYPE) {
+    const entry = LeoEntry.safeParse(line.entry);
+    if (!entry.success) return other('leo:invalid');
+    // A field of the wrong type reads as absent (see opt), and absent fields stay out of the entry.
+    const fields = Object.entries(entry.data).filter(([, v]) => v !== undefined);
+    out.push({ ...Object.fromEntries(fields), kind: entry.data.kind });
+    return;
+  }
   if (line.type === 'user') {
     if (line.promptId) turn.promptId = line.promptId;
     return parseUser(line, base, out);
@@ -293,11 +291,6 @@ function parseAssistant(line: LineHead, base: Partial<TranscriptEntry>, out: Tra
   }
 }
 
-/**
- * The `other` detail of the marker Claude records when the person interrupts a turn (Escape): the turn ends there,
- * without a Stop hook.
- */
-export const INTERRUPTED = 'user:interrupted';
 /** The interrupt marker's text, for versions that did not tag it with `interruptedMessageId`. */
 const INTERRUPT_TEXT = /^\[Request interrupted by user[^\]]*\]$/;
 

@@ -240,6 +240,11 @@ describe('headless opencode', () => {
     });
     assert.equal(plan.env.OPENCODE_CONFIG, OPENCODE_CONFIG);
   });
+
+  it('leaves Leo’s plugin out: a run’s turn ends must not be reported as the owner agent’s', () => {
+    const config = JSON.parse(fileAt(planHeadless('opencode', runCtx('opencode')), OPENCODE_CONFIG).content);
+    assert.equal(config.plugin, undefined);
+  });
 });
 
 describe('headless shell', () => {

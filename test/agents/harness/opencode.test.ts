@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fs from 'node:fs';
 import { LEO_MCP_TOOL_CEILING_MS, planOpencode } from '../../../src/agents/harness/index.js';
+import { OPENCODE_PLUGIN_PATH } from '../../../src/agents/harness/opencode.js';
 import { AGENT_DIR, assertNoSecrets, fileAt, LEO_KEYS, makeCtx, MCP_URL, TOKEN } from './fixture.js';
 
 const CONFIG = `${AGENT_DIR}/opencode.json`;
@@ -37,14 +39,21 @@ describe('opencode argv', () => {
 });
 
 describe('opencode env', () => {
-  it('points OPENCODE_CONFIG at the generated file; the models fetch stays on', () => {
+  it('points OPENCODE_CONFIG at the generated file and the plugin at its transcripts; the models fetch stays on', () => {
     const ctx = makeCtx();
     const env = planOpencode(ctx).env;
     assert.deepEqual(
       Object.keys(env),
-      [...Object.keys(ctx.env), ...LEO_KEYS, 'OPENCODE_CONFIG', 'OPENCODE_DISABLE_AUTOUPDATE'].sort(),
+      [
+        ...Object.keys(ctx.env),
+        ...LEO_KEYS,
+        'LEO_OPENCODE_TRANSCRIPTS',
+        'OPENCODE_CONFIG',
+        'OPENCODE_DISABLE_AUTOUPDATE',
+      ].sort(),
     );
     assert.equal(env.OPENCODE_CONFIG, CONFIG);
+    assert.equal(env.LEO_OPENCODE_TRANSCRIPTS, `${AGENT_DIR}/opencode-sessions`);
     assert.equal(env.OPENCODE_DISABLE_AUTOUPDATE, '1');
     assert.ok(!('OPENCODE_DISABLE_MODELS_FETCH' in env));
   });
@@ -59,7 +68,7 @@ describe('opencode env', () => {
 });
 
 describe('opencode files', () => {
-  it('one 0600 config with Leo as a remote MCP server, the token by env reference', () => {
+  it('one 0600 config with Leo’s plugin and Leo as a remote MCP server, the token by env reference', () => {
     const plan = planOpencode(makeCtx());
     assert.deepEqual(
       plan.files.map((f) => [f.path, f.mode]),
@@ -69,6 +78,7 @@ describe('opencode files', () => {
     assert.deepEqual(JSON.parse(file.content), {
       $schema: 'https://opencode.ai/config.json',
       instructions: [`${AGENT_DIR}/leo-instructions.md`],
+      plugin: [OPENCODE_PLUGIN_PATH],
       mcp: {
         leo: {
           type: 'remote',
@@ -81,6 +91,12 @@ describe('opencode files', () => {
       },
     });
     assert.ok(!file.content.includes(TOKEN));
+  });
+
+  it('the plugin is the built leo-plugin.js, an absolute path opencode loads as it is', () => {
+    assert.ok(OPENCODE_PLUGIN_PATH.startsWith('/'));
+    assert.match(OPENCODE_PLUGIN_PATH, /\/opencode-plugin\/leo-plugin\.js$/);
+    assert.ok(fs.existsSync(OPENCODE_PLUGIN_PATH), `${OPENCODE_PLUGIN_PATH} is built`);
   });
 
   it('the MCP timeout (ms) outlasts Leo’s tool ceiling', () => {

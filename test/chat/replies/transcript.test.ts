@@ -480,3 +480,20 @@ describe('readTranscriptTail', () => {
     );
   });
 });
+
+describe('parseTranscriptLines over Leo’s own lines (the opencode plugin’s transcript)', () => {
+  it('a `leo` line is its entry as written; a wrong field reads as absent; a shapeless entry is other', () => {
+    const lines = [
+      { type: 'leo', entry: { kind: 'user_prompt', text: '[Leo Chat] hi', promptId: 'msg_1', uuid: 'msg_1' } },
+      { type: 'leo', entry: { kind: 'assistant_text', text: 'Hello.', messageId: 'msg_2', midTurn: 'yes' } },
+      { type: 'leo', entry: { kind: 'nonsense' } },
+      { type: 'leo' },
+    ].map((l) => JSON.stringify(l));
+    assert.deepEqual(parseTranscriptLines(lines), [
+      { kind: 'user_prompt', text: '[Leo Chat] hi', promptId: 'msg_1', uuid: 'msg_1' },
+      { kind: 'assistant_text', text: 'Hello.', messageId: 'msg_2' },
+      { kind: 'other', detail: 'leo:invalid' },
+      { kind: 'other', detail: 'leo:invalid' },
+    ]);
+  });
+});
