@@ -1,6 +1,6 @@
 // opencode's turn usage: Leo's opencode plugin puts the finished turn's figures in its stop payload, as
 // `usage: {input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd}` (cost_usd may be null), the
-// turn's own id in `turn_id` when it has one. Pure over the payload.
+// turn's own id in `turn_id` or `prompt_id` (the user message that began it) when it has one. Pure over the payload.
 import { createHash } from 'node:crypto';
 import { TurnUsage, type HarnessTurn } from './turn-usage.js';
 
@@ -14,10 +14,8 @@ export function opencodeTurnUsage(payload: Record<string, unknown>): HarnessTurn
   const usage = Payload.safeParse(payload.usage);
   if (!usage.success) return null;
   const { cost_usd, ...tokens } = usage.data;
-  const key =
-    typeof payload.turn_id === 'string' && payload.turn_id !== ''
-      ? payload.turn_id
-      : createHash('sha256').update(JSON.stringify(payload)).digest('hex');
+  const named = [payload.turn_id, payload.prompt_id].find((v): v is string => typeof v === 'string' && v !== '');
+  const key = named ?? createHash('sha256').update(JSON.stringify(payload)).digest('hex');
   return {
     key,
     model: typeof payload.model === 'string' ? payload.model : null,

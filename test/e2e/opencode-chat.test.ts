@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { ChatMessage } from '../helpers/agent-views.js';
 import { startHarnessAgent } from '../helpers/harness-agent.js';
+import { request } from '../helpers/http.js';
 import { lastUserText, type RecordedRequest, type ScriptedReply } from '../helpers/openai-server.js';
 import { until } from '../helpers/wait.js';
 
@@ -63,6 +64,18 @@ describe('opencode replies (real CLI)', () => {
         ),
       );
       assert.equal(reply.text, PLAIN);
+      // The plugin's stop carried the turn's usage (the scripted server's counts): the agent's total has it.
+      const usage = await until(
+        "the turn's usage",
+        async () => {
+          const r = await request(a.d.tcp, 'GET', `/api/v1/agents/${AGENT}/usage?days=1`, {
+            token: a.d.daemon.operatorToken,
+          });
+          return r.json.data.totals.turns >= 1 ? r.json.data.totals : undefined;
+        },
+        10_000,
+      );
+      assert.ok(usage.input_tokens > 0 && usage.output_tokens > 0, JSON.stringify(usage));
 
       // The plugin reported the session at its start: a restart resumes exactly it, and its transcript is Leo's.
       const sessions = path.join(a.d.home, 'state', 'agents', AGENT, 'opencode-sessions');
