@@ -1,0 +1,153 @@
+// The OpenAPI contract (issue 19): the document the daemon serves lists every route it registers, declares a JSON
+// schema for each JSON route's answers, agrees with what the live daemon answers, and is the committed
+// docs/openapi.json.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { request, type Response } from '../helpers/http.js';
+import { OpenApiContract, openApiPath, type OpenApiDocument } from '../helpers/openapi-contract.js';
+
+/** Routes whose answers are not JSON: files, streams, upgrades, Prometheus text. */
+const NOT_JSON = new Set([
+  'GET /',
+  'GET /assets/:file',
+  'GET /manifest.webmanifest',
+  'GET /icon.svg',
+  'GET /icon-192.png',
+  'GET /icon-512.png',
+  'GET /sw.js',
+  'GET /metrics',
+  'GET /api/v1/events',
+  'GET /events',
+  'GET /api/v1/agents/:name/terminal/stream',
+  'GET /api/v1/chat/:agent/attachments/:id',
+  'GET /sessions/:id/stream',
+  'GET /ws',
+]);
+
+interface Call {
+  method: string;
+  /** The route as registered, with its parameters filled in by `params`. */
+  route: string;
+  params?: Record<string, string>;
+  query?: string;
+  body?: unknown;
+  token?: string;
+}
+
+describe('OpenAPI: the document covers every route and agrees with the live daemon', () => {
+  let t: TestDaemon;
+  let doc: OpenApiDocument;
+  let contract: OpenApiContract;
+  const seen: Array<{ call: Call; res: Response }> = [];
+
+  /** Calls a route and keeps its answer for the contract check. */
+  const call = async (c: Call): Promise<Response> => {
+    const path = c.route.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(c.params?.[p] ?? 'ghost'));
+    const res = await request(t.tcp, c.method, c.query ? `${path}?${c.query}` : path, {
+      token: c.token ?? t.daemon.operatorToken,
+      ...(c.body !== undefined ? { body: c.body } : {}),
+    });
+    seen.push({ call: c, res });
+    return res;
+  };
+
+  before(async () => {
+    t = await startTestDaemon({ config: 'templates:\n  cat: { harness: shell, command: "exec cat" }\n' });
+    const served = await request(t.tcp, 'GET', '/api/v1/openapi.json', { token: t.daemon.operatorToken });
+    assert.equal(served.status, 200, served.text);
+    doc = served.json;
+    contract = new OpenApiContract(doc);
+  });
+  after(() => t.stop());
+
+  it('lists every registered route, with who may call it', () => {
+    const missing = t.daemon.routes
+      .filter((r) => r.method !== 'HEAD')
+      .filter((r) => !contract.operation(r.method, r.url)?.['x-leo-access' as never])
+      .map((r) => `${r.method} ${r.url}`);
+    assert.deepEqual(missing, []);
+    const paths = new Set(t.daemon.routes.map((r) => openApiPath(r.url)));
+    assert.deepEqual(
+      Object.keys(doc.paths).filter((p) => !paths.has(p)),
+      [],
+      'paths in the document that no route serves',
+    );
+  });
+
+  it('declares the JSON answer of every JSON route', () => {
+    const undeclared = t.daemon.routes
+      .filter((r) => r.method !== 'HEAD' && !NOT_JSON.has(`${r.method} ${r.url}`))
+      .filter((r) => {
+        const responses = contract.operation(r.method, r.url)?.responses ?? {};
+        return !Object.entries(responses).some(([code, v]) => code.startsWith('2') && v.content?.['application/json']);
+      })
+      .map((r) => `${r.method} ${r.url}`);
+    assert.deepEqual(undeclared, []);
+  });
+
+  it('is served to operator and device tokens, and is the committed docs/openapi.json', async () => {
+    const issued = await request(t.tcp, 'POST', '/api/v1/devices', {
+      token: t.daemon.operatorToken,
+      body: { name: 'openapi phone' },
+    });
+    const byDevice = await request(t.tcp, 'GET', '/api/v1/openapi.json', { token: issued.json.data.token });
+    assert.equal(byDevice.status, 200);
+    assert.deepEqual(byDevice.json, doc);
+    const committed = fs.readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8');
+    assert.equal(committed, `${JSON.stringify(doc, null, 2)}\n`, 'docs/openapi.json is stale: run npm run build');
+  });
+
+  it('agrees with the live answers of a tour of the API, successes and refusals alike', async () => {
+    const agent = { name: 'den' };
+    // System and tokens.
+    await call({ method: 'GET', route: '/health' });
+    await call({ method: 'GET', route: '/api/v1/version' });
+    await call({ method: 'GET', route: '/api/v1/openapi.json' });
+    const device = await call({ method: 'POST', route: '/api/v1/devices', body: { name: 'tour phone' } });
+    await call({ method: 'POST', route: '/api/v1/devices', body: { name: 'tour phone' } });
+    await call({ method: 'POST', route: '/api/v1/devices', body: { name: '' } });
+    await call({ method: 'GET', route: '/api/v1/devices' });
+    await call({ method: 'DELETE', route: '/api/v1/devices/:id', params: { id: device.json.data.id } });
+    await call({ method: 'POST', route: '/api/v1/clients', body: { name: 'tour dash', can_post: true } });
+    await call({ method: 'GET', route: '/api/v1/clients' });
+    await call({ method: 'DELETE', route: '/api/v1/clients/:id', params: { id: 'tour dash' } });
+    await call({ method: 'DELETE', route: '/api/v1/clients/:id' });
+    const code = await call({ method: 'POST', route: '/api/v1/devices/pairing-codes', body: { name: 'tour tablet' } });
+    await call({ method: 'POST', route: '/api/v1/pair', body: { code: code.json.data.code } });
+    await call({ method: 'POST', route: '/api/v1/pair', body: { code: 'used-up' } });
+    // Agents and the fleet's state.
+    await call({ method: 'POST', route: '/api/v1/agents/spawn', body: { template: 'cat', name: 'den' } });
+    await call({ method: 'POST', route: '/api/v1/agents/spawn', body: { template: 'cat', name: 'den' } });
+    await call({ method: 'POST', route: '/api/v1/agents/spawn', body: { template: 'nope' } });
+    await call({ method: 'GET', route: '/api/v1/agents' });
+    await call({ method: 'GET', route: '/api/v1/agents/:name', params: agent });
+    await call({ method: 'GET', route: '/api/v1/agents/:name' });
+    await call({ method: 'GET', route: '/api/v1/state' });
+    await call({ method: 'PUT', route: '/api/v1/agents/:name/appearance', params: agent, body: { emoji: '🦁' } });
+    await call({
+      method: 'POST',
+      route: '/api/v1/agents/:name/environments',
+      params: agent,
+      body: { environments: [] },
+    });
+    await call({ method: 'POST', route: '/api/v1/agents/:name/template', params: agent, body: { template: 'cat' } });
+    await call({ method: 'POST', route: '/api/v1/agents/:name/restart', params: agent });
+    await call({ method: 'POST', route: '/api/v1/agents/:name/stop', params: agent });
+    await call({ method: 'POST', route: '/api/v1/agents/:name/start', params: agent });
+    await call({ method: 'POST', route: '/api/v1/agents/spawn', body: { template: 'cat', name: 'ivy' } });
+    await call({
+      method: 'POST',
+      route: '/api/v1/agents/:name/rename',
+      params: { name: 'ivy' },
+      body: { name: 'fig' },
+    });
+    await call({ method: 'DELETE', route: '/api/v1/agents/:name', params: { name: 'fig' } });
+
+    const wrong = seen.map(({ call: c, res }) => contract.judge(c.method, c.route, res)).filter((m) => m !== null);
+    assert.deepEqual(wrong, []);
+    const statuses = new Set(seen.map(({ res }) => Math.floor(res.status / 100)));
+    assert.deepEqual([...statuses].sort(), [2, 4], 'the tour meets successes and refusals');
+  });
+});
