@@ -144,6 +144,33 @@ describe('OpenAPI: the document covers every route and agrees with the live daem
       body: { name: 'fig' },
     });
     await call({ method: 'DELETE', route: '/api/v1/agents/:name', params: { name: 'fig' } });
+    // Chat, and the device's push settings.
+    const thread = { agent: 'den' };
+    await call({ method: 'GET', route: '/api/v1/chat/threads' });
+    await call({ method: 'GET', route: '/api/v1/chat/open', query: 'agent=den' });
+    const posted = { text: 'hello', client_id: 'tour-1' };
+    const sent = await call({ method: 'POST', route: '/api/v1/chat/:agent/messages', params: thread, body: posted });
+    await call({ method: 'POST', route: '/api/v1/chat/:agent/messages', params: thread, body: posted });
+    await call({ method: 'POST', route: '/api/v1/chat/:agent/messages', params: thread, body: { text: 1 } });
+    await call({ method: 'GET', route: '/api/v1/chat/:agent/messages', params: thread, query: 'limit=5' });
+    await call({ method: 'POST', route: '/api/v1/chat/uploads', query: 'filename=notes.json&agent=den', body: {} });
+    await call({ method: 'GET', route: '/api/v1/chat/:agent/messages' });
+    await call({ method: 'POST', route: '/api/v1/chat/:agent/read', params: thread, body: {} });
+    const card = { ...thread, id: sent.json.data.id };
+    await call({ method: 'POST', route: '/api/v1/chat/:agent/messages/:id/answer', params: card, body: { text: 'y' } });
+    await call({ method: 'POST', route: '/api/v1/chat/:agent/messages/:id/dismiss', params: card, body: {} });
+    await call({ method: 'PUT', route: '/api/v1/chat/:agent/presence', params: thread, body: { viewing: true } });
+    await call({ method: 'GET', route: '/api/v1/push/vapid-public-key' });
+    const webPush = { provider: 'web-push', endpoint: 'https://push.example/tour', keys: { p256dh: 'p', auth: 'a' } };
+    const sub = await call({ method: 'POST', route: '/api/v1/push/subscriptions', body: webPush });
+    await call({ method: 'GET', route: '/api/v1/push/subscriptions' });
+    const prefs = { mode: 'all' };
+    const subscription = { id: sub.json.data.id };
+    await call({ method: 'PUT', route: '/api/v1/push/subscriptions/:id/prefs', params: subscription, body: prefs });
+    await call({ method: 'DELETE', route: '/api/v1/push/subscriptions/:id', params: subscription });
+    await call({ method: 'DELETE', route: '/api/v1/push/subscriptions/:id', params: subscription });
+    await call({ method: 'POST', route: '/api/v1/push/test', body: {} });
+    await call({ method: 'GET', route: '/api/v1/push/deliveries' });
 
     const wrong = seen.map(({ call: c, res }) => contract.judge(c.method, c.route, res)).filter((m) => m !== null);
     assert.deepEqual(wrong, []);
