@@ -7,11 +7,10 @@ import { parseInput } from '../http/validate.js';
 import { Agent } from '../observe/schemas.js';
 import { AgentError } from './agent-error.js';
 import { AgentName } from '../core/names.js';
-import { AppearanceBody, EnvironmentsBody, RenameBody, SpawnBody, TemplateBody } from './agent-bodies.js';
+import { AppearanceBody, EnvironmentsBody, RemovedAgent, RenameBody, SpawnBody, TemplateBody } from './agent-bodies.js';
 import type { Supervisor } from './supervisor.js';
 
 const NameParams = z.object({ name: z.string().min(1).max(64) });
-export const RemovedAgent = z.object({ name: z.string(), removed: z.literal(true) });
 
 export interface AgentRoutesDeps {
   supervisor: Supervisor;

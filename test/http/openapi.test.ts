@@ -34,6 +34,8 @@ interface Call {
   query?: string;
   body?: unknown;
   token?: string;
+  /** Sent on the unix socket (no token) rather than TCP. */
+  socket?: boolean;
 }
 
 describe('OpenAPI: the document covers every route and agrees with the live daemon', () => {
@@ -45,8 +47,8 @@ describe('OpenAPI: the document covers every route and agrees with the live daem
   /** Calls a route and keeps its answer for the contract check. */
   const call = async (c: Call): Promise<Response> => {
     const path = c.route.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(c.params?.[p] ?? 'ghost'));
-    const res = await request(t.tcp, c.method, c.query ? `${path}?${c.query}` : path, {
-      token: c.token ?? t.daemon.operatorToken,
+    const res = await request(c.socket ? t.socket : t.tcp, c.method, c.query ? `${path}?${c.query}` : path, {
+      ...(c.socket ? {} : { token: c.token ?? t.daemon.operatorToken }),
       ...(c.body !== undefined ? { body: c.body } : {}),
     });
     seen.push({ call: c, res });
@@ -171,6 +173,27 @@ describe('OpenAPI: the document covers every route and agrees with the live daem
     await call({ method: 'DELETE', route: '/api/v1/push/subscriptions/:id', params: subscription });
     await call({ method: 'POST', route: '/api/v1/push/test', body: {} });
     await call({ method: 'GET', route: '/api/v1/push/deliveries' });
+    // The configuration's views, the live terminal, review and tasks.
+    await call({ method: 'GET', route: '/api/v1/environments' });
+    await call({ method: 'GET', route: '/api/v1/templates' });
+    const rule = { match: { template: 'cat' }, emoji: '🐱' };
+    await call({ method: 'PUT', route: '/api/v1/appearance/rules', body: [rule] });
+    await call({ method: 'PUT', route: '/api/v1/appearance/rules', body: { rules: 'no' } });
+    await call({ method: 'GET', route: '/api/v1/appearance/rules' });
+    await call({ method: 'GET', route: '/api/v1/agents/:name/terminal', params: agent });
+    await call({
+      method: 'POST',
+      route: '/api/v1/agents/:name/terminal/keys',
+      params: agent,
+      body: { keys: ['Enter'] },
+    });
+    await call({ method: 'GET', route: '/api/v1/agents/:name/changes', params: agent });
+    await call({ method: 'GET', route: '/api/v1/agents/:name/changes/diff', params: agent, query: 'path=a.txt' });
+    await call({ method: 'GET', route: '/api/v1/tasks' });
+    await call({ method: 'POST', route: '/api/v1/tasks/:name/run' });
+    await call({ method: 'GET', route: '/api/v1/tasks/:name/runs/:id/log' });
+    await call({ method: 'POST', route: '/observe/task-run', body: { type: 'nope' }, socket: true });
+    await call({ method: 'POST', route: '/chat/task-failure', body: {}, socket: true });
 
     const wrong = seen.map(({ call: c, res }) => contract.judge(c.method, c.route, res)).filter((m) => m !== null);
     assert.deepEqual(wrong, []);

@@ -3,17 +3,18 @@ import type { AnswerBody } from '../../chat/asks/ask-answer.js';
 import type { SendBody } from '../../chat/threads/send-body.js';
 import { AttachmentRef, Message, MessagePage, ReadMarker, Thread } from '../../chat/threads/message.js';
 import { Agent, AgentActivityEvent, Appearance, StateSnapshot } from '../../observe/schemas.js';
-import { TerminalScreen, type TerminalKeysBody } from '../../terminal/screen.js';
-import type {
-  AppearanceBody,
-  EnvironmentsBody,
-  RenameBody,
-  SpawnBody,
-  TemplateBody,
+import { KeysPressed, TerminalScreen, type TerminalKeysBody } from '../../terminal/screen.js';
+import {
+  RemovedAgent,
+  type AppearanceBody,
+  type EnvironmentsBody,
+  type RenameBody,
+  type SpawnBody,
+  type TemplateBody,
 } from '../../agents/agent-bodies.js';
 import { TemplateSummary } from '../../config/template-summary.js';
 import { Changes, FileDiff } from '../../review/changes-schemas.js';
-import { RunLogTail, TaskDetail } from '../../tasks/task-wire.js';
+import { RunLogTail, TaskDetail, TaskRunStarted } from '../../tasks/task-wire.js';
 import {
   DeliveryEntry,
   PresenceState,
@@ -271,11 +272,7 @@ export class Api {
   }
 
   remove(agent: string) {
-    return this.call(
-      z.object({ name: z.string(), removed: z.literal(true) }),
-      'DELETE',
-      `/api/v1/agents/${encodeURIComponent(agent)}`,
-    );
+    return this.call(RemovedAgent, 'DELETE', `/api/v1/agents/${encodeURIComponent(agent)}`);
   }
 
   /** An agent's screen now (the live terminal). */
@@ -302,12 +299,7 @@ export class Api {
 
   /** Presses the key bar's named keys in an agent's terminal. */
   pressKeys(agent: string, keys: TerminalKeysBody['keys']) {
-    return this.call(
-      z.object({ agent: z.string(), pressed: z.number() }),
-      'POST',
-      `/api/v1/agents/${encodeURIComponent(agent)}/terminal/keys`,
-      { keys },
-    );
+    return this.call(KeysPressed, 'POST', `/api/v1/agents/${encodeURIComponent(agent)}/terminal/keys`, { keys });
   }
 
   /** Every task with its owner and its own newest runs. */
@@ -316,11 +308,7 @@ export class Api {
   }
 
   runTask(task: string) {
-    return this.call(
-      z.object({ task: z.string(), run_id: z.string() }),
-      'POST',
-      `/api/v1/tasks/${encodeURIComponent(task)}/run`,
-    );
+    return this.call(TaskRunStarted, 'POST', `/api/v1/tasks/${encodeURIComponent(task)}/run`);
   }
 
   /** A finished run's log, its last 256 KB. */
