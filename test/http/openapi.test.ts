@@ -24,6 +24,9 @@ const NOT_JSON = new Set([
   'GET /api/v1/chat/:agent/attachments/:id',
   'GET /sessions/:id/stream',
   'GET /ws',
+  // MCP's stateless Streamable HTTP: only POST carries JSON-RPC; GET and DELETE have no JSON success.
+  'GET /api/agent/:name/mcp',
+  'DELETE /api/agent/:name/mcp',
 ]);
 
 interface Call {
@@ -34,6 +37,7 @@ interface Call {
   query?: string;
   body?: unknown;
   token?: string;
+  accept?: string;
   /** Sent on the unix socket (no token) rather than TCP. */
   socket?: boolean;
 }
@@ -50,6 +54,7 @@ describe('OpenAPI: the document covers every route and agrees with the live daem
     const res = await request(c.socket ? t.socket : t.tcp, c.method, c.query ? `${path}?${c.query}` : path, {
       ...(c.socket ? {} : { token: c.token ?? t.daemon.operatorToken }),
       ...(c.body !== undefined ? { body: c.body } : {}),
+      ...(c.accept ? { headers: { accept: c.accept } } : {}),
     });
     seen.push({ call: c, res });
     return res;
@@ -194,6 +199,42 @@ describe('OpenAPI: the document covers every route and agrees with the live daem
     await call({ method: 'GET', route: '/api/v1/tasks/:name/runs/:id/log' });
     await call({ method: 'POST', route: '/observe/task-run', body: { type: 'nope' }, socket: true });
     await call({ method: 'POST', route: '/chat/task-failure', body: {}, socket: true });
+    // Messages between agents, the harness hooks, the agent tools over HTTP and MCP, the sessions API.
+    const asAgent = { token: t.daemon.agentToken, params: agent };
+    await call({ method: 'POST', route: '/api/v1/agents/:name/message', params: agent, body: { text: 'hi' } });
+    await call({ method: 'POST', route: '/api/agent/:name/message', ...asAgent, body: { to: 'ghost', text: 'hi' } });
+    await call({
+      method: 'POST',
+      route: '/hooks/:event',
+      params: { event: 'stop' },
+      body: { agent: 'den', payload: {} },
+      socket: true,
+    });
+    await call({ method: 'POST', route: '/api/agent/:name/chat/post', ...asAgent, body: { text: 'from den' } });
+    await call({ method: 'POST', route: '/api/agent/:name/chat/history', ...asAgent, body: { limit: 3 } });
+    await call({ method: 'POST', route: '/api/agent/:name/chat/ask/withdraw', ...asAgent, body: { message_id: 'x' } });
+    await call({ method: 'POST', route: '/api/agent/:name/chat/ask', ...asAgent, body: {} });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'tour', version: '1' } },
+    };
+    await call({
+      method: 'POST',
+      route: '/api/agent/:name/mcp',
+      ...asAgent,
+      body: initialize,
+      accept: 'application/json, text/event-stream',
+    });
+    await call({ method: 'GET', route: '/agents/:name/sessions', params: agent });
+    await call({ method: 'GET', route: '/sessions/:id' });
+    await call({ method: 'GET', route: '/sessions/:id/messages' });
+    await call({ method: 'GET', route: '/sessions/:id/config' });
+    await call({ method: 'POST', route: '/sessions/:id/cancel' });
+    await call({ method: 'PATCH', route: '/sessions/:id', body: {} });
+    await call({ method: 'DELETE', route: '/sessions/:id' });
+    await call({ method: 'POST', route: '/agents/:name/chat', params: agent, body: {} });
 
     const wrong = seen.map(({ call: c, res }) => contract.judge(c.method, c.route, res)).filter((m) => m !== null);
     assert.deepEqual(wrong, []);
