@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LEO_VERSION } from '../core/version.js';
@@ -23,10 +24,15 @@ export function installOpenApi(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     const access = route.config?.access;
     if (!access) return;
-    const schema = (route.schema ??= {}) as Record<string, unknown>;
-    schema.security = access.tokens === 'public' || access.socketOnly ? [] : [{ bearer: [] }];
-    schema['x-leo-access'] = accessLabel(access);
-    if (schema.response) schema.response = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope, ...schema.response };
+    // A copy: routes may share one schema object (the same stream on TCP and on the socket), each with its own access.
+    const schema: Record<string, unknown> = {
+      ...route.schema,
+      security: access.tokens === 'public' || access.socketOnly ? [] : [{ bearer: [] }],
+      'x-leo-access': accessLabel(access),
+    };
+    if (route.schema?.response)
+      schema.response = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope, ...(route.schema.response as object) };
+    route.schema = schema;
   });
   void app.register(swagger, {
     openapi: {
@@ -45,8 +51,24 @@ export function installOpenApi(app: FastifyInstance): void {
       },
     },
     transform: createJsonSchemaTransform({ skipList: [], schemaRegistry: apiComponents }),
-    transformObject: createJsonSchemaTransformObject({ schemaRegistry: apiComponents }),
+    transformObject: (input) => withoutUnusedInputs(componentsOf(input)),
   });
+}
+
+const componentsOf = createJsonSchemaTransformObject({ schemaRegistry: apiComponents });
+
+/**
+ * The type provider emits every component twice, as read (`Agent`) and as written (`AgentInput`); only the written
+ * forms some request body uses are kept, so the components list what clients meet.
+ */
+function withoutUnusedInputs(generated: ReturnType<typeof componentsOf>): OpenAPIV3_1.Document {
+  // The document is OpenAPI 3.1 (installOpenApi), never the Swagger 2 shape the transform's type also allows.
+  const doc = generated as OpenAPIV3_1.Document;
+  const schemas = { ...(doc.components?.schemas ?? {}) };
+  const text = JSON.stringify({ ...doc, components: { ...doc.components, schemas: {} } });
+  for (const name of Object.keys(schemas))
+    if (name.endsWith('Input') && !text.includes(`"#/components/schemas/${name}"`)) delete schemas[name];
+  return { ...doc, components: { ...doc.components, schemas } };
 }
 
 /** Who a route admits, as the document states it: `public`, `socket` (the unix socket only) or the token kinds. */
