@@ -30,3 +30,6 @@ export const AppearanceBody = z.strictObject({
   emoji: z.string().min(1).max(16).nullable().optional(),
   color: z.string().min(1).max(32).nullable().optional(),
 });
+
+/** DELETE /api/v1/agents/:name: the one agent answer that is not the Agent itself. */
+export const RemovedAgent = z.object({ name: z.string(), removed: z.literal(true) });

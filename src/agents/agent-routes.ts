@@ -2,10 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
+import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
+import { Agent } from '../observe/schemas.js';
 import { AgentError } from './agent-error.js';
 import { AgentName } from '../core/names.js';
-import { AppearanceBody, EnvironmentsBody, RenameBody, SpawnBody, TemplateBody } from './agent-bodies.js';
+import { AppearanceBody, EnvironmentsBody, RemovedAgent, RenameBody, SpawnBody, TemplateBody } from './agent-bodies.js';
 import type { Supervisor } from './supervisor.js';
 
 const NameParams = z.object({ name: z.string().min(1).max(64) });
@@ -26,6 +28,11 @@ export interface AgentRoutesDeps {
 export const agentRoutes: FastifyPluginAsync<AgentRoutesDeps> = async (app, deps) => {
   const { supervisor } = deps;
   const op = { config: { access: Access.operatorOrDevice } };
+  /** An operation on one agent that answers the agent as it now is; `body` is its request body, if it takes one. */
+  const onAgent = (body?: z.ZodType) => ({
+    ...op,
+    schema: { params: NameParams, ...(body ? { body } : {}), response: { 200: okOf(Agent) } },
+  });
   const run = async <T>(fn: () => Promise<T> | T): Promise<{ ok: true; data: T }> => {
     try {
       return ok(await fn());
@@ -38,13 +45,16 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesDeps> = async (app, deps
   };
   const nameOf = (params: unknown) => parseInput(NameParams, params, 'params').name;
 
-  app.get('/api/v1/agents', { config: { access: Access.readers } }, async () => ok(supervisor.list()));
-
-  app.get('/api/v1/agents/:name', { config: { access: Access.readers } }, async (req) =>
-    run(() => supervisor.get(nameOf(req.params))),
+  const readers = { config: { access: Access.readers } };
+  app.get('/api/v1/agents', { ...readers, schema: { response: { 200: okOf(z.array(Agent)) } } }, async () =>
+    ok(supervisor.list()),
   );
 
-  app.post('/api/v1/agents/spawn', op, async (req, reply) => {
+  const getAgent = { ...readers, schema: { params: NameParams, response: { 200: okOf(Agent) } } };
+  app.get('/api/v1/agents/:name', getAgent, async (req) => run(() => supervisor.get(nameOf(req.params))));
+
+  const spawn = { ...op, schema: { body: SpawnBody, response: { 201: okOf(Agent) } } };
+  app.post('/api/v1/agents/spawn', spawn, async (req, reply) => {
     const body = parseInput(SpawnBody, req.body, 'body');
     if (body.env && req.principal?.kind === 'device')
       throw new HttpError(
@@ -60,9 +70,12 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesDeps> = async (app, deps
   });
 
   for (const action of ['stop', 'start', 'restart', 'reset'] as const)
-    app.post(`/api/v1/agents/:name/${action}`, op, async (req) => run(() => supervisor[action](nameOf(req.params))));
+    app.post(`/api/v1/agents/:name/${action}`, onAgent(), async (req) =>
+      run(() => supervisor[action](nameOf(req.params))),
+    );
 
-  app.delete('/api/v1/agents/:name', op, async (req) =>
+  const remove = { ...op, schema: { params: NameParams, response: { 200: okOf(RemovedAgent) } } };
+  app.delete('/api/v1/agents/:name', remove, async (req) =>
     run(async () => {
       const name = nameOf(req.params);
       await supervisor.remove(name);
@@ -70,24 +83,24 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesDeps> = async (app, deps
     }),
   );
 
-  app.post('/api/v1/agents/:name/rename', op, async (req) => {
+  app.post('/api/v1/agents/:name/rename', onAgent(RenameBody), async (req) => {
     const body = parseInput(RenameBody, req.body, 'body');
     return run(() => supervisor.rename(nameOf(req.params), body.name));
   });
 
-  app.post('/api/v1/agents/:name/template', op, async (req) => {
+  app.post('/api/v1/agents/:name/template', onAgent(TemplateBody), async (req) => {
     const body = parseInput(TemplateBody, req.body, 'body');
     needConfig();
     return run(() => supervisor.setTemplate(nameOf(req.params), body.template));
   });
 
-  app.post('/api/v1/agents/:name/environments', op, async (req) => {
+  app.post('/api/v1/agents/:name/environments', onAgent(EnvironmentsBody), async (req) => {
     const body = parseInput(EnvironmentsBody, req.body, 'body');
     needConfig();
     return run(() => supervisor.setEnvironments(nameOf(req.params), body.environments));
   });
 
-  app.put('/api/v1/agents/:name/appearance', { config: { access: Access.operatorOrDevice } }, async (req) => {
+  app.put('/api/v1/agents/:name/appearance', onAgent(AppearanceBody), async (req) => {
     const body = parseInput(AppearanceBody, req.body, 'body');
     return run(() => supervisor.setAppearance(nameOf(req.params), body));
   });

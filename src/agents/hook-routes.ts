@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { ok } from '../http/envelope.js';
+import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
 import { AgentName } from '../core/names.js';
 import type { HookRouter } from './hook-router.js';
@@ -21,11 +22,17 @@ export type HookEvent = z.infer<typeof HookEvent>;
  * domain subscribes to the events it handles on the router; an event nobody handles is acknowledged and ignored.
  */
 const HookParams = z.object({ event: HookEvent });
+/** What `leo hook` prints for the harness, when a handler has something to say (hook-router.ts). */
+const HookAnswer = z.object({ output: z.string().optional() });
 
 export const hookRoutes: FastifyPluginAsync<{ router: HookRouter }> = async (app, { router }) => {
   app.post(
     '/hooks/:event',
-    { config: { access: Access.socketOnly }, bodyLimit: 8 * 1024 * 1024 },
+    {
+      config: { access: Access.socketOnly },
+      bodyLimit: 8 * 1024 * 1024,
+      schema: { params: HookParams, body: HookBody, response: { 200: okOf(HookAnswer) } },
+    },
     async (req, reply) => {
       const { event } = parseInput(HookParams, req.params, 'params');
       const body = parseInput(HookBody, req.body, 'body');

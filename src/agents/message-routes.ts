@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
+import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
 import { DeliveryError } from '../delivery/deliverer.js';
 import { isSessionGone } from '../tmux/tmux.js';
@@ -11,6 +12,7 @@ import { AgentName } from '../core/names.js';
 export const AgentMessageBody = z.strictObject({ to: AgentName, text: z.string().min(1).max(100_000) });
 export const OperatorMessageBody = z.strictObject({ text: z.string().min(1).max(100_000) });
 const NameParams = z.object({ name: AgentName });
+export const MessageDelivered = z.object({ delivered: z.literal(true), to: z.string() });
 
 export interface MessageRoutesDeps {
   /** Records the message in recent_messages and publishes agent_message (see messageAnnouncer). */
@@ -38,13 +40,16 @@ export const messageRoutes: FastifyPluginAsync<MessageRoutesDeps> = async (app, 
     return ok({ delivered: true, to });
   };
 
-  app.post('/api/agent/:name/message', { config: { access: Access.agent } }, async (req) => {
+  const sending = (body: z.ZodType) => ({ params: NameParams, body, response: { 200: okOf(MessageDelivered) } });
+  const fromAgent = { config: { access: Access.agent }, schema: sending(AgentMessageBody) };
+  app.post('/api/agent/:name/message', fromAgent, async (req) => {
     const from = parseInput(NameParams, req.params, 'params').name;
     const body = parseInput(AgentMessageBody, req.body, 'body');
     return send(from, body.to, body.text);
   });
 
-  app.post('/api/v1/agents/:name/message', { config: { access: Access.operator } }, async (req) => {
+  const fromOperator = { config: { access: Access.operator }, schema: sending(OperatorMessageBody) };
+  app.post('/api/v1/agents/:name/message', fromOperator, async (req) => {
     const to = parseInput(NameParams, req.params, 'params').name;
     const body = parseInput(OperatorMessageBody, req.body, 'body');
     return send(undefined, to, body.text);

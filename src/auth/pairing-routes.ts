@@ -2,13 +2,17 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { conflict, HttpError, ok } from '../http/envelope.js';
+import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
 import { pairingLink } from './pairing-link.js';
 import type { PairingCodes } from './pairing-codes.js';
-import { DuplicateTokenNameError, TokenName } from './token-store.js';
+import { DuplicateTokenNameError, TokenName, TokenRecord } from './token-store.js';
 
 export const CreatePairingCodeBody = z.strictObject({ name: TokenName });
 export const PairBody = z.strictObject({ code: z.string().min(1).max(128) });
+/** A one-time code for a device named `name`, and the app link that carries it. */
+export const PairingCode = z.object({ code: z.string(), name: z.string(), expires_at: z.string(), url: z.string() });
+export const Paired = z.object({ device: TokenRecord, token: z.string() });
 
 export interface PairingRoutesDeps {
   codes: PairingCodes;
@@ -21,7 +25,11 @@ export interface PairingRoutesDeps {
  * device token. The trade is public (the caller has nothing else yet); the code is what authenticates it.
  */
 export const pairingRoutes: FastifyPluginAsync<PairingRoutesDeps> = async (app, { codes, appUrl }) => {
-  app.post('/api/v1/devices/pairing-codes', { config: { access: Access.operator } }, async (req, reply) => {
+  const pairingCode = {
+    config: { access: Access.operator },
+    schema: { body: CreatePairingCodeBody, response: { 201: okOf(PairingCode) } },
+  };
+  app.post('/api/v1/devices/pairing-codes', pairingCode, async (req, reply) => {
     const { name } = parseInput(CreatePairingCodeBody, req.body, 'body');
     try {
       const issued = codes.issue(name);
@@ -32,7 +40,8 @@ export const pairingRoutes: FastifyPluginAsync<PairingRoutesDeps> = async (app, 
     }
   });
 
-  app.post('/api/v1/pair', { config: { access: Access.public } }, async (req, reply) => {
+  const pair = { config: { access: Access.public }, schema: { body: PairBody, response: { 201: okOf(Paired) } } };
+  app.post('/api/v1/pair', pair, async (req, reply) => {
     const { code } = parseInput(PairBody, req.body, 'body');
     let paired;
     try {

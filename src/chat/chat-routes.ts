@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { AgentName } from '../core/names.js';
 import { Access } from '../http/access.js';
 import { notFound, ok } from '../http/envelope.js';
+import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
+import { AttachmentRef, Message, MessagePage, ReadMarker, Thread } from './threads/message.js';
 import type { ChatService } from './threads/chat-service.js';
 import { chatOffError } from './chat-off.js';
 import { AskError, type AskService } from './asks/asks.js';
@@ -52,6 +54,12 @@ export interface ChatRoutesDeps {
  */
 export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) => {
   const readers = { config: { access: Access.operatorOrDevice } };
+  const posters = { config: { access: { tokens: ['operator', 'device', 'client'], clientMustPost: true } } } as const;
+  const reading = (response: z.ZodType, schema: Record<string, z.ZodType> = {}) => ({
+    ...readers,
+    schema: { ...schema, response: { 200: okOf(response) } },
+  });
+  const onMessage = (body: z.ZodType) => reading(Message, { params: AgentParams.extend(MessageParams.shape), body });
   // After the server's access check (a root hook runs first), so a caller without a token still gets its 401.
   app.addHook('onRequest', async () => {
     if (!deps.enabled()) throw chatOffError();
@@ -62,29 +70,36 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
     return agent;
   };
 
-  app.get('/api/v1/chat/threads', readers, async () => ok(deps.chat.threads()));
+  app.get('/api/v1/chat/threads', reading(z.array(Thread)), async () => ok(deps.chat.threads()));
 
   // The inbox: every open ask, permission prompt and questions card across threads, newest first.
-  app.get('/api/v1/chat/open', readers, async (req) => {
+  app.get('/api/v1/chat/open', reading(z.array(Message), { querystring: OpenQuery }), async (req) => {
     const { agent } = parseInput(OpenQuery, req.query ?? {}, 'query');
     return ok(deps.store.openCards(agent));
   });
 
-  app.get('/api/v1/chat/:agent/messages', readers, async (req) => {
-    const agent = agentOf(req);
-    const q = parseInput(PageQuery, req.query, 'query');
-    return ok(
-      deps.store.page(agent, {
-        limit: q.limit,
-        ...(q.before ? { before: q.before } : {}),
-        ...(q.after ? { after: q.after } : {}),
-      }),
-    );
-  });
+  app.get(
+    '/api/v1/chat/:agent/messages',
+    reading(MessagePage, { params: AgentParams, querystring: PageQuery }),
+    async (req) => {
+      const agent = agentOf(req);
+      const q = parseInput(PageQuery, req.query, 'query');
+      return ok(
+        deps.store.page(agent, {
+          limit: q.limit,
+          ...(q.before ? { before: q.before } : {}),
+          ...(q.after ? { after: q.after } : {}),
+        }),
+      );
+    },
+  );
 
   app.post(
     '/api/v1/chat/:agent/messages',
-    { config: { access: { tokens: ['operator', 'device', 'client'], clientMustPost: true } } },
+    {
+      ...posters,
+      schema: { params: AgentParams, body: SendBody, response: { 200: okOf(Message), 201: okOf(Message) } },
+    },
     async (req, reply) => {
       const agent = agentOf(req);
       if (!deps.agentExists(agent)) throw notFound(`no agent named "${agent}"`);
@@ -121,7 +136,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
     uploads.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
     uploads.post(
       '/api/v1/chat/uploads',
-      { config: { access: { tokens: ['operator', 'device', 'client'], clientMustPost: true } } },
+      { ...posters, schema: { querystring: UploadQuery, response: { 201: okOf(AttachmentRef) } } },
       async (req, reply) => {
         const q = parseInput(UploadQuery, req.query, 'query');
         if (q.agent && !deps.agentExists(q.agent)) throw notFound(`no agent named "${q.agent}"`);
@@ -143,20 +158,24 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
     );
   });
 
-  app.get('/api/v1/chat/:agent/attachments/:id', readers, async (req, reply) => {
-    const agent = agentOf(req);
-    const { id } = parseInput(MessageParams, req.params, 'params');
-    const found = deps.attachments.fileOf(agent, id);
-    if (!found) throw notFound(`no attachment ${id} in ${agent}'s thread`);
-    if (!found.ref.available) throw new HttpError(410, `attachment ${id} was pruned`, 'gone');
-    return reply
-      .type(found.ref.mime)
-      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(found.ref.filename)}`)
-      .header('x-content-type-options', 'nosniff')
-      .send(fs.createReadStream(found.path));
-  });
+  app.get(
+    '/api/v1/chat/:agent/attachments/:id',
+    { ...readers, schema: { params: AgentParams.extend(MessageParams.shape) } },
+    async (req, reply) => {
+      const agent = agentOf(req);
+      const { id } = parseInput(MessageParams, req.params, 'params');
+      const found = deps.attachments.fileOf(agent, id);
+      if (!found) throw notFound(`no attachment ${id} in ${agent}'s thread`);
+      if (!found.ref.available) throw new HttpError(410, `attachment ${id} was pruned`, 'gone');
+      return reply
+        .type(found.ref.mime)
+        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(found.ref.filename)}`)
+        .header('x-content-type-options', 'nosniff')
+        .send(fs.createReadStream(found.path));
+    },
+  );
 
-  app.post('/api/v1/chat/:agent/messages/:id/answer', readers, async (req) => {
+  app.post('/api/v1/chat/:agent/messages/:id/answer', onMessage(AnswerBody), async (req) => {
     const agent = agentOf(req);
     const { id } = parseInput(MessageParams, req.params, 'params');
     const body = parseInput(AnswerBody, req.body, 'body');
@@ -165,14 +184,14 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
     return ok(mapAskErrors(() => (m && deps.prompts.owns(m) ? deps.prompts : deps.asks).answer(agent, id, body)));
   });
 
-  app.post('/api/v1/chat/:agent/messages/:id/dismiss', readers, async (req) => {
+  app.post('/api/v1/chat/:agent/messages/:id/dismiss', onMessage(EmptyBody), async (req) => {
     const agent = agentOf(req);
     const { id } = parseInput(MessageParams, req.params, 'params');
     parseInput(EmptyBody, req.body ?? null, 'body');
     return ok(mapAskErrors(() => deps.prompts.dismiss(agent, id)));
   });
 
-  app.post('/api/v1/chat/:agent/read', readers, async (req) => {
+  app.post('/api/v1/chat/:agent/read', reading(ReadMarker, { params: AgentParams, body: ReadBody }), async (req) => {
     const agent = agentOf(req);
     const body = parseInput(ReadBody, req.body ?? null, 'body');
     return ok(deps.chat.markRead(agent, body?.up_to));

@@ -3,12 +3,18 @@ import { z } from 'zod';
 import { TemplateSummary } from './template-summary.js';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
+import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
 import { replaceTopLevelKey } from './config-file.js';
 import type { Config } from './schema.js';
 
 /** PUT /api/v1/appearance/rules takes the list itself or {rules: [...]}; each rule is checked by the config loader. */
 const RulesBody = z.union([z.array(z.unknown()), z.strictObject({ rules: z.array(z.unknown()) })]);
+
+/** An environment by name only: its values never leave the daemon. */
+export const EnvironmentName = z.object({ name: z.string() });
+/** An appearance rule as leo.yaml holds it (docs/CONFIG.md): the config loader is what checks one. */
+const AppearanceRule = z.record(z.string(), z.unknown());
 
 export interface ConfigRoutesDeps {
   config(): Config;
@@ -21,7 +27,9 @@ export interface ConfigRoutesDeps {
 
 /** Read-only views of leo.yaml that never carry an environment's values, and the appearance-rules editor. */
 export const configRoutes: FastifyPluginAsync<ConfigRoutesDeps> = async (app, deps) => {
-  app.get('/api/v1/environments', { config: { access: Access.readers } }, async () =>
+  const readers = { config: { access: Access.readers } };
+  const environments = { ...readers, schema: { response: { 200: okOf(z.array(EnvironmentName)) } } };
+  app.get('/api/v1/environments', environments, async () =>
     // Sorted: the config map's order is not stable across saves (spec).
     ok(
       Object.keys(deps.config().environments)
@@ -30,7 +38,8 @@ export const configRoutes: FastifyPluginAsync<ConfigRoutesDeps> = async (app, de
     ),
   );
 
-  app.get('/api/v1/templates', { config: { access: Access.readers } }, async () => {
+  const templates = { ...readers, schema: { response: { 200: okOf(z.array(TemplateSummary)) } } };
+  app.get('/api/v1/templates', templates, async () => {
     const c = deps.config();
     return ok(
       Object.keys(c.templates)
@@ -44,10 +53,11 @@ export const configRoutes: FastifyPluginAsync<ConfigRoutesDeps> = async (app, de
     );
   });
 
-  const rulesAccess = { config: { access: Access.operatorOrDevice } };
+  const rulesAnswer = { response: { 200: okOf(z.array(AppearanceRule)) } };
+  const rulesAccess = { config: { access: Access.operatorOrDevice }, schema: rulesAnswer };
   app.get('/api/v1/appearance/rules', rulesAccess, async () => ok(deps.config().appearance_rules));
 
-  app.put('/api/v1/appearance/rules', rulesAccess, async (req) => {
+  app.put('/api/v1/appearance/rules', { ...rulesAccess, schema: { ...rulesAnswer, body: RulesBody } }, async (req) => {
     const body = parseInput(RulesBody, req.body, 'body');
     const rules = Array.isArray(body) ? body : body.rules;
     if (deps.configBroken()) throw new HttpError(500, 'the config would not load', 'config_unavailable');

@@ -69,6 +69,8 @@ export interface Daemon {
   supervisor: Supervisor;
   /** The route table: every registered route with its access rule. */
   routes: readonly RouteEntry[];
+  /** The OpenAPI document generated from the routes' schemas (served at /api/v1/openapi.json). */
+  openapi(): unknown;
   /** Runs one attachment-pruning pass now (it also runs on its own every six hours). */
   pruneAttachments(): Promise<void>;
   config(): Config;
@@ -354,6 +356,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     tokens,
     supervisor: agents.supervisor,
     routes: server.routes,
+    openapi: () => app.swagger(),
     pruneAttachments: () => chat.pruner.runOnce(),
     config,
     reloadConfig: (reason) => watcher.reload(reason),

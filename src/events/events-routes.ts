@@ -1,7 +1,16 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { Access } from '../http/access.js';
+import './event-payloads.js';
 import type { SseHub } from './sse-hub.js';
 import type { StreamCaps } from './stream-caps.js';
+
+const EventStream = {
+  description:
+    'Server-Sent Events: `event: <type>` and `data: <JSON>`; the data of each type is the component Event.<type> ' +
+    '(Event.hello first).',
+  content: { 'text/event-stream': { schema: z.string() } },
+};
 
 /**
  * GET /api/v1/events: the SSE stream, the one /api route without an envelope. The socket also serves it as
@@ -16,6 +25,7 @@ export const eventsRoutes: FastifyPluginAsync<{ hub: SseHub; caps: StreamCaps }>
     // The access hook has set the principal on every request that reaches a handler.
     hub.open(reply.raw, req.principal!);
   };
-  app.get('/api/v1/events', { config: { access: Access.readers } }, handler);
-  app.get('/events', { config: { access: Access.socketOnly } }, handler);
+  const schema = { response: { 200: EventStream } };
+  app.get('/api/v1/events', { config: { access: Access.readers }, schema }, handler);
+  app.get('/events', { config: { access: Access.socketOnly }, schema }, handler);
 };

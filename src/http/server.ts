@@ -18,6 +18,7 @@ import type { ConnectionCap } from './connection-cap.js';
 import { HttpError } from './envelope.js';
 import { checkHostAndOrigin } from './host-gate.js';
 import { jsonBodyText } from './json-body.js';
+import { installOpenApi } from './openapi.js';
 import type { TlsPair } from './tls-files.js';
 
 declare module 'fastify' {
@@ -166,6 +167,7 @@ export function createServer(opts: ServerOptions): LeoServer {
         ...(route.websocket || route.wsHandler ? { websocket: true } : {}),
       });
   });
+  installOpenApi(app);
 
   app.addHook('onRequest', async (request, reply) => {
     if (refuseForeignHost(request, reply)) return reply;

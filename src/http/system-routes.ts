@@ -5,6 +5,7 @@ import type { FeatureSet } from '../events/features.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { Access } from './access.js';
 import { ok } from './envelope.js';
+import { okOf } from './openapi.js';
 
 export const Health = z.object({ ready: z.boolean(), pid: z.number().int(), boot_id: z.string() });
 export type Health = z.infer<typeof Health>;
@@ -18,6 +19,12 @@ export const VersionInfo = z.object({
 });
 export type VersionInfo = z.infer<typeof VersionInfo>;
 
+const OpenApiDocument = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
+
 export interface SystemRoutesDeps {
   bootId: string;
   isReady(): boolean;
@@ -27,18 +34,29 @@ export interface SystemRoutesDeps {
 
 /** The daemon's view of itself: liveness, version and capabilities, Prometheus metrics. */
 export const systemRoutes: FastifyPluginAsync<SystemRoutesDeps> = async (app, deps) => {
-  app.get('/health', { config: { access: Access.public } }, async () =>
+  app.get('/health', { config: { access: Access.public }, schema: { response: { 200: okOf(Health) } } }, async () =>
     ok<Health>({ ready: deps.isReady(), pid: process.pid, boot_id: deps.bootId }),
   );
 
-  app.get('/api/v1/version', { config: { access: Access.anyToken } }, async () =>
-    ok<VersionInfo>({
-      leo_version: LEO_VERSION,
-      api_version: API_VERSION,
-      boot_id: deps.bootId,
-      node: process.version,
-      features: deps.features.list(),
-    }),
+  app.get(
+    '/api/v1/version',
+    { config: { access: Access.anyToken }, schema: { response: { 200: okOf(VersionInfo) } } },
+    async () =>
+      ok<VersionInfo>({
+        leo_version: LEO_VERSION,
+        api_version: API_VERSION,
+        boot_id: deps.bootId,
+        node: process.version,
+        features: deps.features.list(),
+      }),
+  );
+
+  // The contract itself, generated from the routes' schemas (openapi.ts); bare, not enveloped, so OpenAPI tools
+  // can read it from its URL.
+  app.get(
+    '/api/v1/openapi.json',
+    { config: { access: Access.operatorOrDevice }, schema: { response: { 200: OpenApiDocument } } },
+    async () => app.swagger(),
   );
 
   app.get('/metrics', { config: { access: Access.operator } }, async (_request, reply) => {

@@ -5,9 +5,10 @@ import { AskError } from '../chat/asks/asks.js';
 import { chatOffError } from '../chat/chat-off.js';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
+import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
-import { ToolInputError, type chatTools } from './chat-tools.js';
-import { toolCaller, type CallerLookup, type ToolCaller } from './tool-caller.js';
+import { AskResult, HistoryResult, PostResult, ToolInputError, WithdrawResult, type chatTools } from './chat-tools.js';
+import { CallerParams, toolCaller, type CallerLookup, type ToolCaller } from './tool-caller.js';
 
 type Tools = ReturnType<typeof chatTools>;
 
@@ -20,15 +21,16 @@ export const agentChatRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerL
   { tools, lookup, enabled },
 ) => {
   const routes = {
-    post: tools.leo_chat_post,
-    ask: tools.leo_chat_ask,
-    'ask/withdraw': tools.leo_chat_ask_withdraw,
-    history: tools.leo_chat_history,
+    post: [tools.leo_chat_post, PostResult],
+    ask: [tools.leo_chat_ask, AskResult],
+    'ask/withdraw': [tools.leo_chat_ask_withdraw, WithdrawResult],
+    history: [tools.leo_chat_history, HistoryResult],
   } as const;
-  for (const [action, tool] of Object.entries(routes)) {
+  for (const [action, [tool, result]] of Object.entries(routes)) {
     // Built once per route: zod compiles a schema on first use, and rebuilding it per request was a fifth of a post.
     const body = z.strictObject(tool.input);
-    app.post(`/api/agent/:name/chat/${action}`, { config: { access: Access.agent } }, async (req, reply) => {
+    const schema = { params: CallerParams, body, response: { 200: okOf(result) } };
+    app.post(`/api/agent/:name/chat/${action}`, { config: { access: Access.agent }, schema }, async (req, reply) => {
       if (!enabled()) throw chatOffError();
       const caller = toolCaller(req, lookup, 'api');
       const args = action === 'ask' ? (req.body ?? {}) : parseInput(body, req.body ?? {}, 'body');

@@ -3,6 +3,7 @@ import type { ChatService } from '../chat/threads/chat-service.js';
 import { AskToolInput, parseAskRequest } from '../chat/asks/ask-input.js';
 import type { AskService } from '../chat/asks/asks.js';
 import type { ReminderService } from '../chat/reminders/reminders.js';
+import { Message } from '../chat/threads/message.js';
 import type { CallerLookup, ToolCaller } from './tool-caller.js';
 
 /**
@@ -23,6 +24,23 @@ export const HistoryInput = {
 };
 
 export const WithdrawInput = { message_id: z.string().min(1).max(64).describe('The id leo_chat_ask returned') };
+
+/** What the chat tools answer (the MCP tool result's structuredContent, the HTTP routes' data). */
+export const PostResult = z.object({ message_id: z.string(), ts: z.string() });
+export const AskResult = z.union([
+  z.object({ message_id: z.string(), values: z.array(z.string()), labels: z.array(z.string()), text: z.string() }),
+  z.object({
+    message_id: z.string(),
+    values: z.tuple([]),
+    labels: z.tuple([]),
+    text: z.literal(''),
+    timed_out: z.literal(true),
+    closed_reason: z.string(),
+  }),
+  z.object({ message_id: z.string(), pending: z.literal(true) }),
+]);
+export const WithdrawResult = z.object({ message_id: z.string(), withdrawn: z.literal(true) });
+export const HistoryResult = z.object({ messages: z.array(Message), older: z.string().nullable() });
 
 export const ScheduleInput = {
   text: z.string().min(1).max(10_000).describe('What to post into your thread'),

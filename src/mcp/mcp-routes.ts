@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -9,9 +10,12 @@ import { LEO_VERSION } from '../core/version.js';
 import { Access } from '../http/access.js';
 import { ToolInputError, type chatTools } from './chat-tools.js';
 import { HeldCalls } from './held-calls.js';
-import { toolCaller, type CallerLookup, type ToolCaller } from './tool-caller.js';
+import { CallerParams, toolCaller, type CallerLookup, type ToolCaller } from './tool-caller.js';
 
 type Tools = ReturnType<typeof chatTools>;
+
+/** The endpoint speaks JSON-RPC 2.0 (MCP Streamable HTTP, JSON responses): described as such, not tool by tool. */
+const JsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0') });
 type ToolRun = (c: ToolCaller, a: unknown, abandoned: AbortSignal) => unknown;
 
 /** One MCP server per request (stateless Streamable HTTP): the caller's identity comes from the path and headers. */
@@ -79,7 +83,8 @@ export const mcpRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerLookup;
     await transport.handleRequest(req.raw, reply.raw, req.body);
   };
   const opts = { config: { access: Access.agent } };
-  app.post('/api/agent/:name/mcp', opts, handler);
+  const rpc = { ...opts, schema: { params: CallerParams, body: JsonRpcMessage, response: { 200: JsonRpcMessage } } };
+  app.post('/api/agent/:name/mcp', rpc, handler);
   app.get('/api/agent/:name/mcp', opts, handler);
   app.delete('/api/agent/:name/mcp', opts, handler);
 };

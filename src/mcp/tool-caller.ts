@@ -47,7 +47,7 @@ export interface CallerLookup {
 }
 
 // Module level: zod compiles a schema on first use, and building this one per request was a tenth of an agent post.
-const CallerParams = z.object({ name: AgentName });
+export const CallerParams = z.object({ name: AgentName });
 
 /**
  * Resolves who calls an agent-tool route: the agent in the path and the task run, if any. The path must name an

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UsageTotals } from '../usage/turn-usage.js';
+import { component } from '../core/api-components.js';
 
 /**
  * The observability API's wire shapes (observability-api.md), one schema each, shared by routes, events and tests.
@@ -35,33 +36,36 @@ export const Appearance = z.object({
 });
 export type Appearance = z.infer<typeof Appearance>;
 
-export const Agent = z.object({
-  name: z.string(),
-  display_name: z.string(),
-  template: z.string(),
-  repo: z.string(),
-  workspace: z.string(),
-  branch: z.string(),
-  status: AgentStatus,
-  activity: Activity,
-  model: z.string(),
-  harness: z.string(),
-  restarts: z.number().int(),
-  wake_on_message: z.boolean(),
-  started_at: z.string().nullable(),
-  last_activity_at: z.string().nullable(),
-  current_action: CurrentAction.nullable(),
-  environments: z.array(z.string()),
-  environments_source: z.enum(['override', 'default']),
-  environment_error: z.string().nullable(),
-  /** Why the daemon stopped this agent by itself (it kept exiting at start, it could not be restored); else null. */
-  stop_reason: z.string().nullable(),
-  appearance: Appearance.optional(),
-  moved_to: z.string().optional(),
-  moved_at: z.string().optional(),
-  /** /api/v1/state only (the agent_usage feature): the agent's all-time token and cost sums. */
-  usage: UsageTotals.optional(),
-});
+export const Agent = component(
+  'Agent',
+  z.object({
+    name: z.string(),
+    display_name: z.string(),
+    template: z.string(),
+    repo: z.string(),
+    workspace: z.string(),
+    branch: z.string(),
+    status: AgentStatus,
+    activity: Activity,
+    model: z.string(),
+    harness: z.string(),
+    restarts: z.number().int(),
+    wake_on_message: z.boolean(),
+    started_at: z.string().nullable(),
+    last_activity_at: z.string().nullable(),
+    current_action: CurrentAction.nullable(),
+    environments: z.array(z.string()),
+    environments_source: z.enum(['override', 'default']),
+    environment_error: z.string().nullable(),
+    /** Why the daemon stopped this agent by itself (it kept exiting at start, it could not be restored); else null. */
+    stop_reason: z.string().nullable(),
+    appearance: Appearance.optional(),
+    moved_to: z.string().optional(),
+    moved_at: z.string().optional(),
+    /** /api/v1/state only (the agent_usage feature): the agent's all-time token and cost sums. */
+    usage: UsageTotals.optional(),
+  }),
+);
 export type Agent = z.infer<typeof Agent>;
 
 export const TaskRunStatus = z.enum(['running', 'succeeded', 'failed']);

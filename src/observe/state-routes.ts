@@ -3,7 +3,8 @@ import { LEO_VERSION } from '../core/version.js';
 import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
 import { Access } from '../http/access.js';
-import type { Agent, AgentMessage, StateSnapshot, Task, TaskRun } from './schemas.js';
+import { okOf } from '../http/openapi.js';
+import { StateSnapshot, type Agent, type AgentMessage, type Task, type TaskRun } from './schemas.js';
 import { SnapshotCache } from './snapshot-cache.js';
 
 export interface StateSources {
@@ -34,7 +35,8 @@ export const stateRoutes: FastifyPluginAsync<StateSources> = async (app, src) =>
     recent_runs: src.recentRuns(),
     recent_messages: src.recentMessages(),
   });
-  app.get('/api/v1/state', { config: { access: Access.readers } }, async (_req, reply) => {
+  const state = { config: { access: Access.readers }, schema: { response: { 200: okOf(StateSnapshot) } } };
+  app.get('/api/v1/state', state, async (_req, reply) => {
     const rest = cache.get(src.version(), build);
     const head = `{"ok":true,"data":{"version":1,"server_time":${JSON.stringify(rfc3339(src.clock.now()))},`;
     return reply.type('application/json; charset=utf-8').send(`${head}${rest.slice(1)}}`);

@@ -3,7 +3,16 @@ import { z } from 'zod';
 import { Access } from '../http/access.js';
 import type { Principal } from '../auth/token-kinds.js';
 import { HttpError, notFound, ok } from '../http/envelope.js';
+import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
+import {
+  DeliveryEntry,
+  PresenceState,
+  RemovedSubscription,
+  SubscriptionSummary,
+  TestPushResult,
+  VapidPublicKey,
+} from './push-wire.js';
 import { AgentName } from '../core/names.js';
 import { viewerOf, type PresenceBoard } from './presence-board.js';
 import { NewSubscription, type SubscriptionScope, type SubscriptionStore } from './subscription-store.js';
@@ -49,44 +58,74 @@ export const pushRoutes: FastifyPluginAsync<{
 }> = async (app, { store, presence, vapidPublicKey, webhookRefusal, send, deliveries, now }) => {
   const own = (p: Principal | null) => new Set(store.summaries(scopeOf(p)).map((s) => s.id));
   const opts = { config: { access: Access.operatorOrDevice } };
-  app.get('/api/v1/push/vapid-public-key', opts, async () => ok({ public_key: vapidPublicKey() }));
+  const answering = (status: 200 | 201, data: z.ZodType, schema: Record<string, z.ZodType> = {}) => ({
+    ...opts,
+    schema: { ...schema, response: { [status]: okOf(data) } },
+  });
+  app.get('/api/v1/push/vapid-public-key', answering(200, VapidPublicKey), async () =>
+    ok({ public_key: vapidPublicKey() }),
+  );
   // A device's subscription is registered in its own name and belongs to its token; `device` in the body is then
   // only accepted when it is that name. The operator's and the socket's keep `device` as a free label.
-  app.post('/api/v1/push/subscriptions', opts, async (req, reply) => {
-    const sub = parseInput(NewSubscription, req.body, 'body');
-    const refused = sub.provider === 'webhook' ? await webhookRefusal(sub.url) : null;
-    if (refused) throw new HttpError(400, refused, 'webhook_target_refused', { field: 'url' });
-    const p = req.principal;
-    if (p?.kind !== 'device') return reply.code(201).send(ok(store.add(sub, null)));
-    if (sub.device !== undefined && sub.device !== p.name)
-      throw new HttpError(403, `a device registers push subscriptions in its own name ("${p.name}") only`, 'forbidden');
-    return reply.code(201).send(ok(store.add({ ...sub, device: p.name }, p.id)));
-  });
-  app.get('/api/v1/push/subscriptions', opts, async (req) => ok(store.summaries(scopeOf(req.principal))));
+  app.post(
+    '/api/v1/push/subscriptions',
+    answering(201, SubscriptionSummary, { body: NewSubscription }),
+    async (req, reply) => {
+      const sub = parseInput(NewSubscription, req.body, 'body');
+      const refused = sub.provider === 'webhook' ? await webhookRefusal(sub.url) : null;
+      if (refused) throw new HttpError(400, refused, 'webhook_target_refused', { field: 'url' });
+      const p = req.principal;
+      if (p?.kind !== 'device') return reply.code(201).send(ok(store.add(sub, null)));
+      if (sub.device !== undefined && sub.device !== p.name)
+        throw new HttpError(
+          403,
+          `a device registers push subscriptions in its own name ("${p.name}") only`,
+          'forbidden',
+        );
+      return reply.code(201).send(ok(store.add({ ...sub, device: p.name }, p.id)));
+    },
+  );
+  app.get('/api/v1/push/subscriptions', answering(200, z.array(SubscriptionSummary)), async (req) =>
+    ok(store.summaries(scopeOf(req.principal))),
+  );
   // Another device's id answers 404 like an unknown one: a device cannot even learn that it exists.
-  app.delete('/api/v1/push/subscriptions/:id', opts, async (req) => {
-    const { id } = parseInput(SubscriptionParams, req.params, 'params');
-    if (!store.remove(id, scopeOf(req.principal))) throw notFound(`no push subscription ${id}`);
-    deliveries.forget(id);
-    return ok({ id, removed: true });
-  });
-  app.put('/api/v1/push/subscriptions/:id/prefs', opts, async (req) => {
-    const { id } = parseInput(SubscriptionParams, req.params, 'params');
-    const prefs = parseInput(PrefsBody, req.body, 'body');
-    const updated = store.setPrefs(id, prefs, scopeOf(req.principal));
-    if (!updated) throw notFound(`no push subscription ${id}`);
-    return ok(updated);
-  });
+  app.delete(
+    '/api/v1/push/subscriptions/:id',
+    answering(200, RemovedSubscription, { params: SubscriptionParams }),
+    async (req) => {
+      const { id } = parseInput(SubscriptionParams, req.params, 'params');
+      if (!store.remove(id, scopeOf(req.principal))) throw notFound(`no push subscription ${id}`);
+      deliveries.forget(id);
+      return ok({ id, removed: true });
+    },
+  );
+  app.put(
+    '/api/v1/push/subscriptions/:id/prefs',
+    answering(200, SubscriptionSummary, { params: SubscriptionParams, body: PrefsBody }),
+    async (req) => {
+      const { id } = parseInput(SubscriptionParams, req.params, 'params');
+      const prefs = parseInput(PrefsBody, req.body, 'body');
+      const updated = store.setPrefs(id, prefs, scopeOf(req.principal));
+      if (!updated) throw notFound(`no push subscription ${id}`);
+      return ok(updated);
+    },
+  );
   // To the caller's own subscriptions only (a device's; the operator's reach all): the answer says what happened.
-  app.post('/api/v1/push/test', opts, async (req) => {
+  app.post('/api/v1/push/test', answering(200, TestPushResult), async (req) => {
     const ids = own(req.principal);
     const outcomes = await send(TEST_PUSH, { only: (s) => ids.has(s.id), policy: alwaysPush });
     return ok({ deliveries: outcomes.map((o) => entryOf(TEST_PUSH, o, now())) });
   });
-  app.get('/api/v1/push/deliveries', opts, async (req) => ok(deliveries.of(own(req.principal))));
-  app.put('/api/v1/chat/:agent/presence', opts, async (req) => {
-    const { agent } = parseInput(AgentParams, req.params, 'params');
-    const { viewing } = parseInput(PresenceReport, req.body, 'body');
-    return ok({ agent, ...presence.report(agent, viewerOf(req.principal), viewing) });
-  });
+  app.get('/api/v1/push/deliveries', answering(200, z.array(DeliveryEntry)), async (req) =>
+    ok(deliveries.of(own(req.principal))),
+  );
+  app.put(
+    '/api/v1/chat/:agent/presence',
+    answering(200, PresenceState, { params: AgentParams, body: PresenceReport }),
+    async (req) => {
+      const { agent } = parseInput(AgentParams, req.params, 'params');
+      const { viewing } = parseInput(PresenceReport, req.body, 'body');
+      return ok({ agent, ...presence.report(agent, viewerOf(req.principal), viewing) });
+    },
+  );
 };

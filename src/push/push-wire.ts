@@ -31,3 +31,10 @@ export const DeliveryEntry = z.object({
   detail: z.string().optional(),
 });
 export type DeliveryEntry = z.infer<typeof DeliveryEntry>;
+
+/** GET /api/v1/push/vapid-public-key: what a browser subscribes with. */
+export const VapidPublicKey = z.object({ public_key: z.string() });
+export const RemovedSubscription = z.object({ id: z.string(), removed: z.literal(true) });
+export const TestPushResult = z.object({ deliveries: z.array(DeliveryEntry) });
+/** PUT /api/v1/chat/:agent/presence: the report as held, and how long until it lapses unless repeated. */
+export const PresenceState = z.object({ agent: z.string(), viewing: z.boolean(), expires_in_ms: z.number() });

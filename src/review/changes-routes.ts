@@ -3,9 +3,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { HttpError, notFound, ok } from '../http/envelope.js';
+import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
 import { NameSchema } from '../core/names.js';
-import type { Changes, FileDiff } from './changes-schemas.js';
+import { Changes, FileDiff } from './changes-schemas.js';
 import { relativePathProblem, staysInside } from './workspace-path.js';
 import { NotARepoError, type WorkspaceChanges } from './workspace-changes.js';
 
@@ -41,14 +42,17 @@ export const changesRoutes: FastifyPluginAsync<{
     throw err;
   };
 
-  app.get('/api/v1/agents/:name/changes', { config: { access: Access.operatorOrDevice } }, async (req) => {
+  const owner = { config: { access: Access.operatorOrDevice } };
+  const status = { ...owner, schema: { params: Params, response: { 200: okOf(Changes) } } };
+  const diff = { ...owner, schema: { params: Params, querystring: DiffQuery, response: { 200: okOf(FileDiff) } } };
+  app.get('/api/v1/agents/:name/changes', status, async (req) => {
     const { name } = parseInput(Params, req.params, 'params');
     const ws = await workspace(name);
     const status = await changes.status(ws).catch(notARepo);
     return ok({ agent: name, workspace: ws, ...status } satisfies Changes);
   });
 
-  app.get('/api/v1/agents/:name/changes/diff', { config: { access: Access.operatorOrDevice } }, async (req) => {
+  app.get('/api/v1/agents/:name/changes/diff', diff, async (req) => {
     const { name } = parseInput(Params, req.params, 'params');
     const { path } = parseInput(DiffQuery, req.query, 'query');
     const ws = await workspace(name);

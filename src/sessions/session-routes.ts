@@ -16,9 +16,13 @@ import { parseChatRequest } from './chat-request.js';
 import { expandMentions } from './mentions.js';
 import { invalid, parseOverrides, type Validated } from './overrides.js';
 import type { SessionService, TurnOutcome } from './session-service.js';
-import type {
+import {
+  ChatTurnResponse,
   FireAndForgetResponse,
-  LlmSettings,
+  SessionCancelResponse,
+  SessionConfigResponse,
+  SessionPatchResponse,
+  type LlmSettings,
   SessionDeletedResponse,
   SessionListResponse,
   SessionMessagesResponse,
@@ -77,7 +81,16 @@ export const sessionRoutes: FastifyPluginAsync<{
     return stream;
   };
 
-  app.post('/agents/:name/chat', { ...opts, bodyLimit: CHAT_BODY_MAX_BYTES }, async (req, reply) => {
+  const answering = (response: Record<number, z.ZodType>, schema: Record<string, z.ZodType> = {}) => ({
+    ...opts,
+    schema: { params: SessionParams, ...schema, response },
+  });
+  const chat = {
+    ...opts,
+    bodyLimit: CHAT_BODY_MAX_BYTES,
+    schema: { params: AgentParams, response: { 200: ChatTurnResponse, 202: FireAndForgetResponse } },
+  };
+  app.post('/agents/:name/chat', chat, async (req, reply) => {
     const { name } = parseInput(AgentParams, req.params, 'params');
     const parsed = checked(parseChatRequest(req.body ?? {}));
     sessions.chatAgent(name);
@@ -135,30 +148,42 @@ export const sessionRoutes: FastifyPluginAsync<{
     return sendOutcome(reply, turn.session.id, outcome);
   });
 
-  app.get('/agents/:name/sessions', opts, async (req): Promise<SessionListResponse> => {
+  const list = {
+    ...opts,
+    schema: { params: AgentParams, querystring: ListQuery, response: { 200: SessionListResponse } },
+  };
+  app.get('/agents/:name/sessions', list, async (req): Promise<SessionListResponse> => {
     const { name } = parseInput(AgentParams, req.params, 'params');
     const { limit } = parseInput(ListQuery, req.query, 'query');
     return { sessions: sessions.list(name, limit) };
   });
 
-  app.get('/sessions/:id', opts, async (req): Promise<SessionResponse> => {
+  app.get('/sessions/:id', answering({ 200: SessionResponse }), async (req): Promise<SessionResponse> => {
     const { id } = parseInput(SessionParams, req.params, 'params');
     return { session: sessions.session(id), busy: sessions.busy(id) };
   });
 
-  app.delete('/sessions/:id', opts, async (req): Promise<SessionDeletedResponse> => {
-    const { id } = parseInput(SessionParams, req.params, 'params');
-    sessions.remove(id);
-    return { sessionId: id, deleted: true };
-  });
+  app.delete(
+    '/sessions/:id',
+    answering({ 200: SessionDeletedResponse }),
+    async (req): Promise<SessionDeletedResponse> => {
+      const { id } = parseInput(SessionParams, req.params, 'params');
+      sessions.remove(id);
+      return { sessionId: id, deleted: true };
+    },
+  );
 
-  app.get('/sessions/:id/messages', opts, async (req): Promise<SessionMessagesResponse> => {
-    const { id } = parseInput(SessionParams, req.params, 'params');
-    const session = sessions.session(id);
-    return { sessionId: id, messages: sessions.messages(id), error: session.last_error };
-  });
+  app.get(
+    '/sessions/:id/messages',
+    answering({ 200: SessionMessagesResponse }),
+    async (req): Promise<SessionMessagesResponse> => {
+      const { id } = parseInput(SessionParams, req.params, 'params');
+      const session = sessions.session(id);
+      return { sessionId: id, messages: sessions.messages(id), error: session.last_error };
+    },
+  );
 
-  app.get('/sessions/:id/stream', opts, async (req, reply) => {
+  app.get('/sessions/:id/stream', { ...opts, schema: { params: SessionParams } }, async (req, reply) => {
     const { id } = parseInput(SessionParams, req.params, 'params');
     sessions.session(id);
     // HEAD: the headers alone (see SseHub.open); waiting for the close would hang the request.
@@ -169,18 +194,18 @@ export const sessionRoutes: FastifyPluginAsync<{
     return reply;
   });
 
-  app.post('/sessions/:id/cancel', opts, async (req) => {
+  app.post('/sessions/:id/cancel', answering({ 200: SessionCancelResponse }), async (req) => {
     const { id } = parseInput(SessionParams, req.params, 'params');
     sessions.session(id);
     return { sessionId: id, cancelled: sessions.cancel(id, 'user_cancel') };
   });
 
-  app.patch('/sessions/:id', opts, async (req) => {
+  app.patch('/sessions/:id', answering({ 200: SessionPatchResponse }), async (req) => {
     const { id } = parseInput(SessionParams, req.params, 'params');
     return { session: sessions.patch(id, checked(parsePatch(req.body))) };
   });
 
-  app.get('/sessions/:id/config', opts, async (req) => {
+  app.get('/sessions/:id/config', answering({ 200: SessionConfigResponse }), async (req) => {
     const { id } = parseInput(SessionParams, req.params, 'params');
     return sessions.config(id);
   });

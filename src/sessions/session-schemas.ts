@@ -117,3 +117,17 @@ export const LlmSettings = z.strictObject({
   reasoning: Reasoning.optional(),
 });
 export type LlmSettings = z.infer<typeof LlmSettings>;
+
+/** `POST /agents/:name/chat` answered as JSON: the assistant's reply to the turn. */
+export const ChatTurnResponse = z.object({
+  sessionId: z.string(),
+  message: z.object({ role: z.literal('assistant'), content: z.string() }),
+  tokenUsage: TokenUsage,
+  toolCalls: z.array(ToolCallSummary),
+  cancelled: z.literal(true).optional(),
+  cancelReason: z.string().nullable().optional(),
+});
+export const SessionCancelResponse = z.object({ sessionId: z.string(), cancelled: z.boolean() });
+export const SessionPatchResponse = z.object({ session: Session });
+/** `GET /sessions/:id/config`: the session's own settings, its agent's, and what a turn runs with. */
+export const SessionConfigResponse = z.object({ session: LlmSettings, agent: LlmSettings, effective: LlmSettings });

@@ -2,16 +2,17 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { HttpError, notFound, ok } from '../http/envelope.js';
+import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
 import { NameSchema } from '../core/names.js';
 import { TaskFailureBody } from './failure-card.js';
 import type { RunPublisher } from './run-publisher.js';
 import type { TaskCards } from './task-cards.js';
-import { TASK_RUN_BODY_MAX_BYTES, normalizeTaskRunEvent } from './task-run-ingress.js';
+import { TASK_RUN_BODY_MAX_BYTES, TaskRunEventBody, normalizeTaskRunEvent } from './task-run-ingress.js';
 import type { TaskRunner } from './task-runner.js';
-import type { Task } from '../observe/schemas.js';
+import { TaskRunStatus, type Task } from '../observe/schemas.js';
 import { readTail } from './log-tail.js';
-import { RUN_LOG_TAIL_BYTES, TASK_RUNS_SHOWN, type RunLogTail, type TaskDetail } from './task-wire.js';
+import { RUN_LOG_TAIL_BYTES, RunLogTail, TASK_RUNS_SHOWN, TaskDetail, TaskRunStarted } from './task-wire.js';
 
 /**
  * Task routes: the socket-only ingress `leo run` announces its runs and failure cards through, "run this task now"
@@ -19,6 +20,9 @@ import { RUN_LOG_TAIL_BYTES, TASK_RUNS_SHOWN, type RunLogTail, type TaskDetail }
  */
 const TaskParams = z.object({ name: NameSchema });
 const RunParams = z.object({ name: NameSchema, id: z.string().min(1).max(200) });
+/** POST /observe/task-run: the run as announced; POST /chat/task-failure: the card posted, in whose thread. */
+const RunAnnounced = z.object({ id: z.string(), status: TaskRunStatus });
+const FailureCardPosted = z.object({ id: z.string(), agent: z.string() });
 
 export const taskRoutes: FastifyPluginAsync<{
   publisher: RunPublisher;
@@ -32,7 +36,11 @@ export const taskRoutes: FastifyPluginAsync<{
 }> = async (app, { publisher, cards, runner, taskExists, tasks, runLogPath }) => {
   app.post(
     '/observe/task-run',
-    { config: { access: Access.socketOnly }, bodyLimit: TASK_RUN_BODY_MAX_BYTES },
+    {
+      config: { access: Access.socketOnly },
+      bodyLimit: TASK_RUN_BODY_MAX_BYTES,
+      schema: { body: TaskRunEventBody, response: { 200: okOf(RunAnnounced) } },
+    },
     async (req) => {
       const event = normalizeTaskRunEvent(req.body);
       if (!event.ok) throw new HttpError(400, event.error);
@@ -41,11 +49,16 @@ export const taskRoutes: FastifyPluginAsync<{
     },
   );
 
-  app.post('/chat/task-failure', { config: { access: Access.socketOnly } }, async (req) =>
+  const failure = {
+    config: { access: Access.socketOnly },
+    schema: { body: TaskFailureBody, response: { 200: okOf(FailureCardPosted) } },
+  };
+  app.post('/chat/task-failure', failure, async (req) =>
     ok(cards.postFailure(parseInput(TaskFailureBody, req.body, 'body'))),
   );
 
-  app.get('/api/v1/tasks', { config: { access: Access.operatorOrDevice } }, async () =>
+  const owner = { config: { access: Access.operatorOrDevice } };
+  app.get('/api/v1/tasks', { ...owner, schema: { response: { 200: okOf(z.array(TaskDetail)) } } }, async () =>
     ok(
       tasks().map((t): TaskDetail => ({
         ...t,
@@ -57,7 +70,8 @@ export const taskRoutes: FastifyPluginAsync<{
 
   // The log's path comes from the stored run, or from the run the daemon lists as running, never from the request:
   // the id only looks the run up. A running run's log may not exist yet; it reads as empty until it does.
-  app.get('/api/v1/tasks/:name/runs/:id/log', { config: { access: Access.operatorOrDevice } }, async (req) => {
+  const log = { ...owner, schema: { params: RunParams, response: { 200: okOf(RunLogTail) } } };
+  app.get('/api/v1/tasks/:name/runs/:id/log', log, async (req) => {
     const { name, id } = parseInput(RunParams, req.params, 'params');
     const stored = publisher.logPathOf(id);
     const running =
@@ -75,7 +89,8 @@ export const taskRoutes: FastifyPluginAsync<{
   });
 
   // Devices may run a task now, as they may start and stop agents: it runs what leo.yaml already says, as configured.
-  app.post('/api/v1/tasks/:name/run', { config: { access: Access.operatorOrDevice } }, async (req, reply) => {
+  const run = { ...owner, schema: { params: TaskParams, response: { 202: okOf(TaskRunStarted) } } };
+  app.post('/api/v1/tasks/:name/run', run, async (req, reply) => {
     const { name } = parseInput(TaskParams, req.params, 'params');
     if (!taskExists(name)) throw notFound(`no task named "${name}"`);
     const started = runner.fire(name);

@@ -19,6 +19,9 @@ export const RunLogTail = z.object({
 });
 export type RunLogTail = z.infer<typeof RunLogTail>;
 
+/** POST /api/v1/tasks/:name/run (202): the run now under way. */
+export const TaskRunStarted = z.object({ task: z.string(), run_id: z.string() });
+
 /** How many runs a task's detail lists, and how much of a run's log is served. */
 export const TASK_RUNS_SHOWN = 20;
 export const RUN_LOG_TAIL_BYTES = 256 * 1024;

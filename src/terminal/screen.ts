@@ -15,6 +15,9 @@ export const TerminalScreen = z.object({
 });
 export type TerminalScreen = z.infer<typeof TerminalScreen>;
 
+/** POST /api/v1/agents/:name/terminal/keys: how many keys were pressed. */
+export const KeysPressed = z.object({ agent: z.string(), pressed: z.number().int() });
+
 /**
  * The keys the app's key bar may press: the few that steer an agent (leave a menu, interrupt, move, pick, confirm,
  * answer y/n or a numbered choice). Named keys only: text goes through a chat message, which is made inert and waits

@@ -8,8 +8,9 @@ import { openSse } from '../events/open-sse.js';
 import { SseStream } from '../events/sse-stream.js';
 import { Access } from '../http/access.js';
 import { HttpError, notFound, ok } from '../http/envelope.js';
+import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
-import { TerminalKeysBody, type TerminalScreen } from './screen.js';
+import { KeysPressed, TerminalKeysBody, TerminalScreen } from './screen.js';
 import type { TerminalWatch } from './terminal-watch.js';
 
 const Params = z.object({ name: AgentName });
@@ -33,6 +34,8 @@ export interface TerminalRoutesDeps {
  */
 export const terminalRoutes: FastifyPluginAsync<TerminalRoutesDeps> = async (app, deps) => {
   const owner = { config: { access: Access.operatorOrDevice } };
+  const screen = { ...owner, schema: { params: Params, response: { 200: okOf(TerminalScreen) } } };
+  const keys = { ...owner, schema: { params: Params, body: TerminalKeysBody, response: { 200: okOf(KeysPressed) } } };
   const flushes = new FlushScheduler(64);
   const running = (params: unknown) => {
     const { name } = parseInput(Params, params, 'params');
@@ -41,9 +44,9 @@ export const terminalRoutes: FastifyPluginAsync<TerminalRoutesDeps> = async (app
     return name;
   };
 
-  app.get('/api/v1/agents/:name/terminal', owner, async (req) => ok(await deps.capture(running(req.params))));
+  app.get('/api/v1/agents/:name/terminal', screen, async (req) => ok(await deps.capture(running(req.params))));
 
-  app.get('/api/v1/agents/:name/terminal/stream', owner, async (req, reply) => {
+  app.get('/api/v1/agents/:name/terminal/stream', { ...owner, schema: { params: Params } }, async (req, reply) => {
     const name = running(req.params);
     let stop = () => undefined as void;
     const stream = new SseStream(openSse(reply), {
@@ -67,7 +70,7 @@ export const terminalRoutes: FastifyPluginAsync<TerminalRoutesDeps> = async (app
     return reply;
   });
 
-  app.post('/api/v1/agents/:name/terminal/keys', owner, async (req) => {
+  app.post('/api/v1/agents/:name/terminal/keys', keys, async (req) => {
     const name = running(req.params);
     const { keys } = parseInput(TerminalKeysBody, req.body, 'body');
     await deps.pressKeys(name, keys);

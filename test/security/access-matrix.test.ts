@@ -29,6 +29,8 @@ const EXPECTED: Record<string, Admits> = {
   'GET /health': 'public',
   'GET /api/v1/version': [...READERS, 'agent'],
   'GET /metrics': OPERATOR,
+  // The OpenAPI document (issue 19): for the owner's apps, like the fleet controls it describes.
+  'GET /api/v1/openapi.json': OPERATOR_DEVICE,
   'GET /api/v1/events': READERS,
   'GET /events': 'socket',
 

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { newId } from '../../core/ids.js';
 import { rfc3339 } from '../../core/time.js';
 import type { Database } from '../../store/database.js';
-import type { AttachmentRef, Message, MessageState } from './message.js';
+import type { AttachmentRef, Message, MessagePage, MessageState } from './message.js';
 
 interface Row {
   id: string;
@@ -28,13 +28,8 @@ interface Row {
 
 export type NewMessage = Omit<Message, 'id' | 'ts' | 'attachments'> & { attachmentIds?: string[] };
 
-export interface Page {
-  messages: Message[];
-  /** Pass as `before` for older messages; null when there are none. */
-  older: string | null;
-  /** Pass as `after` for newer messages; null when this page reaches the newest. */
-  newer: string | null;
-}
+/** `older`: pass as `before` for older messages (null when none); `newer`: as `after` (null at the newest). */
+export type Page = MessagePage;
 
 /** delivery_note of a message a route has started on (see markDeliveryStarted). */
 const DELIVERY_STARTED = 'delivery started';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { component } from '../../core/api-components.js';
 import { Answer } from '../asks/ask-answer.js';
 import { AskInputType } from '../asks/ask-input.js';
 import { MessageInput } from '../asks/questions.js';
@@ -27,35 +28,46 @@ export const AttachmentRef = z.object({
 });
 export type AttachmentRef = z.infer<typeof AttachmentRef>;
 
-export const Message = z.object({
-  id: z.string(),
-  agent: z.string(),
-  direction: Direction,
-  kind: MessageKind,
-  text: z.string(),
-  /** client:<name> on a message an API client posted; absent on everything the agent wrote. */
-  sender: z
-    .string()
-    .regex(/^client:.+/)
-    .optional(),
-  /** The id the sender gave this message (POST …/messages `client_id`), so a client can match its outbox to it. */
-  client_id: z.string().optional(),
-  transcript: z.string().optional(),
-  reply_to: z.string().optional(),
-  task: z.string().optional(),
-  run_id: z.string().optional(),
-  state: MessageState,
-  answer: Answer.optional(),
-  input: MessageInput.optional(),
-  permission: z.object({ tool: z.string(), summary: z.string() }).optional(),
-  attachments: z.array(AttachmentRef),
-  ts: z.string(),
-  deadline: z.iso.datetime({ offset: true }).optional(),
-  closed_reason: ClosedReason.optional(),
-  /** Why delivery failed, on a failed inbound message only (the system note that follows says the same to a person). */
-  failure: z.string().optional(),
-});
+export const Message = component(
+  'Message',
+  z.object({
+    id: z.string(),
+    agent: z.string(),
+    direction: Direction,
+    kind: MessageKind,
+    text: z.string(),
+    /** client:<name> on a message an API client posted; absent on everything the agent wrote. */
+    sender: z
+      .string()
+      .regex(/^client:.+/)
+      .optional(),
+    /** The id the sender gave this message (POST …/messages `client_id`), so a client can match its outbox to it. */
+    client_id: z.string().optional(),
+    transcript: z.string().optional(),
+    reply_to: z.string().optional(),
+    task: z.string().optional(),
+    run_id: z.string().optional(),
+    state: MessageState,
+    answer: Answer.optional(),
+    input: MessageInput.optional(),
+    permission: z.object({ tool: z.string(), summary: z.string() }).optional(),
+    attachments: z.array(AttachmentRef),
+    ts: z.string(),
+    deadline: z.iso.datetime({ offset: true }).optional(),
+    closed_reason: ClosedReason.optional(),
+    /** Why delivery failed, on a failed inbound message only (the system note that follows says the same to a person). */
+    failure: z.string().optional(),
+  }),
+);
 export type Message = z.infer<typeof Message>;
+
+/** One page of a thread, oldest first; `older` / `newer` are the cursors for the pages before and after it. */
+export const MessagePage = z.object({
+  messages: z.array(Message),
+  older: z.string().nullable(),
+  newer: z.string().nullable(),
+});
+export type MessagePage = z.infer<typeof MessagePage>;
 
 export const Thread = z.object({
   agent: z.string(),

@@ -1,20 +1,28 @@
 import { z } from 'zod';
 import type { AnswerBody } from '../../chat/asks/ask-answer.js';
 import type { SendBody } from '../../chat/threads/send-body.js';
-import { AttachmentRef, Message, ReadMarker, Thread } from '../../chat/threads/message.js';
+import { AttachmentRef, Message, MessagePage, ReadMarker, Thread } from '../../chat/threads/message.js';
 import { Agent, AgentActivityEvent, Appearance, StateSnapshot } from '../../observe/schemas.js';
-import { TerminalScreen, type TerminalKeysBody } from '../../terminal/screen.js';
-import type {
-  AppearanceBody,
-  EnvironmentsBody,
-  RenameBody,
-  SpawnBody,
-  TemplateBody,
+import { KeysPressed, TerminalScreen, type TerminalKeysBody } from '../../terminal/screen.js';
+import {
+  RemovedAgent,
+  type AppearanceBody,
+  type EnvironmentsBody,
+  type RenameBody,
+  type SpawnBody,
+  type TemplateBody,
 } from '../../agents/agent-bodies.js';
 import { TemplateSummary } from '../../config/template-summary.js';
 import { Changes, FileDiff } from '../../review/changes-schemas.js';
-import { RunLogTail, TaskDetail } from '../../tasks/task-wire.js';
-import { DeliveryEntry, SubscriptionSummary } from '../../push/push-wire.js';
+import { RunLogTail, TaskDetail, TaskRunStarted } from '../../tasks/task-wire.js';
+import {
+  DeliveryEntry,
+  PresenceState,
+  RemovedSubscription,
+  SubscriptionSummary,
+  TestPushResult,
+  VapidPublicKey,
+} from '../../push/push-wire.js';
 import type { PushPrefs } from '../../push/policy.js';
 import { SseParser, type SseEvent } from './sse.js';
 
@@ -85,13 +93,7 @@ export const FleetEvent = z.discriminatedUnion('type', [
 ]);
 export type FleetEvent = z.infer<typeof FleetEvent>;
 
-/** One page of a thread, oldest first; `older` / `newer` are the cursors for the pages before and after it. */
-export const MessagePage = z.object({
-  messages: z.array(Message),
-  older: z.string().nullable(),
-  newer: z.string().nullable(),
-});
-export type MessagePage = z.infer<typeof MessagePage>;
+export { MessagePage };
 
 export class Api {
   constructor(private readonly token: () => string | null) {}
@@ -270,11 +272,7 @@ export class Api {
   }
 
   remove(agent: string) {
-    return this.call(
-      z.object({ name: z.string(), removed: z.literal(true) }),
-      'DELETE',
-      `/api/v1/agents/${encodeURIComponent(agent)}`,
-    );
+    return this.call(RemovedAgent, 'DELETE', `/api/v1/agents/${encodeURIComponent(agent)}`);
   }
 
   /** An agent's screen now (the live terminal). */
@@ -301,12 +299,7 @@ export class Api {
 
   /** Presses the key bar's named keys in an agent's terminal. */
   pressKeys(agent: string, keys: TerminalKeysBody['keys']) {
-    return this.call(
-      z.object({ agent: z.string(), pressed: z.number() }),
-      'POST',
-      `/api/v1/agents/${encodeURIComponent(agent)}/terminal/keys`,
-      { keys },
-    );
+    return this.call(KeysPressed, 'POST', `/api/v1/agents/${encodeURIComponent(agent)}/terminal/keys`, { keys });
   }
 
   /** Every task with its owner and its own newest runs. */
@@ -315,11 +308,7 @@ export class Api {
   }
 
   runTask(task: string) {
-    return this.call(
-      z.object({ task: z.string(), run_id: z.string() }),
-      'POST',
-      `/api/v1/tasks/${encodeURIComponent(task)}/run`,
-    );
+    return this.call(TaskRunStarted, 'POST', `/api/v1/tasks/${encodeURIComponent(task)}/run`);
   }
 
   /** A finished run's log, its last 256 KB. */
@@ -344,7 +333,7 @@ export class Api {
 
   /** The key this browser's PushManager subscribes with. */
   vapidPublicKey() {
-    return this.call(z.object({ public_key: z.string() }), 'GET', '/api/v1/push/vapid-public-key');
+    return this.call(VapidPublicKey, 'GET', '/api/v1/push/vapid-public-key');
   }
 
   /** This device's own push subscriptions (the daemon lists a device's only). */
@@ -361,7 +350,7 @@ export class Api {
   }
 
   unsubscribePush(id: string) {
-    return this.call(z.unknown(), 'DELETE', `/api/v1/push/subscriptions/${encodeURIComponent(id)}`);
+    return this.call(RemovedSubscription, 'DELETE', `/api/v1/push/subscriptions/${encodeURIComponent(id)}`);
   }
 
   setPushPrefs(id: string, prefs: PushPrefs) {
@@ -370,7 +359,7 @@ export class Api {
 
   /** A test push to this device's subscriptions: what became of each. */
   testPush() {
-    return this.call(z.object({ deliveries: z.array(DeliveryEntry) }), 'POST', '/api/v1/push/test', {});
+    return this.call(TestPushResult, 'POST', '/api/v1/push/test', {});
   }
 
   /** The delivery log of this device's subscriptions, newest first. */
@@ -380,7 +369,7 @@ export class Api {
 
   /** Says the agent's thread is (or is no longer) on this screen, so its messages do not push meanwhile. */
   presence(agent: string, viewing: boolean) {
-    return this.call(z.unknown(), 'PUT', `/api/v1/chat/${encodeURIComponent(agent)}/presence`, { viewing });
+    return this.call(PresenceState, 'PUT', `/api/v1/chat/${encodeURIComponent(agent)}/presence`, { viewing });
   }
 
   /** Reads an SSE response with the bearer header, handing each frame whose data is JSON to `onFrame`. */

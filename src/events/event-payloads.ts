@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { ReadMarker, Message } from '../chat/threads/message.js';
+import { component } from '../core/api-components.js';
+import { Agent, AgentActivityEvent, AgentMessage, AgentStatus, Appearance, TaskRun } from '../observe/schemas.js';
+import type { EventType } from './event-types.js';
+
+/** What the bus stamps on every event's data (bus.ts): its place in the stream and when it was published. */
+const Stamp = { seq: z.number().int(), at: z.string() };
+const stamped = <S extends z.ZodRawShape>(shape: S) => z.object({ ...Stamp, ...shape });
+
+/**
+ * The data of each event GET /api/v1/events carries, by event type: the OpenAPI document's Event.<type> components
+ * (no route answers them, so they are named here). A type the bus can publish has to have one.
+ */
+export const EVENT_PAYLOADS = {
+  agent_spawned: stamped({ agent: Agent }),
+  agent_stopped: stamped({ agent: z.string(), wake_on_message: z.boolean() }),
+  agent_state_changed: stamped({
+    agent: z.string(),
+    status: AgentStatus,
+    wake_on_message: z.boolean(),
+    // Present when the agent's environments changed (Agent's fields of the same names).
+    environments: Agent.shape.environments.optional(),
+    environments_source: Agent.shape.environments_source.optional(),
+    environment_error: Agent.shape.environment_error.optional(),
+  }),
+  agent_appearance_changed: stamped({ agent: z.string(), appearance: Appearance.nullable() }),
+  agent_activity: stamped(AgentActivityEvent.shape),
+  agent_message: stamped(AgentMessage.shape),
+  task_run_started: stamped({ run: TaskRun }),
+  task_run_succeeded: stamped({ run: TaskRun }),
+  task_run_failed: stamped({ run: TaskRun }),
+  'chat.message': stamped({ message: Message }),
+  'chat.updated': stamped({ message: Message, change: z.enum(['state', 'answer', 'transcript', 'attachments']) }),
+  'chat.read': stamped(ReadMarker.shape),
+} satisfies Record<EventType, z.ZodType>;
+
+/** The first event of every stream: where it starts (the next event is seq + 1), this boot, the features on. */
+export const HelloEvent = component(
+  'Event.hello',
+  z.object({ ...Stamp, boot_id: z.string(), features: z.array(z.string()) }),
+);
+
+for (const [type, schema] of Object.entries(EVENT_PAYLOADS)) component(`Event.${type}`, schema);
