@@ -8,6 +8,7 @@ import { runOpenCommand } from './pair-command.js';
 import { runRemoteCommand } from './remote-command.js';
 import { runMcpStdio } from './mcp-stdio-command.js';
 import { runTaskCommand } from './run-command.js';
+import { registerServiceCommands } from './service-command.js';
 import { registerTokenCommands } from './token-commands.js';
 
 const program = new Command()
@@ -65,5 +66,6 @@ program
 
 registerTokenCommands(program);
 registerAgentCommands(program);
+registerServiceCommands(program);
 
 await program.parseAsync(process.argv);
