@@ -9,6 +9,7 @@ import { runRemoteCommand } from './remote-command.js';
 import { runMcpStdio } from './mcp-stdio-command.js';
 import { runTaskCommand } from './run-command.js';
 import { registerServiceCommands } from './service-command.js';
+import { runStatusCommand } from './status-command.js';
 import { registerTokenCommands } from './token-commands.js';
 
 const program = new Command()
@@ -55,6 +56,12 @@ program
   .command('run <task>')
   .description('run a task now, in this process (a persistent task is fired in its agent by the daemon)')
   .action(runTaskCommand);
+
+program
+  .command('status')
+  .description('the running daemon: health, uptime, listeners, agents, open asks and prompts, task runs, warnings')
+  .addOption(new Option('--json', 'print as JSON (for scripts)'))
+  .action(runStatusCommand);
 
 program
   .command('version')

@@ -172,7 +172,17 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const tokenRequests = new TokenConnections();
   app.addHook('onRequest', async (req, reply) => tokenRequests.track(req.principal, req.raw, reply.raw));
   app.addHook('preClose', async () => hub.closeAll());
-  await app.register(systemRoutes, { bootId, isReady: () => ready, features, metrics });
+  const startedAt = clock.now();
+  await app.register(systemRoutes, {
+    bootId,
+    isReady: () => ready,
+    features,
+    metrics,
+    clock,
+    startedAt,
+    // Requests arrive only once both listeners are up, so the bound port is known by then.
+    listeners: () => ({ tcp: `${listen.host}:${port}`, socket: paths.socketFile, app: `${baseUrl()}/` }),
+  });
   const presence = new PresenceBoard(clock);
   await app.register(tokenRoutes, {
     tokens,

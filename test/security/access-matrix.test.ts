@@ -28,6 +28,7 @@ const AGENT: Admits = ['agent'];
 const EXPECTED: Record<string, Admits> = {
   'GET /health': 'public',
   'GET /api/v1/version': [...READERS, 'agent'],
+  'GET /api/v1/daemon': OPERATOR,
   'GET /metrics': OPERATOR,
   'GET /api/v1/events': READERS,
   'GET /events': 'socket',
