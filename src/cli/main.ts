@@ -4,6 +4,7 @@ import { registerAgentCommands } from './agent-commands.js';
 import { runDaemonCommand } from './daemon-command.js';
 import { runDoctorCommand } from './doctor-command.js';
 import { runHookCommand } from './hook-command.js';
+import { runInitCommand } from './init-command.js';
 import { runOpenCommand } from './pair-command.js';
 import { runRemoteCommand } from './remote-command.js';
 import { runMcpStdio } from './mcp-stdio-command.js';
@@ -31,6 +32,12 @@ program
   .command('hook <event>', { hidden: true })
   .description('run by agent harnesses (Claude Code hooks): hands the hook input to the daemon')
   .action(runHookCommand);
+
+program
+  .command('init')
+  .description('write a commented leo.yaml with a claude, a codex and a shell template')
+  .option('--force', 'replace an existing leo.yaml')
+  .action(runInitCommand);
 
 program
   .command('mcp-stdio')

@@ -21,7 +21,7 @@ export async function runStatusCommand(o: { json?: boolean }): Promise<void> {
     ]);
     const paths = resolvePaths();
     const config = await loadConfigFile(paths.configFile, userHome());
-    snapshot = { daemon, state, open, warnings: doctorWarnings(await runChecks({ paths, config })) };
+    snapshot = { daemon, state, open, warnings: doctorWarnings(await runChecks({ paths, config, home: userHome() })) };
   } catch (err) {
     if (o.json) console.log(JSON.stringify({ running: false, error: (err as Error).message }));
     console.error(`leo status: ${(err as Error).message}`);
