@@ -1,10 +1,13 @@
 import { startDaemon } from '../daemon/daemon.js';
+import { resolvePaths } from '../core/home.js';
+import { firstRunSetup } from './first-run-setup.js';
 import { offerBrowserPairing } from './pair-command.js';
 
 /** `leo daemon`: runs until SIGTERM/SIGINT, then shuts down gracefully; a second signal forces the exit. */
 export async function runDaemonCommand(): Promise<void> {
   let daemon;
   try {
+    await firstRunSetup({ stateDir: resolvePaths().stateDir, log: (line) => console.error(line) });
     daemon = await startDaemon();
   } catch (err) {
     console.error(`leo daemon: ${(err as Error).message}`);

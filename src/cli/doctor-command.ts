@@ -6,7 +6,7 @@ import { formatReport } from '../doctor/report.js';
 export async function runDoctorCommand(): Promise<void> {
   const paths = resolvePaths();
   const config = await loadConfigFile(paths.configFile, userHome());
-  const { text, exitCode } = formatReport(await runChecks({ paths, config }));
+  const { text, exitCode } = formatReport(await runChecks({ paths, config, home: userHome() }));
   console.log(text);
   process.exitCode = exitCode;
 }

@@ -4,10 +4,13 @@ import { registerAgentCommands } from './agent-commands.js';
 import { runDaemonCommand } from './daemon-command.js';
 import { runDoctorCommand } from './doctor-command.js';
 import { runHookCommand } from './hook-command.js';
+import { runInitCommand } from './init-command.js';
 import { runOpenCommand } from './pair-command.js';
 import { runRemoteCommand } from './remote-command.js';
 import { runMcpStdio } from './mcp-stdio-command.js';
 import { runTaskCommand } from './run-command.js';
+import { registerServiceCommands } from './service-command.js';
+import { runStatusCommand } from './status-command.js';
 import { registerTokenCommands } from './token-commands.js';
 
 const program = new Command()
@@ -29,6 +32,12 @@ program
   .command('hook <event>', { hidden: true })
   .description('run by agent harnesses (Claude Code hooks): hands the hook input to the daemon')
   .action(runHookCommand);
+
+program
+  .command('init')
+  .description('write a commented leo.yaml with a claude, a codex and a shell template')
+  .option('--force', 'replace an existing leo.yaml')
+  .action(runInitCommand);
 
 program
   .command('mcp-stdio')
@@ -56,6 +65,12 @@ program
   .action(runTaskCommand);
 
 program
+  .command('status')
+  .description('the running daemon: health, uptime, listeners, agents, open asks and prompts, task runs, warnings')
+  .addOption(new Option('--json', 'print as JSON (for scripts)'))
+  .action(runStatusCommand);
+
+program
   .command('version')
   .description('print the leo version')
   .addOption(new Option('--json', 'print as JSON'))
@@ -65,5 +80,6 @@ program
 
 registerTokenCommands(program);
 registerAgentCommands(program);
+registerServiceCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -75,5 +76,18 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   return pino(
     { level, base: { pid: process.pid }, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers },
     destination,
+  );
+}
+
+/**
+ * The daemon's logger: pino's JSON lines for whatever reads its output (the journal, a log file, a pipe), and
+ * human-readable lines, coloured and with local times, when a person watches it in a terminal.
+ */
+export function createDaemonLogger(level: string, stdout: { isTTY?: boolean } = process.stdout): Logger {
+  if (!stdout.isTTY) return createLogger(level);
+  // sync: a line is on the terminal before the next one is formatted, as pino's own destination writes.
+  return createLogger(
+    level,
+    pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true }),
   );
 }

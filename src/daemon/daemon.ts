@@ -26,7 +26,7 @@ import type { Supervisor } from '../agents/supervisor.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { openFileLimit } from '../core/open-file-limit.js';
 import { resolvePaths, userHome, type LeoPaths } from '../core/home.js';
-import { createLogger, type Logger } from '../core/logger.js';
+import { createDaemonLogger, type Logger } from '../core/logger.js';
 import { EventBus } from '../events/bus.js';
 import { eventsRoutes } from '../events/events-routes.js';
 import { FeatureSet } from '../events/features.js';
@@ -90,7 +90,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   fs.chmodSync(paths.stateDir, 0o700);
 
   // The first load logs before leo.yaml has named a level; every later reload logs through the daemon's logger.
-  let configLog: Logger = opts.logger ?? createLogger('info');
+  let configLog: Logger = opts.logger ?? createDaemonLogger('info');
   const watcher = new ConfigWatcher({
     path: paths.configFile,
     home: userHome(env),
@@ -102,7 +102,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   });
   await watcher.start();
   const config = () => watcher.current;
-  const logger = opts.logger ?? createLogger(config().log.level);
+  const logger = opts.logger ?? createDaemonLogger(config().log.level);
   configLog = logger;
   // The schema has already validated web.listen, so it parses.
   const listen = parseListen(config().web.listen)!;
@@ -175,7 +175,17 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const tokenRequests = new TokenConnections();
   app.addHook('onRequest', async (req, reply) => tokenRequests.track(req.principal, req.raw, reply.raw));
   app.addHook('preClose', async () => hub.closeAll());
-  await app.register(systemRoutes, { bootId, isReady: () => ready, features, metrics });
+  const startedAt = clock.now();
+  await app.register(systemRoutes, {
+    bootId,
+    isReady: () => ready,
+    features,
+    metrics,
+    clock,
+    startedAt,
+    // Requests arrive only once both listeners are up, so the bound port is known by then.
+    listeners: () => ({ tcp: `${listen.host}:${port}`, socket: paths.socketFile, app: `${baseUrl()}/` }),
+  });
   const presence = new PresenceBoard(clock);
   await app.register(tokenRoutes, {
     tokens,

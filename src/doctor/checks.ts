@@ -7,6 +7,7 @@ import { schemaVersion } from '../store/migrate.js';
 import { migrations } from '../store/migrations.js';
 import { checkHarnessProgram } from '../agents/harness/program.js';
 import type { Harness } from '../agents/harness/types.js';
+import { checkHarnessLogin } from './harness-login.js';
 
 export type CheckStatus = 'ok' | 'missing' | 'wrong';
 
@@ -25,6 +26,10 @@ export interface DoctorContext {
   /** The loaded config, or the loader's errors when it failed. */
   config: { ok: true; config: Config; warnings: string[] } | { ok: false; errors: string[] };
   envPath?: string;
+  /** The daemon's environment, under the templates' own (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** The user's home, where the harnesses keep their logins. */
+  home: string;
 }
 
 const SETUP = 'node native-bins/setup.mjs (or npm start, which runs it)';
@@ -54,9 +59,11 @@ export async function runChecks(ctx: DoctorContext): Promise<CheckResult[]> {
       SETUP,
     ),
     checkWhisperModel(cfg),
-    ...(['claude', 'codex', 'opencode'] as const).map((h) =>
-      checkHarness(h, cfg, ctx.envPath ?? process.env.PATH ?? ''),
-    ),
+    ...(['claude', 'codex', 'opencode'] as const).flatMap((h) => {
+      const cli = checkHarness(h, cfg, ctx.envPath ?? process.env.PATH ?? '');
+      const login = checkHarnessLogin(h, templateEnvs(h, cfg, ctx.env ?? process.env), ctx.home);
+      return login ? [cli, login] : [cli];
+    }),
     // Not required: Leo runs with it, but leo.yaml holds environment values (API keys) other users could read.
     ...(fs.existsSync(ctx.paths.configFile) ? [checkMode('config file', ctx.paths.configFile, 0o600, false)] : []),
     checkMode('state folder', ctx.paths.stateDir, 0o700, true),
@@ -219,9 +226,7 @@ function schemaVersionOf(file: string): number {
  * reported.
  */
 export function checkHarness(harness: Exclude<Harness, 'shell'>, cfg: Config | null, daemonPath: string): CheckResult {
-  const users = Object.entries(cfg?.templates ?? {}).filter(
-    ([, t]) => (t.harness ?? cfg?.defaults.harness) === harness,
-  );
+  const users = templatesUsing(harness, cfg);
   const name = `${harness} CLI`;
   if (!users.length) {
     const found = checkHarnessProgram(harness, null, daemonPath);
@@ -231,11 +236,7 @@ export function checkHarness(harness: Exclude<Harness, 'shell'>, cfg: Config | n
   const problems: string[] = [];
   const paths = new Set<string>();
   for (const [template, t] of users) {
-    const envs = t.environments ?? cfg!.defaults.environments;
-    const env = Object.assign({}, ...envs.map((e) => cfg!.environments[e] ?? {}), t.env ?? {}) as Record<
-      string,
-      string
-    >;
+    const env = templateEnv(cfg!, t);
     const found = checkHarnessProgram(harness, t.command ?? null, env.PATH ?? daemonPath)!;
     if (found.ok) paths.add(found.path);
     else problems.push(`template ${template}: ${found.error}`);
@@ -249,4 +250,20 @@ export function checkHarness(harness: Exclude<Harness, 'shell'>, cfg: Config | n
       required: true,
     };
   return { name, status: 'ok', detail: [...paths].join(', '), required: true };
+}
+
+type Template = Config['templates'][string];
+
+const templatesUsing = (harness: Harness, cfg: Config | null): [string, Template][] =>
+  Object.entries(cfg?.templates ?? {}).filter(([, t]) => (t.harness ?? cfg?.defaults.harness) === harness);
+
+/** What a template adds to an agent's environment: its named environments, then its own env. */
+function templateEnv(cfg: Config, t: Template): Record<string, string> {
+  const envs = t.environments ?? cfg.defaults.environments;
+  return Object.assign({}, ...envs.map((e) => cfg.environments[e] ?? {}), t.env ?? {}) as Record<string, string>;
+}
+
+/** Each template using a harness with the environment its agents get: the daemon's, the template's on top. */
+function templateEnvs(harness: Harness, cfg: Config | null, base: NodeJS.ProcessEnv) {
+  return templatesUsing(harness, cfg).map(([name, t]) => ({ name, env: { ...base, ...templateEnv(cfg!, t) } }));
 }

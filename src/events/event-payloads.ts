@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ReadMarker, Message } from '../chat/threads/message.js';
 import { component } from '../core/api-components.js';
 import { Agent, AgentActivityEvent, AgentMessage, AgentStatus, Appearance, TaskRun } from '../observe/schemas.js';
+import { AgentUsageEvent } from '../usage/turn-usage.js';
 import type { EventType } from './event-types.js';
 
 /** What the bus stamps on every event's data (bus.ts): its place in the stream and when it was published. */
@@ -27,6 +28,7 @@ export const EVENT_PAYLOADS = {
   agent_appearance_changed: stamped({ agent: z.string(), appearance: Appearance.nullable() }),
   agent_activity: stamped(AgentActivityEvent.shape),
   agent_message: stamped(AgentMessage.shape),
+  agent_usage: stamped(AgentUsageEvent.shape),
   task_run_started: stamped({ run: TaskRun }),
   task_run_succeeded: stamped({ run: TaskRun }),
   task_run_failed: stamped({ run: TaskRun }),

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import type { Clock } from '../core/clock.js';
+import { rfc3339 } from '../core/time.js';
 import { API_VERSION, LEO_VERSION } from '../core/version.js';
 import type { FeatureSet } from '../events/features.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -24,12 +26,31 @@ const OpenApiDocument = z.looseObject({
   info: z.looseObject({ version: z.string() }),
   paths: z.record(z.string(), z.unknown()),
 });
+/** Where the daemon listens: its TCP address, its unix socket and Leo Web's URL. */
+export const Listeners = z.object({ tcp: z.string(), socket: z.string(), app: z.string() });
+
+/** GET /api/v1/daemon: the running process as `leo status` shows it. */
+export const DaemonInfo = z.object({
+  ready: z.boolean(),
+  pid: z.number().int(),
+  boot_id: z.string(),
+  leo_version: z.string(),
+  node: z.string(),
+  started_at: z.string(),
+  uptime_s: z.number().int(),
+  listeners: Listeners,
+});
+export type DaemonInfo = z.infer<typeof DaemonInfo>;
 
 export interface SystemRoutesDeps {
   bootId: string;
   isReady(): boolean;
   features: FeatureSet;
   metrics: Metrics;
+  clock: Clock;
+  /** When this daemon started, by its clock. */
+  startedAt: number;
+  listeners(): z.infer<typeof Listeners>;
 }
 
 /** The daemon's view of itself: liveness, version and capabilities, Prometheus metrics. */
@@ -57,6 +78,22 @@ export const systemRoutes: FastifyPluginAsync<SystemRoutesDeps> = async (app, de
     '/api/v1/openapi.json',
     { config: { access: Access.operatorOrDevice }, schema: { response: { 200: OpenApiDocument } } },
     async () => app.swagger(),
+  );
+
+  app.get(
+    '/api/v1/daemon',
+    { config: { access: Access.operator }, schema: { response: { 200: okOf(DaemonInfo) } } },
+    async () =>
+      ok<DaemonInfo>({
+        ready: deps.isReady(),
+        pid: process.pid,
+        boot_id: deps.bootId,
+        leo_version: LEO_VERSION,
+        node: process.version,
+        started_at: rfc3339(deps.startedAt),
+        uptime_s: Math.max(0, Math.floor((deps.clock.now() - deps.startedAt) / 1000)),
+        listeners: deps.listeners(),
+      }),
   );
 
   app.get('/metrics', { config: { access: Access.operator } }, async (_request, reply) => {

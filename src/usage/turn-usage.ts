@@ -37,6 +37,16 @@ export const UsageTotals = TurnUsage.extend({
 });
 export type UsageTotals = z.infer<typeof UsageTotals>;
 
+/** The agent_usage event's data: one stored turn, and the agent's all-time sums with it. */
+export const AgentUsageEvent = z.object({
+  agent: z.string(),
+  harness: z.string(),
+  model: z.string().nullable(),
+  turn: TurnUsage,
+  totals: UsageTotals,
+});
+export type AgentUsageEvent = z.infer<typeof AgentUsageEvent>;
+
 export function emptyTotals(): UsageTotals {
   return {
     turns: 0,

@@ -5,7 +5,7 @@ import type { Harness } from '../config/schema.js';
 import type { TurnUsageInput } from '../../workers/turn-usage.js';
 import { opencodeTurnUsage } from './opencode-usage.js';
 import { pricedUsage, type ModelPrices } from './pricing.js';
-import { addTurn, emptyTotals, type HarnessTurn, type UsageTotals } from './turn-usage.js';
+import { addTurn, emptyTotals, type AgentUsageEvent, type HarnessTurn, type UsageTotals } from './turn-usage.js';
 import type { DayUsage, UsageStore } from './usage-store.js';
 
 export interface UsageMeterDeps {
@@ -70,7 +70,13 @@ export class UsageMeter {
     if (!stored) return;
     const totals = addTurn(this.totals(agent), usage);
     this.sums.set(agent, totals);
-    this.deps.bus.publish('agent_usage', { agent, harness, model: turn.model, turn: usage, totals });
+    this.deps.bus.publish('agent_usage', {
+      agent,
+      harness,
+      model: turn.model,
+      turn: usage,
+      totals,
+    } satisfies AgentUsageEvent);
   }
 
   private readTurn(harness: Exclude<Harness, 'shell'>, payload: Record<string, unknown>) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { NameSchema } from '../core/names.js';
 import { Access } from '../http/access.js';
 import { notFound, ok } from '../http/envelope.js';
+import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
 import { UsageTotals } from './turn-usage.js';
 import type { UsageMeter } from './usage-meter.js';
@@ -28,7 +29,8 @@ export const usageRoutes: FastifyPluginAsync<{ meter: UsageMeter; agentExists(ag
   app,
   { meter, agentExists },
 ) => {
-  app.get('/api/v1/agents/:name/usage', { config: { access: Access.readers } }, async (req) => {
+  const schema = { params: Params, querystring: Query, response: { 200: okOf(AgentUsageDays) } };
+  app.get('/api/v1/agents/:name/usage', { config: { access: Access.readers }, schema }, async (req) => {
     const { name } = parseInput(Params, req.params, 'params');
     const { days } = parseInput(Query, req.query, 'query');
     if (!agentExists(name)) throw notFound(`no agent named "${name}"`);

@@ -28,6 +28,7 @@ const AGENT: Admits = ['agent'];
 const EXPECTED: Record<string, Admits> = {
   'GET /health': 'public',
   'GET /api/v1/version': [...READERS, 'agent'],
+  'GET /api/v1/daemon': OPERATOR,
   'GET /metrics': OPERATOR,
   // The OpenAPI document (issue 19): for the owner's apps, like the fleet controls it describes.
   'GET /api/v1/openapi.json': OPERATOR_DEVICE,

@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline/promises';
+import { initialConfig } from '../config/init-template.js';
+import { resolvePaths } from '../core/home.js';
+
+/**
+ * `leo init`: writes a commented leo.yaml with a claude, a codex and a shell template. On a terminal it asks where
+ * agents' folders go; from a script (stdin not a terminal) it asks nothing. An existing file is kept unless --force.
+ */
+export async function runInitCommand(o: { force?: boolean }): Promise<void> {
+  const file = resolvePaths().configFile;
+  if (fs.existsSync(file) && !o.force) {
+    console.error(`leo init: ${file} exists; edit it, or run \`leo init --force\` to replace it`);
+    process.exitCode = 1;
+    return;
+  }
+  let workspaceRoot: string | undefined;
+  if (process.stdin.isTTY) {
+    const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+    workspaceRoot = (await rl.question("Folder for agents' workspaces (Enter: ~/.leo/agents): ")).trim() || undefined;
+    rl.close();
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // 0600: the file holds environment values (API keys).
+  fs.writeFileSync(file, initialConfig(workspaceRoot ? { workspaceRoot } : {}), { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  console.log(
+    [
+      `wrote ${file} (templates: claude, codex, shell)`,
+      'next: leo doctor  ·  leo daemon (or leo service install)  ·  leo agent spawn shell --name first',
+    ].join('\n'),
+  );
+}

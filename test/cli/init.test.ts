@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { loadConfigFile } from '../../src/config/load.js';
+import { runLeo } from '../helpers/cli.js';
+import { makeTempHome } from '../helpers/temp-home.js';
+
+/** A home with no leo.yaml and no harness login: the new user's machine. */
+function freshHome() {
+  const t = makeTempHome();
+  fs.rmSync(path.join(t.home, 'leo.yaml'));
+  const env: NodeJS.ProcessEnv = { ...t.env, CLAUDE_CONFIG_DIR: '', CODEX_HOME: path.join(t.home, '.codex') };
+  for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'OPENAI_API_KEY'])
+    delete env[k];
+  return { ...t, env, file: path.join(t.home, 'leo.yaml') };
+}
+
+const line = (out: string, name: string) =>
+  out.split('\n').find((l) => new RegExp(`^\\w+\\s+${name}\\s`).test(l)) ?? '';
+
+describe('leo init', () => {
+  it('from a script: asks nothing, writes a commented 0600 leo.yaml the daemon loads, with claude, codex and shell', async () => {
+    const t = freshHome();
+    try {
+      const r = runLeo(['init'], t.env);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`^wrote ${t.file} \\(templates: claude, codex, shell\\)`));
+      assert.doesNotMatch(r.stdout, /\?/, 'no question asked');
+      assert.equal(fs.statSync(t.file).mode & 0o777, 0o600);
+      const text = fs.readFileSync(t.file, 'utf8');
+      assert.ok(text.split('\n').filter((l) => l.trim().startsWith('#')).length >= 10, 'commented');
+      const loaded = await loadConfigFile(t.file, t.home);
+      assert.ok(loaded.ok, JSON.stringify(loaded));
+      assert.deepEqual(loaded.warnings, []);
+      assert.deepEqual(Object.fromEntries(Object.entries(loaded.config.templates).map(([n, tp]) => [n, tp.harness])), {
+        claude: 'claude',
+        codex: 'codex',
+        shell: 'shell',
+      });
+      assert.equal(loaded.config.templates.shell!.command, 'bash');
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('keeps an existing leo.yaml unless --force', () => {
+    const t = freshHome();
+    try {
+      fs.writeFileSync(t.file, '# mine\n');
+      const r = runLeo(['init'], t.env);
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /exists; edit it, or run `leo init --force`/);
+      assert.equal(fs.readFileSync(t.file, 'utf8'), '# mine\n');
+      assert.equal(runLeo(['init', '--force'], t.env).status, 0);
+      assert.match(fs.readFileSync(t.file, 'utf8'), /templates:/);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe('leo doctor: what each harness a template uses is missing', () => {
+  it('no login: says so per harness with how to log in; a login file or the key env makes it ok', () => {
+    const t = freshHome();
+    try {
+      assert.equal(runLeo(['init'], t.env).status, 0);
+      let out = runLeo(['doctor'], t.env).stdout;
+      assert.match(
+        line(out, 'claude login'),
+        /^missing\s+claude login\s+no login or API key found for template\(s\) claude$/,
+      );
+      assert.match(out, /fix: run `claude` once and log in, or put ANTHROPIC_API_KEY/);
+      assert.match(line(out, 'codex login'), /^missing\s.*template\(s\) codex$/);
+      assert.match(out, /fix: run `codex login`/);
+      assert.equal(line(out, 'opencode login'), '', 'no template uses opencode');
+      assert.match(line(out, 'claude CLI'), /^\w+\s+claude CLI\s/);
+
+      // Claude's login file in the user's home; codex configured for a provider whose env_key is set.
+      fs.writeFileSync(path.join(t.home, '.claude.json'), '{}');
+      fs.mkdirSync(path.join(t.home, '.codex'));
+      fs.writeFileSync(
+        path.join(t.home, '.codex', 'config.toml'),
+        'model_provider = "corp"\n\n[model_providers.corp]\nbase_url = "https://llm.corp"\nenv_key = "CORP_KEY"\n',
+      );
+      out = runLeo(['doctor'], { ...t.env, CORP_KEY: 'k' }).stdout;
+      assert.match(
+        line(out, 'claude login'),
+        new RegExp(`^ok\\s+claude login\\s+${path.join(t.home, '.claude.json')} exists`),
+      );
+      assert.match(line(out, 'codex login'), /^ok\s+codex login\s+CORP_KEY is set$/);
+      // OPENAI_API_KEY is not what that provider reads.
+      out = runLeo(['doctor'], { ...t.env, OPENAI_API_KEY: 'k' }).stdout;
+      assert.match(line(out, 'codex login'), /^missing\s/);
+      // A key in a named environment the template lists counts.
+      const yaml = fs
+        .readFileSync(t.file, 'utf8')
+        .replace('environments: {}', 'environments:\n  corp: { CORP_KEY: secret }')
+        .replace('    # environments: [openai]', '    environments: [corp]');
+      fs.writeFileSync(t.file, yaml);
+      out = runLeo(['doctor'], t.env).stdout;
+      assert.match(line(out, 'codex login'), /^ok\s+codex login\s+CORP_KEY is set$/);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
