@@ -30,7 +30,11 @@ const env = {
   XDG_CONFIG_HOME: path.join(home, '.config'),
   TMUX: '',
 };
-const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+// A file's process ends once its tests have (a server or child a failed clean-up left behind cannot hold the run
+// open), and no file may run longer than FILE_TIMEOUT_MS: node's --test-timeout bounds each file as a whole.
+const FILE_TIMEOUT_MS = 600_000;
+const flags = ['--test', '--test-concurrency=2', '--test-reporter=spec', '--test-force-exit'];
+const r = spawnSync(process.execPath, [...flags, `--test-timeout=${FILE_TIMEOUT_MS}`, ...files], {
   cwd: root,
   env,
   stdio: 'inherit',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ManualClock, type Clock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
+import { endProcessesIn } from './strays.js';
 import { makeTempHome, testConfig } from './temp-home.js';
 import type { Target } from './http.js';
 
@@ -61,6 +62,7 @@ export async function startTestDaemon(
     async stop() {
       await daemon.close();
       killTmuxServer(t.home);
+      await endProcessesIn(t.home);
       t.cleanup();
     },
   };

@@ -11,6 +11,7 @@ import { request } from './http.js';
 import { OpenAiServer, type ReplyScript as ChatReplyScript } from './openai-server.js';
 import { findOpencode, opencodeSandbox, opencodeTemplateConfig } from './opencode-cli.js';
 import { ResponsesServer, type ReplyScript as ResponsesReplyScript } from './responses-server.js';
+import { endProcessesIn } from './strays.js';
 import { alive, until } from './wait.js';
 
 export const HARNESS_MODEL = 'gpt-test';
@@ -106,11 +107,16 @@ export async function startHarnessAgent(t: TestContext, opts: HarnessAgentOption
   const views = agentViews(d, agent, token);
   t.after(async () => {
     const pid = views.panePid();
-    await d.stop();
-    // Both CLIs save their state as they exit on the hangup; removing the sandbox under them would leave strays.
-    if (pid > 0) await until(`${harness} to exit`, () => !alive(pid), 10_000).catch(() => undefined);
-    await server.close();
-    sandbox.cleanup();
+    try {
+      await d.stop();
+      // Both CLIs save their state as they exit on the hangup; removing the sandbox under them would leave strays.
+      if (pid > 0) await until(`${harness} to exit`, () => !alive(pid), 10_000).catch(() => undefined);
+    } finally {
+      // A listening model server would keep the test file's process alive after a failed stop.
+      await server.close();
+      await endProcessesIn(sandbox.dir);
+      sandbox.cleanup();
+    }
   });
   const ready = async (timeoutMs = 30_000) => {
     await views.withPane(until(`${harness} to be ready for input`, () => paneReady(harness, views.pane()), timeoutMs));

@@ -7,7 +7,9 @@ export function makeTempHome(configYaml = ''): { home: string; env: NodeJS.Proce
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-test-'));
   fs.writeFileSync(path.join(home, 'leo.yaml'), configYaml, { mode: 0o600 });
   const env = { ...process.env, LEO_HOME: home, LEO_USER_HOME: home };
-  return { home, env, cleanup: () => fs.rmSync(home, { recursive: true, force: true }) };
+  // Retried: a program still exiting on its hangup can add a file while the folder is removed (ENOTEMPTY).
+  const cleanup = () => fs.rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  return { home, env, cleanup };
 }
 
 /**

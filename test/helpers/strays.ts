@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Our processes (not this one) whose working folder is `dir` or inside it. */
+function processesIn(dir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    let cwd: string;
+    try {
+      cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+    } catch {
+      continue; // gone already, or not ours
+    }
+    if (cwd === dir || cwd.startsWith(dir + '/')) pids.push(pid);
+  }
+  return pids;
+}
+
+const signal = (pid: number, sig: NodeJS.Signals) => {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    /* exited meanwhile */
+  }
+};
+
+/**
+ * Ends what a test's agents left working inside `dir`: a program started from a pane can outlive the tmux server's
+ * hangup (opencode's background `bun install` into its config folder does) and would keep writing into a folder being
+ * removed, or load the machine for the tests after it. TERM first, KILL what is still there after `graceMs`.
+ */
+export async function endProcessesIn(dir: string, graceMs = 2_000): Promise<void> {
+  const pids = processesIn(dir);
+  if (pids.length === 0) return;
+  for (const pid of pids) signal(pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  let left = pids;
+  while (left.length > 0 && Date.now() < deadline) {
+    await sleep(100);
+    left = processesIn(dir);
+  }
+  for (const pid of left) signal(pid, 'SIGKILL');
+}
