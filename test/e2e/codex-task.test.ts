@@ -8,6 +8,7 @@ import { startTestDaemon } from '../helpers/daemon.js';
 import { HARNESS_MODEL } from '../helpers/harness-agent.js';
 import { request } from '../helpers/http.js';
 import { functionCallOutput, ResponsesServer, userPrompts } from '../helpers/responses-server.js';
+import { runTaskNow } from '../helpers/task-runs.js';
 import { until } from '../helpers/wait.js';
 
 const POST_PROMPT = 'Collect the news and post it, marker LEO-TASK-5151';
@@ -51,25 +52,10 @@ describe('oneshot codex tasks', () => {
       sandbox.cleanup();
     });
     const token = d.daemon.operatorToken;
-    const runTask = async (name: string) => {
-      const fired = await request(d.tcp, 'POST', `/api/v1/tasks/${name}/run`, { token });
-      assert.equal(fired.status, 202, fired.text);
-      const runId: string = fired.json.data.run_id;
-      const run = await until(
-        `the ${name} run to finish`,
-        async () =>
-          (await request(d.tcp, 'GET', '/api/v1/state', { token })).json.data.recent_runs.find(
-            (r: any) => r.id === runId && r.status !== 'running',
-          ),
-        90_000,
-        500,
-      );
-      return { runId, run };
-    };
     const thread = async () =>
       (await request(d.tcp, 'GET', '/api/v1/chat/assistant/messages', { token })).json.data.messages as any[];
 
-    const news = await runTask('news');
+    const news = await runTaskNow(d, 'news');
     assert.equal(news.run.status, 'succeeded', news.run.error);
     assert.deepEqual([news.run.harness, news.run.model], ['codex', HARNESS_MODEL]);
     const result = api
@@ -81,7 +67,7 @@ describe('oneshot codex tasks', () => {
     assert.ok(card, JSON.stringify(await thread()));
     assert.deepEqual([card.kind, card.task, card.run_id, card.direction], ['task', 'news', news.runId, 'out']);
 
-    const refused = await runTask('refused');
+    const refused = await runTaskNow(d, 'refused');
     assert.equal(refused.run.status, 'failed');
     // The card follows the run's failed state.
     const failure = await until(

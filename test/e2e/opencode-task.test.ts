@@ -7,6 +7,7 @@ import { startTestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { OpenAiServer, lastUserText, type RecordedRequest } from '../helpers/openai-server.js';
 import { findOpencode, opencodeSandbox, opencodeTemplateConfig, OPENCODE_PROVIDER } from '../helpers/opencode-cli.js';
+import { runTaskNow } from '../helpers/task-runs.js';
 import { until } from '../helpers/wait.js';
 
 const MODEL = 'gpt-test';
@@ -55,34 +56,17 @@ describe('oneshot opencode tasks (real CLI)', () => {
       sandbox.cleanup();
     });
     const token = d.daemon.operatorToken;
-    const fire = async (task: string) => {
-      const fired = await request(d.tcp, 'POST', `/api/v1/tasks/${task}/run`, { token });
-      assert.equal(fired.status, 202, fired.text);
-      return fired.json.data.run_id as string;
-    };
-    const finished = (runId: string) =>
-      until(
-        `run ${runId} to finish`,
-        async () =>
-          (await request(d.tcp, 'GET', '/api/v1/state', { token })).json.data.recent_runs.find(
-            (r: any) => r.id === runId && r.status !== 'running',
-          ),
-        90_000,
-        500,
-      );
     const thread = async () =>
       (await request(d.tcp, 'GET', '/api/v1/chat/assistant/messages', { token })).json.data.messages as any[];
 
-    const newsRun = await fire('news');
-    const news = await finished(newsRun);
+    const { runId: newsRun, run: news } = await runTaskNow(d, 'news');
     assert.equal(news.status, 'succeeded', news.error);
     assert.deepEqual([news.harness, news.model], ['opencode', `${OPENCODE_PROVIDER}/${MODEL}`]);
     const card = (await thread()).find((m) => m.text === POSTED);
     assert.ok(card, JSON.stringify(await thread()));
     assert.deepEqual([card.kind, card.task, card.run_id, card.direction], ['task', 'news', newsRun, 'out']);
 
-    const brokenRun = await fire('broken');
-    const broken = await finished(brokenRun);
+    const { runId: brokenRun, run: broken } = await runTaskNow(d, 'broken');
     assert.equal(broken.status, 'failed');
     const failure = await until(
       'the failure card',
