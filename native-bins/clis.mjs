@@ -142,6 +142,13 @@ export function cliBinPath(cli) {
     : binIn(prefixOf(cli), platform);
 }
 
+/**
+ * What opencode leaves in a user's config folder after its first start with a plugin configured: the install of
+ * `@opencode-ai/plugin` (package.json, package-lock.json, node_modules). The tests copy it into their sandboxes so
+ * opencode starts as it does for a returning user, not re-installing it on every test (9 s of each start here).
+ */
+export const opencodeUserDepsPath = () => path.join(CLIS_DIR, `opencode-user-deps-${OPENCODE_VERSION}`);
+
 export const claudeBinPath = () => cliBinPath(CLIS.claude);
 export const codexBinPath = () => cliBinPath(CLIS.codex);
 export const opencodeBinPath = () => cliBinPath(CLIS.opencode);
@@ -169,7 +176,35 @@ export async function ensureClis({ log = console.error } = {}) {
   // One after another: parallel 100 MB installs on a 2-core machine gain little and log in a jumble.
   const out = {};
   for (const cli of Object.values(CLIS)) out[cli.key] = await ensureCli(cli, log);
+  if (out.opencode) await ensureOpencodeUserDeps(log);
   return out;
+}
+
+/** opencodeUserDepsPath's folder, installed once like a CLI (a temp folder renamed into place); never throws. */
+async function ensureOpencodeUserDeps(log) {
+  const final = opencodeUserDepsPath();
+  if (fs.existsSync(path.join(final, 'node_modules', '@opencode-ai', 'plugin', 'package.json'))) return;
+  const tmp = `${final}.tmp-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(tmp, { recursive: true });
+  try {
+    // The manifest opencode writes; npm then installs it the way opencode does (package-lock.json, no bun.lock).
+    const manifest = { dependencies: { '@opencode-ai/plugin': OPENCODE_VERSION } };
+    fs.writeFileSync(path.join(tmp, 'package.json'), JSON.stringify(manifest, null, 2));
+    await run('npm', ['install', '--prefix', tmp, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], {
+      what: `npm install @opencode-ai/plugin@${OPENCODE_VERSION}`,
+    });
+    fs.rmSync(final, { recursive: true, force: true });
+    fs.renameSync(tmp, final);
+    for (const f of fs.readdirSync(CLIS_DIR)) {
+      if (/^opencode-user-deps-\d[^/]*$/.test(f) && f !== path.basename(final))
+        fs.rmSync(path.join(CLIS_DIR, f), { recursive: true, force: true });
+    }
+  } catch (err) {
+    log(`warning: opencode's plugin package could not be installed; opencode tests start slower: ${err.message}`);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 async function ensureCli(cli, log) {

@@ -98,7 +98,12 @@ export async function startHarnessAgent(t: TestContext, opts: HarnessAgentOption
     config = codexTemplateConfig(found.bin, box, HARNESS_MODEL, { workspace: opts.workspace });
   } else {
     const api = await OpenAiServer.start({ script: opts.script });
-    const box = opencodeSandbox({ baseUrl: api.baseUrl, model: HARNESS_MODEL, userConfig: opts.userConfig });
+    const box = opencodeSandbox({
+      baseUrl: api.baseUrl,
+      model: HARNESS_MODEL,
+      userConfig: opts.userConfig,
+      userDeps: 'userDeps' in found && typeof found.userDeps === 'string' ? found.userDeps : null,
+    });
     [server, sandbox, prompts] = [api, box, () => api.prompts()];
     config = opencodeTemplateConfig(found.bin, box, { workspace: opts.workspace });
   }

@@ -4,9 +4,20 @@
 // has to live in the global config, as it does for a real user.
 import fs from 'node:fs';
 import path from 'node:path';
-import { findCli, harnessTemplateConfig, sandboxDir } from './pinned-cli.js';
+import { findCli, harnessTemplateConfig, installer, sandboxDir } from './pinned-cli.js';
 
-export const findOpencode = () => findCli('opencode');
+/**
+ * The pinned opencode, and `userDeps`: the plugin package install opencode leaves in a returning user's config folder
+ * (native-bins/clis.mjs installs it beside the CLI), when it is there.
+ */
+export async function findOpencode(): Promise<
+  { bin: string; version: string; userDeps: string | null } | { missing: string }
+> {
+  const found = await findCli('opencode');
+  if ('missing' in found) return found;
+  const userDeps = (await installer()).opencodeUserDepsPath();
+  return { ...found, userDeps: fs.existsSync(path.join(userDeps, 'node_modules')) ? userDeps : null };
+}
 
 /** The user's provider id in opencode.json, and the variable its apiKey is read from. */
 export const OPENCODE_PROVIDER = 'scripted';
@@ -32,6 +43,11 @@ export function opencodeSandbox(opts: {
   apiKey?: string;
   /** More of the user's own settings in their opencode.json (for example `permission`). */
   userConfig?: Record<string, unknown>;
+  /**
+   * findOpencode's `userDeps`, copied into the config folder: a user who has started opencode with a plugin before
+   * has it there, and opencode then starts without installing it first.
+   */
+  userDeps?: string | null;
 }): OpencodeSandbox {
   const root = sandboxDir('opencode');
   const xdg = Object.fromEntries(
@@ -56,6 +72,10 @@ export function opencodeSandbox(opts: {
     ...opts.userConfig,
   };
   fs.writeFileSync(configFile, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+  if (opts.userDeps) {
+    for (const f of ['package.json', 'package-lock.json', 'node_modules'])
+      fs.cpSync(path.join(opts.userDeps, f), path.join(path.dirname(configFile), f), { recursive: true });
+  }
   return {
     dir: root,
     configFile,

@@ -12,10 +12,11 @@ interface Installer {
   claudeBinPath(): string;
   codexBinPath(): string;
   opencodeBinPath(): string;
+  opencodeUserDepsPath(): string;
 }
 
 /** native-bins/clis.mjs, found from dist/test/helpers/ or test/helpers/ alike. */
-async function installer(): Promise<Installer> {
+export async function installer(): Promise<Installer> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   for (const up of ['../..', '../../..']) {
     const candidate = path.resolve(here, up, 'native-bins', 'clis.mjs');
