@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline/promises';
+import { parse } from 'yaml';
 import { initialConfig } from '../config/init-template.js';
 import { resolvePaths } from '../core/home.js';
 
 /**
- * `leo init`: writes a commented leo.yaml with a claude, a codex and a shell template. On a terminal it asks where
+ * `leo init`: writes a commented leo.yaml with a template per harness. On a terminal it asks where
  * agents' folders go; from a script (stdin not a terminal) it asks nothing. An existing file is kept unless --force.
  */
 export async function runInitCommand(o: { force?: boolean }): Promise<void> {
@@ -23,11 +24,12 @@ export async function runInitCommand(o: { force?: boolean }): Promise<void> {
   }
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   // 0600: the file holds environment values (API keys).
-  fs.writeFileSync(file, initialConfig(workspaceRoot ? { workspaceRoot } : {}), { mode: 0o600 });
+  const text = initialConfig(workspaceRoot ? { workspaceRoot } : {});
+  fs.writeFileSync(file, text, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   console.log(
     [
-      `wrote ${file} (templates: claude, codex, shell)`,
+      `wrote ${file} (templates: ${Object.keys(parse(text).templates).join(', ')})`,
       'next: leo doctor  ·  leo daemon (or leo service install)  ·  leo agent spawn shell --name first',
     ].join('\n'),
   );

@@ -44,7 +44,14 @@ templates:
     # model: gpt-5-codex
     # environments: [openai]
 
-  # A plain shell in tmux: no model and no login, the quickest way to see Leo work.
+  # opencode. Needs \`opencode\` on PATH (\`npm install -g opencode-ai\`) and a provider: \`opencode auth login\`, or
+  # one in ~/.config/opencode/opencode.json.
+  opencode:
+    harness: opencode
+    # model: anthropic/claude-sonnet-4-5   # provider/model, as opencode names it
+
+  # A plain shell in tmux, no model and no login: to try Leo's terminal view and fleet controls. A chat message
+  # arrives as a \`[Leo Chat] …\` line, which bash takes for a command.
   shell:
     harness: shell
     command: bash

@@ -84,14 +84,14 @@ export function formatStatus(s: StatusSnapshot): string {
   ];
   const agents = s.state.agents;
   out.push(
-    agents.length ? `agents (${agents.length}): ${fleetSummary(agents)}` : 'agents: none yet (leo spawn <template>)',
+    agents.length ? `agents (${agents.length}): ${fleetSummary(agents)}` : 'agents: none yet (leo agent spawn <template>)',
   );
   out.push(
     ...capped(agents, (a) => [
       a.name,
       a.status,
       a.status === 'running' ? a.activity : (a.stop_reason ?? ''),
-      `${a.harness}/${a.model}`,
+      a.model ? `${a.harness}/${a.model}` : a.harness,
       a.last_activity_at ? `active ${ago(now, a.last_activity_at)}` : '',
       a.current_action ? oneLine(a.current_action.detail, 40) : '',
     ]),

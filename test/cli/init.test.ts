@@ -20,12 +20,12 @@ const line = (out: string, name: string) =>
   out.split('\n').find((l) => new RegExp(`^\\w+\\s+${name}\\s`).test(l)) ?? '';
 
 describe('leo init', () => {
-  it('from a script: asks nothing, writes a commented 0600 leo.yaml the daemon loads, with claude, codex and shell', async () => {
+  it('from a script: asks nothing, writes a commented 0600 leo.yaml the daemon loads, with claude, codex, opencode and shell', async () => {
     const t = freshHome();
     try {
       const r = runLeo(['init'], t.env);
       assert.equal(r.status, 0, r.stderr);
-      assert.match(r.stdout, new RegExp(`^wrote ${t.file} \\(templates: claude, codex, shell\\)`));
+      assert.match(r.stdout, new RegExp(`^wrote ${t.file} \\(templates: claude, codex, opencode, shell\\)`));
       assert.doesNotMatch(r.stdout, /\?/, 'no question asked');
       assert.equal(fs.statSync(t.file).mode & 0o777, 0o600);
       const text = fs.readFileSync(t.file, 'utf8');
@@ -36,6 +36,7 @@ describe('leo init', () => {
       assert.deepEqual(Object.fromEntries(Object.entries(loaded.config.templates).map(([n, tp]) => [n, tp.harness])), {
         claude: 'claude',
         codex: 'codex',
+        opencode: 'opencode',
         shell: 'shell',
       });
       assert.equal(loaded.config.templates.shell!.command, 'bash');
@@ -73,7 +74,8 @@ describe('leo doctor: what each harness a template uses is missing', () => {
       assert.match(out, /fix: run `claude` once and log in, or put ANTHROPIC_API_KEY/);
       assert.match(line(out, 'codex login'), /^missing\s.*template\(s\) codex$/);
       assert.match(out, /fix: run `codex login`/);
-      assert.equal(line(out, 'opencode login'), '', 'no template uses opencode');
+      assert.match(line(out, 'opencode login'), /^missing\s.*template\(s\) opencode$/);
+      assert.match(out, /fix: run `opencode auth login`/);
       assert.match(line(out, 'claude CLI'), /^\w+\s+claude CLI\s/);
 
       // Claude's login file in the user's home; codex configured for a provider whose env_key is set.

@@ -54,7 +54,7 @@ describe('leo status', () => {
     assert.ok(out.includes(`socket ${t.daemon.paths.socketFile}`), out);
     assert.ok(out.includes(`app ${t.daemon.appUrl}`), out);
     assert.match(out, /^agents \(3\): 2 running \(2 \w+\), 1 stopped$/m);
-    assert.match(out, /^ {2}den\s+running\s/m);
+    assert.match(out, /^ {2}den\s+running\s.*\sshell(\s|$)/m, 'a shell agent has no model to name');
     assert.match(out, /^ {2}idle-one\s+stopped/m);
     assert.match(out, /^waiting on you \(1\): 1 ask\(s\), 0 permission prompt\(s\)$/m);
     assert.match(out, /^ {2}den\s+ask\s+Ship the release branch\?\s+2m 05s ago$/m);
