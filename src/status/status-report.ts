@@ -84,7 +84,9 @@ export function formatStatus(s: StatusSnapshot): string {
   ];
   const agents = s.state.agents;
   out.push(
-    agents.length ? `agents (${agents.length}): ${fleetSummary(agents)}` : 'agents: none yet (leo agent spawn <template>)',
+    agents.length
+      ? `agents (${agents.length}): ${fleetSummary(agents)}`
+      : 'agents: none yet (leo agent spawn <template>)',
   );
   out.push(
     ...capped(agents, (a) => [
