@@ -106,7 +106,7 @@ describe('OpenAPI: the document covers every route and agrees with the live daem
     assert.deepEqual(byDevice.json, doc);
     const committed = fs.readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8');
     // Compared whole, reported briefly: the document is hundreds of kilobytes.
-    assert.ok(committed === `${JSON.stringify(doc, null, 2)}\n`, 'docs/openapi.json is stale: run npm run build');
+    assert.ok(committed === `${JSON.stringify(doc, null, 2)}\n`, 'docs/openapi.json is stale: run npm run openapi');
   });
 
   it('describes every event on the live stream by its Event.<type> component', async () => {
