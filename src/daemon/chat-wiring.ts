@@ -133,6 +133,7 @@ export async function wireChat(d: ChatWiringDeps) {
     exists: (a) => d.supervisor.has(a),
     format: (a) => transcriptFormat(d.supervisor.has(a) ? d.supervisor.get(a).harness : ''),
     capture: (input) => d.pool.run<Captured[]>('captureReplyTask', input),
+    postedAfter: (agent, id) => store.postedAfter(agent, id),
     post: (agent, text, replyTo) => chat?.post(agent, { text, replyTo }),
   });
   chat = new ChatService({

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { startHarnessAgent } from '../helpers/harness-agent.js';
 import { request } from '../helpers/http.js';
-import { userPrompts, type ResponsesServer } from '../helpers/responses-server.js';
+import { functionCallOutput, userPrompts, type ResponsesServer } from '../helpers/responses-server.js';
 import { until } from '../helpers/wait.js';
 
 describe('codex replies (real CLI)', () => {
@@ -84,4 +84,44 @@ describe('codex replies (real CLI)', () => {
       assert.ok(JSON.stringify(turn?.body.input).includes('[Leo Chat] what is 6 x 7'), 'the resumed conversation');
     },
   );
+
+  it("a leo_chat_post that fails: the turn's closing words are the reply, once", { timeout: 120_000 }, async (t) => {
+    const CALL_ID = 'call_blank_post';
+    const a = await startHarnessAgent(t, {
+      harness: 'codex',
+      agent: 'codex-failed-post',
+      script: (req) => {
+        if (!userPrompts(req.body).some((p) => p.includes('post the status'))) return undefined;
+        if (functionCallOutput(req.body, CALL_ID) !== undefined) return { text: 'The post failed; the status: green.' };
+        // Blank text: Leo refuses the call (give text, files, or both), as it would a post while it is restarting.
+        return {
+          functionCall: { name: 'leo_chat_post', namespace: 'mcp__leo', callId: CALL_ID, arguments: { text: ' ' } },
+        };
+      },
+    });
+    if (!a) return;
+    const sent = await a.send('post the status');
+    const reply = await a.withPane(
+      until(
+        'the closing words in the thread',
+        async () => (await a.thread()).find((m) => m.direction === 'out' && m.reply_to === sent.id),
+        60_000,
+        250,
+      ),
+    );
+    assert.equal(reply.text, 'The post failed; the status: green.');
+    const output = (a.server as ResponsesServer)
+      .responseRequests()
+      .map((r) => functionCallOutput(r.body, CALL_ID))
+      .find((o) => o !== undefined);
+    t.diagnostic(`what Codex handed the model for the refused call: ${output}`);
+    assert.match(output ?? '', /give text, files, or both/, 'the call reached Leo and was refused');
+    await new Promise((r) => setTimeout(r, 2_000));
+    const outs = (await a.thread()).filter((m) => m.direction === 'out' && m.kind !== 'system');
+    assert.deepEqual(
+      outs.map((m) => m.text),
+      ['The post failed; the status: green.'],
+      'nothing else posted',
+    );
+  });
 });

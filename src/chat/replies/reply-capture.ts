@@ -8,7 +8,12 @@ import { INTERRUPTED, TURN_ENDED, type TranscriptEntry } from './transcript-entr
 
 export type CaptureResult =
   | { kind: 'reply'; text: string }
-  | { kind: 'none'; reason: 'posted' | 'taken_over' | 'interrupted' | 'empty' }
+  /**
+   * The turn called leo_chat_post. `text` is its closing words ('' when it had none, or the turn was taken over or
+   * interrupted): the answer after all when the daemon finds no post from that turn in the thread (the call failed).
+   */
+  | { kind: 'posted'; text: string }
+  | { kind: 'none'; reason: 'taken_over' | 'interrupted' | 'empty' }
   /** The prompt is not in the transcript yet (queued behind a running turn): wait for a later Stop. */
   | { kind: 'not_found' }
   /** The prompt is there but its turn may still be running: wait for its Stop. */
@@ -142,7 +147,7 @@ function turnResult(
   }
   if (!bounded && !endedByStop(prompt, ended)) return { kind: 'pending' };
 
-  if (posted(turn)) return { kind: 'none', reason: 'posted' };
+  if (posted(turn)) return { kind: 'posted', text: takenOver || interrupted ? '' : lastAssistantMessage(turn) };
   if (takenOver) return { kind: 'none', reason: 'taken_over' };
   if (interrupted) return { kind: 'none', reason: 'interrupted' };
   const text = lastAssistantMessage(turn);

@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { ReplyCaptureInput } from '../../../workers/reply-capture.js';
-import type { Captured, EndedTurn } from './reply-capture.js';
+import type { Captured, CaptureResult, EndedTurn } from './reply-capture.js';
 import type { TranscriptFormat } from './transcript.js';
 import type { ReplyStore } from './reply-store.js';
 
@@ -26,6 +26,11 @@ export interface ReplyWatchDeps {
   format(agent: string): TranscriptFormat;
   /** Runs the transcript read and the capture on the worker pool. */
   capture(input: ReplyCaptureInput): Promise<Captured[]>;
+  /**
+   * Whether the agent posted into its thread (leo_chat_post; not a captured reply nor a task's card) after message
+   * `messageId`: a turn whose transcript shows a post call that never reached the thread gets its closing words.
+   */
+  postedAfter(agent: string, messageId: string): boolean;
   /** Posts the captured reply into the agent's thread (inside the transaction that ends the prompt's wait). */
   post(agent: string, text: string, replyTo: string): void;
 }
@@ -126,6 +131,17 @@ export class ReplyWatch {
     return next;
   }
 
+  /** A turn that called leo_chat_post, yet nothing it posted is in the thread: the call failed. */
+  private postFailed(
+    agent: string,
+    messageId: string,
+    result: CaptureResult,
+  ): result is { kind: 'posted'; text: string } {
+    if (result.kind !== 'posted' || !result.text || this.deps.postedAfter(agent, messageId)) return false;
+    this.deps.logger.info({ agent }, "the turn's leo_chat_post is not in the thread; posting its closing words");
+    return true;
+  }
+
   private async settle(agent: string, ended: EndedTurn): Promise<void> {
     const { store, logger } = this.deps;
     if (this.closed) return;
@@ -152,9 +168,12 @@ export class ReplyWatch {
       store.atomically(() => {
         if (!store.remove(a.messageId)) return;
         if (at) store.setSettled(agent, at);
-        if (result.kind === 'reply') this.deps.post(agent, result.text, a.messageId);
-        else logger.debug({ agent, message: a.messageId, reason: result.reason }, 'no reply to post');
+        const text = result.kind === 'reply' || this.postFailed(agent, a.messageId, result) ? result.text : '';
+        if (text) this.deps.post(agent, text, a.messageId);
+        else logger.debug({ agent, message: a.messageId, reason: reasonOf(result) }, 'no reply to post');
       });
     });
   }
 }
+
+const reasonOf = (r: CaptureResult) => (r.kind === 'none' ? r.reason : r.kind);

@@ -92,6 +92,20 @@ export class ChatStore {
     return this.get(id)!;
   }
 
+  /**
+   * Whether `agent` posted into its own thread after message `id` was stored (ids sort in creation order): a message
+   * of its own, not a reply Leo captured nor a task's card.
+   */
+  postedAfter(agent: string, id: string): boolean {
+    const row = this.db
+      .prepare(
+        `SELECT 1 FROM messages WHERE agent = ? AND id > ? AND direction = 'out' AND kind IN ('text', 'file')
+           AND reply_to IS NULL AND task IS NULL LIMIT 1`,
+      )
+      .get(agent, id);
+    return row !== undefined;
+  }
+
   get(id: string): Message | null {
     const row = this.db.prepare('SELECT * FROM messages WHERE id = ?').get(id) as Row | undefined;
     return row ? this.toMessage(row) : null;

@@ -102,7 +102,7 @@ describe('opencode transcript', () => {
       assistant([tool('leo_leo_chat_post', 'p1')], 100, { done: 300, finish: 'tool-calls' }),
       assistant([text('Posted.')], 400, { done: 500, finish: 'stop' }),
     ];
-    assert.deepEqual(capture(posted, ['[Leo Chat] post it']), [{ kind: 'none', reason: 'posted' }]);
+    assert.deepEqual(capture(posted, ['[Leo Chat] post it']), [{ kind: 'posted', text: 'Posted.' }]);
     const failed = [
       user('[Leo Chat] post it', 0),
       assistant([tool('leo_leo_chat_post', 'p1', 'error')], 100, { done: 300, finish: 'tool-calls' }),

@@ -46,11 +46,11 @@ describe('parseRolloutLines over recorded codex 0.171.0 rollouts', () => {
     assert.deepEqual(reply(entries, '[Leo Chat] post hi'), { kind: 'reply', text: 'Posted it.' });
   });
 
-  it('a post that went through: nothing to capture', () => {
+  it('a post that went through: its closing text kept only in case the post is not in the thread', () => {
     const posted = lines('codex-exec-post-unsupported.jsonl').map((l) =>
       l.replace('"output":"unsupported call: mcp__leoleo_chat_post"', '"output":"{\\"id\\":\\"01M8\\"}"'),
     );
-    assert.deepEqual(reply(parseRolloutLines(posted), '[Leo Chat] post hi'), { kind: 'none', reason: 'posted' });
+    assert.deepEqual(reply(parseRolloutLines(posted), '[Leo Chat] post hi'), { kind: 'posted', text: 'Posted it.' });
   });
 });
 

@@ -43,7 +43,8 @@ describe('captureReplies over recorded transcripts', () => {
   const cases: [fixture: string, prompt: string, expected: CaptureResult][] = [
     ['plain.jsonl', '[Leo Chat] What is 2+2?', { kind: 'reply', text: '2 + 2 = 4.' }],
     ['bash-tool.jsonl', '[Leo Chat] run echo hi please', { kind: 'reply', text: 'It printed `hi`.' }],
-    ['mcp-post.jsonl', '[Leo Chat] post me a summary', { kind: 'none', reason: 'posted' }],
+    // Posted: the closing text comes along, the answer only if the daemon finds no post in the thread.
+    ['mcp-post.jsonl', '[Leo Chat] post me a summary', { kind: 'posted', text: 'Posted the summary to your thread.' }],
     // The post failed (no such tool): the closing text is the only answer the person gets.
     [
       'mcp-post-missing-tool.jsonl',
@@ -331,7 +332,7 @@ describe('captureReplies on synthetic turns', () => {
     const turn = (name: string) =>
       parse(user('[Leo Chat] q'), toolUse('m1', name, 't1'), toolResult('t1'), text('m2', 'Posted.'));
     for (const name of ['mcp__leo__leo_chat_post', 'mcp__leo_dev__leo_chat_post', 'mcp__my-leo__leo_chat_post'])
-      assert.deepEqual(captureReply(turn(name), '[Leo Chat] q'), { kind: 'none', reason: 'posted' }, name);
+      assert.deepEqual(captureReply(turn(name), '[Leo Chat] q'), { kind: 'posted', text: 'Posted.' }, name);
     for (const name of ['mcp__leo__leo_chat_ask', 'mcp__leo__leo_chat_post_draft', 'leo_chat_post', 'Bash'])
       assert.deepEqual(captureReply(turn(name), '[Leo Chat] q'), { kind: 'reply', text: 'Posted.' }, name);
   });
@@ -350,7 +351,8 @@ describe('captureReplies on synthetic turns', () => {
       user('[Leo Chat] newest'),
       text('m4', 'Plain answer.'),
     );
-    assert.deepEqual(captureReply(entries, '[Leo Chat] new'), { kind: 'none', reason: 'posted' });
+    // Taken over: its closing text answers the prompt that joined it, not this one.
+    assert.deepEqual(captureReply(entries, '[Leo Chat] new'), { kind: 'posted', text: '' });
     assert.deepEqual(captureReply(entries, '[Leo Chat] newest'), { kind: 'reply', text: 'Plain answer.' });
   });
 

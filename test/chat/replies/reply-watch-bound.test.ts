@@ -25,6 +25,7 @@ function watch(clock: ManualClock) {
       asked.push(...input.prompts.map((p) => p.prompt));
       return input.prompts.map(() => ({ result: { kind: 'not_found' as const } }));
     },
+    postedAfter: () => false,
     post: () => {},
   });
   const deliver = (agent: string, id: string, text: string) => {

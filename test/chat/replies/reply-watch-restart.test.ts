@@ -29,6 +29,7 @@ function daemonLife(home: string, posted: [string, string][], opened: Database[]
     exists: () => true,
     format: () => 'claude' as const,
     capture: captureReplyTask,
+    postedAfter: () => false,
     post: (_agent, text, replyTo) => void posted.push([text, replyTo]),
   });
 }

@@ -72,18 +72,36 @@ describe('Stop hook → reply captured from the transcript (worker pool) → pos
     assert.deepEqual([reply.text, reply.reply_to, reply.kind], ['2 + 2 = 4.', id, 'text']);
   });
 
-  it('posts nothing when the agent called leo_chat_post during the turn', async () => {
-    const fixturePrompt = JSON.parse(
+  /** The prompt of the recorded turn that calls leo_chat_post and then says "Posted the summary to your thread." */
+  const postFixturePrompt = () => {
+    const content = JSON.parse(
       fs
         .readFileSync(transcriptFixture('mcp-post.jsonl'), 'utf8')
         .split('\n')
         .find((l) => l.includes('"type":"user"'))!,
     ).message.content;
-    const prompt = typeof fixturePrompt === 'string' ? fixturePrompt : fixturePrompt[0].text;
-    const before = await lastOut();
+    return (typeof content === 'string' ? content : content[0].text) as string;
+  };
+
+  it('posts nothing more when the agent posted with leo_chat_post during the turn', async () => {
+    const prompt = postFixturePrompt();
     await send(prompt.replace(/^\[Leo Chat\] /, ''));
+    const post = await request(t.tcp, 'POST', '/api/agent/den/chat/post', {
+      token: t.daemon.agentToken,
+      body: { text: 'The summary: all green.' },
+    });
+    assert.equal(post.status, 200, post.text);
     await stop(transcriptFor('mcp-post', prompt, prompt, t.home));
-    assert.equal((await lastOut()).id, before.id, 'no reply posted');
+    const last = await lastOut();
+    assert.deepEqual([last.text, last.reply_to], ['The summary: all green.', undefined], 'no reply posted after it');
+  });
+
+  it("a post call that never reached the thread: the turn's closing words are posted as the reply", async () => {
+    const prompt = postFixturePrompt();
+    const id = await send(prompt.replace(/^\[Leo Chat\] /, ''));
+    await stop(transcriptFor('mcp-post', prompt, prompt, t.home));
+    const reply = await lastOut();
+    assert.deepEqual([reply.text, reply.reply_to], ['Posted the summary to your thread.', id]);
   });
 
   it('a prompt not in the transcript yet waits for a later Stop', async () => {
