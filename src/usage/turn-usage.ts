@@ -37,6 +37,14 @@ export const UsageTotals = TurnUsage.extend({
 });
 export type UsageTotals = z.infer<typeof UsageTotals>;
 
+/** GET /api/v1/agents/:name/usage's data: the agent's sums per UTC day, oldest first, every day listed. */
+export const AgentUsageDays = z.object({
+  agent: z.string(),
+  days: z.array(UsageTotals.extend({ day: z.string() })),
+  totals: UsageTotals,
+});
+export type AgentUsageDays = z.infer<typeof AgentUsageDays>;
+
 /** The agent_usage event's data: one stored turn, and the agent's all-time sums with it. */
 export const AgentUsageEvent = z.object({
   agent: z.string(),

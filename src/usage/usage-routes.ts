@@ -5,21 +5,13 @@ import { Access } from '../http/access.js';
 import { notFound, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
-import { UsageTotals } from './turn-usage.js';
+import { AgentUsageDays } from './turn-usage.js';
 import type { UsageMeter } from './usage-meter.js';
 
 const MAX_USAGE_DAYS = 366;
 
 const Params = z.object({ name: NameSchema });
 const Query = z.object({ days: z.coerce.number().int().min(1).max(MAX_USAGE_DAYS).default(7) });
-
-/** GET /api/v1/agents/:name/usage's data: the agent's sums per UTC day, oldest first, every day listed. */
-export const AgentUsageDays = z.object({
-  agent: z.string(),
-  days: z.array(UsageTotals.extend({ day: z.string() })),
-  totals: UsageTotals,
-});
-export type AgentUsageDays = z.infer<typeof AgentUsageDays>;
 
 /**
  * What an agent costs per day, for whoever may read the fleet (/api/v1/state shows the same sums all-time): figures

@@ -5,6 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import type { TurnUsage } from '../../src/usage/turn-usage.js';
+import { UsageStore } from '../../src/usage/usage-store.js';
 import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
 
@@ -88,6 +90,47 @@ describe('Leo Web: fleet controls', () => {
     assert.equal((await agent('ivy')).json.data.appearance?.emoji, undefined);
     await page.goto(`${t.daemon.appUrl}#/`);
     await card.locator('.agent-avatar', { hasText: 'I' }).waitFor();
+  });
+
+  it('shows what the agent cost today and over the last seven days, a bar per day', async () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    const store = new UsageStore(t.daemon.db);
+    const turn = (key: string, atMs: number, usage: Partial<TurnUsage>) =>
+      store.record({
+        agent: 'ivy',
+        key,
+        harness: 'claude',
+        model: 'claude-sonnet-4-5',
+        atMs,
+        usage: {
+          input_tokens: 0,
+          output_tokens: 0,
+          cache_read_tokens: 0,
+          cache_write_tokens: 0,
+          cost_usd: null,
+          ...usage,
+        },
+      });
+    const now = t.clock.now();
+    turn('t1', now, { input_tokens: 1000, output_tokens: 200, cache_read_tokens: 5000, cost_usd: 0.0123 });
+    turn('t2', now, { input_tokens: 2000, output_tokens: 800, cost_usd: 0.5 });
+    turn('t3', now - 2 * DAY, { input_tokens: 40_000, output_tokens: 1000, cost_usd: 1.25 });
+    turn('t4', now - 2 * DAY, { input_tokens: 100, output_tokens: 100 });
+    await page.goto(`${t.daemon.appUrl}#/a/ivy`);
+    const usage = page.locator('[data-usage="ivy"]');
+    await usage.waitFor();
+    const figures = await usage.locator('.usage-figure').allInnerTexts();
+    assert.deepEqual(
+      figures.map((f) => f.replace(/\s+/g, ' ').trim()),
+      ['Today (UTC) $0.51 9K tokens · 2 turns', 'Last 7 days $1.76 50.2K tokens · 4 turns'],
+    );
+    const days = await usage.locator('.usage-days li').allInnerTexts();
+    assert.equal(days.length, 7, 'every day listed, oldest first');
+    assert.match(days.at(-1)!, /9K · \$0\.51/);
+    assert.match(days.at(-3)!, /41\.2K · \$1\.25/);
+    assert.match(days[0]!, /—/, 'a day without turns');
+    assert.match(await usage.innerText(), /1 turn has no price/);
+    await shots.take(page, 'controls-usage');
   });
 
   it('stops, starts, renames and removes an agent from its controls', async () => {

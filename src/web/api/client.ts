@@ -15,6 +15,7 @@ import {
 import { TemplateSummary } from '../../config/template-summary.js';
 import { Changes, FileDiff } from '../../review/changes-schemas.js';
 import { RunLogTail, TaskDetail, TaskRunStarted } from '../../tasks/task-wire.js';
+import { AgentUsageDays } from '../../usage/turn-usage.js';
 import {
   DeliveryEntry,
   PresenceState,
@@ -318,6 +319,11 @@ export class Api {
       'GET',
       `/api/v1/tasks/${encodeURIComponent(task)}/runs/${encodeURIComponent(run)}/log`,
     );
+  }
+
+  /** The agent's usage per UTC day, the last `days` of them, oldest first. */
+  usage(agent: string, days: number) {
+    return this.call(AgentUsageDays, 'GET', `/api/v1/agents/${encodeURIComponent(agent)}/usage?days=${days}`);
   }
 
   /** The agent workspace's changed files (git status). */

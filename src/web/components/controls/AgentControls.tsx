@@ -4,11 +4,12 @@ import { agents, dropAgent } from '../../stores/fleet.js';
 import { changesHref, threadHref } from '../../stores/route.js';
 import { ScreenBar } from '../ScreenBar.js';
 import { useAction } from './useAction.js';
+import { AgentUsage } from '../usage/AgentUsage.js';
 import { AppearanceForm } from './AppearanceForm.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
 
 /**
- * One agent's controls (`#/a/<agent>`): stop / start / restart, rename, appearance, template, environments, remove — the
+ * One agent's controls (`#/a/<agent>`): stop / start / restart, rename, what it cost, appearance, template, environments, remove — the
  * daemon's agent routes, its refusals shown as it words them. Removing asks once more, naming the agent.
  */
 export function AgentControls({ agent }: { agent: string }) {
@@ -106,6 +107,8 @@ export function AgentControls({ agent }: { agent: string }) {
             </button>
           </div>
         </form>
+
+        <AgentUsage agent={agent} />
 
         <AppearanceForm agent={a} />
 
