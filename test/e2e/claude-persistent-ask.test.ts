@@ -8,6 +8,7 @@ import { MODEL } from '../helpers/claude-agent.js';
 import { claudeSandbox, claudeTemplateConfig, findClaude } from '../helpers/claude-cli.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import { fireTask, runFinished } from '../helpers/task-runs.js';
 import { until } from '../helpers/wait.js';
 
 const PROMPT = 'Pick the colour of the day, marker LEO-PERSIST-2207';
@@ -56,9 +57,7 @@ describe('a persistent claude task asking in its own thread', () => {
       sandbox.cleanup();
     });
     const token = d.daemon.operatorToken;
-    const fired = await request(d.tcp, 'POST', '/api/v1/tasks/colour/run', { token });
-    assert.equal(fired.status, 202, fired.text);
-    const runId = fired.json.data.run_id;
+    const runId = await fireTask(d, 'colour');
     const ask = await until(
       'the task turn to ask',
       async () =>
@@ -76,15 +75,7 @@ describe('a persistent claude task asking in its own thread', () => {
       body: { values: ['Blue'] },
     });
     assert.equal(answered.status, 200, answered.text);
-    const run = await until(
-      'the run to finish',
-      async () =>
-        (await request(d.tcp, 'GET', '/api/v1/state', { token })).json.data.recent_runs.find(
-          (r: any) => r.id === runId && r.status !== 'running',
-        ),
-      60_000,
-      250,
-    );
+    const run = await runFinished(d, 'colour', runId, 60_000);
     assert.equal(run.status, 'succeeded', run.error);
     const result = api.requests.map((r) => toolResult(lastUserMessage(r.body), TOOL_ID)).find((b) => b !== undefined);
     assert.match(JSON.stringify(result), /\\"labels\\":\[\\"Blue\\"\]/, 'the blocked call got the answer');

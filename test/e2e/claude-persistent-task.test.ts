@@ -7,6 +7,7 @@ import type { ManualClock } from '../../src/core/clock.js';
 import { isAgentTurn, lastUserMessage, mentions, toolResult } from '../helpers/anthropic-server.js';
 import { startClaudeAgent } from '../helpers/claude-agent.js';
 import { request } from '../helpers/http.js';
+import { runTaskNow } from '../helpers/task-runs.js';
 import { until } from '../helpers/wait.js';
 
 const PROMPT = 'Write the digest, marker LEO-PERSIST-7';
@@ -56,18 +57,7 @@ describe('a persistent claude task owned by another agent', () => {
     const thread = async (name: string) =>
       (await request(d.tcp, 'GET', `/api/v1/chat/${name}/messages?limit=200`, { token })).json.data.messages;
 
-    const fired = await request(d.tcp, 'POST', '/api/v1/tasks/digest/run', { token });
-    assert.equal(fired.status, 202, fired.text);
-    const runId = fired.json.data.run_id;
-    const run = await until(
-      'the run to finish',
-      async () =>
-        (await request(d.tcp, 'GET', '/api/v1/state', { token })).json.data.recent_runs.find(
-          (r: any) => r.id === runId && r.status !== 'running',
-        ),
-      90_000,
-      500,
-    );
+    const { runId, run } = await runTaskNow(d, 'digest');
     assert.equal(run.status, 'succeeded', run.error);
     const scheduled = agent.api.requests.find(
       (r) => isAgentTurn(r.body) && toolResult(lastUserMessage(r.body), SCHEDULE_ID),

@@ -7,7 +7,7 @@ import { MODEL } from '../helpers/claude-agent.js';
 import { claudeSandbox, claudeTemplateConfig, findClaude } from '../helpers/claude-cli.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
-import { until } from '../helpers/wait.js';
+import { runTaskNow } from '../helpers/task-runs.js';
 
 const PROMPT = 'Collect the news and post it, marker LEO-TASK-5150';
 const TOOL_ID = 'toolu_task_post';
@@ -48,18 +48,7 @@ describe('a oneshot claude task', () => {
       sandbox.cleanup();
     });
     const token = d.daemon.operatorToken;
-    const fired = await request(d.tcp, 'POST', '/api/v1/tasks/news/run', { token });
-    assert.equal(fired.status, 202, fired.text);
-    const runId = fired.json.data.run_id;
-    const run = await until(
-      'the run to finish',
-      async () =>
-        (await request(d.tcp, 'GET', '/api/v1/state', { token })).json.data.recent_runs.find(
-          (r: any) => r.id === runId && r.status !== 'running',
-        ),
-      90_000,
-      500,
-    );
+    const { runId, run } = await runTaskNow(d, 'news');
     assert.equal(run.status, 'succeeded', run.error);
     assert.deepEqual([run.harness, run.model], ['claude', MODEL]);
     const turn = api.requests.find((r) => isAgentTurn(r.body) && toolResult(lastUserMessage(r.body), TOOL_ID));

@@ -13,6 +13,7 @@ import type { ManualClock } from '../../src/core/clock.js';
 import { runLeoAsync } from '../helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import { fireTask, runFinished } from '../helpers/task-runs.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { testConfig } from '../helpers/temp-home.js';
 import { until } from '../helpers/wait.js';
@@ -57,16 +58,7 @@ describe('task owners, task output and Leo Chat messages in the daemon', () => {
     request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const thread = async (agent: string) =>
     (await op('GET', `/api/v1/chat/${agent}/messages?limit=200`)).json.data?.messages ?? [];
-  const finished = (task: string, runId: string) =>
-    until(
-      `${task} to finish`,
-      async () =>
-        (await op('GET', '/api/v1/state')).json.data.recent_runs.find(
-          (r: any) => r.id === runId && r.status !== 'running',
-        ),
-      20_000,
-      50,
-    );
+  const finished = (task: string, runId: string) => runFinished(t, task, runId, 20_000);
 
   before(async () => {
     t = await startTestDaemon({ config: '' });
@@ -228,16 +220,7 @@ describe('chat.enabled: false', () => {
     const run = await runLeoAsync(['run', 'orphan'], envOf(t));
     assert.equal(run.status, 1, 'the run result is unchanged');
     assert.ok(run.stderr.startsWith(`leo run: warning: no failure card was posted: ${CHAT_OFF}`), run.stderr);
-    const fired = await op('POST', '/api/v1/tasks/orphan/run');
-    assert.equal(fired.status, 202);
-    await until(
-      'the run to finish',
-      async () =>
-        (await op('GET', '/api/v1/state')).json.data.recent_runs.find(
-          (r: any) => r.id === fired.json.data.run_id && r.status === 'failed',
-        ),
-      20_000,
-    );
+    assert.equal((await runFinished(t, 'orphan', await fireTask(t, 'orphan'), 20_000)).status, 'failed');
     await setChat(true);
     const threads = (await op('GET', '/api/v1/chat/threads')).json.data;
     assert.deepEqual(
