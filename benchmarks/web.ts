@@ -3,7 +3,7 @@
  *   1. first-load bytes of the app shell (index.html and every file it references) as sent raw, gzip and brotli —
  *      goal ≤ 120 KB gzip;
  *   2. navigation → the fleet rendered (every agent's card on screen): pairing through the link on a fresh browser
- *      context, then a reload of the paired page, p50/max over `--runs`;
+ *      context, then a reload of the paired page at once and another once it has been open 2 s, p50/max over `--runs`;
  *   4. the live terminal (web-terminal.ts): its lazy chunk's bytes and pane output → page latency;
  *   3. the event rate the app applies without dropping frames: `agent_activity` events for one agent published on the
  *      daemon's bus at each rate for `--seconds`, while the page records its animation-frame gaps; a frame longer than
@@ -36,6 +36,7 @@ const BUDGET_MS = 240_000;
 const GOAL_GZIP_KB = 120;
 const DROPPED_FRAME_MS = 50;
 const LONG_THREAD = 10_000;
+const SETTLE_MS = 2_000;
 
 interface Options {
   agents: number;
@@ -110,6 +111,7 @@ async function shellBytes(port: number): Promise<void> {
 async function fleetRendered(d: TestDaemon, b: Browser, opts: Options): Promise<void> {
   const paired: number[] = [];
   const reloaded: number[] = [];
+  const settled: number[] = [];
   for (let i = 0; i < opts.runs; i++) {
     const context = await b.newContext({ viewport: PHONE });
     const page = await context.newPage();
@@ -129,6 +131,13 @@ async function fleetRendered(d: TestDaemon, b: Browser, opts: Options): Promise<
     await page.reload();
     await rendered();
     reloaded.push(performance.now() - t0);
+    // A page open a while, as a person's is: Chromium stores the module's compiled code a moment after it first ran,
+    // so a reload right after the first load compiles it again (measured ~110 ms more on this machine).
+    await page.waitForTimeout(SETTLE_MS);
+    t0 = performance.now();
+    await page.reload();
+    await rendered();
+    settled.push(performance.now() - t0);
     if ((await cards.count()) < opts.agents) throw new Error('fleet incomplete');
     await context.close();
   }
@@ -137,7 +146,8 @@ async function fleetRendered(d: TestDaemon, b: Browser, opts: Options): Promise<
     ['load', 'p50 ms', 'max ms'],
     [
       ['pairing link, fresh browser', fmt(quantile(paired, 0.5), 0), fmt(maxOf(paired), 0)],
-      ['reload, already paired', fmt(quantile(reloaded, 0.5), 0), fmt(maxOf(reloaded), 0)],
+      ['reload, right after that load', fmt(quantile(reloaded, 0.5), 0), fmt(maxOf(reloaded), 0)],
+      [`reload, the page open ${SETTLE_MS / 1000} s`, fmt(quantile(settled, 0.5), 0), fmt(maxOf(settled), 0)],
     ],
   );
 }
