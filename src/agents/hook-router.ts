@@ -19,11 +19,18 @@ export type HookHandler = (body: HookBody, gone: AbortSignal) => Promise<HookAns
 export class HookRouter {
   private readonly handlers = new Map<HookEvent, HookHandler[]>();
 
+  /**
+   * `currentName` maps the agent a hook names (its LEO_AGENT) to the agent it is now: a live rename leaves the
+   * harness running under its old name.
+   */
+  constructor(private readonly deps: { currentName(agent: string): string } = { currentName: (a) => a }) {}
+
   on(event: HookEvent, handler: HookHandler): void {
     this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
   }
 
-  async dispatch(event: HookEvent, body: HookBody, gone: AbortSignal): Promise<HookAnswer> {
+  async dispatch(event: HookEvent, input: HookBody, gone: AbortSignal): Promise<HookAnswer> {
+    const body = { ...input, agent: this.deps.currentName(input.agent) };
     let answer: HookAnswer = {};
     for (const handler of this.handlers.get(event) ?? []) {
       const a = await handler(body, gone);

@@ -15,6 +15,7 @@ import { MAX_CONSECUTIVE_CRASHES, crashDelay, nextConsecutive } from './crash-ba
 import { exitDetail, paneLines } from '../delivery/screen/screen.js';
 import type { AgentLauncher } from './launcher.js';
 import { displayName, resolveAgent, resolveAppearance } from './resolve.js';
+import { FormerNames } from './former-names.js';
 import { agentOfSession, sessionName } from './session-name.js';
 
 /** What the supervisor asks of tmux beyond starting sessions (the launcher does that). */
@@ -78,6 +79,7 @@ export class Supervisor {
   private readonly runtimes = new Map<string, Runtime>();
   private readonly queues = new KeyedQueue();
   private readonly goneListeners: ((agent: string) => void)[] = [];
+  private readonly formerNames = new FormerNames();
 
   constructor(private readonly deps: SupervisorDeps) {}
 
@@ -94,6 +96,14 @@ export class Supervisor {
 
   get(name: string): Agent {
     return this.view(this.record(name));
+  }
+
+  /**
+   * The agent a hook or tool call naming itself `name` comes from: after a live rename the harness still calls itself
+   * by the old name (its LEO_AGENT) until it is launched again.
+   */
+  currentName(name: string): string {
+    return this.has(name) ? name : this.formerNames.resolve(name);
   }
 
   has(name: string): boolean {
@@ -154,7 +164,7 @@ export class Supervisor {
         this.serial(record.name, async () => {
           await this.deps.tmux.killSession(sessionName(record.name));
           try {
-            await this.deps.launcher.launch(record, { resume: true });
+            await this.launch(record, { resume: true });
             this.markRunning(record.name);
             this.stateChanged(record.name);
           } catch (err) {
@@ -199,10 +209,11 @@ export class Supervisor {
       };
       this.deps.launcher.check(record);
       this.deps.store.insert(record);
+      this.formerNames.taken(record.name);
       try {
         const workspace = resolveAgent(record, config, this.deps.paths.home).workspace;
         await this.deps.launcher.prepareWorkspace(workspace, record, req.base);
-        await this.deps.launcher.launch(record, { resume: false });
+        await this.launch(record, { resume: false });
       } catch (err) {
         this.deps.store.remove(record.name);
         this.runtimes.delete(record.name);
@@ -328,6 +339,11 @@ export class Supervisor {
       rt.retry = null;
       this.runtimes.delete(from);
       this.runtimes.set(to, rt);
+      if (live) this.formerNames.renamedLive(from, to);
+      else {
+        this.formerNames.ended(from);
+        this.formerNames.taken(to);
+      }
       this.deps.activity.rename(from, to);
       this.deps.bus.publish('agent_stopped', { agent: from, wake_on_message: false });
       if (live) {
@@ -508,7 +524,7 @@ export class Supervisor {
         const record = this.deps.store.get(name);
         if (!record || rt.status !== 'starting') return;
         try {
-          await this.deps.launcher.launch(record, { resume: true });
+          await this.launch(record, { resume: true });
           this.markRunning(name, false);
           this.stateChanged(name);
         } catch (err) {
@@ -541,7 +557,7 @@ export class Supervisor {
 
   private async boot(record: AgentRecord, resume: boolean): Promise<void> {
     await this.deps.tmux.killSession(sessionName(record.name));
-    await this.deps.launcher.launch(record, { resume });
+    await this.launch(record, { resume });
     this.deps.store.setState(record.name, 'active');
     if (record.stop_reason !== null) this.deps.store.update(record.name, { stop_reason: null });
     this.markRunning(record.name);
@@ -552,7 +568,14 @@ export class Supervisor {
     rt.retry?.cancel();
     rt.retry = null;
     await this.deps.tmux.killSession(sessionName(name));
+    this.formerNames.ended(name);
     rt.status = 'stopped';
+  }
+
+  /** Every launch goes here: the new process has the agent's own name, so its former names are done with. */
+  private launch(record: AgentRecord, opts: { resume: boolean }): Promise<void> {
+    this.formerNames.ended(record.name);
+    return this.deps.launcher.launch(record, opts);
   }
 
   private markRunning(name: string, resetCrashes = true): void {

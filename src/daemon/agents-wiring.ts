@@ -164,7 +164,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
   });
   d.features.add('agent_environments', 'agent_appearance', 'agent_status_restoring', 'agent_terminal');
   // Chat and tasks subscribe to the hooks they handle as they are built.
-  const hooks = new HookRouter();
+  const hooks = new HookRouter({ currentName: (a) => supervisor.currentName(a) });
   hooks.on('session-start', ({ agent, payload }) => {
     if (typeof payload.session_id === 'string') supervisor.noteSession(agent, payload.session_id);
     return {};

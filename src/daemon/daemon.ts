@@ -296,6 +296,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     enabled: chat.enabled,
     callers: {
       agentExists: (a) => agents.supervisor.has(a),
+      currentName: (a) => agents.supervisor.currentName(a),
       taskTurn: (agent) => {
         const turn = tasks.persistent.inFlight(agent);
         return turn && { ...turn, owner: tasks.cards.ownerOf(turn.task).agent };

@@ -37,6 +37,8 @@ export interface ToolCaller {
 /** What the routes need to know about agents and task runs to identify a caller. */
 export interface CallerLookup {
   agentExists(name: string): boolean;
+  /** The agent a path names now: after a live rename the harness still calls with its old name until relaunched. */
+  currentName(name: string): string;
   /**
    * The persistent task run whose turn is in flight in this agent, and its task's owner: the agent's output during
    * that turn is filed under the run, in the owner's thread.
@@ -54,7 +56,7 @@ export const CallerParams = z.object({ name: AgentName });
  * agent — or, for a task run, the pinned `assistant` thread, where a task whose owner is not an agent posts.
  */
 export function toolCaller(req: FastifyRequest, lookup: CallerLookup, via: NonNullable<ToolCaller['via']>): ToolCaller {
-  const { name } = parseInput(CallerParams, req.params, 'params');
+  const name = lookup.currentName(parseInput(CallerParams, req.params, 'params').name);
   const header = (h: string) => {
     const v = req.headers[h];
     return typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined;

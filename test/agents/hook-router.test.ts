@@ -42,4 +42,13 @@ describe('HookRouter', () => {
     await router.dispatch('stop', body, gone.signal);
     assert.deepEqual(seen, ['a', true]);
   });
+
+  it('hands subscribers the agent a hook comes from now (a live rename leaves the harness its old name)', async () => {
+    const router = new HookRouter({ currentName: (a) => (a === 'old' ? 'new' : a) });
+    const seen: string[] = [];
+    router.on('stop', (b) => (seen.push(b.agent), {}));
+    await router.dispatch('stop', { agent: 'old', payload: {} }, live());
+    await router.dispatch('stop', { agent: 'other', payload: {} }, live());
+    assert.deepEqual(seen, ['new', 'other']);
+  });
 });

@@ -238,4 +238,35 @@ describe('activity and rename through the real daemon', () => {
     assert.deepEqual(keyed(`SELECT agent FROM read_markers`), ['lair']);
     assert.equal((await api('DELETE', '/api/v1/agents/lair')).status, 200);
   });
+
+  it("a live-renamed agent's harness, still calling itself by the old name, reaches the renamed agent until relaunched", async () => {
+    await spawn('scout', 'sleeper');
+    assert.equal((await api('POST', '/api/v1/agents/scout/rename', { name: 'ranger' })).status, 200);
+    const agentPost = (as: string, text: string) =>
+      request(t.tcp, 'POST', `/api/agent/${as}/chat/post`, { token: t.daemon.agentToken, body: { text } });
+    // What the running harness has: LEO_AGENT=scout, and scout in its MCP URL.
+    const posted = await agentPost('scout', 'posted under my old name');
+    assert.equal(posted.status, 200, posted.text);
+    const texts = async (agent: string) =>
+      ((await api('GET', `/api/v1/chat/${agent}/messages`)).json.data.messages as { text: string }[]).map(
+        (m) => m.text,
+      );
+    assert.ok((await texts('ranger')).includes('posted under my old name'));
+    // Its hooks too: a SessionStart under the old name records the renamed agent's session.
+    const hooked = await request(t.socket, 'POST', '/hooks/session-start', {
+      body: { agent: 'scout', payload: { session_id: 'sess-after-rename' } },
+    });
+    assert.equal(hooked.status, 200, hooked.text);
+    const record = () => t.daemon.db.prepare('SELECT session_id FROM agents WHERE name = ?').pluck().get('ranger');
+    assert.equal(record(), 'sess-after-rename');
+    // Relaunched, the harness has its own name: the old one is nobody's.
+    assert.equal((await api('POST', '/api/v1/agents/ranger/restart')).status, 200);
+    assert.equal((await agentPost('scout', 'after the restart')).status, 404);
+    // And a new agent that takes the old name gets its calls.
+    await spawn('scout', 'sleeper');
+    assert.equal((await agentPost('scout', 'the new scout')).status, 200);
+    assert.ok((await texts('scout')).includes('the new scout'));
+    assert.ok(!(await texts('ranger')).includes('the new scout'));
+    for (const name of ['scout', 'ranger']) assert.equal((await api('DELETE', `/api/v1/agents/${name}`)).status, 200);
+  });
 });
