@@ -27,7 +27,7 @@ import { rfc3339 } from '../core/time.js';
 import type https from 'node:https';
 import { WebhookProvider } from '../push/webhook-provider.js';
 import { webhookTargetRefusal } from '../push/webhook-target.js';
-import { resolveProgram } from '../native/programs.js';
+import { ffprobeBeside, resolveProgram } from '../native/programs.js';
 import type { TranscribeResult } from '../../workers/transcribe.js';
 import type { AudioVerdict, JudgeAudioInput } from '../../workers/audio-judge.js';
 import type { Captured } from '../chat/replies/reply-capture.js';
@@ -115,7 +115,7 @@ export async function wireChat(d: ChatWiringDeps) {
   /** ffprobe, which judges whether a file is audio: beside chat.ffmpeg when that is set, else as ffmpeg is found. */
   const ffprobe = () => {
     const configured = d.config().chat.ffmpeg;
-    return resolveProgram('ffprobe', configured && path.join(path.dirname(configured), 'ffprobe'), 'chat.ffmpeg').path;
+    return resolveProgram('ffprobe', ffprobeBeside(configured), 'chat.ffmpeg').path;
   };
   const attachments = new AttachmentStore(
     d.db,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
-import { probe, resolveProgram } from '../native/programs.js';
+import { ffprobeBeside, probe, resolveProgram } from '../native/programs.js';
 import BetterSqlite3 from 'better-sqlite3';
 import { schemaVersion } from '../store/migrate.js';
 import { migrations } from '../store/migrations.js';
@@ -43,6 +43,15 @@ export async function runChecks(ctx: DoctorContext): Promise<CheckResult[]> {
     await checkProgram(
       'ffmpeg',
       cfg?.chat.ffmpeg,
+      'chat.ffmpeg',
+      ['-version'],
+      false,
+      ctx.envPath,
+      'apt-get install ffmpeg',
+    ),
+    await checkProgram(
+      'ffprobe',
+      ffprobeBeside(cfg?.chat.ffmpeg),
       'chat.ffmpeg',
       ['-version'],
       false,

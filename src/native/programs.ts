@@ -31,6 +31,10 @@ export function findOnPath(name: string, envPath = process.env.PATH ?? ''): stri
   return null;
 }
 
+/** ffprobe (which judges whether an attachment is audio) beside a configured chat.ffmpeg; else found as ffmpeg is. */
+export const ffprobeBeside = (ffmpeg: string | undefined): string | undefined =>
+  ffmpeg ? path.join(path.dirname(ffmpeg), 'ffprobe') : undefined;
+
 /**
  * Resolves a native program: an explicit config path wins (and is reported missing rather than silently replaced
  * when it does not exist), then the copy built into native-bins/, then PATH.

@@ -39,7 +39,16 @@ describe('leo doctor', () => {
       fs.writeFileSync(`${t.home}/leo.yaml`, `chat:\n  whisper_model: ${fakeModel(`${t.home}/ggml-tiny.bin`)}\n`);
       const r = runLeo(['doctor'], t.env);
       assert.equal(r.status, 0, r.stdout + r.stderr);
-      for (const name of ['config', 'tmux', 'ffmpeg', 'whisper-cli', 'whisper model', 'state folder', 'database'])
+      for (const name of [
+        'config',
+        'tmux',
+        'ffmpeg',
+        'ffprobe',
+        'whisper-cli',
+        'whisper model',
+        'state folder',
+        'database',
+      ])
         assert.match(line(r.stdout, name), /^ok\s/, `${name}: ${r.stdout}`);
       assert.match(line(r.stdout, 'whisper-cli'), /whisper|usage/i);
       assert.match(r.stdout, /everything is in place/);
@@ -54,7 +63,7 @@ describe('leo doctor', () => {
       const env = {
         ...t.env,
         LEO_NATIVE_BIN_DIR: `${t.home}/empty-bin`,
-        PATH: pathWith(`${t.home}/path`, ['tmux', 'ffmpeg']),
+        PATH: pathWith(`${t.home}/path`, ['tmux', 'ffmpeg', 'ffprobe']),
       };
       const r = runLeo(['doctor'], env);
       assert.equal(r.status, 0, r.stdout + r.stderr);
