@@ -4,7 +4,15 @@ export interface ExecResult {
   code: number;
   stdout: string;
   stderr: string;
+  /**
+   * The program wrote more than MAX_OUTPUT_BYTES and was stopped there (code -1): stdout holds what came before. A
+   * caller that can use a part (a diff it caps anyway) does; any other treats it as the failure it is.
+   */
+  truncated?: true;
 }
+
+/** What one run may print before it is stopped (execFile's maxBuffer, per stream). */
+export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 export interface ExecOptions {
   env?: NodeJS.ProcessEnv;
@@ -26,8 +34,10 @@ export const realExec: Exec = (file, args, opts = {}) =>
     const child = execFile(
       file,
       args as string[],
-      { env: opts.env, cwd: opts.cwd, timeout: opts.timeoutMs ?? 10_000, maxBuffer: 16 * 1024 * 1024 },
+      { env: opts.env, cwd: opts.cwd, timeout: opts.timeoutMs ?? 10_000, maxBuffer: MAX_OUTPUT_BYTES },
       (err, stdout, stderr) => {
+        if (err?.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+          return resolve({ code: -1, stdout: String(stdout), stderr: String(stderr), truncated: true });
         if (err && typeof err.code === 'string') return reject(err);
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });

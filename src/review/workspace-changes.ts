@@ -17,6 +17,11 @@ export class WorkspaceChanges {
 
   async status(workspace: string): Promise<{ files: ChangedFile[]; truncated: boolean }> {
     const r = await this.git(workspace, ['status', '--porcelain=v2', '-z', '--untracked-files=all']);
+    if (r.truncated) {
+      // More than the exec seam takes: the whole records before the cut, said to be a part.
+      const listed = parsePorcelainV2(r.stdout.slice(0, r.stdout.lastIndexOf('\0') + 1), this.caps.files);
+      return { files: listed.files, truncated: true };
+    }
     if (r.code !== 0) throw new NotARepoError(firstLine(r.stderr) || `git status exited with ${r.code}`);
     return parsePorcelainV2(r.stdout, this.caps.files);
   }
@@ -28,6 +33,8 @@ export class WorkspaceChanges {
   async diff(workspace: string, rel: string): Promise<{ diff: string; truncated: boolean }> {
     const flags = ['--no-color', '--no-ext-diff', '--no-textconv'];
     const tracked = await this.git(workspace, ['diff', ...flags, 'HEAD', '--', rel]);
+    // A diff longer than the exec seam takes is cut here as any long diff is.
+    if (tracked.truncated) return { ...cap(tracked.stdout, this.caps.diffBytes), truncated: true };
     if (tracked.code !== 0)
       throw new NotARepoError(firstLine(tracked.stderr) || `git diff exited with ${tracked.code}`);
     let diff = tracked.stdout;
@@ -35,6 +42,7 @@ export class WorkspaceChanges {
       const others = await this.git(workspace, ['ls-files', '-z', '--others', '--exclude-standard', '--', rel]);
       if (others.code === 0 && others.stdout.split('\0').includes(rel)) {
         const fresh = await this.git(workspace, ['diff', ...flags, '--no-index', '--', '/dev/null', rel]);
+        if (fresh.truncated) return { ...cap(fresh.stdout, this.caps.diffBytes), truncated: true };
         if (fresh.code > 1) throw new Error(firstLine(fresh.stderr) || `git diff exited with ${fresh.code}`);
         diff = fresh.stdout;
       }

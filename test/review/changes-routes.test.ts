@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { realExec } from '../../src/core/exec.js';
+import { MAX_OUTPUT_BYTES, realExec } from '../../src/core/exec.js';
 import { parsePorcelainV2 } from '../../src/review/git-status.js';
 import { WorkspaceChanges } from '../../src/review/workspace-changes.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -98,6 +98,23 @@ describe('review: an agent workspace’s changes', () => {
     const cut = await changes.diff(repo, 'notes/new file.md');
     assert.equal(cut.truncated, true);
     assert.ok(Buffer.byteLength(cut.diff) <= 120 && cut.diff.endsWith('\n'));
+  });
+
+  it('a diff longer than a program may print (16 MB) is a cut diff, not an error', async () => {
+    const big = path.join(repo, 'huge.txt');
+    fs.writeFileSync(big, 'a line of an enormous log file an agent left behind\n'.repeat(360_000));
+    try {
+      assert.ok(fs.statSync(big).size > MAX_OUTPUT_BYTES);
+      const r = await diff('huge.txt');
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.data.truncated, true);
+      assert.ok(r.json.data.diff.startsWith('diff --git'));
+      const changes = new WorkspaceChanges(realExec, { files: 100, diffBytes: 2 * MAX_OUTPUT_BYTES });
+      const whole = await changes.diff(repo, 'huge.txt');
+      assert.equal(whole.truncated, true, 'cut at the exec seam even when the cap is larger');
+    } finally {
+      fs.rmSync(big);
+    }
   });
 
   it('parses renames (their original path is the next record) and keeps spaces in paths', () => {
