@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline/promises';
 import { parse } from 'yaml';
-import { initialConfig } from '../config/init-template.js';
+import { checkHarnessProgram } from '../agents/harness/program.js';
+import { initialConfig, type Installed } from '../config/init-template.js';
 import { resolvePaths } from '../core/home.js';
 
 /**
- * `leo init`: writes a commented leo.yaml with a template per harness. On a terminal it asks where
+ * `leo init`: writes a commented leo.yaml with a template per harness (commented out when its CLI is not on PATH). On a terminal it asks where
  * agents' folders go; from a script (stdin not a terminal) it asks nothing. An existing file is kept unless --force.
  */
 export async function runInitCommand(o: { force?: boolean }): Promise<void> {
@@ -24,12 +25,18 @@ export async function runInitCommand(o: { force?: boolean }): Promise<void> {
   }
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   // 0600: the file holds environment values (API keys).
-  const text = initialConfig(workspaceRoot ? { workspaceRoot } : {});
+  const onPath = (h: keyof Installed) => checkHarnessProgram(h, null, process.env.PATH ?? '')?.ok === true;
+  const installed: Installed = { claude: onPath('claude'), codex: onPath('codex'), opencode: onPath('opencode') };
+  const text = initialConfig({ installed, ...(workspaceRoot ? { workspaceRoot } : {}) });
+  const missing = Object.entries(installed)
+    .filter(([, has]) => !has)
+    .map(([h]) => h);
   fs.writeFileSync(file, text, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   console.log(
     [
-      `wrote ${file} (templates: ${Object.keys(parse(text).templates).join(', ')})`,
+      `wrote ${file} (templates: ${Object.keys(parse(text).templates).join(', ')}` +
+        (missing.length ? `; written commented out, their CLI not on PATH: ${missing.join(', ')})` : ')'),
       'next: leo doctor  ·  leo daemon (or leo service install)  ·  leo agent spawn shell --name first',
     ].join('\n'),
   );

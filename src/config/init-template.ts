@@ -1,8 +1,64 @@
+/** Which harness CLIs this machine has: a template for one it lacks is written commented out. */
+export type Installed = Record<(typeof HARNESS_TEMPLATES)[number]['name'], boolean>;
+
+const HARNESS_TEMPLATES = [
+  {
+    name: 'claude',
+    about:
+      'Claude Code. Needs `claude` on PATH and a login (run `claude` once) or ANTHROPIC_API_KEY in an environment.',
+    install: 'npm install -g @anthropic-ai/claude-code',
+    lines: [
+      'harness: claude',
+      '# model: claude-sonnet-4-5',
+      "# repo: git@github.com:you/project.git   # cloned into each agent's folder",
+      '# environments: [anthropic]',
+    ],
+  },
+  {
+    name: 'codex',
+    about: 'OpenAI Codex CLI. Needs `codex` on PATH and `codex login` (~/.codex/auth.json) or OPENAI_API_KEY.',
+    install: 'npm install -g @openai/codex',
+    lines: ['harness: codex', '# model: gpt-5-codex', '# environments: [openai]'],
+  },
+  {
+    name: 'opencode',
+    about:
+      'opencode. Needs `opencode` on PATH and a provider: `opencode auth login`, or one in ~/.config/opencode/opencode.json.',
+    install: 'npm install -g opencode-ai',
+    lines: ['harness: opencode', '# model: anthropic/claude-sonnet-4-5   # provider/model, as opencode names it'],
+  },
+] as const;
+
+const ALL_INSTALLED: Installed = { claude: true, codex: true, opencode: true };
+
+/**
+ * The templates section: one per harness, commented out (with how to install it) when its CLI is not on this machine,
+ * so `leo doctor` does not report a program the user never meant to use; then the shell template, which needs none.
+ */
+function templates(installed: Installed): string {
+  const blocks = HARNESS_TEMPLATES.map((t) => {
+    const body = [`${t.name}:`, ...t.lines.map((l) => `  ${l}`)];
+    const head = `  # ${t.about}`;
+    if (installed[t.name]) return [head, ...body.map((l) => `  ${l}`)].join('\n');
+    return [head, `  # Not installed here (${t.install}); uncomment once it is.`, ...body.map((l) => `  # ${l}`)].join(
+      '\n',
+    );
+  });
+  const shell = [
+    "  # A plain shell in tmux, no model and no login: to try Leo's terminal view and fleet controls. A chat message",
+    '  # arrives as a `[Leo Chat] …` line, which bash takes for a command.',
+    '  shell:',
+    '    harness: shell',
+    '    command: bash',
+  ].join('\n');
+  return [...blocks, shell].join('\n\n');
+}
+
 /**
  * The leo.yaml `leo init` writes: every line a new user needs to start a first agent, commented, and nothing the
  * defaults already say. `workspaceRoot` (asked on a terminal) lands in defaults.workspace_root when given.
  */
-export function initialConfig(o: { workspaceRoot?: string } = {}): string {
+export function initialConfig(o: { workspaceRoot?: string; installed?: Installed } = {}): string {
   const root = o.workspaceRoot
     ? `  workspace_root: ${JSON.stringify(o.workspaceRoot)}  # where agents get their folders`
     : '  # workspace_root: ~/leo-agents   # where agents get their folders (default: ~/.leo/agents)';
@@ -31,29 +87,6 @@ environments: {}
 #    OPENAI_API_KEY: sk-...
 
 templates:
-  # Claude Code. Needs \`claude\` on PATH and a login (run \`claude\` once) or ANTHROPIC_API_KEY in an environment.
-  claude:
-    harness: claude
-    # model: claude-sonnet-4-5
-    # repo: git@github.com:you/project.git   # cloned into each agent's folder
-    # environments: [anthropic]
-
-  # OpenAI Codex CLI. Needs \`codex\` on PATH and \`codex login\` (~/.codex/auth.json) or OPENAI_API_KEY.
-  codex:
-    harness: codex
-    # model: gpt-5-codex
-    # environments: [openai]
-
-  # opencode. Needs \`opencode\` on PATH (\`npm install -g opencode-ai\`) and a provider: \`opencode auth login\`, or
-  # one in ~/.config/opencode/opencode.json.
-  opencode:
-    harness: opencode
-    # model: anthropic/claude-sonnet-4-5   # provider/model, as opencode names it
-
-  # A plain shell in tmux, no model and no login: to try Leo's terminal view and fleet controls. A chat message
-  # arrives as a \`[Leo Chat] …\` line, which bash takes for a command.
-  shell:
-    harness: shell
-    command: bash
+${templates(o.installed ?? ALL_INSTALLED)}
 `;
 }

@@ -6,11 +6,22 @@ import { loadConfigFile } from '../../src/config/load.js';
 import { runLeo } from '../helpers/cli.js';
 import { makeTempHome } from '../helpers/temp-home.js';
 
-/** A home with no leo.yaml and no harness login: the new user's machine. */
-function freshHome() {
+/**
+ * A home with no leo.yaml and no harness login: the new user's machine, with the harness CLIs `clis` on its PATH (stand-
+ * ins: `leo init` and the doctor only look for the program).
+ */
+function freshHome(clis: string[] = []) {
   const t = makeTempHome();
   fs.rmSync(path.join(t.home, 'leo.yaml'));
-  const env: NodeJS.ProcessEnv = { ...t.env, CLAUDE_CONFIG_DIR: '', CODEX_HOME: path.join(t.home, '.codex') };
+  const bin = path.join(t.home, 'bin');
+  fs.mkdirSync(bin);
+  for (const cli of clis) fs.writeFileSync(path.join(bin, cli), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  const env: NodeJS.ProcessEnv = {
+    ...t.env,
+    PATH: `${bin}:${process.env.PATH}`,
+    CLAUDE_CONFIG_DIR: '',
+    CODEX_HOME: path.join(t.home, '.codex'),
+  };
   for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'OPENAI_API_KEY'])
     delete env[k];
   return { ...t, env, file: path.join(t.home, 'leo.yaml') };
@@ -21,7 +32,7 @@ const line = (out: string, name: string) =>
 
 describe('leo init', () => {
   it('from a script: asks nothing, writes a commented 0600 leo.yaml the daemon loads, with claude, codex, opencode and shell', async () => {
-    const t = freshHome();
+    const t = freshHome(['claude', 'codex', 'opencode']);
     try {
       const r = runLeo(['init'], t.env);
       assert.equal(r.status, 0, r.stderr);
@@ -45,6 +56,39 @@ describe('leo init', () => {
     }
   });
 
+  it('a harness whose CLI is not on PATH gets its template commented out, so the doctor has nothing to miss', async () => {
+    const t = freshHome(['claude']);
+    try {
+      const r = runLeo(['init'], t.env);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(
+        r.stdout,
+        /\(templates: claude, shell; written commented out, their CLI not on PATH: codex, opencode\)/,
+      );
+      const text = fs.readFileSync(t.file, 'utf8');
+      assert.match(
+        text,
+        /# Not installed here \(npm install -g @openai\/codex\); uncomment once it is\.\n {2}# codex:/,
+      );
+      const loaded = await loadConfigFile(t.file, t.home);
+      assert.ok(loaded.ok, JSON.stringify(loaded));
+      assert.deepEqual(Object.keys(loaded.config.templates), ['claude', 'shell']);
+      const doctor = runLeo(['doctor'], t.env);
+      assert.doesNotMatch(doctor.stdout, /required part/, doctor.stdout);
+      assert.match(line(doctor.stdout, 'codex CLI'), /^ok\s.*\(no template uses it\)/);
+      // Uncommented, as the comment says, it is a template like the others.
+      fs.writeFileSync(
+        t.file,
+        text.replace(/^ {2}# (codex:|  harness: codex|  # model: gpt-5-codex|  # environments: \[openai\])$/gm, '  $1'),
+      );
+      const again = await loadConfigFile(t.file, t.home);
+      assert.ok(again.ok, JSON.stringify(again));
+      assert.equal(again.config.templates.codex?.harness, 'codex');
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('keeps an existing leo.yaml unless --force', () => {
     const t = freshHome();
     try {
@@ -63,7 +107,7 @@ describe('leo init', () => {
 
 describe('leo doctor: what each harness a template uses is missing', () => {
   it('no login: says so per harness with how to log in; a login file or the key env makes it ok', () => {
-    const t = freshHome();
+    const t = freshHome(['claude', 'codex', 'opencode']);
     try {
       assert.equal(runLeo(['init'], t.env).status, 0);
       let out = runLeo(['doctor'], t.env).stdout;
