@@ -131,6 +131,25 @@ describe('Leo Web: fleet controls', () => {
     assert.match(days[0]!, /—/, 'a day without turns');
     assert.match(await usage.innerText(), /1 turn has no price/);
     await shots.take(page, 'controls-usage');
+
+    // Another turn counted while the screen is open: its agent_usage event brings the new figures in.
+    const usageOf = {
+      input_tokens: 1000,
+      output_tokens: 0,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      cost_usd: 0.1,
+    };
+    turn('t5', now, usageOf);
+    t.daemon.bus.publish('agent_usage', {
+      agent: 'ivy',
+      harness: 'claude',
+      model: 'claude-sonnet-4-5',
+      turn: usageOf,
+      totals: { ...usageOf, turns: 5, unpriced_turns: 1, cost_usd: 1.86 },
+    });
+    await usage.locator('.usage-figure', { hasText: '3 turns' }).waitFor();
+    assert.match(await usage.locator('.usage-figure').first().innerText(), /\$0\.61/);
   });
 
   it('stops, starts, renames and removes an agent from its controls', async () => {

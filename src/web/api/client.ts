@@ -15,7 +15,7 @@ import {
 import { TemplateSummary } from '../../config/template-summary.js';
 import { Changes, FileDiff } from '../../review/changes-schemas.js';
 import { RunLogTail, TaskDetail, TaskRunStarted } from '../../tasks/task-wire.js';
-import { AgentUsageDays } from '../../usage/turn-usage.js';
+import { AgentUsageDays, AgentUsageEvent } from '../../usage/turn-usage.js';
 import {
   DeliveryEntry,
   PresenceState,
@@ -88,6 +88,7 @@ export const FleetEvent = z.discriminatedUnion('type', [
     type: z.literal('agent_appearance_changed'),
     data: z.object({ agent: z.string(), appearance: Appearance.nullable() }).loose(),
   }),
+  z.object({ type: z.literal('agent_usage'), data: AgentUsageEvent.loose() }),
   z.object({ type: z.literal('chat.message'), data: z.object({ message: Message }).loose() }),
   z.object({ type: z.literal('chat.updated'), data: z.object({ message: Message }).loose() }),
   z.object({ type: z.literal('chat.read'), data: ReadMarker.loose() }),

@@ -85,6 +85,9 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
       });
       return null;
     }
+    case 'agent_usage':
+      patch(e.data.agent, (a) => ({ ...a, usage: e.data.totals }));
+      return null;
     case 'chat.message':
     case 'chat.updated':
       return 'threads';

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AgentUsageDays, UsageTotals } from '../../../usage/turn-usage.js';
 import { api, onUnpaired } from '../../stores/auth.js';
+import { agents } from '../../stores/fleet.js';
 import { formatCost, formatDay, formatTokens, sumTotals, tokensOf } from './usage-format.js';
 
 const DAYS = 7;
@@ -19,11 +20,12 @@ function Figures({ label, u }: { label: string; u: UsageTotals }) {
 
 /**
  * What an agent cost: today, the last seven days and each of them, from GET /api/v1/agents/:name/usage (figures only,
- * never what the turns said). Read when the screen opens: the controls are visited, not watched.
+ * never what the turns said). Read when the screen opens and again when an agent_usage event counts another turn.
  */
 export function AgentUsage({ agent }: { agent: string }) {
   const [usage, setUsage] = useState<AgentUsageDays | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const turns = agents.value.get(agent)?.usage?.turns;
   useEffect(() => {
     let live = true;
     api.usage(agent, DAYS).then(
@@ -35,7 +37,7 @@ export function AgentUsage({ agent }: { agent: string }) {
     return () => {
       live = false;
     };
-  }, [agent]);
+  }, [agent, turns]);
 
   if (error) return <p class="form-error">Usage: {error}</p>;
   if (!usage) return null;
