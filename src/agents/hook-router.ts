@@ -23,7 +23,7 @@ export class HookRouter {
    * `currentName` maps the agent a hook names (its LEO_AGENT) to the agent it is now: a live rename leaves the
    * harness running under its old name.
    */
-  constructor(private readonly deps: { currentName(agent: string): string } = { currentName: (a) => a }) {}
+  constructor(private readonly deps: { currentName(agent: string): string }) {}
 
   on(event: HookEvent, handler: HookHandler): void {
     this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline/promises';
-import { parse } from 'yaml';
 import { checkHarnessProgram } from '../agents/harness/program.js';
-import { initialConfig, type Installed } from '../config/init-template.js';
+import { INIT_HARNESSES, initialConfig, type Installed } from '../config/init-template.js';
 import { resolvePaths } from '../core/home.js';
 
 /**
@@ -24,18 +23,18 @@ export async function runInitCommand(o: { force?: boolean }): Promise<void> {
     rl.close();
   }
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  // 0600: the file holds environment values (API keys).
-  const onPath = (h: keyof Installed) => checkHarnessProgram(h, null, process.env.PATH ?? '')?.ok === true;
-  const installed: Installed = { claude: onPath('claude'), codex: onPath('codex'), opencode: onPath('opencode') };
+  const installed = Object.fromEntries(
+    INIT_HARNESSES.map((h) => [h, checkHarnessProgram(h, null, process.env.PATH ?? '')?.ok === true]),
+  ) as Installed;
   const text = initialConfig({ installed, ...(workspaceRoot ? { workspaceRoot } : {}) });
-  const missing = Object.entries(installed)
-    .filter(([, has]) => !has)
-    .map(([h]) => h);
+  const missing = INIT_HARNESSES.filter((h) => !installed[h]);
+  const written = [...INIT_HARNESSES.filter((h) => installed[h]), 'shell'];
+  // 0600: the file holds environment values (API keys).
   fs.writeFileSync(file, text, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   console.log(
     [
-      `wrote ${file} (templates: ${Object.keys(parse(text).templates).join(', ')}` +
+      `wrote ${file} (templates: ${written.join(', ')}` +
         (missing.length ? `; written commented out, their CLI not on PATH: ${missing.join(', ')})` : ')'),
       'next: leo doctor  ·  leo daemon (or leo service install)  ·  leo agent spawn shell --name first',
     ].join('\n'),

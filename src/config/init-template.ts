@@ -1,6 +1,9 @@
 /** Which harness CLIs this machine has: a template for one it lacks is written commented out. */
 export type Installed = Record<(typeof HARNESS_TEMPLATES)[number]['name'], boolean>;
 
+/** The harnesses `leo init` writes a template for, besides the shell. */
+export const INIT_HARNESSES = ['claude', 'codex', 'opencode'] as const;
+
 const HARNESS_TEMPLATES = [
   {
     name: 'claude',
@@ -29,8 +32,6 @@ const HARNESS_TEMPLATES = [
   },
 ] as const;
 
-const ALL_INSTALLED: Installed = { claude: true, codex: true, opencode: true };
-
 /**
  * The templates section: one per harness, commented out (with how to install it) when its CLI is not on this machine,
  * so `leo doctor` does not report a program the user never meant to use; then the shell template, which needs none.
@@ -58,7 +59,7 @@ function templates(installed: Installed): string {
  * The leo.yaml `leo init` writes: every line a new user needs to start a first agent, commented, and nothing the
  * defaults already say. `workspaceRoot` (asked on a terminal) lands in defaults.workspace_root when given.
  */
-export function initialConfig(o: { workspaceRoot?: string; installed?: Installed } = {}): string {
+export function initialConfig(o: { workspaceRoot?: string; installed: Installed }): string {
   const root = o.workspaceRoot
     ? `  workspace_root: ${JSON.stringify(o.workspaceRoot)}  # where agents get their folders`
     : '  # workspace_root: ~/leo-agents   # where agents get their folders (default: ~/.leo/agents)';
@@ -87,6 +88,6 @@ environments: {}
 #    OPENAI_API_KEY: sk-...
 
 templates:
-${templates(o.installed ?? ALL_INSTALLED)}
+${templates(o.installed)}
 `;
 }

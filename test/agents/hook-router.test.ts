@@ -4,10 +4,12 @@ import { HookRouter } from '../../src/agents/hook-router.js';
 
 const body = { agent: 'a', payload: {} };
 const live = () => new AbortController().signal;
+/** No agent renamed: every hook is the agent it names. */
+const asNamed = { currentName: (a: string) => a };
 
 describe('HookRouter', () => {
   it('runs every subscriber of an event in subscription order, and none of another event', async () => {
-    const router = new HookRouter();
+    const router = new HookRouter(asNamed);
     const calls: string[] = [];
     router.on('stop', () => (calls.push('chat'), {}));
     router.on('stop', async () => (calls.push('tasks'), {}));
@@ -17,7 +19,7 @@ describe('HookRouter', () => {
   });
 
   it("answers with the first subscriber's output and still runs the rest", async () => {
-    const router = new HookRouter();
+    const router = new HookRouter(asNamed);
     const calls: string[] = [];
     router.on('permission-request', () => (calls.push('quiet'), {}));
     router.on('permission-request', async () => (calls.push('decides'), { output: 'allow' }));
@@ -27,11 +29,11 @@ describe('HookRouter', () => {
   });
 
   it('acknowledges an event nobody follows with no output', async () => {
-    assert.deepEqual(await new HookRouter().dispatch('user-prompt-submit', body, live()), {});
+    assert.deepEqual(await new HookRouter(asNamed).dispatch('user-prompt-submit', body, live()), {});
   });
 
   it('hands each subscriber the hook body and the signal that aborts when the hook hangs up', async () => {
-    const router = new HookRouter();
+    const router = new HookRouter(asNamed);
     const gone = new AbortController();
     let seen: [string, boolean] | undefined;
     router.on('stop', (b, signal) => {
