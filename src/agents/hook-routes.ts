@@ -14,7 +14,7 @@ export const HookBody = z.strictObject({
 });
 export type HookBody = z.infer<typeof HookBody>;
 
-export const HookEvent = z.enum(['session-start', 'user-prompt-submit', 'permission-request', 'stop']);
+export const HookEvent = z.enum(['session-start', 'user-prompt-submit', 'permission-request', 'stop', 'stop-failure']);
 export type HookEvent = z.infer<typeof HookEvent>;
 
 /**

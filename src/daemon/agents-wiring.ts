@@ -28,6 +28,7 @@ import type { Harness } from '../config/schema.js';
 import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../events/features.js';
 import type { UsageTotals } from '../usage/turn-usage.js';
+import type { TurnError } from '../observe/schemas.js';
 import type { TaskRun } from '../observe/schemas.js';
 import { ActivitySweeper } from '../observe/activity-sweeper.js';
 import { ActivityTracker, activityEvent } from '../observe/activity-tracker.js';
@@ -66,6 +67,8 @@ export interface AgentsWiringDeps {
   runs: { recent(): TaskRun[]; lastRunAt(task: string): number | null };
   /** Each agent's usage sums, for the snapshot. */
   usage(agent: string): UsageTotals;
+  /** Each agent's failed last turn, for the snapshot. */
+  turnError(agent: string): TurnError | null;
 }
 
 /** How long a delivery waits for an agent's input box (a dialog someone must answer at the terminal, a slow start). */
@@ -193,7 +196,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
   await d.app.register(stateRoutes, {
     clock: d.clock,
     version: () => [d.bus.stats().published, sweeper.stats().sweeps, d.config()],
-    agents: () => supervisor.list().map((a) => ({ ...a, usage: d.usage(a.name) })),
+    agents: () => supervisor.list().map((a) => ({ ...a, usage: d.usage(a.name), turn_error: d.turnError(a.name) })),
     tasks: () => taskViews(d.config(), d.paths.home, d.clock.now(), (task) => d.runs.lastRunAt(task)),
     recentRuns: () => d.runs.recent(),
     recentMessages: () => recent.list(),

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../agents/supervisor.js';
 import { chatRoutes } from '../chat/chat-routes.js';
 import type { HookRouter } from '../agents/hook-router.js';
+import type { HookBody } from '../agents/hook-routes.js';
 import { ChatService } from '../chat/threads/chat-service.js';
 import { AskService } from '../chat/asks/asks.js';
 import { PermissionPrompts } from '../chat/permissions/permission-prompts.js';
@@ -17,7 +18,9 @@ import { AttachmentPruner } from '../chat/attachments/attachment-pruner.js';
 import { displayName } from '../agents/resolve.js';
 import type { Message } from '../chat/threads/message.js';
 import { PushDispatcher } from '../push/dispatcher.js';
-import { pushForMessage } from '../push/push-payload.js';
+import { pushForFailedTurn, pushForMessage } from '../push/push-payload.js';
+import { failedTurnNote, failureReason, INTERRUPTED_NOTE } from '../chat/replies/turn-failure.js';
+import type { TurnErrors } from '../observe/turn-errors.js';
 import { pushRoutes } from '../push/push-routes.js';
 import { SubscriptionStore } from '../push/subscription-store.js';
 import type { PresenceBoard } from '../push/presence-board.js';
@@ -68,6 +71,8 @@ export interface ChatWiringDeps {
   config(): Config;
   /** The harness hooks: chat follows SessionStart, prompts, permission requests and Stop. */
   hooks: HookRouter;
+  /** The fleet's failed-turn state: a failed turn sets it, the agent's next prompt clears it. */
+  turnErrors: TurnErrors;
   /** recent_messages and agent_message: a Leo Chat message counts once it is delivered, from a human (no `from`). */
   announceMessage(from: string | undefined, to: string): void;
 }
@@ -135,6 +140,21 @@ export async function wireChat(d: ChatWiringDeps) {
     capture: (input) => d.pool.run<Captured[]>('captureReplyTask', input),
     postedAfter: (agent, id) => store.postedAfter(agent, id),
     post: (agent, text, replyTo) => chat?.post(agent, { text, replyTo }),
+    unanswered: (agent, _messageId, why) => {
+      if (why === 'interrupted') return void d.notes.note(agent, INTERRUPTED_NOTE);
+      const reason = failureReason(why.failure);
+      d.notes.note(agent, failedTurnNote(why.failure));
+      d.turnErrors.failed(agent, reason);
+      pushes.dispatch(pushForFailedTurn(agent, displayName(agent), reason));
+    },
+  });
+  // A screen gone still may be a turn that ended without a Stop hook (reply-watch.ts, wentIdle).
+  d.bus.subscribe({
+    deliver: (event) => {
+      const data = event.data as { agent?: unknown; activity?: unknown };
+      if (event.type === 'agent_activity' && data.activity === 'idle' && typeof data.agent === 'string' && enabled())
+        replies.wentIdle(data.agent);
+    },
   });
   chat = new ChatService({
     store,
@@ -231,14 +251,18 @@ export async function wireChat(d: ChatWiringDeps) {
   });
   d.hooks.on('user-prompt-submit', ({ agent }) => {
     prompts.dialogsClosed(agent);
+    d.turnErrors.clear(agent);
     return {};
   });
-  d.hooks.on('stop', ({ agent, payload }) => {
+  // A turn's end, or (Claude's StopFailure) a failed turn's: the reply watch posts its reply, or notes the failure once.
+  const turnEnded = ({ agent, payload }: HookBody) => {
     prompts.dialogsClosed(agent);
     // With Leo Chat off no reply is posted (the turn's end still ends a persistent task's run: tasks follow Stop too).
     if (enabled()) void replies.onStop(agent, payload);
     return {};
-  });
+  };
+  d.hooks.on('stop', turnEnded);
+  d.hooks.on('stop-failure', turnEnded);
   // With Leo Chat off the hook gives no decision: Claude's own dialog in the terminal asks, as without Leo.
   d.hooks.on('permission-request', ({ agent, payload }, gone) =>
     d.supervisor.has(agent) && enabled() ? prompts.request(agent, payload, gone) : {},

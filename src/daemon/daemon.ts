@@ -19,6 +19,7 @@ import { wireTasks } from './tasks-wiring.js';
 import { wireAgentTools } from './agent-tools-wiring.js';
 import { wireSessions } from './sessions-wiring.js';
 import { buildUsageMeter, wireUsage } from './usage-wiring.js';
+import { TurnErrors } from '../observe/turn-errors.js';
 import { RunHistory } from '../tasks/run-history.js';
 import { RunLog } from '../tasks/run-log.js';
 import { RunPublisher } from '../tasks/run-publisher.js';
@@ -206,6 +207,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const chatStore = new ChatStore(db, clock);
   const notes = new ThreadNotes(chatStore, bus);
   const usage = buildUsageMeter({ db, bus, clock, logger, pool, config });
+  const turnErrors = new TurnErrors({ bus, clock });
   const agents = await wireAgents({
     app,
     db,
@@ -225,6 +227,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     baseUrl,
     runs: publisher,
     usage: (agent) => usage.totals(agent),
+    turnError: (agent) => turnErrors.of(agent),
   });
   await wireUsage({ app, meter: usage, hooks: agents.hooks, supervisor: agents.supervisor, features });
 
@@ -246,6 +249,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}),
     config,
     hooks: agents.hooks,
+    turnErrors,
     announceMessage: agents.announceMessage,
   });
   // Registered once chat exists: a spawn's first prompt is the agent's first chat message, typed when it is ready.
@@ -265,12 +269,14 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   agents.supervisor.onGone((agent) => {
     chat.asks.agentGone(agent);
     chat.replies.agentGone(agent);
+    turnErrors.clear(agent);
   });
   // A renamed agent keeps its thread, reminders, chat sessions and reply capture: their rows move in the rename's
   // transaction, the attachment files last.
   agents.store.onRename((from, to) => {
     moveAgentRows(db, from, to);
     usage.renamed(from, to);
+    turnErrors.renamed(from, to);
     chat.attachments.moveAgent(from, to);
   });
   const tasks = await wireTasks({

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { ReadMarker, Message } from '../chat/threads/message.js';
 import { component } from '../core/api-components.js';
-import { Agent, AgentActivityEvent, AgentMessage, AgentStatus, Appearance, TaskRun } from '../observe/schemas.js';
+import {
+  Agent,
+  AgentActivityEvent,
+  AgentMessage,
+  AgentStatus,
+  AgentTurnErrorEvent,
+  Appearance,
+  TaskRun,
+} from '../observe/schemas.js';
 import { AgentUsageEvent } from '../usage/turn-usage.js';
 import type { EventType } from './event-types.js';
 
@@ -29,6 +37,7 @@ export const EVENT_PAYLOADS = {
   agent_activity: stamped(AgentActivityEvent.shape),
   agent_message: stamped(AgentMessage.shape),
   agent_usage: stamped(AgentUsageEvent.shape),
+  agent_turn_error: stamped(AgentTurnErrorEvent.shape),
   task_run_started: stamped({ run: TaskRun }),
   task_run_succeeded: stamped({ run: TaskRun }),
   task_run_failed: stamped({ run: TaskRun }),

@@ -21,6 +21,8 @@ export const EVENT_AUDIENCE = {
   agent_message: 'fleet',
   // A turn's token counts and cost, and the agent's new sums: figures only, like /api/v1/state's usage.
   agent_usage: 'fleet',
+  // A failed turn's reason in plain words (the provider's own text stays in the thread): as /api/v1/state shows it.
+  agent_turn_error: 'fleet',
   task_run_started: 'fleet',
   task_run_succeeded: 'fleet',
   task_run_failed: 'fleet',

@@ -28,6 +28,17 @@ export const AgentActivityEvent = z.object({
 });
 export type AgentActivityEvent = z.infer<typeof AgentActivityEvent>;
 
+/**
+ * The agent's last turn failed (no key, the provider refused or erred): when, and why in plain words. Beside
+ * `activity`, not in it: the observability spec fixes activity's values. Cleared when its next turn starts.
+ */
+export const TurnError = z.object({ at: z.string(), message: z.string() });
+export type TurnError = z.infer<typeof TurnError>;
+
+/** The agent_turn_error event's payload: the agent's turn_error as it now is (null: cleared). */
+export const AgentTurnErrorEvent = z.object({ agent: z.string(), turn_error: TurnError.nullable() });
+export type AgentTurnErrorEvent = z.infer<typeof AgentTurnErrorEvent>;
+
 export const Appearance = z.object({
   emoji: z.string().optional(),
   color: z.string().optional(),
@@ -64,6 +75,8 @@ export const Agent = component(
     moved_at: z.string().optional(),
     /** /api/v1/state only (the agent_usage feature): the agent's all-time token and cost sums. */
     usage: UsageTotals.optional(),
+    /** /api/v1/state only: the agent's last chat turn failed (see TurnError); null once its next turn starts. */
+    turn_error: TurnError.nullable().optional(),
   }),
 );
 export type Agent = z.infer<typeof Agent>;

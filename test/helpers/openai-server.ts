@@ -89,8 +89,13 @@ export class OpenAiServer extends ScriptedServer<ScriptedReply> {
     if (reply.error) {
       const { status, retryAfterSeconds, message } = reply.error;
       const headers = retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) };
+      // The error type OpenAI sends with each status; opencode retries any error whose body says server_error.
       const [type, fallback] =
-        status === 429 ? ['rate_limit_exceeded', 'Rate limit reached'] : ['server_error', 'Internal error'];
+        status === 429
+          ? ['rate_limit_exceeded', 'Rate limit reached']
+          : status === 401
+            ? ['invalid_request_error', 'Incorrect API key provided.']
+            : ['server_error', 'Internal error'];
       return apiError(res, status, type, message ?? fallback, headers);
     }
     if (rec.body.stream === true) return void this.stream(rec, reply, res);

@@ -6,7 +6,13 @@
 // --settings, and refuses to start at all as root (both bypass spellings).
 import path from 'node:path';
 import { assertNoTokenInArgv, jsonFile, optionValue, sessionEnv } from './common.js';
-import { hookCommand, hookTimeoutSeconds, installedHookEvents, type LeoHookEvent } from './leo-hooks.js';
+import {
+  hookCommand,
+  hookTimeoutSeconds,
+  installedHookEvents,
+  LEO_HOOK_EVENTS,
+  type LeoHookEvent,
+} from './leo-hooks.js';
 import { instructionsPath } from '../instructions/leo-instructions.js';
 import {
   AGENT_TOKEN_ENV,
@@ -42,7 +48,7 @@ function bypass(ctx: LaunchContext): boolean {
 
 export function claudeSettings(ctx: LaunchContext): ClaudeSettings {
   const hooks: ClaudeSettings['hooks'] = {};
-  for (const event of installedHookEvents(ctx)) {
+  for (const event of installedHookEvents(ctx, LEO_HOOK_EVENTS)) {
     hooks[event] = [
       { hooks: [{ type: 'command', command: hookCommand(ctx, event), timeout: hookTimeoutSeconds(ctx, event) }] },
     ];

@@ -62,11 +62,17 @@ export function codexHookHash(event: LeoHookEvent, command: string, timeoutSec: 
   return `sha256:${crypto.createHash('sha256').update(identity).digest('hex')}`;
 }
 
+/**
+ * Leo's hook events Codex has. 0.171.0 has no StopFailure: a turn its provider refused ends with no hook at all, and
+ * the reply watch finds it in the rollout once the agent's screen goes still.
+ */
+const CODEX_HOOK_EVENTS: readonly LeoHookEvent[] = ['SessionStart', 'UserPromptSubmit', 'PermissionRequest', 'Stop'];
+
 /** `-c` overrides that install Leo's hooks (one group per event, no matcher: every tool) and trust exactly them. */
 export function codexHookOverrides(ctx: LaunchContext): string[] {
   const overrides: string[] = [];
   const trust: string[] = [];
-  for (const event of installedHookEvents(ctx)) {
+  for (const event of installedHookEvents(ctx, CODEX_HOOK_EVENTS)) {
     const command = hookCommand(ctx, event);
     const timeout = hookTimeoutSeconds(ctx, event);
     overrides.push(`hooks.${event}=[{hooks=[{type="command",command=${tomlString(command)},timeout=${timeout}}]}]`);

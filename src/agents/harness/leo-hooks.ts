@@ -12,10 +12,20 @@ import type { LaunchContext } from './types.js';
  * - PermissionRequest: permission prompts (and Claude's AskUserQuestion cards) in chat; not installed with
  *   bypass_permissions.
  * - Stop: the end of a turn, when the daemon captures the reply.
+ * - StopFailure (Claude only): the end of a turn that failed (no key, the provider refused or erred), which sends no
+ *   Stop; the daemon reads the failure from the transcript and says so in the thread. Measured with claude 2.1.328:
+ *   its input has `prompt_id`, `error` ("authentication_failed", "server_error") and `last_assistant_message`
+ *   (Claude's words: "Not logged in · Please run /login").
  * SessionStart and UserPromptSubmit add whatever their hook prints to the model's context (both CLIs), so `leo hook`
  * must print nothing for them.
  */
-export const LEO_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PermissionRequest', 'Stop'] as const;
+export const LEO_HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PermissionRequest',
+  'Stop',
+  'StopFailure',
+] as const;
 export type LeoHookEvent = (typeof LEO_HOOK_EVENTS)[number];
 
 export const LEO_HOOK_ARGS: Record<LeoHookEvent, string> = {
@@ -23,6 +33,7 @@ export const LEO_HOOK_ARGS: Record<LeoHookEvent, string> = {
   UserPromptSubmit: 'user-prompt-submit',
   PermissionRequest: 'permission-request',
   Stop: 'stop',
+  StopFailure: 'stop-failure',
 };
 
 /** Hook timeouts are in seconds. The quick hooks only hand their input to the daemon and return. */
@@ -48,10 +59,13 @@ export function permissionHookTimeoutSeconds(ctx: LaunchContext): number {
   return Math.ceil(waitMs / 1000) + PERMISSION_HOOK_SLACK_S;
 }
 
-/** The events installed for this agent: with bypass the CLI never asks, and prompts nobody needs would confuse. */
-export function installedHookEvents(ctx: LaunchContext): LeoHookEvent[] {
+/**
+ * The events installed for this agent, of those its CLI has (`supported`): with bypass the CLI never asks, and prompts
+ * nobody needs would confuse.
+ */
+export function installedHookEvents(ctx: LaunchContext, supported: readonly LeoHookEvent[]): LeoHookEvent[] {
   const bypass = ctx.permissions?.bypass_permissions === true;
-  return LEO_HOOK_EVENTS.filter((event) => !(event === 'PermissionRequest' && bypass));
+  return supported.filter((event) => !(event === 'PermissionRequest' && bypass));
 }
 
 export function hookTimeoutSeconds(ctx: LaunchContext, event: LeoHookEvent): number {

@@ -5,6 +5,8 @@
  *
  * Shapes seen from codex 0.171.0 (TUI and exec), every line `{timestamp, type, payload}`:
  * - `event_msg` `task_started` / `task_complete` (`turn_id`, `last_agent_message`) / `turn_aborted`: a turn's bounds.
+ *   A turn the provider refused ends in a `task_complete` with `error: {message, codex_error_info}` ("unexpected
+ *   status 401 Unauthorized: …", `http_connection_failed.http_status_code` 401) and no Stop hook.
  * - `event_msg` `item_completed` with `item.type: "UserMessage"` (`turn_id`, `item.content[].text`): what the person
  *   typed, once, without Codex's context. A message typed while a turn runs joins that turn (same `turn_id`).
  *   `AgentMessage` items repeat the assistant's `response_item` and are left out.
@@ -64,6 +66,14 @@ const UNSUPPORTED_CALL = /^unsupported call: /;
 
 const Text = z.object({ type: z.string(), text: z.string() });
 
+const FailedTurn = z.object({
+  type: z.literal('task_complete'),
+  error: z.object({
+    message: z.string(),
+    codex_error_info: opt(z.object({ http_connection_failed: opt(z.object({ http_status_code: opt(z.number()) })) })),
+  }),
+});
+
 /** Pure: rollout lines (in file order) to entries (in file order). */
 export function parseRolloutLines(lines: readonly string[]): TranscriptEntry[] {
   const out: TranscriptEntry[] = [];
@@ -99,6 +109,16 @@ export function parseRolloutLines(lines: readonly string[]): TranscriptEntry[] {
             ...base,
           });
         continue;
+      }
+      const failed = FailedTurn.safeParse(payload);
+      if (failed.success) {
+        const status = failed.data.error.codex_error_info?.http_connection_failed?.http_status_code;
+        out.push({
+          kind: 'turn_error',
+          text: failed.data.error.message,
+          ...(status !== undefined ? { error: `http_${status}` } : {}),
+          ...base,
+        });
       }
       if (payload.type === 'turn_aborted') other(INTERRUPTED);
       else other(`event_msg:${payload.type ?? 'unknown'}`);

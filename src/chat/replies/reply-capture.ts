@@ -14,6 +14,11 @@ export type CaptureResult =
    */
   | { kind: 'posted'; text: string }
   | { kind: 'none'; reason: 'taken_over' | 'interrupted' | 'empty' }
+  /**
+   * The turn failed before it answered (no key, the provider refused or erred): `text` is the harness's own words for
+   * it, `error` its name for the failure when it gives one.
+   */
+  | { kind: 'failed'; text: string; error?: string }
   /** The prompt is not in the transcript yet (queued behind a running turn): wait for a later Stop. */
   | { kind: 'not_found' }
   /** The prompt is there but its turn may still be running: wait for its Stop. */
@@ -127,6 +132,7 @@ function turnResult(
   let takenOver = mergedAfter;
   let interrupted = false;
   let bounded = false;
+  let failure: TranscriptEntry | undefined;
   for (let i = at + 1; i < entries.length; i++) {
     const e = entries[i]!;
     if (e.kind === 'user_prompt') {
@@ -143,11 +149,16 @@ function turnResult(
       break;
     }
     if (e.kind === 'other' && e.detail !== undefined && TURN_END.has(e.detail)) bounded = true;
+    // A failure ends the turn, unless the harness went on answering after it.
+    if (e.kind === 'turn_error') failure = e;
+    else if (e.kind === 'assistant_text' || e.kind === 'tool_use') failure = undefined;
+    if (failure) bounded = true;
     turn.push(e);
   }
   if (!bounded && !endedByStop(prompt, ended)) return { kind: 'pending' };
 
   if (posted(turn)) return { kind: 'posted', text: takenOver || interrupted ? '' : lastAssistantMessage(turn) };
+  if (failure) return { kind: 'failed', text: failure.text ?? '', ...(failure.error ? { error: failure.error } : {}) };
   if (takenOver) return { kind: 'none', reason: 'taken_over' };
   if (interrupted) return { kind: 'none', reason: 'interrupted' };
   const text = lastAssistantMessage(turn);

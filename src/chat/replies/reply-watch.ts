@@ -4,6 +4,7 @@ import type { ReplyCaptureInput } from '../../../workers/reply-capture.js';
 import type { Captured, CaptureResult, EndedTurn } from './reply-capture.js';
 import type { TranscriptFormat } from './transcript.js';
 import type { ReplyStore } from './reply-store.js';
+import type { TurnFailure } from './turn-failure.js';
 
 /** A delivered prompt not in the transcript yet waits at most this long for its turn to show up. */
 export const REPLY_WAIT_MS = 30 * 60_000;
@@ -33,13 +34,19 @@ export interface ReplyWatchDeps {
   postedAfter(agent: string, messageId: string): boolean;
   /** Posts the captured reply into the agent's thread (inside the transaction that ends the prompt's wait). */
   post(agent: string, text: string, replyTo: string): void;
+  /**
+   * The turn of message `messageId` ended without an answer the owner can read: it failed (`failure`, the harness's
+   * words) or was interrupted. Called once per message, inside the same transaction, so a note says so once.
+   */
+  unanswered(agent: string, messageId: string, why: { failure: TurnFailure } | 'interrupted'): void;
 }
 
 /**
  * Replies of Claude and Codex agents (leo-chat.md, Replies): every [Leo Chat] prompt typed into an agent waits here (in chat.db, so a
  * restart loses none); on the agent's Stop hook the transcript is read and each prompt whose turn ended gets that
  * turn's last assistant message posted, unless the agent posted with leo_chat_post, another prompt took the turn over,
- * the turn was interrupted or the reply is empty. A prompt not in the transcript yet (queued behind a running turn)
+ * the turn was interrupted or the reply is empty. A turn that failed or was interrupted gets a note saying so instead
+ * (unanswered). A prompt not in the transcript yet (queued behind a running turn)
  * keeps waiting, up to 30 minutes. At start-up the same check catches up on turns that ended while the daemon was
  * down, when their Stop hook found no daemon.
  *
@@ -89,6 +96,14 @@ export class ReplyWatch {
     if (ended !== 'last')
       for (const a of this.deps.store.awaiting(agent)) if (!a.delivered) this.stopsWhileTyping.set(a.messageId, ended);
     return this.check(agent, ended);
+  }
+
+  /**
+   * The agent's screen went still: a turn may have ended without a Stop hook (Codex sends none for a turn its provider
+   * refused, Claude none for an interrupted one). Only turns whose end the transcript records count as ended.
+   */
+  wentIdle(agent: string): void {
+    if (this.deps.store.awaiting(agent).some((a) => a.delivered)) void this.check(agent, 'none');
   }
 
   /**
@@ -168,6 +183,9 @@ export class ReplyWatch {
       store.atomically(() => {
         if (!store.remove(a.messageId)) return;
         if (at) store.setSettled(agent, at);
+        if (result.kind === 'failed') return this.deps.unanswered(agent, a.messageId, { failure: result });
+        if (result.kind === 'none' && result.reason === 'interrupted')
+          return this.deps.unanswered(agent, a.messageId, 'interrupted');
         const text = result.kind === 'reply' || this.postFailed(agent, a.messageId, result) ? result.text : '';
         if (text) this.deps.post(agent, text, a.messageId);
         else logger.debug({ agent, message: a.messageId, reason: reasonOf(result) }, 'no reply to post');

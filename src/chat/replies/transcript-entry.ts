@@ -2,12 +2,18 @@
  * The normalized transcript entry reply capture reads, and the few `other` details it acts on. Free of imports so a
  * harness plugin running inside another CLI's runtime (opencode's, under Bun) can write entries in this shape.
  */
-export type TranscriptEntryKind = 'user_prompt' | 'assistant_text' | 'tool_use' | 'tool_result' | 'other';
+export type TranscriptEntryKind =
+  'user_prompt' | 'assistant_text' | 'tool_use' | 'tool_result' | 'turn_error' | 'other';
 
 export interface TranscriptEntry {
   kind: TranscriptEntryKind;
-  /** user_prompt: what the person (or task) sent, without Claude's context wrappers. assistant_text, tool_result: the text. */
+  /**
+   * user_prompt: what the person (or task) sent, without Claude's context wrappers. assistant_text, tool_result: the
+   * text. turn_error: the harness's own words for why the turn failed (the model provider's error, say).
+   */
   text?: string;
+  /** turn_error: the harness's own name for the failure when it gives one (Claude's `authentication_failed`). */
+  error?: string;
   /** tool_use: the tool as the model named it, e.g. `Bash` or `mcp__leo__leo_chat_post`. */
   toolName?: string;
   /** tool_use, tool_result: pairs a result with its call. */

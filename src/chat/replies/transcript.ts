@@ -10,7 +10,9 @@
  *   markers ("[Request interrupted by user…]", with `interruptedMessageId`) and, after /compact, `isCompactSummary`.
  *   A prompt starts a new turn (`turnPosition.turnIndex`); `origin.kind` tells a human from a task-notification.
  * - `type: "assistant"`: one line per content block (`text`, `tool_use`, `thinking`); the blocks of one API message
- *   share `message.id`.
+ *   share `message.id`. A turn that failed ends with one written by Claude itself (`model` "<synthetic>") with
+ *   `isApiErrorMessage: true`, `error` ("authentication_failed", "server_error", …) and Claude's words for it as its
+ *   text ("Not logged in · Please run /login", "API Error: 500 …"); no Stop hook follows, a StopFailure does.
  * - `type: "attachment"` with `attachment.type: "queued_command"`: a prompt typed (or a task-notification raised) while
  *   a turn was running, absorbed into that turn rather than starting its own.
  * - Bookkeeping that must never be taken for a prompt though it holds prompt text: `queue-operation` (`content`),
@@ -119,6 +121,8 @@ const LineHead = z.object({
   interruptedMessageId: opt(z.string()),
   promptId: opt(z.string()),
   subtype: opt(z.string()),
+  isApiErrorMessage: opt(z.boolean()),
+  error: opt(z.string()),
   origin: opt(z.object({ kind: opt(z.string()) })),
   turnPosition: opt(z.object({ turnIndex: opt(z.number()) })),
   message: opt(
@@ -136,8 +140,9 @@ type LineHead = z.infer<typeof LineHead>;
 
 /** An entry Leo's own plugin wrote (LEO_LINE_TYPE): already normalized, so only checked. */
 const LeoEntry = z.object({
-  kind: z.enum(['user_prompt', 'assistant_text', 'tool_use', 'tool_result', 'other']),
+  kind: z.enum(['user_prompt', 'assistant_text', 'tool_use', 'tool_result', 'turn_error', 'other']),
   text: opt(z.string()),
+  error: opt(z.string()),
   toolName: opt(z.string()),
   toolUseId: opt(z.string()),
   isError: opt(z.boolean()),
@@ -264,6 +269,15 @@ function parseAssistant(line: LineHead, base: Partial<TranscriptEntry>, out: Tra
   const msg = line.message;
   if (!msg || msg.content === undefined) {
     out.push({ kind: 'other', detail: 'assistant:no-message', ...base });
+    return;
+  }
+  // The turn failed (no key, the provider refused or erred): Claude writes its own words for it as the answer.
+  if (line.isApiErrorMessage) {
+    const text =
+      typeof msg.content === 'string'
+        ? msg.content
+        : msg.content.map((b) => TextBlock.safeParse(b).data?.text ?? '').join('\n');
+    out.push({ kind: 'turn_error', text: text.trim(), ...(line.error ? { error: line.error } : {}), ...base });
     return;
   }
   // Claude writes one line per block; without an API message id each line stands for its own message.

@@ -142,6 +142,7 @@ describe('claude files', () => {
         UserPromptSubmit: hook('user-prompt-submit', 30),
         PermissionRequest: hook('permission-request', 3660),
         Stop: hook('stop', 30),
+        StopFailure: hook('stop-failure', 30),
       },
       permissions: { allow: ['mcp__leo'] },
     });
@@ -151,7 +152,7 @@ describe('claude files', () => {
     const settings = JSON.parse(
       fileAt(planClaude(makeCtx({ permissions: { bypass_permissions: true } })), SETTINGS).content,
     );
-    assert.deepEqual(Object.keys(settings.hooks), ['SessionStart', 'UserPromptSubmit', 'Stop']);
+    assert.deepEqual(Object.keys(settings.hooks), ['SessionStart', 'UserPromptSubmit', 'Stop', 'StopFailure']);
     assert.equal(settings.skipDangerousModePermissionPrompt, true);
   });
 
@@ -204,6 +205,7 @@ describe('hook commands', () => {
       UserPromptSubmit: '/usr/local/bin/node /opt/leo/bin/leo.js hook user-prompt-submit',
       PermissionRequest: '/usr/local/bin/node /opt/leo/bin/leo.js hook permission-request',
       Stop: '/usr/local/bin/node /opt/leo/bin/leo.js hook stop',
+      StopFailure: '/usr/local/bin/node /opt/leo/bin/leo.js hook stop-failure',
     });
   });
 

@@ -27,6 +27,7 @@ function watch(clock: ManualClock) {
     },
     postedAfter: () => false,
     post: () => {},
+    unanswered: () => {},
   });
   const deliver = (agent: string, id: string, text: string) => {
     w.started(agent, id, text);

@@ -31,6 +31,8 @@ function daemonLife(home: string, posted: [string, string][], opened: Database[]
     capture: captureReplyTask,
     postedAfter: () => false,
     post: (_agent, text, replyTo) => void posted.push([text, replyTo]),
+    unanswered: (_agent, id, why) =>
+      void posted.push([why === 'interrupted' ? '(interrupted)' : `(failed) ${why.failure.text}`, id]),
   });
 }
 

@@ -5,6 +5,8 @@
 // - user-prompt-submit: a prompt submitted (the `chat.message` hook);
 // - stop: the session went idle (`session.idle`) — the plugin first writes the session's transcript (session-log.ts),
 //   then reports the turn's opening prompt, last assistant text and usage;
+// - stop-failure: the session's turn failed (`session.error`: the provider refused or erred, after opencode's own
+//   retries), reported the same way: the transcript holds the error, which the daemon notes in the thread;
 // - permission-request: a permission asked (`permission.asked`), held until the daemon answers; its answer is applied
 //   through opencode's own permission reply, and a reply given first in opencode's UI (`permission.replied`) ends
 //   the held request, which tells the daemon the terminal answered.
@@ -13,7 +15,8 @@
 //
 // Only plugin functions may be exported from this module: opencode calls every export as one. Measured against
 // opencode 1.18.33: a plugin listed by absolute path loads without any package install; the event hook sees
-// `session.created` (`info.parentID` set for a subagent's session), `session.idle`, `permission.asked` and
+// `session.created` (`info.parentID` set for a subagent's session), `session.idle`, `session.error` (`error` as the
+// failed step's), `permission.asked` and
 // `permission.replied` (`requestID`, `reply`); node:http over a unix socket works under its Bun, with no 5 s timeout.
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -57,7 +60,14 @@ export const LeoPlugin = async ({ client }: { client: OpencodeClient }) => {
   const report = (event: string, payload: Record<string, unknown>, opts: { hold?: AbortSignal } = {}) =>
     postHook(socket, event, { agent, payload }, opts.hold ?? AbortSignal.timeout(QUICK_TIMEOUT_MS));
 
-  async function stopped(session: string): Promise<void> {
+  /** Per session: the turn-end reports in order, so two never write the transcript at once. */
+  const reports = new Map<string, Promise<void>>();
+  const turnEnded = (session: string, event: 'stop' | 'stop-failure'): void => {
+    const next = (reports.get(session) ?? Promise.resolve()).then(() => stopped(session, event)).catch(() => undefined);
+    reports.set(session, next);
+  };
+
+  async function stopped(session: string, event: 'stop' | 'stop-failure'): Promise<void> {
     const since = reportedUntil.get(session) ?? startedAt;
     reportedUntil.set(session, Date.now());
     const messages = (await client.session.messages({ path: { id: session } })).data ?? [];
@@ -68,7 +78,7 @@ export const LeoPlugin = async ({ client }: { client: OpencodeClient }) => {
     const tmp = `${file}.${process.pid}.tmp`;
     await fs.writeFile(tmp, transcriptLines(entries), { mode: 0o600 });
     await fs.rename(tmp, file);
-    await report('stop', { session_id: session, transcript_path: file, ...turnReport(messages, entries, since) });
+    await report(event, { session_id: session, transcript_path: file, ...turnReport(messages, entries, since) });
   }
 
   async function permissionAsked(asked: PermissionAsked): Promise<void> {
@@ -107,7 +117,10 @@ export const LeoPlugin = async ({ client }: { client: OpencodeClient }) => {
           );
       } else if (event.type === 'session.idle') {
         const session = p.sessionID;
-        if (typeof session === 'string' && !subagentSessions.has(session)) quietly(() => stopped(session));
+        if (typeof session === 'string' && !subagentSessions.has(session)) turnEnded(session, 'stop');
+      } else if (event.type === 'session.error') {
+        const session = p.sessionID;
+        if (typeof session === 'string' && !subagentSessions.has(session)) turnEnded(session, 'stop-failure');
       } else if (event.type === 'permission.asked') {
         if (typeof p.id === 'string' && typeof p.sessionID === 'string' && typeof p.permission === 'string')
           quietly(() => permissionAsked(p as unknown as PermissionAsked));

@@ -8,7 +8,9 @@
 // - `info.role` "assistant": one message per model step, `parentID` the user message it answers, `finish` the step's
 //   finish reason ("stop", "tool-calls", …), `time.completed` once the step and its tool calls are done, `error` with
 //   `name: "MessageAbortedError"` when the person interrupted it, `tokens` {input, output, reasoning, cache: {read,
-//   write}} and `cost` (USD, 0 when the model has no price). Parts: `text`, `tool` (`tool`, `callID`, `state.status`
+//   write}} and `cost` (USD, 0 when the model has no price). A turn that failed ends in a message whose `error` is
+//   the provider's (`name: "APIError"`, `data: {message, statusCode}`: "Incorrect API key provided: …", 401), after
+//   opencode's own retries; a `session.error` event with the same error comes just before `session.idle`. Parts: `text`, `tool` (`tool`, `callID`, `state.status`
 //   "completed" or "error"), `reasoning`, `step-start`, `step-finish`, …
 // - A rejected permission ends the turn with the step's `finish` still "tool-calls" and no step after it: the finish
 //   reason alone does not say a turn ended, the session going idle does.
@@ -34,7 +36,7 @@ export interface OcMessage {
     role: string;
     time?: { created?: number; completed?: number };
     finish?: string;
-    error?: { name?: string };
+    error?: { name?: string; data?: { message?: string; statusCode?: number } };
     tokens?: { input?: number; output?: number; reasoning?: number; cache?: { read?: number; write?: number } };
     cost?: number;
   };
@@ -104,6 +106,9 @@ export function transcriptEntries(messages: readonly OcMessage[], leoServer: str
     if (info.error?.name === 'MessageAbortedError') {
       out.push({ kind: 'other', detail: INTERRUPTED, ...base });
       running = undefined;
+    } else if (info.error) {
+      out.push(turnError(info.error, base));
+      running = undefined;
     }
   }
   stopped(running, out);
@@ -143,6 +148,20 @@ function partEntries(
     return part.state?.status === 'error' ? [call, { kind: 'tool_result', isError: true, ...id, ...base }] : [call];
   }
   return [{ kind: 'other', detail: `assistant:${part.type}`, ...base }];
+}
+
+/** A step's error as the turn's failure: the provider's words, and its HTTP status when it gave one. */
+function turnError(
+  error: NonNullable<OcMessage['info']['error']>,
+  base: { uuid: string; timestamp?: string },
+): TranscriptEntry {
+  const status = error.data?.statusCode;
+  return {
+    kind: 'turn_error',
+    text: error.data?.message ?? error.name ?? 'error',
+    ...(status !== undefined ? { error: `http_${status}` } : error.name ? { error: error.name } : {}),
+    ...base,
+  };
 }
 
 function userText(parts: readonly OcPart[]): string {

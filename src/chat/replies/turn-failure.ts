@@ -1,0 +1,51 @@
+/**
+ * What the thread says when a turn ended without an answer the owner can read (leo-chat.md, Replies): a turn that
+ * failed (no key, the provider refused or erred) or one the person interrupted. Pure: the reply watch posts these.
+ */
+import { redactProviderText } from '../../sessions/provider-error.js';
+
+/** The harness's own report of a failed turn, as the transcript readers give it (reply-capture.ts, `failed`). */
+export interface TurnFailure {
+  text: string;
+  error?: string;
+}
+
+export const INTERRUPTED_NOTE = 'Interrupted — no reply to this message';
+
+/**
+ * The short reason for the fleet and the note's first line, in plain words, from the harness's words and its name for
+ * the failure: what went wrong and what the owner can do about it.
+ */
+export function failureReason(f: TurnFailure): string {
+  const text = f.text;
+  if (/not logged in/i.test(text)) return 'not logged in — check its environment or run /login';
+  const status = httpStatus(f);
+  const auth = f.error === 'authentication_failed' || /\b(api key|unauthori[sz]ed|authentication)\b/i.test(text);
+  if (status === 401 || (status === undefined && auth))
+    return 'the provider refused the request (401 Unauthorized) — check its API key';
+  if (status === 403) return 'the provider refused the request (403 Forbidden) — check its API key and access';
+  if (status === 429 || /rate.?limit/i.test(text) || f.error === 'rate_limit')
+    return 'the provider is rate limiting it — try again later';
+  if (/overloaded/i.test(text) || status === 529) return 'the provider is overloaded — try again in a moment';
+  if (status !== undefined && status >= 500) return `the provider had an error (${status}) — try again in a moment`;
+  if (status !== undefined) return `the provider answered ${status}`;
+  return 'the turn failed';
+}
+
+/** The system note: the reason, then the harness's own words (secrets blanked, cut short). */
+export function failedTurnNote(f: TurnFailure, sentKeys: readonly (string | undefined)[] = []): string {
+  const own = redactProviderText(f.text.trim(), sentKeys);
+  return own ? `Could not answer: ${failureReason(f)}\n\n${own}` : `Could not answer: ${failureReason(f)}`;
+}
+
+/** The HTTP status the failure names: Codex's `http_<status>`, else the first "401 …" / "API Error: 500" in the text. */
+function httpStatus(f: TurnFailure): number | undefined {
+  const named = /^http_(\d{3})$/.exec(f.error ?? '');
+  if (named) return Number(named[1]);
+  const said =
+    /(?:^|\b(?:status|error:?))\s*([45]\d\d)\b|\b([45]\d\d) (?:Unauthorized|Forbidden|Too Many|Internal|Bad|Service|Overloaded)/i.exec(
+      f.text,
+    );
+  const code = said?.[1] ?? said?.[2];
+  return code ? Number(code) : undefined;
+}
