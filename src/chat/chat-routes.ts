@@ -181,14 +181,14 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
     const body = parseInput(AnswerBody, req.body, 'body');
     const m = deps.store.get(id);
     // Permission prompts and questions cards are held by a hook; every other ask is the agent's own.
-    return ok(mapAskErrors(() => (m && deps.prompts.owns(m) ? deps.prompts : deps.asks).answer(agent, id, body)));
+    return ok(await mapAskErrors(() => (m && deps.prompts.owns(m) ? deps.prompts : deps.asks).answer(agent, id, body)));
   });
 
   app.post('/api/v1/chat/:agent/messages/:id/dismiss', onMessage(EmptyBody), async (req) => {
     const agent = agentOf(req);
     const { id } = parseInput(MessageParams, req.params, 'params');
     parseInput(EmptyBody, req.body ?? null, 'body');
-    return ok(mapAskErrors(() => deps.prompts.dismiss(agent, id)));
+    return ok(await mapAskErrors(() => deps.prompts.dismiss(agent, id)));
   });
 
   app.post('/api/v1/chat/:agent/read', reading(ReadMarker, { params: AgentParams, body: ReadBody }), async (req) => {
@@ -198,11 +198,11 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
   });
 };
 
-function mapAskErrors<T>(fn: () => T): T {
+async function mapAskErrors<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (err) {
-    throw err instanceof AskError ? new HttpError(err.status, err.message) : err;
+    throw err instanceof AskError ? new HttpError(err.status, err.message, err.code) : err;
   }
 }
 

@@ -21,6 +21,7 @@ import { tmuxPasteRoute } from '../delivery/tmux-paste.js';
 import { screenReader } from '../delivery/screen/screen.js';
 import { answerStartupDialogs } from '../delivery/startup-dialogs.js';
 import { pressKeys } from '../delivery/dialog-answers.js';
+import type { AgentTerminal } from '../delivery/permission-dialog.js';
 import { sessionName } from '../agents/session-name.js';
 import type { ChatStore } from '../chat/threads/chat-store.js';
 import type { ThreadNotes } from '../chat/threads/thread-notes.js';
@@ -215,9 +216,25 @@ export async function wireAgents(d: AgentsWiringDeps) {
     },
   });
 
+  /** An agent's terminal as permission prompts answer it: readable for a harness whose screen Leo knows. */
+  const terminal: AgentTerminal = {
+    look: async (agent) => {
+      const read = supervisor.has(agent) ? screenReader(supervisor.get(agent).harness as Harness) : null;
+      if (!read) return null;
+      try {
+        const pane = await tmux.capturePane(sessionName(agent), 0);
+        return { pane, screen: read(pane) };
+      } catch {
+        return null; // no session: the agent stopped
+      }
+    },
+    press: (agent, keys) => pressKeys(tmux, sessionName(agent), keys),
+  };
+
   return {
     supervisor,
     store,
+    terminal,
     sweeper,
     tmux,
     deliverer,

@@ -8,7 +8,10 @@ import type { HookBody } from '../agents/hook-routes.js';
 import { ChatService } from '../chat/threads/chat-service.js';
 import { AskService } from '../chat/asks/asks.js';
 import { PermissionPrompts } from '../chat/permissions/permission-prompts.js';
-import { CLAUDE_DECISIONS } from '../chat/permissions/permission-prompt.js';
+import { DialogWatch } from '../chat/permissions/dialog-watch.js';
+import type { AgentTerminal } from '../delivery/permission-dialog.js';
+import { CODEX_DECISIONS } from '../agents/harness/codex.js';
+import { CLAUDE_DECISIONS, type DecisionFormat } from '../chat/permissions/permission-prompt.js';
 import { OPENCODE_DECISIONS } from '../agents/harness/opencode-plugin/protocol.js';
 import { ReminderService } from '../chat/reminders/reminders.js';
 import { ReplyWatch } from '../chat/replies/reply-watch.js';
@@ -38,7 +41,7 @@ import type { WorkerPool } from '../pool/worker-pool.js';
 import type { ChatStore } from '../chat/threads/chat-store.js';
 import type { ThreadNotes } from '../chat/threads/thread-notes.js';
 import { AttachmentStore } from '../chat/attachments/attachments.js';
-import type { Config } from '../config/schema.js';
+import type { Config, Harness } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
 import path from 'node:path';
 import type { Deliverer } from '../delivery/deliverer.js';
@@ -69,6 +72,8 @@ export interface ChatWiringDeps {
   /** Built with the token routes, which clear a revoked device's reports. */
   presence: PresenceBoard;
   config(): Config;
+  /** The agents' terminals: a permission prompt no hook holds is answered in its agent's own dialog. */
+  terminal: AgentTerminal;
   /** The harness hooks: chat follows SessionStart, prompts, permission requests and Stop. */
   hooks: HookRouter;
   /** The fleet's failed-turn state: a failed turn sets it, the agent's next prompt clears it. */
@@ -87,6 +92,15 @@ export function transcriptionLanes(poolThreads: number): number {
 }
 
 /** Builds Leo Chat's thread store and service over the agents domain, and registers /api/v1/chat. */
+/**
+ * How each harness's permission hook reads chat's answer: Leo's opencode plugin applies opencode's own reply, Codex
+ * reads Claude's JSON but shows its dialog only after the hook; Claude's decision JSON for the rest.
+ */
+const PROMPT_DECISIONS: Partial<Record<Harness, DecisionFormat>> = {
+  codex: CODEX_DECISIONS,
+  opencode: OPENCODE_DECISIONS,
+};
+
 export async function wireChat(d: ChatWiringDeps) {
   const { store } = d;
   /** chat.enabled: read wherever chat would serve, deliver or post, so a reload turns it on or off at once. */
@@ -220,8 +234,9 @@ export async function wireChat(d: ChatWiringDeps) {
       questionMs: d.config().chat.question_timeout,
     }),
     onStored: push,
-    // Leo's opencode plugin applies opencode's own reply; every other hook prints Claude's decision JSON.
-    decisions: (agent) => (d.supervisor.get(agent).harness === 'opencode' ? OPENCODE_DECISIONS : CLAUDE_DECISIONS),
+    decisions: (agent) => PROMPT_DECISIONS[d.supervisor.get(agent).harness as Harness] ?? CLAUDE_DECISIONS,
+    terminal: d.terminal,
+    dialogs: new DialogWatch({ terminal: d.terminal }),
   });
   await d.app.register(pushRoutes, {
     store: subscriptions,

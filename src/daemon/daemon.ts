@@ -250,6 +250,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     config,
     hooks: agents.hooks,
     turnErrors,
+    terminal: agents.terminal,
     announceMessage: agents.announceMessage,
   });
   // Registered once chat exists: a spawn's first prompt is the agent's first chat message, typed when it is ready.
@@ -261,8 +262,9 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   // Leftovers are settled now; those still worth delivering wait until the agents are restored, below.
   chat.chat.recoverLeftovers();
   void chat.replies.catchUp();
-  // Prompts first: their hooks died with the last daemon, and asks must not re-arm a card's deadline.
-  chat.prompts.expireAll();
+  // Prompts first: their hooks died with the last daemon, and asks must not re-arm a card's deadline. A prompt whose
+  // dialog is still up in its agent's terminal stays answerable there (looked at as the agents' panes answer).
+  void chat.prompts.restore();
   chat.asks.restore();
   chat.reminders.start();
   chat.pruner.start();

@@ -50,6 +50,18 @@ describe('claude screen', () => {
     ]);
   });
 
+  it('a tool permission dialog carries the keys that allow and deny it; other dialogs do not (issue 27)', () => {
+    const s = claude(pane('claude-permission-dialog.txt'));
+    assert.deepEqual(s.kind === 'dialog' && s.permission, {
+      allow: ['Enter'],
+      deny: ['Down', 'Down', 'Down', 'Enter'],
+    });
+    for (const other of ['claude-api-key-dialog.txt', 'claude-trust-dialog.txt']) {
+      const d = claude(pane(other));
+      assert.equal(d.kind === 'dialog' && d.permission, undefined, other);
+    }
+  });
+
   it('the API-key dialog: its question, not the line above the menu', () => {
     assert.deepEqual(claude(pane('claude-api-key-dialog.txt')), {
       kind: 'dialog',

@@ -51,7 +51,10 @@ describe('permission prompts with a real claude agent', () => {
 
       // Allow from chat: the dialog closes and the command runs.
       const allow = await begin('PERM-ALLOW', 'permission');
-      assert.deepEqual(allow.permission, { tool: 'Bash', summary: 'touch allowed.txt (Create allowed.txt)' });
+      assert.deepEqual(
+        { ...allow.permission, deadline: undefined },
+        { tool: 'Bash', deadline: undefined, summary: 'touch allowed.txt (Create allowed.txt)' },
+      );
       assert.equal((await answer(allow.id, { values: ['allow'] })).status, 200);
       const allowed = await resultOf('PERM-ALLOW');
       assert.notEqual(allowed.is_error, true, resultText(allowed));

@@ -90,7 +90,10 @@ describe('codex permission prompts (real CLI)', () => {
 
       const allow = await begin('PERM-ALLOW');
       // Codex's tool_name for a shell command is Bash, its justification the description.
-      assert.deepEqual(allow.permission, { tool: 'Bash', summary: 'touch perm-allow.txt (Create perm-allow.txt)' });
+      assert.deepEqual(
+        { ...allow.permission, deadline: undefined },
+        { tool: 'Bash', deadline: undefined, summary: 'touch perm-allow.txt (Create perm-allow.txt)' },
+      );
       await sleep(PERSON_PACE_MS);
       // While Leo holds the hook Codex shows no dialog of its own: nothing to race in the terminal.
       assert.match(a.pane(), /Running hook/);

@@ -17,7 +17,7 @@ export type AskResult =
 
 export class AskError extends Error {
   constructor(
-    readonly status: 400 | 403 | 404 | 409,
+    readonly status: 400 | 403 | 404 | 409 | 502,
     message: string,
     readonly code?: string,
   ) {

@@ -21,6 +21,13 @@ export const SUMMARY_MAX_CHARS = 500;
 export const PermissionDecision = z.enum(['allow', 'deny']);
 export type PermissionDecision = z.infer<typeof PermissionDecision>;
 
+/**
+ * The error codes of a 409 on an answer to a prompt that is no longer answerable, so a client can say which: another
+ * device (or a second tap) answered first, the terminal did, or the prompt expired with no dialog left to answer.
+ */
+export const PromptConflict = z.enum(['answered_elsewhere', 'answered_in_terminal', 'prompt_expired']);
+export type PromptConflict = z.infer<typeof PromptConflict>;
+
 /** The answer stored on a prompt answered in the terminal: Claude ended the hook before chat did. */
 export const TERMINAL_ANSWER = { values: ['terminal'], text: '' };
 
@@ -76,6 +83,12 @@ export interface DecisionFormat {
   allow(updatedInput?: Record<string, unknown>): string;
   /** `reason` is the person's text, possibly empty. */
   deny(reason: string): string;
+  /**
+   * The harness draws its own approval dialog only once the hook has ended without a decision (Codex). Its hook is
+   * then released at once, so the terminal can answer while chat's prompt stays open, and an answer from chat is
+   * pressed into that dialog.
+   */
+  dialogAfterHook?: true;
 }
 
 /** The hook output that closes Claude's dialog with "allow", optionally replacing the tool's input. */

@@ -5,10 +5,14 @@ import type { AnswerBody } from '../asks/ask-answer.js';
 import { AskError } from '../asks/asks.js';
 import type { ChatStore } from '../threads/chat-store.js';
 import type { Message } from '../threads/message.js';
+import { answerPermissionDialog, permissionDialog, type AgentTerminal } from '../../delivery/permission-dialog.js';
+import type { DialogWatch } from './dialog-watch.js';
 import {
   CLAUDE_DECISIONS,
   PermissionRequestPayload,
   TERMINAL_ANSWER,
+  type PermissionDecision,
+  type PromptConflict,
   summarizePermission,
   validatePermissionAnswer,
   type DecisionFormat,
@@ -39,10 +43,18 @@ interface Waiter {
  * questions card for a fitting AskUserQuestion — and is held until chat answers it, the deadline passes, the card is
  * dismissed, or the terminal answers first (the agent's turn moves on, or Claude ends the hook). Only an answer from
  * chat prints anything, so nothing is ever denied behind the user's back.
+ *
+ * A permission prompt no hook holds any more — its chat deadline passed, or the daemon restarted — while the agent's
+ * own dialog is still up in its terminal stays answerable: it is expired with `permission.terminal_waiting`, and an
+ * answer is pressed into that dialog. So is a prompt of a harness that draws its dialog only after the hook
+ * (`dialogAfterHook`, Codex): its hook is released at once and the prompt stays open, racing the terminal. Such a
+ * dialog is watched until it is gone, which closes the prompt (docs/DECISIONS.md, Issue 27: late answers).
  */
 export class PermissionPrompts {
   private readonly waiters = new Map<string, Waiter>();
   private readonly timers = new Map<string, TimerHandle>();
+  /** Prompts whose answer is being pressed into the terminal now: a second answer meanwhile loses. */
+  private readonly answering = new Set<string>();
 
   constructor(
     private readonly deps: {
@@ -53,6 +65,10 @@ export class PermissionPrompts {
       onStored?(message: Message): void;
       /** The answer's shape for the agent's harness; Claude's by default. */
       decisions?(agent: string): DecisionFormat;
+      /** The agents' terminals, where a prompt no hook holds is answered. */
+      terminal: AgentTerminal;
+      /** Watches those dialogs until they are gone. */
+      dialogs: DialogWatch;
     },
   ) {}
 
@@ -63,6 +79,8 @@ export class PermissionPrompts {
     const { tool_name: tool, tool_input: toolInput } = parsed.data;
     const { permissionMs, questionMs } = this.deps.timeouts();
     const card = tool === 'AskUserQuestion' ? buildQuestionsInput(toolInput) : null;
+    const waitMs = card?.ok ? questionMs : permissionMs;
+    const decisions = this.deps.decisions?.(agent) ?? CLAUDE_DECISIONS;
     const now = this.deps.clock.now();
     const message = card?.ok
       ? this.deps.store.insert({
@@ -72,7 +90,7 @@ export class PermissionPrompts {
           text: card.input.questions.map((q) => q.question).join('\n'),
           state: 'open',
           input: card.input,
-          deadline: rfc3339(now + questionMs),
+          deadline: rfc3339(now + waitMs),
         })
       : this.deps.store.insert({
           agent,
@@ -80,10 +98,15 @@ export class PermissionPrompts {
           kind: 'permission',
           text: `${tool}: ${summarizePermission(tool, toolInput)}`,
           state: 'open',
-          permission: { tool, summary: summarizePermission(tool, toolInput) },
+          // Inside `permission`: the spec keeps the message's own deadline for asks (docs/DECISIONS.md).
+          permission: { tool, summary: summarizePermission(tool, toolInput), deadline: rfc3339(now + waitMs) },
         });
     this.deps.bus.publish('chat.message', { message });
     this.deps.onStored?.(message);
+    if (message.kind === 'permission' && decisions.dialogAfterHook) {
+      this.raceTerminal(message, waitMs);
+      return Promise.resolve({});
+    }
 
     return new Promise((resolve) => {
       const id = message.id;
@@ -96,18 +119,13 @@ export class PermissionPrompts {
         this.waiters.delete(id);
         resolve(outcome);
       };
-      const decisions = this.deps.decisions?.(agent) ?? CLAUDE_DECISIONS;
       this.waiters.set(id, { agent, settle: finish, toolInput, decisions });
       this.timers.set(
         id,
-        this.deps.clock.setTimeout(
-          () => {
-            const m = this.deps.store.get(id);
-            if (m?.state === 'open') this.expire(m, 'timeout');
-            finish({});
-          },
-          card?.ok ? questionMs : permissionMs,
-        ),
+        this.deps.clock.setTimeout(() => {
+          finish({});
+          void this.timedOut(id);
+        }, waitMs),
       );
       if (gone.aborted) onGone();
       else gone.addEventListener('abort', onGone, { once: true });
@@ -121,6 +139,7 @@ export class PermissionPrompts {
    */
   dialogsClosed(agent: string): void {
     for (const [id, w] of [...this.waiters]) if (w.agent === agent) this.answeredInTerminal(id);
+    for (const id of this.deps.dialogs.watched(agent)) this.dialogGone(id);
   }
 
   /** Records the terminal's answer on a prompt still open, and releases its hook with nothing to print. */
@@ -130,19 +149,67 @@ export class PermissionPrompts {
     this.waiters.get(id)?.settle({});
   }
 
+  /** A harness that shows its dialog only after the hook: the prompt stays open until its deadline, racing it. */
+  private raceTerminal(m: Message, waitMs: number): void {
+    this.timers.set(
+      m.id,
+      this.deps.clock.setTimeout(() => void this.timedOut(m.id), waitMs),
+    );
+    this.deps.dialogs.watch(m.id, m.agent, false, () => this.dialogGone(m.id));
+  }
+
+  /**
+   * Chat's wait ended unanswered (the deadline, or a restart): the prompt expires, and stays answerable while the
+   * agent's dialog is still up in its terminal. A questions card just expires: its dialog is a tabbed form that
+   * keys cannot answer safely (docs/DECISIONS.md).
+   */
+  private async timedOut(id: string): Promise<void> {
+    this.stopTimer(id);
+    const m = this.deps.store.get(id);
+    if (m?.state !== 'open') return;
+    if (m.kind !== 'permission') return void this.expire(m, 'timeout');
+    const up = permissionDialog(await this.deps.terminal.look(m.agent)) !== null;
+    const now = this.deps.store.get(id)!;
+    if (now.state !== 'open' || this.answering.has(id)) return;
+    if (!up) {
+      this.deps.dialogs.stop(id);
+      return void this.expire(now, 'timeout');
+    }
+    this.settle(now, { state: 'expired', permission: { ...now.permission!, terminal_waiting: true } }, 'state');
+    this.deps.dialogs.watch(id, now.agent, true, () => this.dialogGone(id));
+  }
+
+  /**
+   * The agent's dialog left its terminal without an answer from chat: answered there, or the turn moved on. An open
+   * prompt records the terminal's answer; an expired one stops being answerable.
+   */
+  private dialogGone(id: string): void {
+    if (this.answering.has(id)) return;
+    this.deps.dialogs.stop(id);
+    this.stopTimer(id);
+    const m = this.deps.store.get(id);
+    if (m?.state === 'open') this.answeredInTerminal(id);
+    else if (m?.permission?.terminal_waiting) this.settle(m, { permission: plainPermission(m) }, 'state');
+  }
+
+  private stopTimer(id: string): void {
+    this.timers.get(id)?.cancel();
+    this.timers.delete(id);
+  }
+
   /** Whether this message is one the hook holds: an open permission prompt or a questions card. */
   owns(m: Message): boolean {
     return m.kind === 'permission' || (m.kind === 'ask' && m.input?.type === 'questions');
   }
 
-  answer(agent: string, id: string, body: AnswerBody): Message {
+  async answer(agent: string, id: string, body: AnswerBody): Promise<Message> {
     const m = this.find(agent, id);
-    if (m.state !== 'open') throw new AskError(409, `this ${describe(m)} is already ${m.state}`);
+    this.refuseSettled(m);
     const waiter = this.waiters.get(id);
     if (m.kind === 'permission') {
       const checked = validatePermissionAnswer(body);
       if (!checked.ok) throw new AskError(400, checked.error);
-      if (!waiter) return this.orphaned(m);
+      if (!waiter) return this.answerInTerminal(m, checked.decision, checked.answer);
       const answered = this.settle(m, { state: 'answered', answer: checked.answer }, 'answer');
       const { decisions } = waiter;
       waiter.settle({
@@ -161,6 +228,43 @@ export class PermissionPrompts {
     return answered;
   }
 
+  /** A 409 saying who settled the prompt first, for a client to tell its person plainly. */
+  private refuseSettled(m: Message): void {
+    if (this.answering.has(m.id))
+      throw conflict('answered_elsewhere', `this ${describe(m)} is being answered from another device`);
+    if (m.state === 'open' || m.permission?.terminal_waiting) return;
+    if (m.state === 'expired')
+      throw conflict('prompt_expired', `this ${describe(m)} expired and its dialog is no longer up`);
+    if (m.answer?.values[0] === 'terminal')
+      throw conflict('answered_in_terminal', `this ${describe(m)} was answered in the terminal`);
+    throw conflict('answered_elsewhere', `this ${describe(m)} was already answered from another device`);
+  }
+
+  /** No hook holds the prompt: the answer is pressed into the agent's own dialog, once. */
+  private async answerInTerminal(
+    m: Message,
+    decision: PermissionDecision,
+    answer: { values: string[]; text: string },
+  ): Promise<Message> {
+    this.answering.add(m.id);
+    let outcome: 'answered' | 'gone';
+    try {
+      outcome = await answerPermissionDialog(this.deps.terminal, m.agent, decision);
+    } catch (err) {
+      throw new AskError(502, `${(err as Error).message}: answer it in the terminal`);
+    } finally {
+      this.answering.delete(m.id);
+    }
+    if (outcome === 'gone') {
+      this.dialogGone(m.id);
+      throw conflict('answered_in_terminal', `the agent's dialog is gone: it was answered in the terminal`);
+    }
+    this.deps.dialogs.stop(m.id);
+    this.stopTimer(m.id);
+    const now = this.deps.store.get(m.id)!;
+    return this.settle(now, { state: 'answered', answer, permission: plainPermission(now) }, 'answer');
+  }
+
   /** Closes an open questions card without answering it; Claude's dialog stands. */
   dismiss(agent: string, id: string): Message {
     // Any message of the thread is found first, so a text message or an ordinary ask is a 400 (not a card), not a 404.
@@ -175,14 +279,37 @@ export class PermissionPrompts {
   }
 
   /**
-   * At start-up, and when the daemon shuts down: a prompt's hook does not outlive the daemon, so every open prompt
-   * and card expires, and any hook still held is released with nothing to print. A card closes as `timeout`: its
-   * wait for chat ended unanswered and the question is back in Claude's terminal dialog, exactly as when the deadline
-   * passes. `agent_gone` would say the agent was stopped, which it was not (docs/DECISIONS.md, Issue 15 item 8).
+   * When the daemon shuts down: a prompt's hook does not outlive the daemon, so every open prompt and card expires,
+   * and any hook still held is released with nothing to print. A card closes as `timeout`: its wait for chat ended
+   * unanswered and the question is back in Claude's terminal dialog, exactly as when the deadline passes.
+   * `agent_gone` would say the agent was stopped, which it was not (docs/DECISIONS.md, Issue 15 item 8). A prompt
+   * already waiting in its terminal keeps saying so, for the next daemon to look again.
    */
   expireAll(): void {
+    this.deps.dialogs.stopAll();
     for (const m of this.deps.store.openPrompts()) this.expire(m, 'timeout');
     for (const w of [...this.waiters.values()]) w.settle({});
+    for (const id of [...this.timers.keys()]) this.stopTimer(id);
+  }
+
+  /**
+   * At start-up: the last daemon's prompts lost their hooks, so each expires as at its deadline — answerable while
+   * its agent's dialog is still up in the terminal — and those that were waiting there are looked at again.
+   */
+  async restore(): Promise<void> {
+    const looks = this.deps.store.openPrompts().map((m) => this.timedOut(m.id));
+    for (const m of this.deps.store.terminalWaitingPrompts()) {
+      looks.push(
+        this.deps.terminal
+          .look(m.agent)
+          .then((look) =>
+            permissionDialog(look)
+              ? this.deps.dialogs.watch(m.id, m.agent, true, () => this.dialogGone(m.id))
+              : this.dialogGone(m.id),
+          ),
+      );
+    }
+    await Promise.all(looks);
   }
 
   private find(agent: string, id: string): Message {
@@ -191,7 +318,7 @@ export class PermissionPrompts {
     return m;
   }
 
-  /** Open in the store but held by no hook (its daemon died before the start-up sweep): it can only expire. */
+  /** A card open in the store but held by no hook (its daemon died before the start-up sweep): it can only expire. */
   private orphaned(m: Message): never {
     this.expire(m, 'timeout');
     throw new AskError(409, `the ${describe(m)}'s tool call is gone; it expired`);
@@ -211,6 +338,16 @@ export class PermissionPrompts {
     this.deps.bus.publish('chat.updated', { message, change });
     return message;
   }
+}
+
+function conflict(code: PromptConflict, message: string): AskError {
+  return new AskError(409, message, code);
+}
+
+/** The prompt's permission, without the terminal-waiting mark. */
+function plainPermission(m: Message): Message['permission'] {
+  const { terminal_waiting: _, ...rest } = m.permission!;
+  return rest;
 }
 
 function describe(m: Message): string {

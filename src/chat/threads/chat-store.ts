@@ -125,6 +125,7 @@ export class ChatStore {
       state?: MessageState;
       answer?: Message['answer'];
       closed_reason?: Message['closed_reason'];
+      permission?: Message['permission'];
       transcript?: string;
       note?: string;
     },
@@ -134,6 +135,8 @@ export class ChatStore {
     if (patch.state !== undefined) (sets.push('state = @state'), (args.state = patch.state));
     if (patch.answer !== undefined) (sets.push('answer = @answer'), (args.answer = JSON.stringify(patch.answer)));
     if (patch.closed_reason !== undefined) (sets.push('closed_reason = @cr'), (args.cr = patch.closed_reason));
+    if (patch.permission !== undefined)
+      (sets.push('permission = @permission'), (args.permission = JSON.stringify(patch.permission)));
     if (patch.note !== undefined) (sets.push('delivery_note = @note'), (args.note = patch.note));
     if (patch.transcript !== undefined) (sets.push('transcript = @transcript'), (args.transcript = patch.transcript));
     if (sets.length) this.db.prepare(`UPDATE messages SET ${sets.join(', ')} WHERE id = @id`).run(args);
@@ -236,6 +239,17 @@ export class ChatStore {
            AND (kind = 'permission' OR (kind = 'ask' AND json_extract(input, '$.type') = 'questions')) ORDER BY id`,
       )
       .all({ agent: agent ?? null }) as Row[];
+    return rows.map((r) => this.toMessage(r));
+  }
+
+  /** Expired permission prompts whose agent was, when last looked at, still waiting in its terminal. */
+  terminalWaitingPrompts(): Message[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM messages WHERE state = 'expired' AND kind = 'permission'
+           AND json_extract(permission, '$.terminal_waiting') = 1 ORDER BY id`,
+      )
+      .all() as Row[];
     return rows.map((r) => this.toMessage(r));
   }
 

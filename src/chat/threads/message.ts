@@ -50,7 +50,19 @@ export const Message = component(
     state: MessageState,
     answer: Answer.optional(),
     input: MessageInput.optional(),
-    permission: z.object({ tool: z.string(), summary: z.string() }).optional(),
+    permission: z
+      .object({
+        tool: z.string(),
+        summary: z.string(),
+        /** When chat stops holding the prompt (chat.permission_timeout after it was asked), for a countdown. */
+        deadline: z.iso.datetime({ offset: true }).optional(),
+        /**
+         * On an expired prompt (its chat deadline passed, or the daemon restarted): the agent's own dialog is still up
+         * in its terminal, so an answer is still taken (Leo presses it there). Absent once the dialog is gone.
+         */
+        terminal_waiting: z.literal(true).optional(),
+      })
+      .optional(),
     attachments: z.array(AttachmentRef),
     ts: z.string(),
     deadline: z.iso.datetime({ offset: true }).optional(),

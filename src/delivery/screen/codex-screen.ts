@@ -3,9 +3,16 @@
 // anything") is drawn from the first frame, while Codex is still loading and would lose an Enter; `← for agents`
 // shows only once the session is up and only while the composer is empty, so it is the ready signal. Dialogs
 // (folder trust, hooks review) are numbered menus whose highlighted entry is a `› 1.` line.
-import { dialogQuestion, findMenu } from './menu.js';
+import { dialogQuestion, findMenu, yesNoKeys } from './menu.js';
 import { paneLines, type Screen } from './screen.js';
 
+/**
+ * An approval dialog ("Would you like to run the following command?"): `Yes, proceed (y)`, the remembering yes, then
+ * `No, and tell Codex what to do differently (esc)`.
+ */
+const PERMISSION_QUESTION = /^Would you like to /;
+const PERMISSION_YES = /^Yes, proceed\b/;
+const PERMISSION_NO = /^No\b/;
 const COMPOSER = /^› (.*)$/;
 const PLACEHOLDER = /^Ask Codex to do anything$/;
 const READY_HINT = /← for agents/;
@@ -26,6 +33,8 @@ export function readCodexScreen(pane: string): Screen {
     return { kind: 'input', text };
   }
   const menu = findMenu(lines);
-  if (menu) return { kind: 'dialog', question: dialogQuestion(lines, menu.at), options: menu.options };
-  return { kind: 'starting' };
+  if (!menu) return { kind: 'starting' };
+  const question = dialogQuestion(lines, menu.at);
+  const permission = PERMISSION_QUESTION.test(question) ? yesNoKeys(menu, PERMISSION_YES, PERMISSION_NO) : null;
+  return { kind: 'dialog', question, options: menu.options, ...(permission ? { permission } : {}) };
 }

@@ -1,6 +1,8 @@
 // A selection menu in a terminal UI ("❯ 1. Yes" / "  2. No"): the shape every harness's dialogs share, so a dialog can
 // be described in a thread note without knowing each one's words.
 
+import type { PermissionKeys } from './screen.js';
+
 /** `❯ No, exit`, `› 1. Yes`, `> Allow once`: the highlighted entry of a menu. */
 const CURSOR = /^(\s*[❯›>▶]\s+)(\S.*)$/;
 
@@ -16,6 +18,16 @@ export interface Menu {
 export function choose(menu: Pick<Menu, 'selected'>, to: number): string[] {
   const steps = to - menu.selected;
   return [...Array<string>(Math.abs(steps)).fill(steps > 0 ? 'Down' : 'Up'), 'Enter'];
+}
+
+/**
+ * The keys that allow and deny a permission dialog: its plain yes (the first option starting with `yes`, not one
+ * that also remembers the answer) and its no. Null when the menu has no such pair: then it is no permission dialog.
+ */
+export function yesNoKeys(menu: Menu, yes: RegExp, no: RegExp): PermissionKeys | null {
+  const allow = menu.options.findIndex((o) => yes.test(o));
+  const deny = menu.options.findIndex((o) => no.test(o));
+  return allow < 0 || deny < 0 ? null : { allow: choose(menu, allow), deny: choose(menu, deny) };
 }
 
 /**

@@ -17,12 +17,20 @@ export type Screen =
   /**
    * A menu or question the harness waits on: typed text or an Enter would answer it. `answer` is set for the few
    * dialogs Leo answers itself (the keys to press), because Leo already gave that answer through the harness's config.
+   * `permission` is set on a tool's permission dialog (the harness asks before it runs a command or edits a file): the
+   * keys that allow and that deny it, for an answer given in Leo Chat that no hook can hand over.
    */
-  | { kind: 'dialog'; question: string; options: string[]; answer?: string[] }
+  | { kind: 'dialog'; question: string; options: string[]; answer?: string[]; permission?: PermissionKeys }
   /** Nothing recognisable yet: the harness is still drawing. */
   | { kind: 'starting' }
   /** The harness exited; `detail` is its last words. */
   | { kind: 'exited'; detail: string };
+
+/** The keys that answer a tool's permission dialog (each ends with its Enter). */
+export interface PermissionKeys {
+  allow: string[];
+  deny: string[];
+}
 
 export type ScreenReader = (pane: string) => Screen;
 

@@ -91,9 +91,11 @@ describe('the PermissionRequest hook in Leo Chat', () => {
       tool_input: { command: 'touch made-by-claude', description: 'Create a file' },
     });
     const m = await posted('permission');
-    assert.deepEqual(m.permission, { tool: 'Bash', summary: 'touch made-by-claude (Create a file)' });
+    const { deadline, ...permission } = m.permission;
+    assert.deepEqual(permission, { tool: 'Bash', summary: 'touch made-by-claude (Create a file)' });
+    assert.ok(Math.abs(Date.parse(deadline) - (clock.now() + 120_000)) < 1000, 'chat.permission_timeout from now');
     assert.equal(m.direction, 'out');
-    assert.equal(m.deadline, undefined, 'a permission prompt carries no deadline field');
+    assert.equal(m.deadline, undefined, "the message's own deadline stays an ask's (spec)");
     assert.equal((await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['perhaps'] })).status, 400);
     const r = await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['allow'] });
     assert.equal(r.status, 200, r.text);
