@@ -8,14 +8,15 @@ import { EnvironmentChoices } from './EnvironmentChoices.js';
 
 /**
  * A new agent from one of leo.yaml's templates (`#/new`): name, repository and branch, environments, and a first
- * message typed once it is ready. Opens the new agent's thread.
+ * message typed once it is ready. Opens the new agent's thread. `name` fills the name in (a thread with no agent offers
+ * to spawn one under its name).
  */
-export function SpawnForm() {
+export function SpawnForm({ name: named = '' }: { name?: string | undefined }) {
   const { busy, error, run } = useAction();
   const [templates, setTemplates] = useState<TemplateSummary[] | null>(null);
   const [environments, setEnvironments] = useState<string[]>([]);
   const [template, setTemplate] = useState('');
-  const [name, setName] = useState('');
+  const [name, setName] = useState(named);
   const [repo, setRepo] = useState('');
   const [branch, setBranch] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
