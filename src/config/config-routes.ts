@@ -49,6 +49,7 @@ export const configRoutes: FastifyPluginAsync<ConfigRoutesDeps> = async (app, de
           harness: c.templates[name]!.harness ?? c.defaults.harness,
           model: c.templates[name]!.model ?? c.defaults.model ?? '',
           environments: c.templates[name]!.environments ?? [],
+          spawn_environments: c.templates[name]!.environments ?? c.defaults.environments,
         })),
     );
   });

@@ -5,6 +5,12 @@ export const TemplateSummary = z.object({
   name: z.string(),
   harness: z.string(),
   model: z.string(),
+  /** The template's own list, `[]` when it sets none. */
   environments: z.array(z.string()),
+  /**
+   * What an agent spawned from it without `environments` of its own takes: the template's list, else
+   * `defaults.environments` (a spawn's `environments` replaces this whole list, it never adds to it).
+   */
+  spawn_environments: z.array(z.string()).optional(),
 });
 export type TemplateSummary = z.infer<typeof TemplateSummary>;

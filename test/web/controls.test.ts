@@ -13,8 +13,10 @@ import { launchBrowser, pairedPage, Screenshots } from './browser.js';
 const CONFIG = `templates:
   cat: { harness: shell, command: "exec cat" }
   sleeper: { harness: shell, command: "exec sleep 100000" }
+  keyed: { harness: shell, command: "exec cat", environments: [staging] }
 environments:
   staging: {}
+  secrets: {}
 `;
 
 describe('Leo Web: fleet controls', () => {
@@ -52,6 +54,35 @@ describe('Leo Web: fleet controls', () => {
       () => paneText(t.home, 'ivy').includes('hello from the phone'),
       10_000,
     );
+  });
+
+  it("starts from the template's environments ticked and says a choice replaces them", async () => {
+    await page.goto(`${t.daemon.appUrl}#/new`);
+    await page.locator('#spawn-template').selectOption('keyed');
+    const tick = (env: string) => page.locator('.choice', { hasText: env }).locator('input');
+    assert.equal(await tick('staging').isChecked(), true, "the template's environment is ticked");
+    assert.equal(await tick('secrets').isChecked(), false);
+    const hint = page.locator('[data-screen="new"] .env-hint');
+    assert.match(await hint.innerText(), /replaces the template's list/);
+    await tick('secrets').check();
+    await page.locator('#spawn-name').fill('kit');
+    await shots.take(page, 'controls-new-agent-template-environments');
+    await page.getByRole('button', { name: 'Start agent' }).click();
+    await page.locator('[data-thread="kit"]').waitFor();
+    assert.deepEqual((await agent('kit')).json.data.environments, ['staging', 'secrets']);
+
+    // With none ticked the daemon gives the template's list (an empty list is "none of its own"): the form says so.
+    await page.goto(`${t.daemon.appUrl}#/new`);
+    await page.locator('#spawn-template').selectOption('keyed');
+    await tick('staging').uncheck();
+    assert.match(await hint.innerText(), /None ticked: the agent takes keyed's list \(staging\)/);
+    await page.locator('#spawn-name').fill('kai');
+    await page.getByRole('button', { name: 'Start agent' }).click();
+    await page.locator('[data-thread="kai"]').waitFor();
+    assert.deepEqual((await agent('kai')).json.data.environments, ['staging']);
+    await page.goto(`${t.daemon.appUrl}#/new`);
+    await page.locator('#spawn-template').selectOption('cat');
+    assert.equal(await tick('staging').isChecked(), false, 'another template, its own list');
   });
 
   it("a spawn the daemon refuses shows the daemon's words", async () => {

@@ -1,4 +1,5 @@
-import type { Agent } from '../../observe/schemas.js';
+import { PINNED_AGENT } from '../../chat/threads/message.js';
+import type { FleetRow } from '../stores/fleet.js';
 import { route, threadHref } from '../stores/route.js';
 
 const STATUS: Record<string, string> = {
@@ -9,35 +10,36 @@ const STATUS: Record<string, string> = {
 };
 
 /**
- * One agent. current_action.detail is untrusted pane text: it is rendered as a text node (Preact escapes it) and
- * never parsed; an unknown status reads as stopped, as the spec asks.
+ * One agent, or a thread with no agent (its row says so). current_action.detail is untrusted pane text: it is
+ * rendered as a text node (Preact escapes it) and never parsed; an unknown status reads as stopped, as the spec asks.
  */
-export function AgentCard({ agent, unread }: { agent: Agent; unread: number }) {
-  const status = STATUS[agent.status] ? agent.status : 'stopped';
-  const dormant = status === 'stopped' && agent.wake_on_message ? 'Asleep · wakes on message' : null;
-  const colour = agent.appearance?.color;
+export function AgentCard({ row: { name, agent }, unread }: { row: FleetRow; unread: number }) {
+  const status = !agent ? 'none' : STATUS[agent.status] ? agent.status : 'stopped';
+  const dormant = status === 'stopped' && agent?.wake_on_message ? 'Asleep · wakes on message' : null;
+  const colour = agent?.appearance?.color;
+  const label = agent?.display_name ?? name;
   const r = route.value;
-  const open = r.screen === 'thread' && r.agent === agent.name;
+  const open = r.screen === 'thread' && r.agent === name;
   return (
     <li
-      class={`agent agent-${status} activity-${agent.activity}`}
-      data-agent={agent.name}
-      data-status={agent.status}
+      class={`agent agent-${status} activity-${agent?.activity ?? 'unknown'}`}
+      data-agent={name}
+      data-status={agent?.status ?? 'none'}
       style={colour ? { '--agent-color': colour } : undefined}
     >
       <a
         class="agent-link"
-        href={threadHref(agent.name)}
+        href={threadHref(name)}
         aria-current={open ? 'page' : undefined}
-        aria-label={`Open ${agent.display_name}'s thread`}
+        aria-label={`Open ${label}'s thread`}
       />
       <span class="agent-avatar" aria-hidden="true">
-        {agent.appearance?.emoji ?? agent.display_name.slice(0, 1).toUpperCase()}
+        {agent?.appearance?.emoji ?? label.slice(0, 1).toUpperCase()}
       </span>
       <div class="agent-main">
         <div class="agent-line">
-          <span class="agent-name">{agent.display_name}</span>
-          {agent.name === 'assistant' && (
+          <span class="agent-name">{label}</span>
+          {name === PINNED_AGENT && (
             <span class="agent-pin" title="Pinned">
               Pinned
             </span>
@@ -49,13 +51,21 @@ export function AgentCard({ agent, unread }: { agent: Agent; unread: number }) {
             </span>
           )}
         </div>
-        <div class="agent-meta">
-          <span class={`agent-status status-${status}`}>{dormant ?? STATUS[status]}</span>
-          {status === 'running' && agent.activity !== 'unknown' && <span class="agent-activity">{agent.activity}</span>}
-          <span class="agent-harness">{agent.harness}</span>
-        </div>
-        {agent.current_action?.detail && <div class="agent-action">{agent.current_action.detail}</div>}
-        {agent.stop_reason && <div class="agent-reason">{agent.stop_reason}</div>}
+        {agent ? (
+          <div class="agent-meta">
+            <span class={`agent-status status-${status}`}>{dormant ?? STATUS[status]}</span>
+            {status === 'running' && agent.activity !== 'unknown' && (
+              <span class="agent-activity">{agent.activity}</span>
+            )}
+            <span class="agent-harness">{agent.harness}</span>
+          </div>
+        ) : (
+          <div class="agent-meta">
+            <span class="agent-status status-none">No agent · messages only</span>
+          </div>
+        )}
+        {agent?.current_action?.detail && <div class="agent-action">{agent.current_action.detail}</div>}
+        {agent?.stop_reason && <div class="agent-reason">{agent.stop_reason}</div>}
       </div>
     </li>
   );

@@ -42,7 +42,7 @@ export function App() {
       <Fleet />
       {r.screen === 'thread' && <ThreadView key={r.agent} agent={r.agent} message={r.message} />}
       {r.screen === 'inbox' && <Inbox />}
-      {r.screen === 'new' && <SpawnForm />}
+      {r.screen === 'new' && <SpawnForm key={r.name} name={r.name} />}
       {r.screen === 'agent' && <AgentControls key={r.agent} agent={r.agent} />}
       <Suspense fallback={<p class="muted screen center">Loading…</p>}>
         {r.screen === 'tasks' && <TasksScreen />}

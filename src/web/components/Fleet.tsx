@@ -1,18 +1,18 @@
-import { fleet, loaded, unread } from '../stores/fleet.js';
+import { fleetRows, loaded, unread } from '../stores/fleet.js';
 import { openCount } from '../stores/inbox.js';
 import { AgentCard } from './AgentCard.js';
 import { ConnectionBadge } from './ConnectionBadge.js';
-import { INBOX_HREF, SETTINGS_HREF, TASKS_HREF, route } from '../stores/route.js';
+import { INBOX_HREF, SETTINGS_HREF, TASKS_HREF, newAgentHref, route } from '../stores/route.js';
 import { helpOpen } from '../keys/bind-shortcuts.js';
 import { HttpWarning } from './HttpWarning.js';
 
 export function Fleet() {
-  const agents = fleet.value;
+  const rows = fleetRows.value;
   return (
     <div class="screen fleet-screen">
       <header class="bar">
         <h1>Fleet</h1>
-        <a class="new-link" href="#/new" aria-label="New agent" title="New agent">
+        <a class="new-link" href={newAgentHref()} aria-label="New agent" title="New agent">
           +
         </a>
         <a
@@ -52,14 +52,18 @@ export function Fleet() {
       </header>
       <main>
         <HttpWarning />
-        {loaded.value && agents.length === 0 && (
+        {loaded.value && rows.length === 0 && (
           <p class="empty">
-            No agents yet. Spawn one with <code>leo agent spawn</code>.
+            No agents yet. Start one with{' '}
+            <a href={newAgentHref()} class="inline-new">
+              + New agent
+            </a>
+            .
           </p>
         )}
         <ul class="fleet" aria-label="Agents">
-          {agents.map((a) => (
-            <AgentCard key={a.name} agent={a} unread={unread.value.get(a.name) ?? 0} />
+          {rows.map((row) => (
+            <AgentCard key={row.name} row={row} unread={unread.value.get(row.name) ?? 0} />
           ))}
         </ul>
       </main>

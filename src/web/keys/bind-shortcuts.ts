@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { fleet } from '../stores/fleet.js';
+import { fleetRows } from '../stores/fleet.js';
 import { INBOX_HREF, route, threadHref } from '../stores/route.js';
 import { neighbour, shortcutFor, type ShortcutAction } from './shortcuts.js';
 
@@ -36,7 +36,7 @@ function perform(action: ShortcutAction): void {
     case 'next-thread':
     case 'previous-thread': {
       const next = neighbour(
-        fleet.value.map((a) => a.name),
+        fleetRows.value.map((a) => a.name),
         open,
         action === 'next-thread' ? 1 : -1,
       );

@@ -1,21 +1,40 @@
 import { computed, signal } from '@preact/signals';
-import type { Thread } from '../../chat/threads/message.js';
+import { PINNED_AGENT, type Thread } from '../../chat/threads/message.js';
 import type { Agent, StateSnapshot } from '../../observe/schemas.js';
 import type { FleetEvent } from '../api/client.js';
 
 /** The fleet as the snapshot-then-stream contract builds it: the snapshot replaces it, events patch it. */
 export const agents = signal<ReadonlyMap<string, Agent>>(new Map());
 export const unread = signal<ReadonlyMap<string, number>>(new Map());
+/** The threads that hold messages, agent or not (the daemon lists both). */
+export const threadNames = signal<ReadonlySet<string>>(new Set());
 export const loaded = signal(false);
 
-const PINNED = 'assistant';
+const pinnedFirst = (a: string, b: string) => Number(b === PINNED_AGENT) - Number(a === PINNED_AGENT);
 
 /** The assistant first, then by display name. */
 export const fleet = computed(() =>
   [...agents.value.values()].sort(
-    (a, b) => Number(b.name === PINNED) - Number(a.name === PINNED) || a.display_name.localeCompare(b.display_name),
+    (a, b) => pinnedFirst(a.name, b.name) || a.display_name.localeCompare(b.display_name),
   ),
 );
+
+/** One row of the fleet: an agent, or a thread whose agent does not exist (task cards land there). */
+export interface FleetRow {
+  name: string;
+  agent?: Agent;
+}
+
+/**
+ * What the fleet lists: every agent, and every thread holding messages that no agent owns, so a task's card posted
+ * to an owner that was never spawned is seen. The assistant first, then by name.
+ */
+export const fleetRows = computed<FleetRow[]>(() => {
+  const rows: FleetRow[] = fleet.value.map((agent) => ({ name: agent.name, agent }));
+  for (const name of threadNames.value) if (!agents.value.has(name)) rows.push({ name });
+  const label = (r: FleetRow) => r.agent?.display_name ?? r.name;
+  return rows.sort((a, b) => pinnedFirst(a.name, b.name) || label(a).localeCompare(label(b)));
+});
 
 export function applySnapshot(state: StateSnapshot): void {
   agents.value = new Map(state.agents.map((a) => [a.name, a]));
@@ -24,6 +43,7 @@ export function applySnapshot(state: StateSnapshot): void {
 
 export function applyThreads(threads: readonly Thread[]): void {
   unread.value = new Map(threads.map((t) => [t.agent, t.unread]));
+  threadNames.value = new Set(threads.filter((t) => t.last_message).map((t) => t.agent));
 }
 
 export function setUnread(agent: string, count: number): void {

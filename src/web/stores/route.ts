@@ -2,14 +2,14 @@ import { signal } from '@preact/signals';
 
 /**
  * Which screen the address names: `#/t/<agent>` is that agent's thread, `#/t/<agent>/m/<id>` the same thread opened at
- * one message (the inbox and push notifications link there), `#/inbox` the inbox, `#/new` a new agent, `#/a/<agent>`
+ * one message (the inbox and push notifications link there), `#/inbox` the inbox, `#/new` a new agent (`#/new/<name>` with its name filled in), `#/a/<agent>`
  * an agent's controls, `#/tasks` the tasks, `#/tasks/<task>` one task, `#/tasks/<task>/runs/<id>` a run's log,
  * `#/c/<agent>` an agent's changed files, `#/c/<agent>/f/<path>` one file's diff, `#/settings` this device's push settings, anything else the fleet.
  */
 export type Route =
   | { screen: 'fleet' }
   | { screen: 'inbox' }
-  | { screen: 'new' }
+  | { screen: 'new'; name?: string }
   | { screen: 'settings' }
   | { screen: 'agent'; agent: string }
   | { screen: 'thread'; agent: string; message?: string }
@@ -22,6 +22,8 @@ const dec = decodeURIComponent;
 export function parseRoute(hash: string): Route {
   if (hash === '#/inbox') return { screen: 'inbox' };
   if (hash === '#/new') return { screen: 'new' };
+  const spawn = /^#\/new\/([^/]+)$/.exec(hash);
+  if (spawn) return { screen: 'new', name: dec(spawn[1]!) };
   if (hash === '#/tasks') return { screen: 'tasks' };
   const task = /^#\/tasks\/([^/]+)(?:\/runs\/([^/]+))?$/.exec(hash);
   if (task)
@@ -50,6 +52,7 @@ window.addEventListener('hashchange', () => (route.value = parseRoute(location.h
 export const threadHref = (agent: string, message?: string) =>
   `#/t/${encodeURIComponent(agent)}${message ? `/m/${encodeURIComponent(message)}` : ''}`;
 export const INBOX_HREF = '#/inbox';
+export const newAgentHref = (name?: string) => (name ? `#/new/${encodeURIComponent(name)}` : '#/new');
 export const agentControlsHref = (agent: string) => `#/a/${encodeURIComponent(agent)}`;
 export const TASKS_HREF = '#/tasks';
 export const taskHref = (task: string, run?: string) =>

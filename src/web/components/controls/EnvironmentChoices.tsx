@@ -3,14 +3,18 @@ export function EnvironmentChoices({
   environments,
   chosen,
   onChange,
+  hint,
 }: {
   environments: readonly string[];
   chosen: readonly string[];
   onChange(next: string[]): void;
+  /** What ticking means here, said under the legend. */
+  hint?: string;
 }) {
   return (
     <fieldset>
       <legend>Environments</legend>
+      {hint && <p class="hint env-hint">{hint}</p>}
       {environments.map((env) => (
         <label key={env} class="choice">
           <input

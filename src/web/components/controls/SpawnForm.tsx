@@ -7,25 +7,46 @@ import { useAction } from './useAction.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
 
 /**
- * A new agent from one of leo.yaml's templates (`#/new`): name, repository and branch, environments, and a first
- * message typed once it is ready. Opens the new agent's thread.
+ * What the ticks mean, in words: they start as the template's list and replace it. The daemon reads an empty list as
+ * "no list of its own", so with none ticked the agent takes the template's: said rather than shown unticked.
  */
-export function SpawnForm() {
+function environmentsHint(template: string, own: readonly string[], chosen: readonly string[]): string {
+  if (chosen.length === 0 && own.length > 0)
+    return `None ticked: the agent takes ${template}'s list (${own.join(', ')}) — an agent cannot start with none when its template names some.`;
+  const base = own.length ? `${template} gives its agents ${own.join(', ')}` : `${template} gives its agents none`;
+  return `Ticked at first: ${base}. The agent takes exactly what is ticked: your choice replaces the template's list, it does not add to it.`;
+}
+
+/**
+ * A new agent from one of leo.yaml's templates (`#/new`): name, repository and branch, environments, and a first
+ * message typed once it is ready. Opens the new agent's thread. `name` fills the name in (a thread with no agent offers
+ * to spawn one under its name).
+ */
+export function SpawnForm({ name: named = '' }: { name?: string | undefined }) {
   const { busy, error, run } = useAction();
   const [templates, setTemplates] = useState<TemplateSummary[] | null>(null);
   const [environments, setEnvironments] = useState<string[]>([]);
   const [template, setTemplate] = useState('');
-  const [name, setName] = useState('');
+  const [name, setName] = useState(named);
   const [repo, setRepo] = useState('');
   const [branch, setBranch] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
   const [prompt, setPrompt] = useState('');
+  const takes = (list: readonly TemplateSummary[] | null, name: string) =>
+    list?.find((t) => t.name === name)?.spawn_environments ?? [];
+  // The form starts from what the template would give the agent, so a tick is a change to that, not a fresh list.
+  const pickTemplate = (list: readonly TemplateSummary[] | null, name: string) => {
+    setTemplate(name);
+    setChosen([...takes(list, name)]);
+  };
+  const own = takes(templates, template);
+  const unchanged = chosen.length === own.length && own.every((e) => chosen.includes(e));
   useEffect(() => {
     void run('load', async () => {
       const [t, e] = await Promise.all([api.templates(), api.environments()]);
       setTemplates(t);
       setEnvironments(e.map((x) => x.name));
-      setTemplate(t[0]?.name ?? '');
+      pickTemplate(t, t[0]?.name ?? '');
       return null;
     });
   }, []);
@@ -37,7 +58,8 @@ export function SpawnForm() {
         ...(name.trim() ? { name: name.trim() } : {}),
         ...(repo.trim() ? { repo: repo.trim() } : {}),
         ...(branch.trim() ? { branch: branch.trim() } : {}),
-        ...(chosen.length ? { environments: chosen } : {}),
+        // Unchanged, the agent follows its template's list; otherwise the spawn's list replaces it (none included).
+        ...(unchanged ? {} : { environments: chosen }),
         ...(prompt.trim() ? { prompt: prompt.trim() } : {}),
       }),
     ).then((agent) => {
@@ -55,7 +77,7 @@ export function SpawnForm() {
             id="spawn-template"
             required
             value={template}
-            onChange={(e) => setTemplate((e.target as HTMLSelectElement).value)}
+            onChange={(e) => pickTemplate(templates, (e.target as HTMLSelectElement).value)}
           >
             {(templates ?? []).map((t) => (
               <option key={t.name} value={t.name}>
@@ -81,7 +103,12 @@ export function SpawnForm() {
           <label for="spawn-branch">Branch (optional)</label>
           <input id="spawn-branch" value={branch} onInput={(e) => setBranch((e.target as HTMLInputElement).value)} />
           {environments.length > 0 && (
-            <EnvironmentChoices environments={environments} chosen={chosen} onChange={setChosen} />
+            <EnvironmentChoices
+              environments={environments}
+              chosen={chosen}
+              onChange={setChosen}
+              hint={environmentsHint(template, own, chosen)}
+            />
           )}
           <label for="spawn-prompt">First message (optional)</label>
           <textarea

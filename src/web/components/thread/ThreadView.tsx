@@ -1,13 +1,13 @@
 import { useEffect } from 'preact/hooks';
 import { loadMarkdown, markdown } from '../../render/markdown-loader.js';
 import { announcement } from '../../stores/announce.js';
-import { agents } from '../../stores/fleet.js';
+import { agents, loaded } from '../../stores/fleet.js';
 import { messages, openAgent, openThread, threadError } from '../../stores/thread.js';
 import { ConnectionBadge } from '../ConnectionBadge.js';
 import { MessageList } from './MessageList.js';
 import { LazyTerminal } from '../terminal/LazyTerminal.js';
 import { terminalShown } from '../../stores/terminal.js';
-import { agentControlsHref } from '../../stores/route.js';
+import { agentControlsHref, newAgentHref } from '../../stores/route.js';
 import { Composer } from '../composer/Composer.js';
 import { OutboxItems } from '../composer/OutboxItems.js';
 import { outbox } from '../../stores/outbox.js';
@@ -32,6 +32,9 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
   }, [shown]);
 
   const a = agents.value.get(agent);
+  // A thread can outlive its agent or never have one (a task's cards to an owner never spawned): it can be read, but
+  // nothing can be typed to it, so it gets no composer, terminal or controls.
+  const agentless = loaded.value && !a;
   const ready = openAgent.value === agent;
   return (
     <section class="thread" data-screen="thread" data-thread={agent}>
@@ -40,20 +43,24 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
           ‹
         </a>
         <h1>{a?.display_name ?? agent}</h1>
-        <button
-          type="button"
-          class="term-toggle"
-          aria-pressed={terminalShown.value}
-          onClick={() => (terminalShown.value = !terminalShown.value)}
-        >
-          Terminal
-        </button>
-        <a class="manage-link" href={agentControlsHref(agent)} aria-label={`Manage ${agent}`} title="Manage">
-          ⋯
-        </a>
+        {!agentless && (
+          <>
+            <button
+              type="button"
+              class="term-toggle"
+              aria-pressed={terminalShown.value}
+              onClick={() => (terminalShown.value = !terminalShown.value)}
+            >
+              Terminal
+            </button>
+            <a class="manage-link" href={agentControlsHref(agent)} aria-label={`Manage ${agent}`} title="Manage">
+              ⋯
+            </a>
+          </>
+        )}
         <ConnectionBadge />
       </header>
-      {terminalShown.value && <LazyTerminal agent={agent} />}
+      {terminalShown.value && !agentless && <LazyTerminal agent={agent} />}
       {threadError.value ? (
         <p class="empty error">{threadError.value}</p>
       ) : ready && shown.length === 0 && !outbox.value.some((e) => e.agent === agent) ? (
@@ -67,7 +74,18 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
       <ol class="outbox-list" aria-label="Waiting to send">
         <OutboxItems agent={agent} />
       </ol>
-      <Composer agent={agent} />
+      {agentless ? (
+        <p class="no-agent" data-no-agent>
+          <span>
+            No agent named {agent}: task cards land here. Spawn an agent named {agent} to talk to it.
+          </span>
+          <a class="button-link" href={newAgentHref(agent)}>
+            Spawn {agent}
+          </a>
+        </p>
+      ) : (
+        <Composer agent={agent} />
+      )}
     </section>
   );
 }
