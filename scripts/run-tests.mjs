@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // Runs the compiled test files with node's test runner, inside a throwaway HOME so no test can read or write the
-// real ~/.leo, ~/.claude* or ~/.codex even by accident.
+// real ~/.leo, ~/.claude* or ~/.codex even by accident, with TMPDIR inside the run's own temp root; afterwards it
+// checks that the tests left no process, tmux server or temp folder behind (ending and removing what they left, and
+// failing the run naming each).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sweepLeftovers } from './suite-leftovers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const testDir = path.join(root, 'dist', 'test');
+// LEO_TEST_FILES_DIR: another folder of compiled tests (the runner's own test runs it on a planted file).
+const testDir = process.env.LEO_TEST_FILES_DIR ?? path.join(root, 'dist', 'test');
 const only = process.argv.slice(2);
 
 const files = fs
@@ -19,9 +23,19 @@ const files = fs
   .sort()
   .map((f) => path.join(testDir, f));
 
-const home = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-tests-home-'));
+const suite = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-suite-'));
+const home = path.join(suite, 'home');
+const tmp = path.join(suite, 'tmp');
+fs.mkdirSync(home);
+fs.mkdirSync(tmp);
+// Screenshots of the app are the run's output for a person to look at, not leftovers: they go to dist/screenshots,
+// emptied at each run's start.
+const screenshots = path.join(root, 'dist', 'screenshots');
+fs.rmSync(screenshots, { recursive: true, force: true });
 const env = {
   ...process.env,
+  TMPDIR: tmp,
+  LEO_SCREENSHOTS_DIR: screenshots,
   HOME: home,
   LEO_HOME: path.join(home, '.leo'),
   LEO_USER_HOME: home,
@@ -39,5 +53,11 @@ const r = spawnSync(process.execPath, [...flags, `--test-timeout=${FILE_TIMEOUT_
   env,
   stdio: 'inherit',
 });
-fs.rmSync(home, { recursive: true, force: true });
+const left = await sweepLeftovers(suite, tmp);
+fs.rmSync(suite, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+if (left.length > 0) {
+  console.error(`\nThe tests left ${left.length} thing(s) behind (now ended and removed):`);
+  for (const l of left) console.error(`  ${l}`);
+  process.exit(1);
+}
 process.exit(r.status ?? 1);

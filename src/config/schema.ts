@@ -338,7 +338,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       harness: HarnessSchema.optional(),
       /** Shell harness: the command a oneshot run starts (else the template's). */
       command: nonEmpty().optional(),
-      prompt: nonEmpty(),
+      /** What the run is asked; a oneshot shell task's command is the whole task and needs none. */
+      prompt: nonEmpty().optional(),
       attempts: z.number().int().min(1).default(1),
       timeout: duration({ min: SECOND }).default(30 * MINUTE),
       notify_on_fail: z.boolean().default(false),
@@ -348,6 +349,9 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
     .superRefine((t, ctx) => {
       if (t.runtime === 'persistent' && t.template === undefined) {
         ctx.addIssue({ code: 'custom', path: ['template'], message: 'required when runtime is persistent' });
+      }
+      if (t.runtime === 'persistent' && t.prompt === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'required when runtime is persistent' });
       }
     }, evenWithIssues);
 
@@ -408,6 +412,16 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
             code: 'custom',
             path: ['templates', name, 'command'],
             message: `for harness ${harness}, command names the program to run instead of \`${harness}\` (one path, no arguments); use harness: shell for a command line`,
+          });
+      }
+      // Only a task's own harness, its template's or the default says whether the run is an agent CLI that needs it.
+      for (const [name, t] of Object.entries(c.tasks)) {
+        const harness = t.harness ?? (t.template ? c.templates[t.template]?.harness : undefined) ?? c.defaults.harness;
+        if (t.prompt === undefined && t.runtime !== 'persistent' && harness !== 'shell')
+          ctx.addIssue({
+            code: 'custom',
+            path: ['tasks', name, 'prompt'],
+            message: `required for a ${harness} task (only a shell task runs without one)`,
           });
       }
     }, evenWithIssues);

@@ -62,9 +62,52 @@ describe('errors name the key and line', () => {
 `);
     assert.deepEqual(errors, [
       'leo.yaml:2: tasks.t.schedule: required',
-      'leo.yaml:2: tasks.t.prompt: required',
+      'leo.yaml:2: tasks.t.prompt: required for a claude task (only a shell task runs without one)',
       'leo.yaml:3: tasks.t.runtime: expected one of oneshot, persistent, got "sometimes"',
       'leo.yaml:4: tasks.t.timeout: expected a duration like "30s", "5m", "1h", "90d" or a number of seconds, got "later"',
+    ]);
+  });
+
+  it('a prompt is required of every task but a oneshot shell one', () => {
+    const res = parseConfig(
+      `templates:
+  sh:
+    harness: shell
+    command: ./backup.sh
+tasks:
+  backup:
+    schedule: "@daily"
+    template: sh
+  own-command:
+    schedule: "@daily"
+    harness: shell
+    command: ./sync.sh
+`,
+      { file: 'leo.yaml', home: HOME },
+    );
+    assert.ok(res.ok, res.ok ? '' : res.errors.join('\n'));
+    assert.equal(res.config.tasks['backup']?.prompt, undefined);
+    const errors = errorsOf(`templates:
+  sh:
+    harness: shell
+    command: ./backup.sh
+  coder:
+    harness: codex
+tasks:
+  ask-codex:
+    schedule: "@daily"
+    template: coder
+  ask-default:
+    schedule: "@daily"
+  kept-shell:
+    schedule: "@daily"
+    template: sh
+    runtime: persistent
+`);
+    assert.deepEqual(errors, [
+      'leo.yaml:8: tasks.ask-codex.prompt: required for a codex task (only a shell task runs without one)',
+      'leo.yaml:11: tasks.ask-default.prompt: required for a claude task (only a shell task runs without one)',
+      'leo.yaml:13: tasks.kept-shell.prompt: required when runtime is persistent',
     ]);
   });
 

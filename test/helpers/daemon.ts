@@ -5,7 +5,9 @@ import { ManualClock, type Clock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { endProcessesIn } from './strays.js';
-import { makeTempHome, testConfig } from './temp-home.js';
+import { killTmuxServer, makeTempHome, testConfig } from './temp-home.js';
+
+export { killTmuxServer };
 import type { Target } from './http.js';
 
 export interface TestDaemon {
@@ -35,10 +37,6 @@ export function paneText(home: string, agent: string, history = 0): string {
     ],
     { encoding: 'utf8' },
   ).stdout;
-}
-
-export function killTmuxServer(home: string): void {
-  spawnSync('tmux', ['-S', path.join(home, 'state', 'tmux.sock'), 'kill-server'], { stdio: 'ignore' });
 }
 
 /** The real daemon in-process with both real listeners, in a throwaway LEO_HOME. */

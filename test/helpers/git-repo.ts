@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { tempDir } from './temp-home.js';
 
 /**
  * A throwaway git repository shaped like an agent's workspace mid-work: `README.md` and `src/app.ts` committed, then
  * `src/app.ts` modified, `notes/new file.md` untracked (a space in its name) and `gone.txt` deleted. `outside` is a
  * file beside the repo that a symlink inside it (`escape`, committed) points at.
  */
-export function makeChangedRepo(root = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'leo-repo-'))) {
+export function makeChangedRepo(root = tempDir('leo-repo-')) {
   const repo = path.join(root, 'repo');
   const outside = path.join(root, 'outside-secret.txt');
   fs.mkdirSync(path.join(repo, 'src'), { recursive: true });

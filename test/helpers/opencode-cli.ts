@@ -31,7 +31,7 @@ export interface OpencodeSandbox {
   /** `<provider>/<model>`, what opencode's --model and `model` take. */
   model: string;
   apiKey: string;
-  /** XDG_* pointing into the sandbox, the key, and OPENCODE_DISABLE_MODELS_FETCH (no models.dev look-up). */
+  /** XDG_* and TMPDIR pointing into the sandbox, the key, and OPENCODE_DISABLE_MODELS_FETCH (no models.dev look-up). */
   env: Record<string, string>;
   cleanup(): void;
 }
@@ -53,7 +53,10 @@ export function opencodeSandbox(opts: {
   const xdg = Object.fromEntries(
     ['CONFIG', 'DATA', 'CACHE', 'STATE'].map((k) => [`XDG_${k}_HOME`, path.join(root, k.toLowerCase())]),
   );
-  for (const dir of Object.values(xdg)) fs.mkdirSync(dir, { mode: 0o700 });
+  // opencode's runtime unpacks native libraries (and keeps scratch files) in TMPDIR on every start and never removes
+  // them: kept inside the sandbox, they go with it.
+  const tmp = path.join(root, 'tmp');
+  for (const dir of [...Object.values(xdg), tmp]) fs.mkdirSync(dir, { mode: 0o700 });
   const configFile = path.join(xdg.XDG_CONFIG_HOME!, 'opencode', 'opencode.json');
   fs.mkdirSync(path.dirname(configFile), { mode: 0o700 });
   const apiKey = opts.apiKey ?? `sk-test-${Math.random().toString(36).slice(2)}`;
@@ -81,7 +84,7 @@ export function opencodeSandbox(opts: {
     configFile,
     model,
     apiKey,
-    env: { ...xdg, OPENCODE_DISABLE_MODELS_FETCH: '1', [OPENCODE_KEY_ENV]: apiKey },
+    env: { ...xdg, TMPDIR: tmp, OPENCODE_DISABLE_MODELS_FETCH: '1', [OPENCODE_KEY_ENV]: apiKey },
     cleanup() {
       // A CLI still saving its state as it exits on the hangup can add files while the folder is removed: retry.
       fs.rmSync(root, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });

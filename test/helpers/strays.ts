@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Our processes (not this one) whose working folder is `dir` or inside it. */
-function processesIn(dir: string): number[] {
+export function processesIn(dir: string): number[] {
   const pids: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     const pid = Number(entry);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
@@ -46,7 +47,7 @@ describe('HTTPS: web.tls makes the TCP listener serve TLS with a certificate kep
   let key = '';
 
   before(async () => {
-    ca = makeTestCa(fs.mkdtempSync('/tmp/leo-tls-'));
+    ca = makeTestCa(fs.mkdtempSync(path.join(os.tmpdir(), 'leo-tls-')));
     const first = ca.leaf('first', ['leo.example.ts.net']);
     // The daemon serves fixed paths; a renewal writes new files over them.
     cert = path.join(ca.dir, 'leo-cert.pem');
@@ -115,7 +116,7 @@ describe('HTTPS: web.tls makes the TCP listener serve TLS with a certificate kep
 
 describe('HTTPS: a bad pair at start refuses to start', () => {
   it('names the files and the reason', async () => {
-    const ca = makeTestCa(fs.mkdtempSync('/tmp/leo-tls-'));
+    const ca = makeTestCa(fs.mkdtempSync(path.join(os.tmpdir(), 'leo-tls-')));
     const a = ca.leaf('a');
     const b = ca.leaf('b');
     await assert.rejects(

@@ -11,6 +11,7 @@ import { WorkspaceChanges } from '../../src/review/workspace-changes.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { makeChangedRepo } from '../helpers/git-repo.js';
 import { request } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-home.js';
 
 describe('review: an agent workspace’s changes', () => {
   let t: TestDaemon;
@@ -21,8 +22,8 @@ describe('review: an agent workspace’s changes', () => {
 
   before(async () => {
     ({ repo } = makeChangedRepo());
-    const plain = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'leo-plain-'));
-    const gone = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'leo-gone-'));
+    const plain = tempDir('leo-plain-');
+    const gone = tempDir('leo-gone-');
     t = await startTestDaemon({
       config: `templates:
   dev: { harness: shell, command: "exec cat", workspace: ${JSON.stringify(repo)} }

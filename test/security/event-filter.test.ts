@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { nativeBinDir } from '../../src/native/programs.js';
@@ -26,7 +27,7 @@ describe('/api/v1/events carries conversations only to those who may read them',
     request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
 
   before(async () => {
-    scratch = fs.mkdtempSync('/tmp/leo-event-filter-');
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-event-filter-'));
     const model = writeWeightlessModel(path.join(scratch, 'ggml-tiny.en.bin'));
     t = await startTestDaemon({
       config: `chat:\n  whisper_model: ${model}\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n`,

@@ -2,13 +2,12 @@
 // a run's log tail (path from the stored run, capped at 256 KB), and "run now" open to paired devices. Real oneshot
 // shell runs through the daemon's runner.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RUN_LOG_TAIL_BYTES } from '../../src/tasks/task-wire.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp-home.js';
 
 const config = (workspace: string) => `templates:
   cat: { harness: shell, command: "exec cat" }
@@ -44,7 +43,7 @@ describe('task screens: tasks, runs and logs', () => {
     );
 
   before(async () => {
-    const workspace = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'leo-task-screens-'));
+    const workspace = tempDir('leo-task-screens-');
     t = await startTestDaemon({ config: config(workspace) });
     const d = await request(t.tcp, 'POST', '/api/v1/devices', {
       token: t.daemon.operatorToken,

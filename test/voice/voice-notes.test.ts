@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { nativeBinDir } from '../../src/native/programs.js';
@@ -48,7 +49,7 @@ describe(
     };
 
     before(async () => {
-      scratch = fs.mkdtempSync('/tmp/leo-voice-');
+      scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-voice-'));
       const model = writeWeightlessModel(path.join(scratch, 'ggml-tiny.en.bin'));
       fixtures = makeFixtures(scratch);
       m4a = fixtures.audio.m4a!;

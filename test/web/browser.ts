@@ -24,10 +24,16 @@ export async function launchBrowser(args: readonly string[] = []): Promise<Brows
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
-/** Screenshots every screen at both sizes into one temp folder per run, printed so a person can look at them. */
+/**
+ * Screenshots every screen at both sizes into one folder per run, printed so a person can look at them: under
+ * LEO_SCREENSHOTS_DIR (the test runner's, outside its temp folders, which it removes) or the system temp folder.
+ */
 export class Screenshots {
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-web-shots-'));
+  readonly dir: string;
   constructor() {
+    const parent = process.env.LEO_SCREENSHOTS_DIR ?? os.tmpdir();
+    fs.mkdirSync(parent, { recursive: true });
+    this.dir = fs.mkdtempSync(path.join(parent, 'leo-web-shots-'));
     console.log(`# Leo Web screenshots: ${this.dir}`);
   }
   async take(page: Page, name: string): Promise<void> {

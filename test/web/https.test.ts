@@ -3,6 +3,8 @@
 // (--ignore-certificate-errors-spki-list) with certificate errors otherwise enforced: it pairs and shows the fleet.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -18,7 +20,7 @@ describe('Leo Web over HTTPS with a certificate the browser trusts', () => {
   const shots = new Screenshots();
 
   before(async () => {
-    ca = makeTestCa(fs.mkdtempSync('/tmp/leo-tls-web-'));
+    ca = makeTestCa(fs.mkdtempSync(path.join(os.tmpdir(), 'leo-tls-web-')));
     const leaf = ca.leaf('leo');
     spki = leaf.spki;
     t = await startTestDaemon({

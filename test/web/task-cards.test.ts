@@ -2,14 +2,13 @@
 // fail, run through the API (the daemon runs `leo run`, which reports the failure over the socket), one owned by an
 // agent and one by a name that is no agent (its card falls back to the assistant with a system note).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
+import { tempDir } from '../helpers/temp-home.js';
 
 const config = (workspace: string) => `templates:
   cat: { harness: shell, command: "exec cat" }
@@ -52,7 +51,7 @@ describe('Leo Web: task failure cards and system notes', () => {
     );
 
   before(async () => {
-    const workspace = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'leo-web-tasks-'));
+    const workspace = tempDir('leo-web-tasks-');
     t = await startTestDaemon({ config: config(workspace) });
     browser = await launchBrowser();
     for (const name of ['assistant', 'den']) {

@@ -2,14 +2,13 @@
 // "Run now" from a paired phone, and a run's log opened in the app — from the run list and from the failure card's
 // link in the owner's thread. Real oneshot shell runs through the daemon (the way task-cards.test.ts makes them).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
+import { tempDir } from '../helpers/temp-home.js';
 
 const config = (workspace: string) => `templates:
   cat: { harness: shell, command: "exec cat" }
@@ -47,7 +46,7 @@ describe('Leo Web: tasks', () => {
     request(t.tcp, method, p, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
 
   before(async () => {
-    const workspace = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'leo-web-tasks-'));
+    const workspace = tempDir('leo-web-tasks-');
     t = await startTestDaemon({ config: config(workspace) });
     browser = await launchBrowser();
     for (const name of ['assistant', 'den'])

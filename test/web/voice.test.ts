@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -144,7 +145,7 @@ describe(
     };
 
     before(async () => {
-      scratch = fs.mkdtempSync('/tmp/leo-web-voice-');
+      scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-web-voice-'));
       const wav = path.join(scratch, 'speech.wav');
       execFileSync('espeak-ng', ['-w', wav, SPOKEN], { stdio: 'pipe' });
       const model = realModel ?? writeWeightlessModel(path.join(scratch, 'ggml-tiny.en.bin'));

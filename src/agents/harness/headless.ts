@@ -19,8 +19,11 @@ import { OPENCODE_CONFIG_FILE, opencodeConfig } from './opencode.js';
 import { LEO_MCP_SERVER_NAME, type Harness, type LaunchContext, type LaunchPlan } from './types.js';
 
 export interface HeadlessContext extends LaunchContext {
-  /** The task's prompt; the shell harness gets it in LEO_TASK_PROMPT instead of argv. */
-  prompt: string;
+  /**
+   * The task's prompt; the shell harness gets it in LEO_TASK_PROMPT instead of argv, and needs none (its command is
+   * the whole task).
+   */
+  prompt?: string;
   /** Task name, as LEO_TASK. */
   task: string;
   /** This run's id, as LEO_RUN_ID. */
@@ -44,7 +47,9 @@ function taskHeaders(variable: (name: string) => string): Record<string, string>
 /** What a headless plan changes from the interactive one; the env is shared. */
 type HeadlessPart = Pick<LaunchPlan, 'argv' | 'files'>;
 
-const PLANNERS: Record<Harness, (ctx: HeadlessContext, interactive: LaunchPlan) => HeadlessPart> = {
+type Prompted = HeadlessContext & { prompt: string };
+
+const PLANNERS: Record<Harness, (ctx: Prompted, interactive: LaunchPlan) => HeadlessPart> = {
   claude: claudeHeadless,
   codex: codexHeadless,
   opencode: opencodeHeadless,
@@ -52,16 +57,18 @@ const PLANNERS: Record<Harness, (ctx: HeadlessContext, interactive: LaunchPlan) 
 };
 
 export function planHeadless(harness: Harness, ctx: HeadlessContext): LaunchPlan {
-  if (ctx.prompt.trim() === '' || ctx.prompt.includes('\0')) throw new Error('invalid task prompt');
+  if (ctx.prompt === undefined) {
+    if (harness !== 'shell') throw new Error(`a ${harness} task needs a prompt`);
+  } else if (ctx.prompt.trim() === '' || ctx.prompt.includes('\0')) throw new Error('invalid task prompt');
   // Every run is a new conversation: resuming would continue the owner agent's own, or the previous run's.
-  const fresh: HeadlessContext = { ...ctx, resume: false, resumeSessionId: undefined };
+  const fresh: Prompted = { ...ctx, prompt: ctx.prompt ?? '', resume: false, resumeSessionId: undefined };
   const interactive = planLaunch(harness, fresh);
   const { argv, files } = PLANNERS[harness](fresh, interactive);
   assertNoTokenInArgv(ctx, argv);
   const run = {
     [TASK_ENV]: ctx.task,
     [RUN_ID_ENV]: ctx.runId,
-    ...(harness === 'shell' ? { [TASK_PROMPT_ENV]: ctx.prompt } : {}),
+    ...(harness === 'shell' && ctx.prompt !== undefined ? { [TASK_PROMPT_ENV]: ctx.prompt } : {}),
   };
   // Last, so a named environment can never make a run report as another task or run.
   // The instructions file is the run's (ctx.task set: the task's text), whichever files the harness replaced.
@@ -74,7 +81,7 @@ export function planHeadless(harness: Harness, ctx: HeadlessContext): LaunchPlan
  * all options, so the prompt can follow them. `--` also ends --mcp-config, which takes several values and would
  * otherwise read the prompt as one more config file.
  */
-function claudeHeadless(ctx: HeadlessContext, interactive: LaunchPlan): HeadlessPart {
+function claudeHeadless(ctx: Prompted, interactive: LaunchPlan): HeadlessPart {
   // Leo's hooks stay out: they report as the owner agent (LEO_AGENT), so a run's SessionStart would replace the
   // agent's resumable session and its Stop would post the run's last message as the agent's reply. Without the
   // PermissionRequest hook, `-p` denies what the allow rules (mcp__leo always among them) do not cover.
@@ -97,7 +104,7 @@ function claudeHeadless(ctx: HeadlessContext, interactive: LaunchPlan): Headless
  * Without --skip-git-repo-check exec refuses a workspace that is not a git repository. A prompt of `-` alone would
  * make codex read the prompt from stdin, which a run does not have.
  */
-function codexHeadless(ctx: HeadlessContext): HeadlessPart {
+function codexHeadless(ctx: Prompted): HeadlessPart {
   if (ctx.prompt === '-') throw new Error('invalid task prompt "-": codex reads that as "prompt on stdin"');
   const headers = Object.entries(taskHeaders(tomlString))
     .map(([header, name]) => `${tomlString(header)}=${name}`)
@@ -136,7 +143,7 @@ export function headlessFailure(harness: Harness, tail: string): string | null {
  * wraps any word that holds a space in quotes, so the prompt goes in split at its spaces: joined back it is exactly
  * the prompt, unquoted. Its config file (OPENCODE_CONFIG, already in the env) gains the caller headers.
  */
-function opencodeHeadless(ctx: HeadlessContext, interactive: LaunchPlan): HeadlessPart {
+function opencodeHeadless(ctx: Prompted, interactive: LaunchPlan): HeadlessPart {
   // Leo's plugin stays out for the reason Claude's hooks do (claudeHeadless): it reports as the owner agent.
   const config = opencodeConfig(ctx, { plugin: false });
   const leo = config.mcp[LEO_MCP_SERVER_NAME]!;

@@ -3,10 +3,13 @@ import type { Logger } from '../../core/logger.js';
 import type { AttachmentStore } from './attachments.js';
 
 export const PRUNE_EVERY_MS = 6 * 3600_000;
+/** An upload no message has claimed after a day was abandoned (a composer closed, a send given up). */
+export const UNCLAIMED_UPLOAD_TTL_MS = 24 * 3600_000;
 
 /**
- * Removes attachment files older than chat.attachment_retention (90 days by default) on the worker pool, a batch at a
- * time, and marks their rows unavailable. Runs at start and every six hours.
+ * Removes attachment files on the worker pool, a batch at a time, and marks their rows unavailable: uploads no
+ * message claimed within a day, and every file older than chat.attachment_retention (90 days by default). Runs at
+ * start and every six hours.
  */
 export class AttachmentPruner {
   private timer: TimerHandle | null = null;
@@ -51,7 +54,9 @@ export class AttachmentPruner {
 
   private async sweep(): Promise<void> {
     const { attachments, clock } = this.deps;
-    const cutoff = clock.now() - this.deps.retentionMs();
+    const now = clock.now();
+    if (!(await this.sweepUnclaimed(now - Math.min(UNCLAIMED_UPLOAD_TTL_MS, this.deps.retentionMs())))) return;
+    const cutoff = now - this.deps.retentionMs();
     for (;;) {
       const batch = attachments.expired(cutoff);
       if (!batch.length) return;
@@ -64,6 +69,22 @@ export class AttachmentPruner {
       } catch (err) {
         this.deps.logger.warn({ err: (err as Error).message }, 'attachment pruning failed');
         return;
+      }
+    }
+  }
+
+  /** Withdraws and removes unclaimed uploads made before `cutoff`; false when the pool failed (the pass stops). */
+  private async sweepUnclaimed(cutoff: number): Promise<boolean> {
+    const { attachments } = this.deps;
+    for (;;) {
+      const batch = attachments.withdrawUnclaimed(cutoff);
+      if (!batch.length) return true;
+      try {
+        await this.deps.prune({ root: attachments.root, files: batch.map((b) => b.path) });
+        this.deps.logger.info({ pruned: batch.length }, 'unclaimed uploads pruned');
+      } catch (err) {
+        this.deps.logger.warn({ err: (err as Error).message }, 'unclaimed upload pruning failed');
+        return false;
       }
     }
   }

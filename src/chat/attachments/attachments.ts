@@ -15,6 +15,9 @@ export type AudioJudge = (
   file: string,
 ) => Promise<{ audio: true; mime: string | null } | { audio: false; why: string }>;
 
+/** Ids are ULIDs: the smallest id minted at `ms` bounds everything created before it, on the primary key. */
+const idBound = (ms: number) => `${encodeTime(Math.max(0, ms), 10)}${'0'.repeat(16)}`;
+
 /** Uploads made without an agent wait here until a message claims them. */
 export const UNCLAIMED = '_unclaimed';
 
@@ -205,7 +208,7 @@ export class AttachmentStore {
       const row = this.db
         .prepare(
           `SELECT a.agent, a.path, a.bytes, a.message_id, m.direction = 'in' AND m.state = 'failed' AS resendable
-             FROM attachments a LEFT JOIN messages m ON m.id = a.message_id WHERE a.id = ?`,
+             FROM attachments a LEFT JOIN messages m ON m.id = a.message_id WHERE a.id = ? AND a.available = 1`,
         )
         .get(id) as
         | { agent: string; path: string; bytes: number; message_id: string | null; resendable: number | null }
@@ -279,11 +282,25 @@ export class AttachmentStore {
 
   /** Files still on disk that were created before `cutoff` (ms), oldest first, at most `limit`. */
   expired(cutoff: number, limit = 500): { id: string; path: string }[] {
-    // Ids are ULIDs: the smallest id minted at `cutoff` bounds everything created before it, on the primary key.
-    const bound = `${encodeTime(Math.max(0, cutoff), 10)}${'0'.repeat(16)}`;
     return this.db
       .prepare('SELECT id, path FROM attachments WHERE available = 1 AND id < ? ORDER BY id LIMIT ?')
-      .all(bound, limit) as { id: string; path: string }[];
+      .all(idBound(cutoff), limit) as { id: string; path: string }[];
+  }
+
+  /**
+   * Uploads no message claimed, made before `cutoff` (ms), at most `limit`: marked unavailable in the same
+   * transaction (so no message can claim one whose file is about to go) and returned for their files to be removed.
+   */
+  withdrawUnclaimed(cutoff: number, limit = 500): { id: string; path: string }[] {
+    return this.db.transaction(() => {
+      const rows = this.db
+        .prepare(
+          'SELECT id, path FROM attachments WHERE available = 1 AND message_id IS NULL AND id < ? ORDER BY id LIMIT ?',
+        )
+        .all(idBound(cutoff), limit) as { id: string; path: string }[];
+      this.markPruned(rows.map((r) => r.id));
+      return rows;
+    })();
   }
 
   /** The row stays (the thread still shows the file's name and size), marked unavailable. */

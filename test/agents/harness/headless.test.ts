@@ -261,6 +261,17 @@ describe('headless shell', () => {
   it('still needs a command', () => {
     assert.throws(() => planHeadless('shell', { ...runCtx('shell'), command: undefined }), /needs a command/);
   });
+
+  it('needs no prompt: the command is the whole task', () => {
+    const plan = planHeadless('shell', { ...runCtx('shell'), prompt: undefined });
+    assert.deepEqual(plan.argv, ['/bin/sh', '-c', COMMAND]);
+    assert.equal(TASK_PROMPT_ENV in plan.env, false);
+  });
+
+  it('an agent CLI still does', () => {
+    for (const harness of ['claude', 'codex', 'opencode'] as const)
+      assert.throws(() => planHeadless(harness, { ...runCtx(harness), prompt: undefined }), /needs a prompt/);
+  });
 });
 
 describe('planHeadless, every harness', () => {

@@ -151,6 +151,11 @@ describe('attachment pruning', () => {
       assert.equal(up.status, 201, up.text);
       const file = path.join(t.home, 'state', 'chat', 'attachments', 'den', up.json.data.id, 'old.txt');
       assert.ok(fs.existsSync(file));
+      const sent = await request(t.tcp, 'POST', '/api/v1/chat/den/messages', {
+        token: t.daemon.operatorToken,
+        body: { text: 'keep this', attachments: [up.json.data.id] },
+      });
+      assert.equal(sent.status, 201, sent.text);
       clock.advance(89 * 24 * 3600_000);
       await t.daemon.pruneAttachments();
       assert.ok(fs.existsSync(file), 'not yet 90 days old');
@@ -166,6 +171,53 @@ describe('attachment pruning', () => {
         available: number;
       };
       assert.equal(row.available, 0);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('removes an upload no message claimed after a day, and a message can no longer claim it', async () => {
+    const { ManualClock } = await import('../../../src/core/clock.js');
+    // Ids are monotonic in the process: a clock past the one the test before left them at (91 days on).
+    const clock = new ManualClock(Date.now() + 365 * 24 * 3600_000);
+    const t = await startTestDaemon({ config: CONFIG, clock });
+    try {
+      const op = t.daemon.operatorToken;
+      await request(t.tcp, 'POST', '/api/v1/agents/spawn', { token: op, body: { template: 'cat', name: 'den' } });
+      const upload = async (query: string) => {
+        const r = await request(t.tcp, 'POST', `/api/v1/chat/uploads?${query}`, {
+          token: op,
+          rawBody: 'draft',
+          headers: { 'content-type': 'text/plain' },
+        });
+        assert.equal(r.status, 201, r.text);
+        return r.json.data.id as string;
+      };
+      const forDen = await upload('filename=staged.txt&agent=den');
+      const loose = await upload('filename=loose.txt');
+      const files = () =>
+        [forDen, loose].map((id) =>
+          fs.existsSync(path.join(t.home, 'state', 'chat', 'attachments', id === forDen ? 'den' : '_unclaimed', id)),
+        );
+      clock.advance(23 * 3600_000);
+      await t.daemon.pruneAttachments();
+      assert.deepEqual(files(), [true, true], 'kept for a day');
+      const kept = await upload('filename=fresh.txt&agent=den');
+      clock.advance(2 * 3600_000);
+      await t.daemon.pruneAttachments();
+      assert.deepEqual(files(), [false, false]);
+      const down = await request(t.tcp, 'GET', `/api/v1/chat/den/attachments/${forDen}`, { token: op });
+      assert.equal(down.status, 410);
+      const late = await request(t.tcp, 'POST', '/api/v1/chat/den/messages', {
+        token: op,
+        body: { text: 'now', attachments: [forDen] },
+      });
+      assert.equal(late.status, 400, late.text);
+      const fresh = await request(t.tcp, 'POST', '/api/v1/chat/den/messages', {
+        token: op,
+        body: { text: 'in time', attachments: [kept] },
+      });
+      assert.equal(fresh.status, 201, 'an upload of an hour ago is still there to send');
     } finally {
       await t.stop();
     }
