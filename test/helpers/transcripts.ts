@@ -57,3 +57,18 @@ export function promptIdOf(lines: readonly string[], text: string): string {
   }
   throw new Error(`no user line holds ${text}`);
 }
+
+/**
+ * Claude's failed turn (no key) for the delivered `[Leo Chat] <text>`: its recorded transcript, written under `dir`,
+ * and the StopFailure hook's payload as claude 2.1.328 sends it for that turn.
+ */
+export function claudeStopFailure(dir: string, text: string): Record<string, unknown> {
+  const lines = freshTranscriptLines('not-logged-in', { swap: ['[Leo Chat] hello there', `[Leo Chat] ${text}`] });
+  return {
+    transcript_path: writeTranscript(path.join(dir, `failed-${crypto.randomUUID()}.jsonl`), lines),
+    prompt_id: promptIdOf(lines, text),
+    hook_event_name: 'StopFailure',
+    error: 'authentication_failed',
+    last_assistant_message: 'Not logged in · Please run /login',
+  };
+}

@@ -1,5 +1,6 @@
 import type { Agent } from '../../observe/schemas.js';
 import { route, threadHref } from '../stores/route.js';
+import { TurnErrorBadge, TurnErrorReason } from './TurnError.js';
 
 const STATUS: Record<string, string> = {
   running: 'Running',
@@ -53,9 +54,11 @@ export function AgentCard({ agent, unread }: { agent: Agent; unread: number }) {
           <span class={`agent-status status-${status}`}>{dormant ?? STATUS[status]}</span>
           {status === 'running' && agent.activity !== 'unknown' && <span class="agent-activity">{agent.activity}</span>}
           <span class="agent-harness">{agent.harness}</span>
+          <TurnErrorBadge error={agent.turn_error} />
         </div>
         {agent.current_action?.detail && <div class="agent-action">{agent.current_action.detail}</div>}
         {agent.stop_reason && <div class="agent-reason">{agent.stop_reason}</div>}
+        <TurnErrorReason error={agent.turn_error} class="agent-reason" />
       </div>
     </li>
   );
