@@ -60,15 +60,16 @@ export function promptIdOf(lines: readonly string[], text: string): string {
 
 /**
  * Claude's failed turn (no key) for the delivered `[Leo Chat] <text>`: its recorded transcript, written under `dir`,
- * and the StopFailure hook's payload as claude 2.1.328 sends it for that turn.
+ * and the StopFailure hook's input claude 2.1.328 sent for it (test/fixtures/hooks), pointed at that copy.
  */
 export function claudeStopFailure(dir: string, text: string): Record<string, unknown> {
   const lines = freshTranscriptLines('not-logged-in', { swap: ['[Leo Chat] hello there', `[Leo Chat] ${text}`] });
+  const recorded = JSON.parse(
+    fs.readFileSync(transcriptFixture('../hooks/claude-stop-failure-not-logged-in.json'), 'utf8'),
+  );
   return {
+    ...recorded,
     transcript_path: writeTranscript(path.join(dir, `failed-${crypto.randomUUID()}.jsonl`), lines),
     prompt_id: promptIdOf(lines, text),
-    hook_event_name: 'StopFailure',
-    error: 'authentication_failed',
-    last_assistant_message: 'Not logged in · Please run /login',
   };
 }
