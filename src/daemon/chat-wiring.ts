@@ -21,7 +21,7 @@ import { AttachmentPruner } from '../chat/attachments/attachment-pruner.js';
 import { displayName } from '../agents/resolve.js';
 import type { Message } from '../chat/threads/message.js';
 import { PushDispatcher } from '../push/dispatcher.js';
-import { pushForFailedTurn, pushForMessage } from '../push/push-payload.js';
+import { needsInputPush, pushForMessage } from '../push/push-payload.js';
 import { failedTurnNote, failureReason, INTERRUPTED_NOTE } from '../chat/replies/turn-failure.js';
 import type { TurnErrors } from '../observe/turn-errors.js';
 import { pushRoutes } from '../push/push-routes.js';
@@ -159,7 +159,8 @@ export async function wireChat(d: ChatWiringDeps) {
       const reason = failureReason(why.failure);
       d.notes.note(agent, failedTurnNote(why.failure));
       d.turnErrors.failed(agent, reason);
-      pushes.dispatch(pushForFailedTurn(agent, displayName(agent), reason));
+      // The attention push (docs/DECISIONS.md, issue 27): the agent can do nothing more until its owner acts.
+      pushes.dispatch(needsInputPush(agent, displayName(agent), `Could not answer: ${reason}`));
     },
   });
   // A screen gone still may be a turn that ended without a Stop hook (reply-watch.ts, wentIdle).

@@ -67,20 +67,6 @@ export type TestPush = z.infer<typeof TestPush>;
 export const PushRecord = z.discriminatedUnion('kind', [ChatPush, NeedsInputPush, TestPush]);
 export type PushRecord = z.infer<typeof PushRecord>;
 
-/**
- * A failed turn's alert (docs/DECISIONS.md, issue 27): the attention push, as the agent's own "needs you" alert is —
- * the agent can do nothing until its owner acts (a key, a login), though no card waits for an answer. The thread's
- * note is a system note, which pushes nothing itself.
- */
-export function pushForFailedTurn(agent: string, agentDisplay: string, reason: string): NeedsInputPush {
-  return {
-    kind: 'needs_input',
-    agent,
-    title: clip(agentDisplay || agent, TITLE_MAX_BYTES),
-    body: clip(`Could not answer: ${reason}`, BODY_MAX_BYTES),
-  };
-}
-
 export function pushForMessage(message: Message, agentDisplay: string): PushRecord | null {
   if (message.direction !== 'out' || message.kind === 'system') return null;
   const title = clip(agentDisplay || message.agent, TITLE_MAX_BYTES);

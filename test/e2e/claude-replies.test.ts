@@ -1,6 +1,6 @@
 // Claude reply capture end to end with the real Claude Code CLI (issue 14 items 8, 9 and 11): a turn that ends while
 // the daemon is down is posted once when it starts again; a message re-sent after an interrupted turn gets the one
-// reply, and the interrupted one none; a reply's chat.message comes after its message's delivered chat.updated.
+// reply, and the interrupted one none but a note saying so; a reply's chat.message comes after its message's delivered chat.updated.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
@@ -131,6 +131,11 @@ describe('Claude replies with a real claude agent', () => {
         replies(thread).map((m) => [m.text, m.reply_to]),
         [['Two moons.', second.id]],
         `one reply, to the second message: ${JSON.stringify(thread)}`,
+      );
+      // Issue 27: the interrupted message is not left silent: one short note says it got no reply.
+      assert.deepEqual(
+        thread.filter((m) => m.kind === 'system' && m.text.startsWith('Interrupted')).map((m) => m.text),
+        ['Interrupted — no reply to this message'],
       );
 
       // Item 11: the reply's chat.message comes after the chat.updated that says its message was delivered.

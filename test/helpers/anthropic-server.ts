@@ -25,6 +25,8 @@ export interface ScriptedReply {
   /** What the response reports as its usage in place of the estimate (message_start's input and cache counts,
    * message_delta's output count, as the API splits them). */
   usage?: Partial<ReturnType<typeof usage>>;
+  /** Answer with this API error instead (status and the Anthropic error envelope's type and message). */
+  error?: { status: number; type: string; message: string };
 }
 
 /**
@@ -79,6 +81,7 @@ export class AnthropicServer extends ScriptedServer<ScriptedReply> {
         return apiError(res, 400, 'invalid_request_error', 'messages: field required');
       }
       const reply = this.pick(rec);
+      if (reply.error) return apiError(res, reply.error.status, reply.error.type, reply.error.message);
       if (rec.body.stream === true) return void this.stream(rec, reply, res);
       return json(res, 200, this.message(rec, reply));
     }

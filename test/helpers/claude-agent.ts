@@ -39,6 +39,8 @@ export async function startClaudeAgent(
     /** Extra lines for leo.yaml's web section, indented two spaces. */
     web?: string;
     beforeSpawn?(d: TestDaemon): Promise<void>;
+    /** Changes to the variables the agent's environment hands Claude (an empty value leaves one out). */
+    env?: Record<string, string>;
   },
 ): Promise<ClaudeAgent | null> {
   const claude = await findClaude();
@@ -49,6 +51,9 @@ export async function startClaudeAgent(
   const { agent } = opts;
   const api = await AnthropicServer.start({ script: opts.script });
   const sandbox = claudeSandbox({ baseUrl: api.url });
+  for (const [name, value] of Object.entries(opts.env ?? {}))
+    if (value) sandbox.env[name] = value;
+    else delete sandbox.env[name];
   const config = claudeTemplateConfig(claude.bin, sandbox, MODEL) + (opts.extraConfig ?? '');
   // Reply capture compares delivery times with the transcript's real times; the ManualClock starts at real now.
   const d = await startTestDaemon({ config, ...(opts.web ? { web: opts.web } : {}) });

@@ -57,3 +57,19 @@ export function promptIdOf(lines: readonly string[], text: string): string {
   }
   throw new Error(`no user line holds ${text}`);
 }
+
+/**
+ * Claude's failed turn (no key) for the delivered `[Leo Chat] <text>`: its recorded transcript, written under `dir`,
+ * and the StopFailure hook's input claude 2.1.328 sent for it (test/fixtures/hooks), pointed at that copy.
+ */
+export function claudeStopFailure(dir: string, text: string): Record<string, unknown> {
+  const lines = freshTranscriptLines('not-logged-in', { swap: ['[Leo Chat] hello there', `[Leo Chat] ${text}`] });
+  const recorded = JSON.parse(
+    fs.readFileSync(transcriptFixture('../hooks/claude-stop-failure-not-logged-in.json'), 'utf8'),
+  );
+  return {
+    ...recorded,
+    transcript_path: writeTranscript(path.join(dir, `failed-${crypto.randomUUID()}.jsonl`), lines),
+    prompt_id: promptIdOf(lines, text),
+  };
+}

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { verifySignature } from '../../src/push/webhook-provider.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import { claudeStopFailure } from '../helpers/transcripts.js';
 
 const SECRET = 'a-long-enough-shared-secret';
 
@@ -79,6 +80,37 @@ describe('pushes for chat messages, to a webhook subscription on 127.0.0.1', () 
     assert.equal(
       (await request(t.tcp, 'DELETE', `/api/v1/push/subscriptions/${sub.json.data.id}`, { token: device })).status,
       200,
+    );
+  });
+
+  // Before the next test moves the daemon's clock past the transcript's real times.
+  it('a failed turn sends the attention push, even to a device that wants asks only (issue 27)', async () => {
+    const device = t.daemon.tokens.issue('device', 'watch').token;
+    const sub = await request(t.tcp, 'POST', '/api/v1/push/subscriptions', {
+      token: device,
+      body: { provider: 'webhook', url, secret: SECRET, device: 'watch', prefs: { mode: 'asks_only' } },
+    });
+    assert.equal(sub.status, 201, sub.text);
+    const text = 'deploy it';
+    const sent = await request(t.tcp, 'POST', '/api/v1/chat/leo-den/messages', {
+      token: t.daemon.operatorToken,
+      body: { text },
+    });
+    const state = async () =>
+      (await request(t.tcp, 'GET', '/api/v1/chat/leo-den/messages', { token: t.daemon.operatorToken })).json.data
+        .messages;
+    for (let i = 0; i < 100; i++) {
+      if ((await state()).find((m: { id: string }) => m.id === sent.json.data.id)?.state === 'delivered') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const before = got.length;
+    await request(t.socket, 'POST', '/hooks/stop-failure', {
+      body: { agent: 'leo-den', payload: claudeStopFailure(t.home, text) },
+    });
+    for (let i = 0; i < 100 && got.length === before; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(
+      got.slice(before).map((g) => [g.body.kind, g.body.title, g.body.body]),
+      [['needs_input', 'den', 'Could not answer: not logged in — check its environment or run /login']],
     );
   });
 

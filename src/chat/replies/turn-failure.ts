@@ -38,14 +38,13 @@ export function failedTurnNote(f: TurnFailure, sentKeys: readonly (string | unde
   return own ? `Could not answer: ${failureReason(f)}\n\n${own}` : `Could not answer: ${failureReason(f)}`;
 }
 
-/** The HTTP status the failure names: Codex's `http_<status>`, else the first "401 …" / "API Error: 500" in the text. */
+/** "status 401", "API Error: 500", "401 Unauthorized": a 4xx or 5xx status the harness's words name. */
+const STATUS_IN_TEXT = /\b(?:[Ss]tatus|[Ee]rror):?\s+([45]\d\d)\b|\b([45]\d\d) [A-Z][a-z]/;
+
+/** The HTTP status of the failure: Codex's and opencode's `http_<status>`, else the one its words name. */
 function httpStatus(f: TurnFailure): number | undefined {
   const named = /^http_(\d{3})$/.exec(f.error ?? '');
-  if (named) return Number(named[1]);
-  const said =
-    /(?:^|\b(?:status|error:?))\s*([45]\d\d)\b|\b([45]\d\d) (?:Unauthorized|Forbidden|Too Many|Internal|Bad|Service|Overloaded)/i.exec(
-      f.text,
-    );
-  const code = said?.[1] ?? said?.[2];
+  const said = STATUS_IN_TEXT.exec(f.text);
+  const code = named?.[1] ?? said?.[1] ?? said?.[2];
   return code ? Number(code) : undefined;
 }

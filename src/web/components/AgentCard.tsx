@@ -1,6 +1,7 @@
 import { PINNED_AGENT } from '../../chat/threads/message.js';
 import type { FleetRow } from '../stores/fleet.js';
 import { route, threadHref } from '../stores/route.js';
+import { TurnErrorBadge, TurnErrorReason } from './TurnError.js';
 
 const STATUS: Record<string, string> = {
   running: 'Running',
@@ -58,6 +59,7 @@ export function AgentCard({ row: { name, agent }, unread }: { row: FleetRow; unr
               <span class="agent-activity">{agent.activity}</span>
             )}
             <span class="agent-harness">{agent.harness}</span>
+            <TurnErrorBadge error={agent.turn_error} />
           </div>
         ) : (
           <div class="agent-meta">
@@ -66,6 +68,7 @@ export function AgentCard({ row: { name, agent }, unread }: { row: FleetRow; unr
         )}
         {agent?.current_action?.detail && <div class="agent-action">{agent.current_action.detail}</div>}
         {agent?.stop_reason && <div class="agent-reason">{agent.stop_reason}</div>}
+        <TurnErrorReason error={agent?.turn_error} class="agent-reason" />
       </div>
     </li>
   );

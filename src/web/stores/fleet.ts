@@ -108,6 +108,9 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
     case 'agent_usage':
       patch(e.data.agent, (a) => ({ ...a, usage: e.data.totals }));
       return null;
+    case 'agent_turn_error':
+      patch(e.data.agent, (a) => ({ ...a, turn_error: e.data.turn_error }));
+      return null;
     case 'chat.message':
     case 'chat.updated':
       return 'threads';

@@ -8,14 +8,13 @@ import type { Message } from '../../../src/chat/threads/message.js';
 import type { BusEvent } from '../../../src/events/event.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { request } from '../../helpers/http.js';
-import { freshTranscriptLines, promptIdOf, writeTranscript } from '../../helpers/transcripts.js';
+import { claudeStopFailure, freshTranscriptLines, writeTranscript } from '../../helpers/transcripts.js';
 import { until } from '../../helpers/wait.js';
 
 const CONFIG = `
 templates:
   cat: { harness: shell, command: "exec cat" }
 `;
-const RECORDED = '[Leo Chat] hello there';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('a failed turn: one note, the fleet’s error state, cleared by the next turn', () => {
@@ -45,15 +44,7 @@ describe('a failed turn: one note, the fleet’s error state, cleared by the nex
     try {
       const text = 'are you there?';
       const id = await send(text);
-      const lines = freshTranscriptLines('not-logged-in', { swap: [RECORDED, `[Leo Chat] ${text}`] });
-      const transcript = writeTranscript(path.join(t.home, 'failed.jsonl'), lines);
-      const payload = {
-        transcript_path: transcript,
-        prompt_id: promptIdOf(lines, text),
-        hook_event_name: 'StopFailure',
-        error: 'authentication_failed',
-        last_assistant_message: 'Not logged in · Please run /login',
-      };
+      const payload = claudeStopFailure(t.home, text);
       assert.equal((await hook('stop-failure', payload)).status, 200);
       const note = await until(
         'the failure note',

@@ -1,6 +1,6 @@
 // ReplyWatch over chat.db and real recorded transcripts, with the capture the worker pool runs: what it posts when the
 // daemon restarts between a prompt and the end of its turn (issue 14 item 8), and when a turn's Stop comes while its
-// message is still being typed (item 11).
+// message is still being typed (item 11), and a failed turn's note (issue 27).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ReplyStore } from '../../../src/chat/replies/reply-store.js';
 import { ReplyWatch } from '../../../src/chat/replies/reply-watch.js';
+import type { TranscriptFormat } from '../../../src/chat/replies/transcript.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { openDatabase, type Database } from '../../../src/store/database.js';
@@ -19,7 +20,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-reply-restart-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 
 /** One daemon life: a watch on the home's chat.db; `posted` lists what it posted, as [text, reply_to]. */
-function daemonLife(home: string, posted: [string, string][], opened: Database[]) {
+function daemonLife(home: string, posted: [string, string][], opened: Database[], format: TranscriptFormat) {
   const db = openDatabase(path.join(home, 'chat.db'));
   opened.push(db);
   return new ReplyWatch({
@@ -27,7 +28,7 @@ function daemonLife(home: string, posted: [string, string][], opened: Database[]
     logger: createLogger('silent'),
     store: new ReplyStore(db),
     exists: () => true,
-    format: () => 'claude' as const,
+    format: () => format,
     capture: captureReplyTask,
     postedAfter: () => false,
     post: (_agent, text, replyTo) => void posted.push([text, replyTo]),
@@ -41,7 +42,12 @@ function home() {
   const posted: [string, string][] = [];
   const opened: Database[] = [];
   after(() => opened.forEach((db) => db.open && db.close()));
-  return { dir, posted, life: () => daemonLife(dir, posted, opened), transcript: path.join(dir, 'session.jsonl') };
+  return {
+    dir,
+    posted,
+    life: (format: TranscriptFormat = 'claude') => daemonLife(dir, posted, opened, format),
+    transcript: path.join(dir, 'session.jsonl'),
+  };
 }
 
 const FIRST = '[Leo Chat] first message';
@@ -69,6 +75,25 @@ describe('reply watch across a daemon restart', () => {
     await h.life().catchUp();
     await h.life().catchUp();
     assert.equal(h.posted.length, 1, 'posted once, however often the daemon starts again');
+  });
+
+  it('a turn that failed while the daemon was down (Codex: no hook at all) is noted once at start', async () => {
+    const h = home();
+    const before = h.life();
+    // Codex names its rollout at SessionStart; the message is typed in, then the daemon stops.
+    before.sessionStarted('den', { transcript_path: h.transcript });
+    before.started('den', 'm1', '[Leo Chat] hello codex');
+    before.delivered('den', 'm1');
+    await before.close();
+    // While it is down the provider refuses the turn: the rollout records the failure and its end.
+    writeTranscript(h.transcript, freshTranscriptLines('codex-tui-401'));
+
+    await h.life('codex').catchUp();
+    assert.equal(h.posted.length, 1);
+    assert.match(h.posted[0]![0], /^\(failed\) unexpected status 401 Unauthorized/);
+    assert.equal(h.posted[0]![1], 'm1');
+    await h.life('codex').catchUp();
+    assert.equal(h.posted.length, 1, 'noted once, however often the daemon starts again');
   });
 
   it('a turn still running at start-up is left to its Stop', async () => {

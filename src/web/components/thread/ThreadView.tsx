@@ -12,6 +12,7 @@ import { Composer } from '../composer/Composer.js';
 import { OutboxItems } from '../composer/OutboxItems.js';
 import { outbox } from '../../stores/outbox.js';
 import { watchPresence } from '../../stores/presence.js';
+import { TurnErrorReason } from '../TurnError.js';
 
 /**
  * One agent's thread: its header, the virtualized message list (MessageList) opened at the newest message or at
@@ -60,6 +61,7 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
         )}
         <ConnectionBadge />
       </header>
+      <TurnErrorReason error={a?.turn_error} class="thread-turn-error" badge />
       {terminalShown.value && !agentless && <LazyTerminal agent={agent} />}
       {threadError.value ? (
         <p class="empty error">{threadError.value}</p>
