@@ -163,7 +163,7 @@ export class PermissionPrompts {
    * agent's dialog is still up in its terminal. A questions card just expires: its dialog is a tabbed form that
    * keys cannot answer safely (docs/DECISIONS.md).
    */
-  private async timedOut(id: string): Promise<void> {
+  private async timedOut(id: string, opts = { watch: true }): Promise<void> {
     this.stopTimer(id);
     const m = this.deps.store.get(id);
     if (m?.state !== 'open') return;
@@ -176,7 +176,7 @@ export class PermissionPrompts {
       return void this.expire(now, 'timeout');
     }
     this.settle(now, { state: 'expired', permission: { ...now.permission!, terminal_waiting: true } }, 'state');
-    this.deps.dialogs.watch(id, now.agent, true, () => this.dialogGone(id));
+    if (opts.watch) this.deps.dialogs.watch(id, now.agent, true, () => this.dialogGone(id));
   }
 
   /**
@@ -279,17 +279,17 @@ export class PermissionPrompts {
   }
 
   /**
-   * When the daemon shuts down: a prompt's hook does not outlive the daemon, so every open prompt and card expires,
-   * and any hook still held is released with nothing to print. A card closes as `timeout`: its wait for chat ended
-   * unanswered and the question is back in Claude's terminal dialog, exactly as when the deadline passes.
-   * `agent_gone` would say the agent was stopped, which it was not (docs/DECISIONS.md, Issue 15 item 8). A prompt
-   * already waiting in its terminal keeps saying so, for the next daemon to look again.
+   * When the daemon shuts down: a prompt's hook does not outlive the daemon, so every held hook is released with
+   * nothing to print and every open prompt and card expires, as at its deadline: a prompt whose dialog is still up
+   * says so, for the next daemon to look again. A card closes as `timeout`: its wait for chat ended unanswered and the
+   * question is back in Claude's terminal dialog. `agent_gone` would say the agent was stopped, which it was not
+   * (docs/DECISIONS.md, Issue 15 item 8).
    */
-  expireAll(): void {
+  async expireAll(): Promise<void> {
     this.deps.dialogs.stopAll();
-    for (const m of this.deps.store.openPrompts()) this.expire(m, 'timeout');
     for (const w of [...this.waiters.values()]) w.settle({});
     for (const id of [...this.timers.keys()]) this.stopTimer(id);
+    await Promise.all(this.deps.store.openPrompts().map((m) => this.timedOut(m.id, { watch: false })));
   }
 
   /**
