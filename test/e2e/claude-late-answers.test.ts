@@ -100,3 +100,35 @@ describe('late answers to a real claude agent’s permission prompt', () => {
     },
   );
 });
+
+const SESSION: Record<string, ToolCall> = {
+  'SESSION-FIRST': touch('session'),
+  'SESSION-AGAIN': { ...touch('session'), id: 'toolu_touch_session_again' },
+};
+
+describe('"Allow for this session" on a real claude agent’s permission prompt (issue 27, low)', () => {
+  it(
+    'hands Claude its own suggested rules for the session: the same call again asks no more',
+    { timeout: 180_000 },
+    async (t) => {
+      const c = await startClaudeAgent(t, { agent: 'claude-session', script: toolScript(SESSION) });
+      if (!c) return;
+      const { answer, begin, resultOf } = promptViews(c, 'claude-session', SESSION);
+      const first = await begin('SESSION-FIRST', 'permission');
+      assert.equal(first.permission?.allow_session, true, 'Claude suggested rules, so the prompt offers them');
+      await sleep(2_000);
+      const r = await answer(first.id, { values: ['allow_session'] });
+      assert.equal(r.status, 200, r.text);
+      assert.notEqual((await resultOf('SESSION-FIRST')).is_error, true);
+
+      const before = (await c.thread()).filter((m) => m.kind === 'permission').length;
+      const again = await c.send('SESSION-AGAIN: do the thing');
+      await c.delivered(again.id);
+      const result = await resultOf('SESSION-AGAIN');
+      assert.notEqual(result.is_error, true, resultText(result));
+      assert.equal((await c.thread()).filter((m) => m.kind === 'permission').length, before, 'no second prompt');
+      const local = path.join(c.sandbox.dir, 'workspace', '.claude', 'settings.local.json');
+      assert.equal(fs.existsSync(local), false, 'nothing was written into the project’s settings');
+    },
+  );
+});

@@ -11,7 +11,7 @@ import {
   CLAUDE_DECISIONS,
   PermissionRequestPayload,
   TERMINAL_ANSWER,
-  type PermissionDecision,
+  sessionPermissions,
   type PromptConflict,
   summarizePermission,
   validatePermissionAnswer,
@@ -36,6 +36,8 @@ interface Waiter {
   decisions: DecisionFormat;
   /** Claude's AskUserQuestion tool_input, handed back verbatim inside updatedInput. */
   toolInput: unknown;
+  /** Claude's permission_suggestions, applied for the session on "allow_session". */
+  suggestions: Record<string, unknown>[];
 }
 
 /**
@@ -76,7 +78,7 @@ export class PermissionPrompts {
   request(agent: string, payload: unknown, gone: AbortSignal): Promise<PromptOutcome> {
     const parsed = PermissionRequestPayload.safeParse(payload);
     if (!parsed.success) return Promise.resolve({});
-    const { tool_name: tool, tool_input: toolInput } = parsed.data;
+    const { tool_name: tool, tool_input: toolInput, permission_suggestions: suggestions = [] } = parsed.data;
     const { permissionMs, questionMs } = this.deps.timeouts();
     const card = tool === 'AskUserQuestion' ? buildQuestionsInput(toolInput) : null;
     const waitMs = card?.ok ? questionMs : permissionMs;
@@ -99,7 +101,15 @@ export class PermissionPrompts {
           text: `${tool}: ${summarizePermission(tool, toolInput)}`,
           state: 'open',
           // Inside `permission`: the spec keeps the message's own deadline for asks (docs/DECISIONS.md).
-          permission: { tool, summary: summarizePermission(tool, toolInput), deadline: rfc3339(now + waitMs) },
+          permission: {
+            tool,
+            summary: summarizePermission(tool, toolInput),
+            deadline: rfc3339(now + waitMs),
+            // Only a held hook can hand rules back: a dialog answered by keys takes a yes or a no.
+            ...(suggestions.length && decisions.allowSession && !decisions.dialogAfterHook
+              ? { allow_session: true as const }
+              : {}),
+          },
         });
     this.deps.bus.publish('chat.message', { message });
     this.deps.onStored?.(message);
@@ -119,7 +129,7 @@ export class PermissionPrompts {
         this.waiters.delete(id);
         resolve(outcome);
       };
-      this.waiters.set(id, { agent, settle: finish, toolInput, decisions });
+      this.waiters.set(id, { agent, settle: finish, toolInput, decisions, suggestions });
       this.timers.set(
         id,
         this.deps.clock.setTimeout(() => {
@@ -209,11 +219,19 @@ export class PermissionPrompts {
     if (m.kind === 'permission') {
       const checked = validatePermissionAnswer(body);
       if (!checked.ok) throw new AskError(400, checked.error);
-      if (!waiter) return this.answerInTerminal(m, checked.decision, checked.answer);
+      const { decision } = checked;
+      if (decision === 'allow_session' && !(waiter && m.permission?.allow_session))
+        throw new AskError(400, 'values[0]: this prompt takes "allow" or "deny" (no rules to allow for the session)');
+      if (!waiter) return this.answerInTerminal(m, decision === 'deny' ? 'deny' : 'allow', checked.answer);
       const answered = this.settle(m, { state: 'answered', answer: checked.answer }, 'answer');
       const { decisions } = waiter;
       waiter.settle({
-        output: checked.decision === 'allow' ? decisions.allow() : decisions.deny(checked.answer.text),
+        output:
+          decision === 'deny'
+            ? decisions.deny(checked.answer.text)
+            : decision === 'allow_session'
+              ? decisions.allowSession!(sessionPermissions(waiter.suggestions))
+              : decisions.allow(),
       });
       return answered;
     }
@@ -243,7 +261,7 @@ export class PermissionPrompts {
   /** No hook holds the prompt: the answer is pressed into the agent's own dialog, once. */
   private async answerInTerminal(
     m: Message,
-    decision: PermissionDecision,
+    decision: 'allow' | 'deny',
     answer: { values: string[]; text: string },
   ): Promise<Message> {
     this.answering.add(m.id);

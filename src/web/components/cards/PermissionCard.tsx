@@ -27,6 +27,11 @@ export function PermissionCard({ m }: { m: Message }) {
         <button type="button" class="primary" disabled={busy} onClick={() => answer({ values: ['allow'] })}>
           Allow
         </button>
+        {m.state === 'open' && m.permission?.allow_session && (
+          <button type="button" disabled={busy} onClick={() => answer({ values: ['allow_session'] })}>
+            Allow for this session
+          </button>
+        )}
         <button type="button" class="danger" disabled={busy} onClick={() => answer({ values: ['deny'], text: reason })}>
           Deny
         </button>

@@ -8,6 +8,11 @@ const REASONS: Record<string, string> = {
   dismissed: 'Dismissed',
 };
 
+const ANSWERED: Record<string, string> = {
+  allow: 'Allowed from chat',
+  allow_session: 'Allowed from chat for this session',
+};
+
 /** How a card was settled: the answer and where it came from, or why it closed unanswered. */
 export function Settled({ m }: { m: Message }) {
   if (m.state === 'expired') return <p class="settled">{REASONS[m.closed_reason ?? ''] ?? 'Closed'}</p>;
@@ -17,7 +22,7 @@ export function Settled({ m }: { m: Message }) {
   if (m.kind === 'permission')
     return (
       <p class="settled">
-        {a.values[0] === 'allow' ? 'Allowed from chat' : 'Denied from chat'}
+        {ANSWERED[a.values[0] ?? ''] ?? 'Denied from chat'}
         {a.text && (
           <>
             : <strong>{a.text}</strong>
