@@ -18,6 +18,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SCENARIOS: Record<string, ToolCall> = {
   'CARD-ALLOW': touch('card-allow'),
   'CARD-DENY': touch('card-deny'),
+  'CARD-RACE': touch('card-race'),
 };
 const WAITING = 'Timed out in chat — the agent is still waiting in its terminal';
 
@@ -38,7 +39,7 @@ describe('Leo Web: a permission card after chat’s wait ends', () => {
       await page.goto(`${c.d.daemon.appUrl}#/t/${AGENT}`);
       const clock = c.d.clock as ManualClock;
       const workspace = path.join(c.sandbox.dir, 'workspace');
-      const { begin, resultOf } = promptViews(c, AGENT, SCENARIOS);
+      const { answer, begin, resultOf } = promptViews(c, AGENT, SCENARIOS);
 
       const allow = await begin('CARD-ALLOW', 'permission');
       const card = page.locator(`.action-card[data-id="${allow.id}"]`);
@@ -61,6 +62,25 @@ describe('Leo Web: a permission card after chat’s wait ends', () => {
       assert.ok(fs.existsSync(path.join(workspace, 'card-allow.txt')), 'the command allowed from the card ran');
       await shots.take(page, 'permission-terminal-allowed');
 
+      // Another device allows just before this one's Deny reaches the daemon: the card says this answer was not used.
+      const race = await begin('CARD-RACE', 'permission');
+      const raceCard = page.locator(`.action-card[data-id="${race.id}"]`);
+      clock.advance(120_000);
+      await raceCard.getByText(WAITING).waitFor();
+      await page.route('**/answer', async (route) => {
+        assert.equal((await answer(race.id, { values: ['allow'] })).status, 200);
+        await route.continue();
+      });
+      await sleep(PACE_MS);
+      await raceCard.getByRole('button', { name: 'Deny' }).click();
+      await raceCard.getByText('Answered elsewhere first: your answer was not used').waitFor();
+      await raceCard.getByText('Allowed from chat').waitFor();
+      await resultOf('CARD-RACE');
+      assert.ok(fs.existsSync(path.join(workspace, 'card-race.txt')), 'the winning answer decided');
+      await shots.take(page, 'permission-answered-elsewhere');
+      await page.unroute('**/answer');
+
+      // Claude's "No" ends its turn: the last scenario.
       const deny = await begin('CARD-DENY', 'permission');
       const denyCard = page.locator(`.action-card[data-id="${deny.id}"]`);
       clock.advance(120_000);
