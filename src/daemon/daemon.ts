@@ -385,7 +385,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
         watcher.stop();
         certificates?.stop();
         // Held permission hooks are released (printing nothing) so closing the server does not wait on them.
-        chat.prompts.expireAll();
+        await chat.prompts.expireAll();
         tasks.scheduler.close();
         await tasks.runner.close();
         await sessions.sessions.close();

@@ -116,6 +116,13 @@ describe('codex screen', () => {
     const hooks = codex(pane('codex-hooks-review-dialog.txt'));
     assert.equal(hooks.kind, 'dialog');
     assert.equal(hooks.kind === 'dialog' && hooks.options[0], 'Review hooks');
+    for (const d of [trust, hooks]) assert.equal(d.kind === 'dialog' && d.permission, undefined);
+  });
+
+  it('the approval dialog a command raises carries its allow and deny keys (issue 27)', () => {
+    const s = codex(pane('codex-approval-dialog.txt'));
+    assert.equal(s.kind === 'dialog' && s.question, 'Would you like to run the following command?');
+    assert.deepEqual(s.kind === 'dialog' && s.permission, { allow: ['Enter'], deny: ['Down', 'Down', 'Enter'] });
   });
 });
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import path from 'node:path';
 import type { TestDaemon } from './daemon.js';
+import type { Message } from '../../src/chat/threads/message.js';
 import { request } from './http.js';
 import { until } from './wait.js';
 
@@ -16,7 +17,7 @@ export interface ChatMessage {
   reply_to?: string;
   note?: string;
   answer?: { values: string[]; text: string; answers?: Record<string, { values: string[]; text: string }> };
-  permission?: { tool: string; summary: string };
+  permission?: Message['permission'];
   input?: any;
   closed_reason?: string;
 }

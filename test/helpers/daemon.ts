@@ -18,6 +18,11 @@ export interface TestDaemon {
   socket: Target;
   /** Stops the daemon, ends Leo's private tmux server (agents outlive a daemon by design) and removes the home. */
   stop(): Promise<void>;
+  /**
+   * Closes the daemon and starts the next one on the same home, clock and socket, as `leo restart` would: agents keep
+   * running in tmux. `daemon` and `tcp` then point at the new one.
+   */
+  restart(): Promise<void>;
 }
 
 /** What an agent's pane shows (with `history` lines of scrollback), read from Leo's private tmux server. */
@@ -45,23 +50,32 @@ export async function startTestDaemon(
 ): Promise<TestDaemon> {
   const t = makeTempHome(testConfig(opts.config ?? '', opts.web ?? ''));
   const clock = opts.clock ?? new ManualClock(Date.now());
-  const daemon = await startDaemon({
-    env: t.env,
-    clock,
-    logger: createLogger('warn'),
-    ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}),
-  });
-  return {
+  const start = () =>
+    startDaemon({
+      env: t.env,
+      clock,
+      logger: createLogger('warn'),
+      ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}),
+    });
+  const daemon = await start();
+  const tcp = { port: daemon.port };
+  const test: TestDaemon = {
     daemon,
     clock,
     home: t.home,
-    tcp: { port: daemon.port },
+    tcp,
     socket: { socketPath: daemon.paths.socketFile },
+    async restart() {
+      await this.daemon.close();
+      this.daemon = await start();
+      tcp.port = this.daemon.port;
+    },
     async stop() {
-      await daemon.close();
+      await this.daemon.close();
       killTmuxServer(t.home);
       await endProcessesIn(t.home);
       t.cleanup();
     },
   };
+  return test;
 }

@@ -12,13 +12,18 @@ import { ASK_TEXT_MAX_CHARS, type AnswerBody } from '../asks/ask-answer.js';
 export const PermissionRequestPayload = z.looseObject({
   tool_name: z.string().min(1).max(200),
   tool_input: z.unknown().optional(),
+  /** Claude's "don't ask again" rules for this call (PermissionUpdate objects), handed back to allow for the session. */
+  permission_suggestions: z.array(z.looseObject({ type: z.string() })).optional(),
 });
 export type PermissionRequestPayload = z.infer<typeof PermissionRequestPayload>;
 
 export const SUMMARY_MAX_CHARS = 500;
 
-/** The decisions a permission prompt takes, as answer values. */
-export const PermissionDecision = z.enum(['allow', 'deny']);
+/**
+ * The decisions a permission prompt takes, as answer values. `allow_session` allows this call and the like of it for
+ * the rest of the agent's session, on a prompt that offers it (`permission.allow_session`).
+ */
+export const PermissionDecision = z.enum(['allow', 'allow_session', 'deny']);
 export type PermissionDecision = z.infer<typeof PermissionDecision>;
 
 /**
@@ -61,17 +66,17 @@ export function summarizePermission(tool: string, input: unknown): string {
 export type PermissionAnswerResult =
   { ok: true; decision: PermissionDecision; answer: { values: string[]; text: string } } | { ok: false; error: string };
 
-/** A prompt is answered with exactly one of allow/deny; text is optional and only with deny (Claude is told why). */
+/** A prompt is answered with exactly one decision; text is optional and only with deny (Claude is told why). */
 export function validatePermissionAnswer(body: AnswerBody): PermissionAnswerResult {
   if (body.answers !== undefined)
-    return fail('answers: a permission prompt is answered with values ["allow"] or ["deny"]');
+    return fail('answers: a permission prompt is answered with values ["allow"], ["allow_session"] or ["deny"]');
   const values = body.values ?? [];
   if (values.length !== 1) return fail(`values: exactly one of "allow" or "deny" (got ${values.length} values)`);
   const decision = PermissionDecision.safeParse(values[0]);
-  if (!decision.success) return fail(`values[0]: "${values[0]}" is not "allow" or "deny"`);
+  if (!decision.success) return fail(`values[0]: "${values[0]}" is not "allow", "allow_session" or "deny"`);
   const text = (body.text ?? '').trim();
   if (charCount(text) > ASK_TEXT_MAX_CHARS) return fail(`text: longer than ${ASK_TEXT_MAX_CHARS} characters`);
-  if (text !== '' && decision.data === 'allow') return fail('text: only a deny takes text (it tells the agent why)');
+  if (text !== '' && decision.data !== 'deny') return fail('text: only a deny takes text (it tells the agent why)');
   return { ok: true, decision: decision.data, answer: { values: [decision.data], text } };
 }
 
@@ -83,6 +88,8 @@ export interface DecisionFormat {
   allow(updatedInput?: Record<string, unknown>): string;
   /** `reason` is the person's text, possibly empty. */
   deny(reason: string): string;
+  /** Allows with the harness's own suggested rules applied for the session; absent where the harness has none. */
+  allowSession?(updatedPermissions: readonly unknown[]): string;
   /**
    * The harness draws its own approval dialog only once the hook has ended without a decision (Codex). Its hook is
    * then released at once, so the terminal can answer while chat's prompt stays open, and an answer from chat is
@@ -106,7 +113,19 @@ function decisionOutput(decision: Record<string, unknown>): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } });
 }
 
-export const CLAUDE_DECISIONS: DecisionFormat = { allow: allowOutput, deny: denyOutput };
+/**
+ * Claude's suggestions, each kept for this session only: "Allow for this session" must not write the rule into the
+ * project's settings, which a suggestion's own destination (localSettings) would.
+ */
+export function sessionPermissions(suggestions: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  return suggestions.map((s) => ({ ...s, destination: 'session' }));
+}
+
+export const CLAUDE_DECISIONS: DecisionFormat = {
+  allow: allowOutput,
+  deny: denyOutput,
+  allowSession: (updatedPermissions) => decisionOutput({ behavior: 'allow', updatedPermissions }),
+};
 
 function cut(s: string, max: number): string {
   const chars = [...s];

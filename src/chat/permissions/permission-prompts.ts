@@ -11,7 +11,7 @@ import {
   CLAUDE_DECISIONS,
   PermissionRequestPayload,
   TERMINAL_ANSWER,
-  type PermissionDecision,
+  sessionPermissions,
   type PromptConflict,
   summarizePermission,
   validatePermissionAnswer,
@@ -36,6 +36,8 @@ interface Waiter {
   decisions: DecisionFormat;
   /** Claude's AskUserQuestion tool_input, handed back verbatim inside updatedInput. */
   toolInput: unknown;
+  /** Claude's permission_suggestions, applied for the session on "allow_session". */
+  suggestions: Record<string, unknown>[];
 }
 
 /**
@@ -76,7 +78,7 @@ export class PermissionPrompts {
   request(agent: string, payload: unknown, gone: AbortSignal): Promise<PromptOutcome> {
     const parsed = PermissionRequestPayload.safeParse(payload);
     if (!parsed.success) return Promise.resolve({});
-    const { tool_name: tool, tool_input: toolInput } = parsed.data;
+    const { tool_name: tool, tool_input: toolInput, permission_suggestions: suggestions = [] } = parsed.data;
     const { permissionMs, questionMs } = this.deps.timeouts();
     const card = tool === 'AskUserQuestion' ? buildQuestionsInput(toolInput) : null;
     const waitMs = card?.ok ? questionMs : permissionMs;
@@ -99,7 +101,15 @@ export class PermissionPrompts {
           text: `${tool}: ${summarizePermission(tool, toolInput)}`,
           state: 'open',
           // Inside `permission`: the spec keeps the message's own deadline for asks (docs/DECISIONS.md).
-          permission: { tool, summary: summarizePermission(tool, toolInput), deadline: rfc3339(now + waitMs) },
+          permission: {
+            tool,
+            summary: summarizePermission(tool, toolInput),
+            deadline: rfc3339(now + waitMs),
+            // Only a held hook can hand rules back: a dialog answered by keys takes a yes or a no.
+            ...(suggestions.length && decisions.allowSession && !decisions.dialogAfterHook
+              ? { allow_session: true as const }
+              : {}),
+          },
         });
     this.deps.bus.publish('chat.message', { message });
     this.deps.onStored?.(message);
@@ -119,7 +129,7 @@ export class PermissionPrompts {
         this.waiters.delete(id);
         resolve(outcome);
       };
-      this.waiters.set(id, { agent, settle: finish, toolInput, decisions });
+      this.waiters.set(id, { agent, settle: finish, toolInput, decisions, suggestions });
       this.timers.set(
         id,
         this.deps.clock.setTimeout(() => {
@@ -163,7 +173,7 @@ export class PermissionPrompts {
    * agent's dialog is still up in its terminal. A questions card just expires: its dialog is a tabbed form that
    * keys cannot answer safely (docs/DECISIONS.md).
    */
-  private async timedOut(id: string): Promise<void> {
+  private async timedOut(id: string, opts = { watch: true }): Promise<void> {
     this.stopTimer(id);
     const m = this.deps.store.get(id);
     if (m?.state !== 'open') return;
@@ -176,7 +186,7 @@ export class PermissionPrompts {
       return void this.expire(now, 'timeout');
     }
     this.settle(now, { state: 'expired', permission: { ...now.permission!, terminal_waiting: true } }, 'state');
-    this.deps.dialogs.watch(id, now.agent, true, () => this.dialogGone(id));
+    if (opts.watch) this.deps.dialogs.watch(id, now.agent, true, () => this.dialogGone(id));
   }
 
   /**
@@ -209,11 +219,19 @@ export class PermissionPrompts {
     if (m.kind === 'permission') {
       const checked = validatePermissionAnswer(body);
       if (!checked.ok) throw new AskError(400, checked.error);
-      if (!waiter) return this.answerInTerminal(m, checked.decision, checked.answer);
+      const { decision } = checked;
+      if (decision === 'allow_session' && !(waiter && m.permission?.allow_session))
+        throw new AskError(400, 'values[0]: this prompt takes "allow" or "deny" (no rules to allow for the session)');
+      if (!waiter) return this.answerInTerminal(m, decision === 'deny' ? 'deny' : 'allow', checked.answer);
       const answered = this.settle(m, { state: 'answered', answer: checked.answer }, 'answer');
       const { decisions } = waiter;
       waiter.settle({
-        output: checked.decision === 'allow' ? decisions.allow() : decisions.deny(checked.answer.text),
+        output:
+          decision === 'deny'
+            ? decisions.deny(checked.answer.text)
+            : decision === 'allow_session'
+              ? decisions.allowSession!(sessionPermissions(waiter.suggestions))
+              : decisions.allow(),
       });
       return answered;
     }
@@ -243,7 +261,7 @@ export class PermissionPrompts {
   /** No hook holds the prompt: the answer is pressed into the agent's own dialog, once. */
   private async answerInTerminal(
     m: Message,
-    decision: PermissionDecision,
+    decision: 'allow' | 'deny',
     answer: { values: string[]; text: string },
   ): Promise<Message> {
     this.answering.add(m.id);
@@ -279,17 +297,17 @@ export class PermissionPrompts {
   }
 
   /**
-   * When the daemon shuts down: a prompt's hook does not outlive the daemon, so every open prompt and card expires,
-   * and any hook still held is released with nothing to print. A card closes as `timeout`: its wait for chat ended
-   * unanswered and the question is back in Claude's terminal dialog, exactly as when the deadline passes.
-   * `agent_gone` would say the agent was stopped, which it was not (docs/DECISIONS.md, Issue 15 item 8). A prompt
-   * already waiting in its terminal keeps saying so, for the next daemon to look again.
+   * When the daemon shuts down: a prompt's hook does not outlive the daemon, so every held hook is released with
+   * nothing to print and every open prompt and card expires, as at its deadline: a prompt whose dialog is still up
+   * says so, for the next daemon to look again. A card closes as `timeout`: its wait for chat ended unanswered and the
+   * question is back in Claude's terminal dialog. `agent_gone` would say the agent was stopped, which it was not
+   * (docs/DECISIONS.md, Issue 15 item 8).
    */
-  expireAll(): void {
+  async expireAll(): Promise<void> {
     this.deps.dialogs.stopAll();
-    for (const m of this.deps.store.openPrompts()) this.expire(m, 'timeout');
     for (const w of [...this.waiters.values()]) w.settle({});
     for (const id of [...this.timers.keys()]) this.stopTimer(id);
+    await Promise.all(this.deps.store.openPrompts().map((m) => this.timedOut(m.id, { watch: false })));
   }
 
   /**

@@ -61,6 +61,8 @@ export const Message = component(
          * in its terminal, so an answer is still taken (Leo presses it there). Absent once the dialog is gone.
          */
         terminal_waiting: z.literal(true).optional(),
+        /** The prompt also takes `allow_session`: the harness suggested rules that allow the like of this call. */
+        allow_session: z.literal(true).optional(),
       })
       .optional(),
     attachments: z.array(AttachmentRef),

@@ -60,8 +60,8 @@ function setup(t: TestContext, decisions: DecisionFormat = CLAUDE_DECISIONS, dbD
     terminal,
     dialogs,
   });
-  t.after(() => {
-    prompts.expireAll();
+  t.after(async () => {
+    await prompts.expireAll();
     db.close();
     if (!dbDir) fs.rmSync(dir, { recursive: true, force: true });
   });

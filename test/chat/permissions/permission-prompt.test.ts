@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   SUMMARY_MAX_CHARS,
+  CLAUDE_DECISIONS,
   allowOutput,
   denyOutput,
+  sessionPermissions,
   summarizePermission,
   validatePermissionAnswer,
 } from '../../../src/chat/permissions/permission-prompt.js';
@@ -51,7 +53,8 @@ describe('validatePermissionAnswer', () => {
     bad({}, /^values: exactly one/);
     bad({ values: ['allow', 'deny'] }, /^values: exactly one .* 2 values/);
     bad({ values: ['maybe'] }, /^values\[0\]: "maybe" is not/);
-    bad({ values: ['terminal'] }, /is not "allow" or "deny"/);
+    bad({ values: ['terminal'] }, /is not "allow", "allow_session" or "deny"/);
+    bad({ values: ['allow_session'], text: 'because' }, /^text: only a deny takes text/);
     bad({ values: ['allow'], text: 'because' }, /^text: only a deny takes text/);
     bad({ values: ['deny'], text: 'x'.repeat(4001) }, /^text: longer than 4000/);
     bad({ values: ['allow'], answers: {} }, /^answers: a permission prompt/);
@@ -75,5 +78,27 @@ describe('decision output', () => {
       JSON.parse(denyOutput('use a branch')).hookSpecificOutput.decision.message,
       'Denied from Leo Chat: use a branch',
     );
+  });
+});
+
+describe('allow for this session (issue 27)', () => {
+  it('hands Claude its suggestions back, each kept for the session only, as updatedPermissions', () => {
+    const suggestion = {
+      type: 'addRules',
+      rules: [{ toolName: 'Bash', ruleContent: 'touch:*' }],
+      behavior: 'allow',
+      destination: 'localSettings',
+    };
+    assert.deepEqual(validatePermissionAnswer({ values: ['allow_session'] }), {
+      ok: true,
+      decision: 'allow_session',
+      answer: { values: ['allow_session'], text: '' },
+    });
+    assert.deepEqual(JSON.parse(CLAUDE_DECISIONS.allowSession!(sessionPermissions([suggestion]))), {
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'allow', updatedPermissions: [{ ...suggestion, destination: 'session' }] },
+      },
+    });
   });
 });

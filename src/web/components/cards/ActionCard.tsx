@@ -10,7 +10,9 @@ import { threadHref } from '../../stores/route.js';
  * tag links to the card in that agent's thread.
  */
 export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: boolean }) {
-  const open = m.state === 'open';
+  // A prompt whose chat wait ended is still answered in the agent's terminal dialog while that is up.
+  const waiting = m.state === 'expired' && m.permission?.terminal_waiting === true;
+  const open = m.state === 'open' || waiting;
   return (
     <article class={`action-card${open ? '' : ' closed'}`} data-id={m.id} aria-label={`${m.kind} from ${m.agent}`}>
       <header>
@@ -31,6 +33,11 @@ export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: b
         </p>
       )}
       {m.input?.type === 'questions' && !open && <p class="question">{m.text}</p>}
+      {waiting && (
+        <p class="terminal-waiting" role="status">
+          Timed out in chat — the agent is still waiting in its terminal
+        </p>
+      )}
       {!open ? (
         <Settled m={m} />
       ) : m.kind === 'permission' ? (

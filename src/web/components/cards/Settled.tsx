@@ -1,5 +1,6 @@
 import { answerSummaryLine } from '../../../chat/asks/ask-answer.js';
 import type { Message } from '../../../chat/threads/message.js';
+import { lostAnswers } from './useSubmit.js';
 
 const REASONS: Record<string, string> = {
   timeout: 'Timed out',
@@ -8,8 +9,28 @@ const REASONS: Record<string, string> = {
   dismissed: 'Dismissed',
 };
 
-/** How a card was settled: the answer and where it came from, or why it closed unanswered. */
+const ANSWERED: Record<string, string> = {
+  allow: 'Allowed from chat',
+  allow_session: 'Allowed from chat for this session',
+};
+
+/** How a card was settled, and, when this device's own answer came too late, that it was not used. */
 export function Settled({ m }: { m: Message }) {
+  const lost = lostAnswers.value[m.id];
+  return (
+    <>
+      <Settlement m={m} />
+      {lost && (
+        <p class="error" role="alert">
+          {lost}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** The answer and where it came from, or why the card closed unanswered. */
+function Settlement({ m }: { m: Message }) {
   if (m.state === 'expired') return <p class="settled">{REASONS[m.closed_reason ?? ''] ?? 'Closed'}</p>;
   const a = m.answer;
   if (!a) return <p class="settled">Answered</p>;
@@ -17,7 +38,7 @@ export function Settled({ m }: { m: Message }) {
   if (m.kind === 'permission')
     return (
       <p class="settled">
-        {a.values[0] === 'allow' ? 'Allowed from chat' : 'Denied from chat'}
+        {ANSWERED[a.values[0] ?? ''] ?? 'Denied from chat'}
         {a.text && (
           <>
             : <strong>{a.text}</strong>

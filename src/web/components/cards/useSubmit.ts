@@ -1,8 +1,23 @@
+import { signal } from '@preact/signals';
 import { useState } from 'preact/hooks';
+import type { PromptConflict } from '../../../chat/permissions/permission-prompt.js';
+import { ApiError } from '../../api/client.js';
 import type { AnswerBody } from '../../../chat/asks/ask-answer.js';
 import type { Message } from '../../../chat/threads/message.js';
 import { api, onUnpaired } from '../../stores/auth.js';
 import { checkAnswer, settle } from '../../stores/inbox.js';
+
+/** What the card says when this device's answer lost to one given first (the daemon's 409 code). */
+const LOST: Partial<Record<PromptConflict, string>> = {
+  answered_elsewhere: 'Answered elsewhere first: your answer was not used',
+  answered_in_terminal: 'Answered in the terminal first: your answer was not used',
+};
+
+/**
+ * Cards this device answered too late, with the sentence that says so. Kept apart from the card's own state: the
+ * winner's answer settles the card, which then shows its settlement instead of the form that held the error.
+ */
+export const lostAnswers = signal<Record<string, string>>({});
 
 /**
  * Answering or dismissing one card: the shared validator first (no request for an answer the daemon would refuse),
@@ -17,7 +32,9 @@ export function useSubmit(m: Message) {
     try {
       settle(await job());
     } catch (err) {
-      if (!(await onUnpaired(err))) setError(err instanceof Error ? err.message : String(err));
+      const lost = err instanceof ApiError && err.status === 409 ? LOST[err.code as PromptConflict] : undefined;
+      if (lost) lostAnswers.value = { ...lostAnswers.value, [m.id]: lost };
+      if (!(await onUnpaired(err))) setError(lost ?? (err instanceof Error ? err.message : String(err)));
     } finally {
       setBusy(false);
     }
