@@ -28,6 +28,7 @@ import { openFileLimit } from '../core/open-file-limit.js';
 import { resolvePaths, userHome, type LeoPaths } from '../core/home.js';
 import { createDaemonLogger, type Logger } from '../core/logger.js';
 import { EventBus } from '../events/bus.js';
+import { logActivity } from './activity-log.js';
 import { eventsRoutes } from '../events/events-routes.js';
 import { FeatureSet } from '../events/features.js';
 import { SseHub } from '../events/sse-hub.js';
@@ -131,6 +132,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const bootId = ulid();
   const features = new FeatureSet();
   const bus = new EventBus(clock);
+  logActivity(bus, logger);
   const hub = new SseHub({ bus, clock, features, bootId, maxQueued: () => config().web.sse_queue });
   const pool = new WorkerPool({ threads: config().pool.threads, maxQueue: config().pool.max_queue });
   await pool.run('ping', { at: clock.now() });
