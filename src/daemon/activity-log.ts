@@ -48,7 +48,13 @@ export function activityLine(event: BusEvent): { fields: Record<string, unknown>
 export function logActivity(bus: EventBus, logger: Logger): () => void {
   return bus.subscribe({
     deliver(event) {
-      const line = activityLine(event);
+      // A subscriber must not throw into the bus: an event not shaped as its type says is simply not logged.
+      let line: ReturnType<typeof activityLine> = null;
+      try {
+        line = activityLine(event);
+      } catch {
+        return;
+      }
       if (line) logger.info(line.fields, line.msg);
     },
   }).unsubscribe;
