@@ -304,6 +304,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     deliverer: agents.deliverer,
     chat: chat.chat,
     hooks: agents.hooks,
+    usage,
   });
   await wireAgentTools({
     app,
