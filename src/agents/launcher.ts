@@ -4,7 +4,7 @@ import type { Config, Harness } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
 import type { AgentRecord } from './agent-record.js';
 import { AgentError } from './agent-error.js';
-import { checkHarnessProgram, planLaunch, type LaunchContext } from './harness/index.js';
+import { checkHarnessProgram, planLaunch, startNote, type LaunchContext } from './harness/index.js';
 import { conversationExists } from './claude-config/conversations.js';
 import { locateClaudeHome } from './claude-config/locate.js';
 import { codexSessionExists, locateCodexSessions } from './codex-config/sessions.js';
@@ -29,6 +29,8 @@ export interface LauncherDeps {
   leo: Omit<LaunchContext['leo'], 'agentDir' | 'mcpUrl'> & { baseUrl(): string };
   /** Told of every session started, with its harness (to watch its start-up screen). Must not throw. */
   launched(agent: string, harness: Harness): void;
+  /** A system note in the agent's thread. */
+  note(agent: string, text: string): void;
 }
 
 /** What the supervisor needs to start agents; the Launcher is the real one, tests hand in their own. */
@@ -98,6 +100,8 @@ export class Launcher implements AgentLauncher {
       permissionWaitMs: Math.max(config.chat.permission_timeout, config.chat.question_timeout),
     });
     await writePlannedFiles(plan.files);
+    const note = startNote(r.harness, { ...this.deps.baseEnv, ...plan.env }, r.workspace);
+    if (note) this.deps.note(record.name, note);
     await this.deps.tmux.newSession({
       name: sessionName(record.name),
       cwd: r.workspace,

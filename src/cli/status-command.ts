@@ -10,6 +10,12 @@ import { callDaemon } from './socket-client.js';
 /** A daemon that does not answer within this is reported as not answering, not waited on. */
 const TIMEOUT_MS = 10_000;
 
+async function localWarnings(): Promise<StatusSnapshot['warnings']> {
+  const paths = resolvePaths();
+  const config = await loadConfigFile(paths.configFile, userHome());
+  return doctorWarnings(await runChecks({ paths, config, home: userHome() }));
+}
+
 /** `leo status`: the daemon, its fleet, what waits on the owner and the doctor's warnings, from the unix socket. */
 export async function runStatusCommand(o: { json?: boolean }): Promise<void> {
   let snapshot: StatusSnapshot;
@@ -19,9 +25,9 @@ export async function runStatusCommand(o: { json?: boolean }): Promise<void> {
       callDaemon<StateSnapshot>('GET', '/api/v1/state', undefined, TIMEOUT_MS),
       callDaemon<Message[]>('GET', '/api/v1/chat/open', undefined, TIMEOUT_MS),
     ]);
-    const paths = resolvePaths();
-    const config = await loadConfigFile(paths.configFile, userHome());
-    snapshot = { daemon, state, open, warnings: doctorWarnings(await runChecks({ paths, config, home: userHome() })) };
+    // The daemon judges its own CLIs and environment; only one too old to say is judged from this shell.
+    const { warnings, ...info } = daemon;
+    snapshot = { daemon: info, state, open, warnings: warnings ?? (await localWarnings()) };
   } catch (err) {
     if (o.json) console.log(JSON.stringify({ running: false, error: (err as Error).message }));
     console.error(`leo status: ${(err as Error).message}`);

@@ -113,6 +113,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
         (keys) => pressKeys(tmux, session, keys),
       ).catch((err) => d.logger.debug({ agent, err: (err as Error).message }, 'start-up screen watch ended'));
     },
+    note: (agent, text) => d.notes.note(agent, text),
   });
   const supervisor = new Supervisor({
     store,

@@ -29,6 +29,7 @@ import { openFileLimit } from '../core/open-file-limit.js';
 import { resolvePaths, userHome, type LeoPaths } from '../core/home.js';
 import { createDaemonLogger, type Logger } from '../core/logger.js';
 import { EventBus } from '../events/bus.js';
+import { logActivity } from './activity-log.js';
 import { eventsRoutes } from '../events/events-routes.js';
 import { FeatureSet } from '../events/features.js';
 import { SseHub } from '../events/sse-hub.js';
@@ -38,6 +39,9 @@ import { PresenceBoard, viewerOf } from '../push/presence-board.js';
 import { createServer, type RouteEntry } from '../http/server.js';
 import { TlsReloader, type TlsPair } from '../http/tls-files.js';
 import { systemRoutes } from '../http/system-routes.js';
+import { runChecks } from '../doctor/checks.js';
+import { DaemonChecks } from '../doctor/daemon-checks.js';
+import { doctorWarnings } from '../status/status-report.js';
 import { webRoutes } from '../http/web-routes.js';
 import type https from 'node:https';
 import { LoopDelayMonitor } from '../metrics/loop-delay.js';
@@ -132,6 +136,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const bootId = ulid();
   const features = new FeatureSet();
   const bus = new EventBus(clock);
+  logActivity(bus, logger);
   const hub = new SseHub({ bus, clock, features, bootId, maxQueued: () => config().web.sse_queue });
   const pool = new WorkerPool({ threads: config().pool.threads, maxQueue: config().pool.max_queue });
   await pool.run('ping', { at: clock.now() });
@@ -177,6 +182,17 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   app.addHook('onRequest', async (req, reply) => tokenRequests.track(req.principal, req.raw, reply.raw));
   app.addHook('preClose', async () => hub.closeAll());
   const startedAt = clock.now();
+  const checks = new DaemonChecks({
+    clock,
+    run: () =>
+      runChecks({
+        paths,
+        config: { ok: true, config: config(), warnings: [] },
+        env,
+        envPath: env.PATH ?? '',
+        home: userHome(env),
+      }),
+  });
   await app.register(systemRoutes, {
     bootId,
     isReady: () => ready,
@@ -186,6 +202,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     startedAt,
     // Requests arrive only once both listeners are up, so the bound port is known by then.
     listeners: () => ({ tcp: `${listen.host}:${port}`, socket: paths.socketFile, app: `${baseUrl()}/` }),
+    doctorWarnings: async () => doctorWarnings(await checks.latest()),
   });
   const presence = new PresenceBoard(clock);
   await app.register(tokenRoutes, {
@@ -295,6 +312,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     deliverer: agents.deliverer,
     chat: chat.chat,
     hooks: agents.hooks,
+    usage,
   });
   await wireAgentTools({
     app,
@@ -354,6 +372,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     throw err;
   }
   ready = true;
+  // The first round now, so that the first `leo status` finds it done.
+  void checks.latest().catch(() => {});
   // The app's address, never a token: `leo open` turns it into a link that pairs this machine's browser.
   logger.info(
     { listen: `${listen.host}:${port}`, socket: paths.socketFile, boot_id: bootId, app: `${baseUrl()}/` },

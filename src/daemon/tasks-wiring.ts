@@ -15,6 +15,7 @@ import { TaskCards } from '../tasks/task-cards.js';
 import { taskRoutes } from '../tasks/task-routes.js';
 import { runPaths } from '../tasks/task-launch.js';
 import { TaskRunner } from '../tasks/task-runner.js';
+import type { TurnMeter } from '../tasks/run-usage.js';
 import { TaskScheduler } from '../tasks/scheduler.js';
 import { taskViews } from '../tasks/task-view.js';
 
@@ -32,6 +33,8 @@ export interface TasksWiringDeps {
   deliverer: Deliverer;
   chat: ChatService;
   hooks: HookRouter;
+  /** Meters headless runs' turns (the usage meter). */
+  usage: TurnMeter;
 }
 
 /**
@@ -67,6 +70,7 @@ export async function wireTasks(d: TasksWiringDeps) {
     cards,
     launch: { baseUrl: d.baseUrl, agentToken: d.agentToken, leoBin: LEO_BIN, nodeBin: process.execPath },
     persistent: (task, runId, signal) => persistent.run(task, runId, signal),
+    usage: d.usage,
   });
   const scheduler = new TaskScheduler({
     clock: d.clock,

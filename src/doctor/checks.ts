@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import fs from 'node:fs';
 import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
@@ -9,17 +10,18 @@ import { checkHarnessProgram } from '../agents/harness/program.js';
 import type { Harness } from '../agents/harness/types.js';
 import { checkHarnessLogin } from './harness-login.js';
 
-export type CheckStatus = 'ok' | 'missing' | 'wrong';
-
-export interface CheckResult {
-  name: string;
-  status: CheckStatus;
-  detail: string;
+/** One check's verdict; GET /api/v1/daemon carries the daemon's own (its PATH, its environment). */
+export const CheckResult = z.object({
+  name: z.string(),
+  status: z.enum(['ok', 'missing', 'wrong']),
+  detail: z.string(),
   /** What to do about it; present whenever status is not ok. */
-  fix?: string;
+  fix: z.string().optional(),
   /** A required part that is not ok makes `leo doctor` exit 1; optional ones (voice notes) only report. */
-  required: boolean;
-}
+  required: z.boolean(),
+});
+export type CheckResult = z.infer<typeof CheckResult>;
+export type CheckStatus = CheckResult['status'];
 
 export interface DoctorContext {
   paths: LeoPaths;

@@ -5,6 +5,7 @@ import { rfc3339 } from '../core/time.js';
 import { API_VERSION, LEO_VERSION } from '../core/version.js';
 import type { FeatureSet } from '../events/features.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { CheckResult } from '../doctor/checks.js';
 import { Access } from './access.js';
 import { ok } from './envelope.js';
 import { okOf } from './openapi.js';
@@ -39,6 +40,11 @@ export const DaemonInfo = z.object({
   started_at: z.string(),
   uptime_s: z.number().int(),
   listeners: Listeners,
+  /**
+   * The doctor's checks that are not ok, judged by the daemon itself: the CLIs on its PATH and the environment its
+   * agents get, which the shell calling `leo status` need not share.
+   */
+  warnings: z.array(CheckResult).optional(),
 });
 export type DaemonInfo = z.infer<typeof DaemonInfo>;
 
@@ -51,6 +57,8 @@ export interface SystemRoutesDeps {
   /** When this daemon started, by its clock. */
   startedAt: number;
   listeners(): z.infer<typeof Listeners>;
+  /** runChecks' results that are not ok, from the daemon's own environment and config. */
+  doctorWarnings(): Promise<CheckResult[]>;
 }
 
 /** The daemon's view of itself: liveness, version and capabilities, Prometheus metrics. */
@@ -93,6 +101,7 @@ export const systemRoutes: FastifyPluginAsync<SystemRoutesDeps> = async (app, de
         started_at: rfc3339(deps.startedAt),
         uptime_s: Math.max(0, Math.floor((deps.clock.now() - deps.startedAt) / 1000)),
         listeners: deps.listeners(),
+        warnings: await deps.doctorWarnings(),
       }),
   );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Message } from '../chat/threads/message.js';
-import type { CheckResult } from '../doctor/checks.js';
+import { CheckResult } from '../doctor/checks.js';
 import { DaemonInfo } from '../http/system-routes.js';
 import { StateSnapshot, type Agent } from '../observe/schemas.js';
 
@@ -11,15 +11,7 @@ export const StatusSnapshot = z.object({
   /** Open asks, permission prompts and questions cards, newest first. */
   open: z.array(Message),
   /** The doctor's lines that are not ok. */
-  warnings: z.array(
-    z.object({
-      name: z.string(),
-      status: z.string(),
-      detail: z.string(),
-      fix: z.string().optional(),
-      required: z.boolean(),
-    }),
-  ),
+  warnings: z.array(CheckResult),
 });
 export type StatusSnapshot = z.infer<typeof StatusSnapshot>;
 

@@ -6,10 +6,11 @@ import type { Logger } from '../core/logger.js';
 import { rfc3339 } from '../core/time.js';
 import type { TaskRun } from '../observe/schemas.js';
 import { fireOneshot } from './oneshot-firing.js';
+import { meterRun, type TurnMeter } from './run-usage.js';
 import type { runOneshot } from './oneshot-runner.js';
 import type { RunPublisher } from './run-publisher.js';
 import type { TaskCards } from './task-cards.js';
-import { resolveTask, type RunValues } from './task-launch.js';
+import { resolveTask, runPaths, type RunValues } from './task-launch.js';
 
 /** What a persistent firing reports: the free-form stage strings of the spec on failure. */
 export type PersistentOutcome = { ok: true } | { ok: false; error: string };
@@ -24,6 +25,8 @@ export interface TaskRunnerDeps {
   launch: { baseUrl(): string; agentToken: string; leoBin: string; nodeBin: string };
   /** Runs a persistent task's prompt in its agent and waits for the turn to end. */
   persistent(task: string, runId: string, signal: AbortSignal): Promise<PersistentOutcome>;
+  /** Meters a oneshot run's turns into its owner's usage. */
+  usage: TurnMeter;
   /** The process runner; tests may hand in their own. */
   runOneshot?: typeof runOneshot;
 }
@@ -88,12 +91,13 @@ export class TaskRunner {
         .catch((err): PersistentOutcome => ({ ok: false, error: `task: ${(err as Error).message}` }));
       outcome = { ok: p.ok, error: p.ok ? null : p.error, interrupted: signal.aborted };
     } else {
+      const owner = this.deps.cards.ownerOf(task).agent;
       const fired = await fireOneshot({
         config,
         paths: this.deps.paths,
         task,
         runId,
-        owner: this.deps.cards.ownerOf(task).agent,
+        owner,
         baseUrl: this.deps.launch.baseUrl(),
         agentToken: this.deps.launch.agentToken,
         leoBin: this.deps.launch.leoBin,
@@ -104,6 +108,9 @@ export class TaskRunner {
       });
       values = fired.values;
       outcome = { ...fired.result, logPath: fired.logPath };
+      await meterRun(runPaths(this.deps.paths, task, runId).dir, owner, values.harness, this.deps.usage).catch((err) =>
+        this.deps.logger.warn({ task, run_id: runId, err: (err as Error).message }, 'run usage not counted'),
+      );
     }
     const endedAt = this.deps.clock.now();
     const finished: TaskRun = {

@@ -2,12 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import fs from 'node:fs';
+import path from 'node:path';
 import { ManualClock } from '../../src/core/clock.js';
+import { createLogger } from '../../src/core/logger.js';
+import { startDaemon } from '../../src/daemon/daemon.js';
 import { LEO_VERSION } from '../../src/core/version.js';
 import { runLeoAsync } from '../helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
-import { makeTempHome } from '../helpers/temp-home.js';
+import { makeTempHome, tempDir, testConfig } from '../helpers/temp-home.js';
 import { until } from '../helpers/wait.js';
 
 const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
@@ -97,5 +101,33 @@ describe('leo status', () => {
     } finally {
       home.cleanup();
     }
+  });
+
+  it("judges the CLIs by the daemon's PATH, not the calling shell's", async () => {
+    // A codex on the daemon's PATH only, and one on the calling shell's only.
+    const bins = tempDir('leo-status-bins-');
+    for (const side of ['daemon', 'shell']) {
+      fs.mkdirSync(path.join(bins, side));
+      fs.writeFileSync(path.join(bins, side, 'codex'), '#!/bin/sh\necho codex-cli 0.0.0\n', { mode: 0o755 });
+    }
+    const codexWarning = (s: { warnings: { name: string }[] }) => s.warnings.some((w) => w.name === 'codex CLI');
+    const status = async (daemonPath: string, shellPath: string) => {
+      const home = makeTempHome(testConfig('templates:\n  coder: { harness: codex }\n'));
+      const daemon = await startDaemon({ env: { ...home.env, PATH: daemonPath }, logger: createLogger('warn') });
+      try {
+        const r = await runLeoAsync(['status', '--json'], { ...home.env, PATH: shellPath });
+        assert.equal(r.status, 0, r.stderr);
+        return JSON.parse(r.stdout);
+      } finally {
+        await daemon.close();
+        home.cleanup();
+      }
+    };
+    const sys = process.env.PATH ?? '';
+    const found = await status(`${path.join(bins, 'daemon')}:${sys}`, sys);
+    assert.equal(codexWarning(found), false, JSON.stringify(found.warnings));
+    const missing = await status(sys, `${path.join(bins, 'shell')}:${sys}`);
+    assert.equal(codexWarning(missing), true, JSON.stringify(missing.warnings));
+    assert.equal(missing.daemon.warnings, undefined, 'the warnings are listed once, at the top');
   });
 });

@@ -58,5 +58,13 @@ describe('a oneshot claude task', () => {
     const card = thread.find((m: any) => m.text === POSTED);
     assert.ok(card, JSON.stringify(thread));
     assert.deepEqual([card.kind, card.task, card.run_id, card.direction], ['task', 'news', runId, 'out']);
+    // The run's turn is metered into its owner's usage, once.
+    const counted = () =>
+      d.daemon.db
+        .prepare('SELECT harness, model, input_tokens, output_tokens FROM usage_turns WHERE agent = ?')
+        .all('assistant') as { harness: string; model: string; input_tokens: number; output_tokens: number }[];
+    assert.equal(counted().length, 1, JSON.stringify(counted()));
+    assert.deepEqual([counted()[0]!.harness, counted()[0]!.model], ['claude', MODEL]);
+    assert.ok(counted()[0]!.input_tokens + counted()[0]!.output_tokens > 0);
   });
 });

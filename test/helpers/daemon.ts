@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import type https from 'node:https';
 import path from 'node:path';
 import { ManualClock, type Clock } from '../../src/core/clock.js';
-import { createLogger } from '../../src/core/logger.js';
+import { createLogger, type Logger } from '../../src/core/logger.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { endProcessesIn } from './strays.js';
 import { killTmuxServer, makeTempHome, testConfig } from './temp-home.js';
@@ -46,7 +46,7 @@ export function paneText(home: string, agent: string, history = 0): string {
 
 /** The real daemon in-process with both real listeners, in a throwaway LEO_HOME. */
 export async function startTestDaemon(
-  opts: { config?: string; web?: string; clock?: Clock; pushAgent?: https.Agent } = {},
+  opts: { config?: string; web?: string; clock?: Clock; pushAgent?: https.Agent; logger?: Logger } = {},
 ): Promise<TestDaemon> {
   const t = makeTempHome(testConfig(opts.config ?? '', opts.web ?? ''));
   const clock = opts.clock ?? new ManualClock(Date.now());
@@ -54,7 +54,7 @@ export async function startTestDaemon(
     startDaemon({
       env: t.env,
       clock,
-      logger: createLogger('warn'),
+      logger: opts.logger ?? createLogger('warn'),
       ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}),
     });
   const daemon = await start();

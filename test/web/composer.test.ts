@@ -74,7 +74,15 @@ describe('Leo Web: the composer and the outbox', () => {
 
   before(async () => {
     [t, browser] = await Promise.all([startTestDaemon({ config: CONFIG }), launchBrowser()]);
-    await Promise.all([spawn('den'), spawn('ivy'), spawn('off'), spawn('lost'), spawn('files'), spawn('ask')]);
+    await Promise.all([
+      spawn('den'),
+      spawn('ivy'),
+      spawn('off'),
+      spawn('lost'),
+      spawn('files'),
+      spawn('ask'),
+      spawn('kept'),
+    ]);
     ({ page } = await pairedPage(browser, t, 'desktop'));
     await page.setViewportSize(DESKTOP);
   });
@@ -361,5 +369,37 @@ describe('Leo Web: the composer and the outbox', () => {
     assert.equal(answer.status, 200, answer.text);
     assert.deepEqual(answer.json.data.values, ['yes']);
     await page.locator('.messages .action-card.closed', { hasText: 'Deploy now?' }).waitFor();
+  });
+
+  it('a staged file survives a reload with the draft, and goes with the message once', async () => {
+    await open('kept');
+    await page
+      .locator('[data-picker]')
+      .setInputFiles([{ name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('the report\n') }]);
+    await page.locator('.staged-file[data-staged="report.txt"] progress[data-progress="100"]').waitFor();
+    await box().fill('here is the report');
+    await sleep(800);
+    await page.reload();
+    await page.locator('[data-thread="kept"] .composer textarea').waitFor();
+    await page.locator('.staged-file[data-staged="report.txt"] progress[data-progress="100"]').waitFor();
+    await draftIs('kept', 'here is the report');
+    await shots.take(page, 'composer-staged-after-reload');
+    await box().focus();
+    await page.keyboard.press('Enter');
+    await delivered('here is the report');
+    const sent = page.locator('.messages .msg-in', { hasText: 'here is the report' });
+    assert.deepEqual(
+      (await sent.locator('[data-attachment]').allTextContents()).map((s) => s.split(' ')[1]),
+      ['report.txt'],
+    );
+    const mine = (await inbound('kept')).filter((m) => m.attachments.length > 0);
+    assert.deepEqual(
+      mine.map((m) => m.attachments.map((a) => a.filename)),
+      [['report.txt']],
+    );
+    await page.reload();
+    await page.locator('[data-thread="kept"] .composer textarea').waitFor();
+    await sleep(800);
+    assert.equal(await page.locator('.staged-file').count(), 0, 'sent: no longer staged');
   });
 });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { CallerEnv, CallerHeaders } from '../../mcp/tool-caller.js';
 import { CLAUDE_MCP_CONFIG_FILE, CLAUDE_SETTINGS_FILE, claudeMcpConfig, claudeSettings } from './claude.js';
 import { codexConfigOverrides } from './codex.js';
-import { assertNoTokenInArgv, jsonFile, optionValue, sortKeys, tomlString } from './common.js';
+import { assertNoTokenInArgv, jsonFile, optionValue, shellQuote, sortKeys, tomlString } from './common.js';
 import { planLaunch, withFile } from './index.js';
 import { instructionsFile } from '../instructions/leo-instructions.js';
 import { OPENCODE_CONFIG_FILE, opencodeConfig } from './opencode.js';
@@ -29,6 +29,9 @@ export interface HeadlessContext extends LaunchContext {
   /** This run's id, as LEO_RUN_ID. */
   runId: string;
 }
+
+/** In a run's folder: the Stop hook payloads of a headless run whose CLI reports them (one JSON object a line). */
+export const RUN_STOPS_FILE = 'stops.jsonl';
 
 /** Where the shell harness's command finds the task's prompt: a shell command line has no prompt argument. */
 export const TASK_PROMPT_ENV = 'LEO_TASK_PROMPT';
@@ -84,8 +87,13 @@ export function planHeadless(harness: Harness, ctx: HeadlessContext): LaunchPlan
 function claudeHeadless(ctx: Prompted, interactive: LaunchPlan): HeadlessPart {
   // Leo's hooks stay out: they report as the owner agent (LEO_AGENT), so a run's SessionStart would replace the
   // agent's resumable session and its Stop would post the run's last message as the agent's reply. Without the
-  // PermissionRequest hook, `-p` denies what the allow rules (mcp__leo always among them) do not cover.
-  const settings = { ...claudeSettings(ctx), hooks: {} };
+  // PermissionRequest hook, `-p` denies what the allow rules (mcp__leo always among them) do not cover. The run's own
+  // Stop payloads (transcript path, prompt id) are kept in its folder instead, one line each, for its usage.
+  const stops = shellQuote(path.join(ctx.leo.agentDir, RUN_STOPS_FILE));
+  const settings = {
+    ...claudeSettings(ctx),
+    hooks: { Stop: [{ hooks: [{ type: 'command', command: `{ cat; echo; } >> ${stops}` }] }] },
+  };
   const mcp = claudeMcpConfig(ctx);
   const leo = mcp.mcpServers[LEO_MCP_SERVER_NAME]!;
   leo.headers = { ...leo.headers, ...taskHeaders((name) => `\${${name}}`) };

@@ -4,6 +4,7 @@ import { planClaude } from './claude.js';
 import { planCodex } from './codex.js';
 import { planOpencode } from './opencode.js';
 import { planShell } from './shell.js';
+import { opencodeStartNote } from './opencode-first-start.js';
 import { harnessProgram } from './program.js';
 import { sortKeys } from './common.js';
 import { INSTRUCTIONS_ENV, instructionsFile } from '../instructions/leo-instructions.js';
@@ -30,6 +31,22 @@ export function planLaunch(harness: Harness, ctx: LaunchContext): LaunchPlan {
   // one word); everything else about the launch stays the harness's.
   const program = harnessProgram(harness, ctx.command ?? null);
   return program === null ? plan : { ...plan, argv: [program, ...plan.argv.slice(1)] };
+}
+
+const noNote = () => null;
+const START_NOTES: Record<Harness, (env: NodeJS.ProcessEnv, workspace: string) => string | null> = {
+  claude: noNote,
+  codex: noNote,
+  opencode: opencodeStartNote,
+  shell: noNote,
+};
+
+/**
+ * What the agent's thread should say as its session starts, when this start will be slow for a reason of the
+ * harness's own (read before the session starts, which may change it), else null.
+ */
+export function startNote(harness: Harness, env: NodeJS.ProcessEnv, workspace: string): string | null {
+  return START_NOTES[harness](env, workspace);
 }
 
 /** `files` with `file` in it, in place of any planned at the same path. */

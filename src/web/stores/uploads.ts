@@ -1,5 +1,6 @@
 import { effect, signal } from '@preact/signals';
 import { ApiError } from '../api/client.js';
+import { kv } from '../api/idb.js';
 import { api, onUnpaired } from './auth.js';
 import { connection } from './connection.js';
 import type { OutboxFile } from './outbox.js';
@@ -22,8 +23,49 @@ export const staged = signal<readonly Staged[]>([]);
 const aborts = new Map<string, AbortController>();
 let seq = 0;
 
+/**
+ * A thread's staged files, kept with its draft (the drafts store, under `<agent>#files`: agent names hold no `#`) so
+ * a reload finds them again: the bytes, and the upload's id once the daemon has them (unclaimed for a day at most).
+ */
+interface Kept {
+  name: string;
+  type: string;
+  blob: Blob;
+  id?: string;
+}
+const kept = kv<Kept[]>('drafts');
+const keptKey = (agent: string) => `${agent}#files`;
+
+function keep(agent: string): void {
+  const files = staged.value
+    .filter((s) => s.agent === agent)
+    .map((s): Kept => ({ name: s.file.name, type: s.file.type, blob: s.file, ...(s.id ? { id: s.id } : {}) }));
+  void (files.length ? kept.set(keptKey(agent), files) : kept.delete(keptKey(agent))).catch(() => {});
+}
+
 function patch(key: string, p: Partial<Staged>): void {
   staged.value = staged.value.map((s) => (s.key === key ? { ...s, ...p } : s));
+  if (p.id) {
+    const s = staged.value.find((x) => x.key === key);
+    if (s) keep(s.agent);
+  }
+}
+
+/** A thread's kept files back in the composer after a reload (once per thread; ones not yet uploaded upload). */
+export async function restoreStaged(agent: string): Promise<void> {
+  if (staged.value.some((s) => s.agent === agent)) return;
+  const files = (await kept.get(keptKey(agent)).catch(() => null)) ?? [];
+  if (!files.length || staged.value.some((s) => s.agent === agent)) return;
+  const back = files.map((f): Staged => ({
+    key: `f${++seq}`,
+    agent,
+    file: new File([f.blob], f.name, { type: f.type }),
+    progress: f.id ? 1 : 0,
+    uploading: false,
+    ...(f.id ? { id: f.id } : {}),
+  }));
+  staged.value = [...staged.value, ...back];
+  if (connection.value === 'live') for (const s of back) if (!s.id) void upload(s);
 }
 
 async function upload(s: Staged): Promise<void> {
@@ -46,12 +88,15 @@ async function upload(s: Staged): Promise<void> {
 export function stage(agent: string, files: Iterable<File>): void {
   const added = [...files].map((file): Staged => ({ key: `f${++seq}`, agent, file, progress: 0, uploading: false }));
   staged.value = [...staged.value, ...added];
+  keep(agent);
   if (connection.value === 'live') for (const s of added) void upload(s);
 }
 
 export function unstage(key: string): void {
   aborts.get(key)?.abort();
+  const gone = staged.value.find((s) => s.key === key);
   staged.value = staged.value.filter((s) => s.key !== key);
+  if (gone) keep(gone.agent);
 }
 
 export const stagedFor = (agent: string) => staged.value.filter((s) => s.agent === agent);
@@ -60,6 +105,7 @@ export const stagedFor = (agent: string) => staged.value.filter((s) => s.agent =
 export function takeStaged(agent: string): OutboxFile[] {
   const mine = stagedFor(agent);
   staged.value = staged.value.filter((s) => s.agent !== agent);
+  keep(agent);
   return mine.map((s) => {
     aborts.get(s.key)?.abort();
     const f = { key: s.key, name: s.file.name, type: s.file.type, size: s.file.size };

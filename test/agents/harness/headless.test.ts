@@ -105,10 +105,10 @@ describe('headless claude', () => {
     });
   });
 
-  it('settings allow Leo’s tools and the template’s rules, with none of the agent’s hooks', () => {
+  it('settings allow Leo’s tools and the template’s rules, with none of the agent’s hooks: the run keeps its Stops', () => {
     const plan = planHeadless('claude', runCtx('claude', { permissions: { allow: ['Bash(git log:*)'] } }));
     assert.deepEqual(JSON.parse(fileAt(plan, SETTINGS).content), {
-      hooks: {},
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: `{ cat; echo; } >> ${AGENT_DIR}/stops.jsonl` }] }] },
       permissions: { allow: ['mcp__leo', 'Bash(git log:*)'] },
     });
     assert.deepEqual(

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { flushDraft, loadDraft, saveDraft } from '../../stores/drafts.js';
 import { enqueue, outbox, sending } from '../../stores/outbox.js';
-import { stage, stagedFor, takeStaged } from '../../stores/uploads.js';
+import { restoreStaged, stage, stagedFor, takeStaged } from '../../stores/uploads.js';
 import { StagedFiles } from './StagedFiles.js';
 import { recordingFor } from '../../stores/recorder.js';
 import { MicButton } from '../voice/MicButton.js';
@@ -46,6 +46,7 @@ export function Composer({ agent }: { agent: string }) {
       setText((typed) => typed || t);
       setLoaded(true);
     });
+    void restoreStaged(agent);
     return () => {
       live = false;
       void flushDraft(agent);
