@@ -53,9 +53,12 @@ export function Fleet() {
       <main>
         <HttpWarning />
         {loaded.value && agents.length === 0 && (
-          <p class="empty">
-            No agents yet. Spawn one with <code>leo agent spawn</code>.
-          </p>
+          <div class="empty fleet-empty">
+            <p>No agents yet.</p>
+            <a class="button-link" href="#/new">
+              <span aria-hidden="true">+</span> New agent
+            </a>
+          </div>
         )}
         <ul class="fleet" aria-label="Agents">
           {agents.map((a) => (
