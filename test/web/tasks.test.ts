@@ -125,4 +125,22 @@ describe('Leo Web: tasks', () => {
     await page.locator(`[data-log="${card.run_id}"] .log-text`).waitFor();
     assert.match(await page.locator('.log-text').innerText(), /tests: 3 failed/);
   });
+  it("an open task screen follows a run's start and end from the event stream, never polling the list", async () => {
+    let reads = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'GET' && new URL(r.url()).pathname === '/api/v1/tasks') reads++;
+    });
+    await page.goto(`${t.daemon.appUrl}#/tasks/slow`);
+    await page.locator('[data-screen="task"][data-task="slow"] .run-list').waitFor();
+    await until('the opening read', async () => reads === 1 || null, 5_000);
+    // Started elsewhere (the operator's API), so only the stream can tell this screen.
+    assert.equal((await api('POST', '/api/v1/tasks/slow/run')).status, 202);
+    const runs = page.locator('.run-list [data-run-status="running"]');
+    await runs.waitFor({ timeout: 10_000 });
+    await shots.take(page, 'task-run-started-live');
+    await runs.waitFor({ state: 'detached', timeout: 20_000 });
+    await page.getByRole('button', { name: 'Run now' }).waitFor();
+    await new Promise((r) => setTimeout(r, 3_500));
+    assert.equal(reads, 1, 'the list was read once, on opening');
+  });
 });

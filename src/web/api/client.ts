@@ -2,7 +2,14 @@ import { z } from 'zod';
 import type { AnswerBody } from '../../chat/asks/ask-answer.js';
 import type { SendBody } from '../../chat/threads/send-body.js';
 import { AttachmentRef, Message, MessagePage, ReadMarker, Thread } from '../../chat/threads/message.js';
-import { Agent, AgentActivityEvent, AgentTurnErrorEvent, Appearance, StateSnapshot } from '../../observe/schemas.js';
+import {
+  Agent,
+  AgentActivityEvent,
+  AgentTurnErrorEvent,
+  Appearance,
+  StateSnapshot,
+  TaskRun,
+} from '../../observe/schemas.js';
 import { KeysPressed, TerminalScreen, type TerminalKeysBody } from '../../terminal/screen.js';
 import {
   RemovedAgent,
@@ -90,6 +97,9 @@ export const FleetEvent = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('agent_usage'), data: AgentUsageEvent.loose() }),
   z.object({ type: z.literal('agent_turn_error'), data: AgentTurnErrorEvent.loose() }),
+  z.object({ type: z.literal('task_run_started'), data: z.object({ run: TaskRun }).loose() }),
+  z.object({ type: z.literal('task_run_succeeded'), data: z.object({ run: TaskRun }).loose() }),
+  z.object({ type: z.literal('task_run_failed'), data: z.object({ run: TaskRun }).loose() }),
   z.object({ type: z.literal('chat.message'), data: z.object({ message: Message }).loose() }),
   z.object({ type: z.literal('chat.updated'), data: z.object({ message: Message }).loose() }),
   z.object({ type: z.literal('chat.read'), data: ReadMarker.loose() }),

@@ -53,13 +53,12 @@ export function Fleet() {
       <main>
         <HttpWarning />
         {loaded.value && rows.length === 0 && (
-          <p class="empty">
-            No agents yet. Start one with{' '}
-            <a href={newAgentHref()} class="inline-new">
-              + New agent
+          <div class="empty fleet-empty">
+            <p>No agents yet.</p>
+            <a class="button-link" href={newAgentHref()}>
+              <span aria-hidden="true">+</span> New agent
             </a>
-            .
-          </p>
+          </div>
         )}
         <ul class="fleet" aria-label="Agents">
           {rows.map((row) => (

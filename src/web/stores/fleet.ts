@@ -119,6 +119,9 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
       setUnread(e.data.agent, e.data.unread);
       return null;
     case 'hello':
+    case 'task_run_started':
+    case 'task_run_succeeded':
+    case 'task_run_failed':
       return null;
   }
 }

@@ -4,6 +4,7 @@ import { connection } from './connection.js';
 import { applyEvent, applySnapshot, applyThreads } from './fleet.js';
 import { applyThreadEvent, refreshOpenThread } from './thread.js';
 import { applyChatEvent, applyOpen } from './inbox.js';
+import { applyTaskEvent, refreshTasks } from './tasks.js';
 
 const BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 const REFETCH_DEBOUNCE_MS = 750;
@@ -40,6 +41,7 @@ export function startSync(): () => void {
     const apply = (e: FleetEvent) => {
       applyThreadEvent(e);
       applyChatEvent(e);
+      applyTaskEvent(e);
       const again = applyEvent(e);
       if (again) refetch(again);
     };
@@ -53,6 +55,7 @@ export function startSync(): () => void {
             applySnapshot(state);
             applyThreads(threads);
             void refreshOpenThread();
+            refreshTasks();
             applyOpen(open);
             for (const queued of early.splice(0)) apply(queued);
             ready = true;

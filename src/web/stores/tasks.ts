@@ -1,13 +1,18 @@
 import { signal } from '@preact/signals';
-import type { TaskDetail } from '../../tasks/task-wire.js';
+import type { TaskRun } from '../../observe/schemas.js';
+import { TASK_RUNS_SHOWN, type TaskDetail } from '../../tasks/task-wire.js';
+import type { FleetEvent } from '../api/client.js';
 import { api, onUnpaired } from './auth.js';
 
-/** The tasks as the daemon last listed them (GET /api/v1/tasks), refreshed while a task screen is open. */
+/**
+ * The tasks as the daemon last listed them (GET /api/v1/tasks), read when a task screen opens and on every
+ * (re)connect while one is open, and kept current in between by the task_run_* events.
+ */
 export const tasks = signal<TaskDetail[] | null>(null);
 export const tasksError = signal<string | null>(null);
 
-/** How often an open task screen refreshes: runs start and finish on their own, and next runs move on. */
-const REFRESH_MS = 3000;
+/** How many task screens are open: a reconnect reads the list again only for them. */
+let watchers = 0;
 
 export async function loadTasks(): Promise<void> {
   try {
@@ -18,11 +23,40 @@ export async function loadTasks(): Promise<void> {
   }
 }
 
-/** Loads now and every few seconds while the page is visible; returns the stop. */
+/** Loads now, for a task screen being open; returns its closing. */
 export function watchTasks(): () => void {
+  watchers++;
   void loadTasks();
-  const timer = setInterval(() => {
-    if (document.visibilityState === 'visible') void loadTasks();
-  }, REFRESH_MS);
-  return () => clearInterval(timer);
+  return () => {
+    watchers--;
+  };
+}
+
+/** A (re)connect: events may have been missed while the stream was down. */
+export function refreshTasks(): void {
+  if (watchers > 0) void loadTasks();
+}
+
+/** A run's event patched into its task: the run replaces its older self by id, newest first, as the daemon lists. */
+export function withRun(list: TaskDetail[], run: TaskRun): TaskDetail[] {
+  return list.map((t) => {
+    if (t.name !== run.task) return t;
+    const runs = [run, ...t.runs.filter((r) => r.id !== run.id)]
+      .sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at))
+      .slice(0, TASK_RUNS_SHOWN);
+    const last =
+      t.last_run_at && Date.parse(t.last_run_at) > Date.parse(run.started_at) ? t.last_run_at : run.started_at;
+    return { ...t, runs, last_run_at: last };
+  });
+}
+
+export function applyTaskEvent(e: FleetEvent): void {
+  if (e.type !== 'task_run_started' && e.type !== 'task_run_succeeded' && e.type !== 'task_run_failed') return;
+  const list = tasks.value;
+  if (!list) return;
+  const { run } = e.data;
+  // A scheduled run starting means its task's next run moved on, which the event does not carry.
+  const due = list.find((t) => t.name === run.task)?.next_run_at;
+  tasks.value = withRun(list, run);
+  if (e.type === 'task_run_started' && due && Date.parse(due) <= Date.parse(run.started_at)) refreshTasks();
 }
