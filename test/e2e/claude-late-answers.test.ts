@@ -54,7 +54,9 @@ describe('late answers to a real claude agent’s permission prompt', () => {
       assert.equal(expired.state, 'expired');
       assert.match(c.pane(), /Do you want/, 'Claude still asks in its terminal');
       await sleep(PERSON_PACE_MS);
+      const pressedAt = Date.now();
       const r = await answer(late.id, { values: ['allow'] });
+      t.diagnostic(`Allow pressed into Claude's dialog and seen taken in ${Date.now() - pressedAt} ms`);
       assert.equal(r.status, 200, r.text);
       assert.deepEqual([r.json.data.state, r.json.data.answer], ['answered', { values: ['allow'], text: '' }]);
       assert.equal(r.json.data.permission.terminal_waiting, undefined);

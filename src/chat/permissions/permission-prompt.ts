@@ -13,7 +13,11 @@ export const PermissionRequestPayload = z.looseObject({
   tool_name: z.string().min(1).max(200),
   tool_input: z.unknown().optional(),
   /** Claude's "don't ask again" rules for this call (PermissionUpdate objects), handed back to allow for the session. */
-  permission_suggestions: z.array(z.looseObject({ type: z.string() })).optional(),
+  // A shape Leo does not know only drops the offer: it must never cost the prompt itself.
+  permission_suggestions: z
+    .array(z.looseObject({ type: z.string() }))
+    .optional()
+    .catch(undefined),
 });
 export type PermissionRequestPayload = z.infer<typeof PermissionRequestPayload>;
 

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import {
   SUMMARY_MAX_CHARS,
   CLAUDE_DECISIONS,
+  PermissionRequestPayload,
   allowOutput,
   denyOutput,
   sessionPermissions,
@@ -100,5 +101,10 @@ describe('allow for this session (issue 27)', () => {
         decision: { behavior: 'allow', updatedPermissions: [{ ...suggestion, destination: 'session' }] },
       },
     });
+  });
+
+  it('suggestions of a shape Leo does not know drop the offer, not the prompt', () => {
+    const parsed = PermissionRequestPayload.safeParse({ tool_name: 'Bash', permission_suggestions: 'always' });
+    assert.deepEqual(parsed.success && parsed.data.permission_suggestions, undefined);
   });
 });
