@@ -18,8 +18,9 @@ import { PendingLimit } from '../chat/threads/pending-limit.js';
 import { wireTasks } from './tasks-wiring.js';
 import { wireAgentTools } from './agent-tools-wiring.js';
 import { wireSessions } from './sessions-wiring.js';
-import { buildUsageMeter, wireUsage } from './usage-wiring.js';
+import { buildUsageMeter, catchUpUsage, wireUsage } from './usage-wiring.js';
 import { TurnErrors } from '../observe/turn-errors.js';
+import { ReplyStore } from '../chat/replies/reply-store.js';
 import { RunHistory } from '../tasks/run-history.js';
 import { RunLog } from '../tasks/run-log.js';
 import { RunPublisher } from '../tasks/run-publisher.js';
@@ -279,6 +280,12 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   // Leftovers are settled now; those still worth delivering wait until the agents are restored, below.
   chat.chat.recoverLeftovers();
   void chat.replies.catchUp();
+  const replyTranscripts = new ReplyStore(db);
+  void catchUpUsage({
+    meter: usage,
+    supervisor: agents.supervisor,
+    transcriptOf: (a) => replyTranscripts.transcript(a).path,
+  });
   // Prompts first: their hooks died with the last daemon, and asks must not re-arm a card's deadline. A prompt whose
   // dialog is still up in its agent's terminal stays answerable there (looked at as the agents' panes answer).
   void chat.prompts.restore();

@@ -48,3 +48,19 @@ export async function wireUsage(d: {
   await d.app.register(usageRoutes, { meter: d.meter, agentExists: (a) => d.supervisor.has(a) });
   d.features.add('agent_usage');
 }
+
+/**
+ * At start-up, once the agents are known: each agent's last turn whose Stop the daemon may have missed while down,
+ * from the transcript its last Stop or SessionStart named (the reply watch keeps it).
+ */
+export async function catchUpUsage(d: {
+  meter: UsageMeter;
+  supervisor: Supervisor;
+  transcriptOf(agent: string): string | null;
+}): Promise<void> {
+  for (const a of d.supervisor.list()) {
+    const transcript = d.transcriptOf(a.name);
+    const harness = HarnessSchema.safeParse(a.harness);
+    if (transcript && harness.success) await d.meter.catchUp(a.name, harness.data, transcript);
+  }
+}

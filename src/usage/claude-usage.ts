@@ -19,6 +19,7 @@ const Line = z.object({
     .object({
       id: z.string().optional().catch(undefined),
       model: z.string().optional().catch(undefined),
+      stop_reason: z.string().nullable().optional().catch(undefined),
       usage: z
         .object({
           input_tokens: count,
@@ -70,6 +71,21 @@ export function claudeTurnUsage(lines: readonly string[], promptId?: string): Ha
   const turn = key === undefined ? undefined : turns.get(key);
   if (key === undefined || !turn || turn.messages.size === 0) return null;
   return { key, model: turn.model, tokens: sumCounts([...turn.messages.values()]) };
+}
+
+/**
+ * Whether the transcript's last turn has ended: its last user or assistant line is an assistant block the model
+ * stopped on for a reason other than a tool call (`end_turn` measured; a tool result or a prompt after it means the
+ * turn goes on or another began).
+ */
+export function claudeLastTurnEnded(lines: readonly string[]): boolean {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = parse(lines[i]!);
+    if (!line || (line.type !== 'user' && line.type !== 'assistant')) continue;
+    const reason = line.message?.stop_reason;
+    return line.type === 'assistant' && typeof reason === 'string' && reason !== 'tool_use';
+  }
+  return false;
 }
 
 function sumCounts(all: readonly TokenCounts[]): TokenCounts {

@@ -57,7 +57,25 @@ export class UsageMeter {
       this.deps.logger.warn({ agent, err: (err as Error).message }, 'turn usage unreadable');
       return;
     }
-    if (!turn) return;
+    if (turn) this.count(agent, harness, turn);
+  }
+
+  /**
+   * At start-up: the last turn of an agent's transcript, in case its Stop found the daemon down. Only a turn the
+   * transcript shows ended is read (one still running is counted by its own Stop), and a turn already counted adds
+   * nothing (the turn's key). Claude's transcripts only.
+   */
+  async catchUp(agent: string, harness: Harness, transcript: string): Promise<void> {
+    if (harness !== 'claude') return;
+    try {
+      const turn = await this.deps.read({ harness, transcript, ended: true });
+      if (turn) this.count(agent, harness, turn);
+    } catch (err) {
+      this.deps.logger.warn({ agent, err: (err as Error).message }, 'turn usage unreadable');
+    }
+  }
+
+  private count(agent: string, harness: Exclude<Harness, 'shell'>, turn: HarnessTurn): void {
     const usage = pricedUsage(turn, this.deps.prices());
     const stored = this.deps.store.record({
       agent,
