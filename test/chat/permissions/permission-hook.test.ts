@@ -72,7 +72,8 @@ describe('the PermissionRequest hook in Leo Chat', () => {
         const page = (await op('GET', '/api/v1/chat/den/messages?limit=200')).json.data;
         return [...page.messages].reverse().find((m: any) => m.kind === kind && m.state === 'open');
       },
-      10_000,
+      // A `leo hook` process starting on a loaded machine takes seconds before it reaches the daemon.
+      30_000,
       30,
     );
   const message = async (id: string) =>
