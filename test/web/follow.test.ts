@@ -1,14 +1,12 @@
 // The thread follows what matters (issue 27): one's own send brings the view back to the newest and the reply to it
 // lands in view, wherever the owner had scrolled; and the "new message" pill never covers a card's buttons.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { LEO_BIN } from '../helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
-import { launchBrowser, pairedPage, Screenshots } from './browser.js';
+import { agentPost, launchBrowser, pairedPage, permissionRequest, Screenshots } from './browser.js';
 
 const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
 /** A person reads before acting. */
@@ -19,30 +17,9 @@ describe('Leo Web: following the thread', () => {
   let browser: Browser;
   let page: Page;
   const shots = new Screenshots();
-  const post = async (agent: string, text: string) => {
-    const r = await request(t.tcp, 'POST', `/api/agent/${agent}/chat/post`, {
-      token: t.daemon.agentToken,
-      body: { text },
-    });
-    assert.equal(r.status, 200, r.text);
-    return r.json.data.message_id as string;
-  };
+  const post = (agent: string, text: string) => agentPost(t, agent, text);
   const held: Promise<unknown>[] = [];
-  const permission = (agent: string, command: string) => {
-    const child = spawn(process.execPath, [LEO_BIN, 'hook', 'permission-request'], {
-      env: { ...process.env, LEO_AGENT: agent, LEO_SOCKET: t.daemon.paths.socketFile },
-      stdio: ['pipe', 'ignore', 'ignore'],
-    });
-    child.stdin.end(
-      JSON.stringify({
-        hook_event_name: 'PermissionRequest',
-        session_id: 's1',
-        tool_name: 'Bash',
-        tool_input: { command, description: 'Run it' },
-      }),
-    );
-    held.push(new Promise((resolve) => child.on('close', resolve)));
-  };
+  const permission = (agent: string, command: string) => void held.push(permissionRequest(t, agent, command));
   const scroller = () => page.locator('[data-thread] .messages');
   /** Whether a row is wholly inside the list's visible box. */
   const inView = (id: string) =>
