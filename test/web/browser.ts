@@ -6,7 +6,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { WEB_ROOT } from '../../src/http/web-routes.js';
 import type { TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
-import { runLeoAsync } from '../helpers/cli.js';
+import { LEO_BIN, runLeoAsync } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
 
 /** Debian's chromium (set-up installs it for the tests); playwright-core downloads no browser of its own. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -90,4 +91,33 @@ export async function pairPage(page: Page, env: NodeJS.ProcessEnv, deviceName = 
   assert.ok(link, printed.stdout);
   await page.goto(link);
   await page.locator('[data-connection="live"]').waitFor();
+}
+
+/** A Bash permission prompt from the real `leo hook permission-request`, as Claude Code calls it; resolves to its stdout. */
+export function permissionRequest(t: TestDaemon, agent: string, command: string): Promise<string> {
+  const child = spawn(process.execPath, [LEO_BIN, 'hook', 'permission-request'], {
+    env: { ...process.env, LEO_AGENT: agent, LEO_SOCKET: t.daemon.paths.socketFile },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stdin.end(
+    JSON.stringify({
+      hook_event_name: 'PermissionRequest',
+      session_id: 's1',
+      tool_name: 'Bash',
+      tool_input: { command, description: 'Run it' },
+    }),
+  );
+  return new Promise((resolve) => child.on('close', () => resolve(stdout)));
+}
+
+/** An agent's leo_chat_post over its HTTP route; resolves to the stored message's id. */
+export async function agentPost(t: TestDaemon, agent: string, text: string): Promise<string> {
+  const r = await request(t.tcp, 'POST', `/api/agent/${agent}/chat/post`, {
+    token: t.daemon.agentToken,
+    body: { text },
+  });
+  assert.equal(r.status, 200, r.text);
+  return r.json.data.message_id as string;
 }

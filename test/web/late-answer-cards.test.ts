@@ -73,7 +73,7 @@ describe('Leo Web: a permission card after chat’s wait ends', () => {
       });
       await sleep(PACE_MS);
       await raceCard.getByRole('button', { name: 'Deny' }).click();
-      await raceCard.getByText('Answered elsewhere first: your answer was not used').waitFor();
+      await raceCard.getByText('Answered elsewhere before your answer arrived: yours was not used.').waitFor();
       await raceCard.getByText('Allowed from chat').waitFor();
       await resultOf('CARD-RACE');
       assert.ok(fs.existsSync(path.join(workspace, 'card-race.txt')), 'the winning answer decided');

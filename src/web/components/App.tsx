@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks';
 import { auth } from '../stores/auth.js';
 import { startSync } from '../stores/sync.js';
 import { startOutbox } from '../stores/outbox.js';
+import { startAnswers } from '../stores/answers.js';
 import { startUploads } from '../stores/uploads.js';
 import { route } from '../stores/route.js';
 import { Fleet } from './Fleet.js';
@@ -24,7 +25,7 @@ export function App() {
   const state = auth.value;
   useEffect(() => {
     if (state !== 'paired') return;
-    const stops = [startSync(), startOutbox(), startUploads()];
+    const stops = [startSync(), startOutbox(), startAnswers(), startUploads()];
     return () => stops.forEach((stop) => stop());
   }, [state]);
   useEffect(() => (state === 'paired' ? bindShortcuts() : undefined), [state]);

@@ -3,7 +3,7 @@ import { ApiError } from '../api/client.js';
 import { kv } from '../api/idb.js';
 import { api, onUnpaired } from './auth.js';
 import { connection } from './connection.js';
-import { placeSent } from './thread.js';
+import { followOwnSend, placeSent } from './thread.js';
 
 /** A file of an outbox entry: its upload's id once uploaded; until then the bytes themselves (kept in IndexedDB). */
 export interface OutboxFile {
@@ -59,6 +59,7 @@ async function remove(clientId: string): Promise<void> {
 export async function enqueue(agent: string, text: string, files: OutboxFile[] = []): Promise<OutboxEntry> {
   const entry: OutboxEntry = { client_id: crypto.randomUUID(), agent, text, files, created: Date.now() };
   await save(entry);
+  followOwnSend(agent);
   void pump();
   return entry;
 }
@@ -75,7 +76,7 @@ export async function retry(clientId: string): Promise<void> {
 export const discard = (clientId: string): Promise<void> => remove(clientId);
 
 /** A refusal the same request will meet again: any 4xx but 408 (timeout) and 429 (busy); or an answer not understood. */
-function permanent(err: unknown): boolean {
+export function permanent(err: unknown): boolean {
   if (err instanceof ApiError) return err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
   return !(err instanceof TypeError);
 }

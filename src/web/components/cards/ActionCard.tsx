@@ -3,6 +3,7 @@ import { AskCard } from './AskCard.js';
 import { PermissionCard } from './PermissionCard.js';
 import { QuestionsCard } from './QuestionsCard.js';
 import { Settled } from './Settled.js';
+import { AnswerStatus } from './AnswerStatus.js';
 import { threadHref } from '../../stores/route.js';
 
 /**
@@ -47,6 +48,7 @@ export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: b
       ) : m.input ? (
         <AskCard m={m} input={m.input} />
       ) : null}
+      <AnswerStatus m={m} />
     </article>
   );
 }

@@ -1,6 +1,5 @@
 import { answerSummaryLine } from '../../../chat/asks/ask-answer.js';
 import type { Message } from '../../../chat/threads/message.js';
-import { lostAnswers } from './useSubmit.js';
 
 const REASONS: Record<string, string> = {
   timeout: 'Timed out',
@@ -14,23 +13,11 @@ const ANSWERED: Record<string, string> = {
   allow_session: 'Allowed from chat for this session',
 };
 
-/** How a card was settled, and, when this device's own answer came too late, that it was not used. */
+/**
+ * The answer and where it came from, or why the card closed unanswered (this device's own late answer is said by
+ * AnswerStatus).
+ */
 export function Settled({ m }: { m: Message }) {
-  const lost = lostAnswers.value[m.id];
-  return (
-    <>
-      <Settlement m={m} />
-      {lost && (
-        <p class="error" role="alert">
-          {lost}
-        </p>
-      )}
-    </>
-  );
-}
-
-/** The answer and where it came from, or why the card closed unanswered. */
-function Settlement({ m }: { m: Message }) {
   if (m.state === 'expired') return <p class="settled">{REASONS[m.closed_reason ?? ''] ?? 'Closed'}</p>;
   const a = m.answer;
   if (!a) return <p class="settled">Answered</p>;
