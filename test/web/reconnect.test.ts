@@ -29,6 +29,7 @@ describe('Leo Web: a daemon restart', () => {
   let daemon: Daemon | null = null;
   let browser: Browser;
   let page: Page;
+  let appUrl: string;
   const shots = new Screenshots();
   const start = async () =>
     (daemon = await startDaemon({ env: home.env, clock: new ManualClock(Date.now()), logger: createLogger('warn') }));
@@ -38,6 +39,7 @@ describe('Leo Web: a daemon restart', () => {
     home = makeTempHome(testConfig().replace('listen: 127.0.0.1:0', `listen: 127.0.0.1:${port}`));
     [, browser] = await Promise.all([start(), launchBrowser()]);
     const t = { daemon: daemon!, tcp: { port } } as TestDaemon;
+    appUrl = daemon!.appUrl;
     ({ page } = await pairedPage(browser, t, 'phone'));
   });
   after(async () => {
@@ -63,16 +65,36 @@ describe('Leo Web: a daemon restart', () => {
     );
   });
 
+  it("while reconnecting, a phone's thread header shows a long agent name, the badge only its dot", async () => {
+    const name = 'hermes-refactoring-the-billing-module';
+    // The stream refused from now on, and the open one dropped: the app says Reconnecting…
+    await page.route('**/api/v1/events', (r) => r.abort());
+    await page.context().setOffline(true);
+    await page.context().setOffline(false);
+    await page.goto(`${appUrl}#/t/${name}`);
+    const bar = page.locator(`[data-thread="${name}"] .bar`);
+    await bar.locator('[data-connection="reconnecting"]').waitFor();
+    const width = await bar.locator('h1').evaluate((h: any) => h.getBoundingClientRect().width);
+    console.log(`# the name is ${Math.round(width)} px wide at 390 px`);
+    assert.ok(width >= 100, `the name has ${width} px`);
+    assert.equal(await bar.locator('[data-connection="reconnecting"]').getAttribute('role'), 'status');
+    assert.match(await bar.locator('.conn').innerText(), /Reconnecting/, 'its words stay for screen readers');
+    await shots.take(page, 'thread-header-reconnecting');
+    await page.unroute('**/api/v1/events');
+    await page.goto(`${appUrl}#/`);
+    await page.locator('[data-connection="live"]:visible').waitFor({ timeout: 15_000 });
+  });
+
   it('comes back live within seconds of the daemon returning after 20 s away', async () => {
     await daemon!.close();
     daemon = null;
-    await page.locator('[data-connection="reconnecting"]').waitFor({ timeout: 10_000 });
+    await page.locator('[data-connection="reconnecting"]:visible').waitFor({ timeout: 10_000 });
     await shots.take(page, 'reconnecting');
     // Long enough for the old backoff to reach its 30 s step.
     await sleep(20_000);
     await start();
     const back = Date.now();
-    await page.locator('[data-connection="live"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-connection="live"]:visible').waitFor({ timeout: 30_000 });
     const took = Date.now() - back;
     console.log(`# live again ${took} ms after the daemon's return`);
     assert.ok(took < 10_000, `back after ${took} ms`);
