@@ -36,6 +36,17 @@ describe('Leo Web: fleet controls', () => {
     await t?.stop();
   });
 
+  it('the empty fleet offers New agent, not a terminal command, and it opens the spawn form', async () => {
+    const empty = page.locator('.fleet-screen .empty');
+    await empty.waitFor();
+    assert.match(await empty.innerText(), /No agents yet/);
+    assert.doesNotMatch(await empty.innerText(), /leo agent spawn/);
+    await shots.take(page, 'fleet-empty');
+    await empty.getByRole('link', { name: 'New agent' }).click();
+    await page.locator('[data-screen="new"] #spawn-template').waitFor();
+    await page.goto(`${t.daemon.appUrl}#/`);
+  });
+
   it('starts a new agent from a template with a first message, and opens its thread', async () => {
     await page.locator('.new-link').click();
     await page.locator('[data-screen="new"]').waitFor();

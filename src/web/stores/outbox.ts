@@ -2,6 +2,7 @@ import { effect, signal } from '@preact/signals';
 import { ApiError } from '../api/client.js';
 import { kv } from '../api/idb.js';
 import { api, onUnpaired } from './auth.js';
+import { backoffMs } from './backoff.js';
 import { connection } from './connection.js';
 import { followOwnSend, placeSent } from './thread.js';
 
@@ -38,7 +39,6 @@ export const outbox = signal<readonly OutboxEntry[]>([]);
 export const sending = signal<string | null>(null);
 export const uploadProgress = signal<ReadonlyMap<string, number>>(new Map());
 
-const BACKOFF_MS = [1000, 2000, 5000, 10_000, 30_000];
 let attempt = 0;
 let timer: ReturnType<typeof setTimeout> | null = null;
 let running = false;
@@ -128,9 +128,7 @@ export async function pump(): Promise<void> {
           await save({ ...next, refused: err instanceof Error ? err.message : String(err) });
           continue;
         }
-        const delay =
-          (err instanceof ApiError ? err.retryAfterMs : undefined) ??
-          BACKOFF_MS[Math.min(attempt++, BACKOFF_MS.length - 1)]!;
+        const delay = (err instanceof ApiError ? err.retryAfterMs : undefined) ?? backoffMs(attempt++);
         if (timer) clearTimeout(timer);
         timer = setTimeout(() => {
           timer = null;

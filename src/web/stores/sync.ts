@@ -1,12 +1,12 @@
 import type { FleetEvent } from '../api/client.js';
 import { api, onUnpaired } from './auth.js';
+import { backoffMs } from './backoff.js';
 import { connection } from './connection.js';
 import { applyEvent, applySnapshot, applyThreads } from './fleet.js';
 import { applyThreadEvent, refreshOpenThread } from './thread.js';
 import { applyChatEvent, applyOpen } from './inbox.js';
 import { applyTaskEvent, refreshTasks } from './tasks.js';
 
-const BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 const REFETCH_DEBOUNCE_MS = 750;
 
 /**
@@ -86,7 +86,7 @@ export function startSync(): () => void {
       }
       if (stopped) return;
       connection.value = navigator.onLine ? 'reconnecting' : 'offline';
-      const delay = BACKOFF_MS[Math.min(attempt++, BACKOFF_MS.length - 1)]!;
+      const delay = backoffMs(attempt++);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, delay);
         wake = () => {

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals';
 import type { TerminalKeysBody, TerminalScreen } from '../../terminal/screen.js';
 import { ApiError } from '../api/client.js';
 import { api, onUnpaired } from './auth.js';
+import { backoffMs } from './backoff.js';
 
 /** Whether the open thread shows its agent's terminal above the messages (the header's Terminal button). */
 export const terminalShown = signal(false);
@@ -15,7 +16,6 @@ export const terminalNote = signal<string | null>(null);
 export const typing = signal(false);
 
 let current: AbortController | null = null;
-const BACKOFF_MS = [500, 1000, 2000, 5000];
 
 /** Follows `agent`'s terminal until closeTerminal or another agent's is opened; reconnects while it runs. */
 export function openTerminal(agent: string): void {
@@ -67,7 +67,7 @@ async function follow(agent: string, signal: AbortSignal): Promise<void> {
     }
     if (ended || signal.aborted) return;
     terminalState.value = 'reconnecting';
-    await new Promise((r) => setTimeout(r, BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]));
+    await new Promise((r) => setTimeout(r, backoffMs(attempt)));
   }
 }
 
