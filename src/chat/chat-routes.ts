@@ -191,6 +191,18 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
     return ok(await mapAskErrors(() => deps.prompts.dismiss(agent, id)));
   });
 
+  // A voice note held for having no words: transcribed again, or delivered as its audio alone.
+  for (const [action, how] of [
+    ['retry', 'retry'],
+    ['send-anyway', 'anyway'],
+  ] as const)
+    app.post(`/api/v1/chat/:agent/messages/:id/${action}`, onMessage(EmptyBody), async (req) => {
+      const agent = agentOf(req);
+      const { id } = parseInput(MessageParams, req.params, 'params');
+      parseInput(EmptyBody, req.body ?? null, 'body');
+      return ok(deps.chat.release(agent, id, how));
+    });
+
   app.post('/api/v1/chat/:agent/read', reading(ReadMarker, { params: AgentParams, body: ReadBody }), async (req) => {
     const agent = agentOf(req);
     const body = parseInput(ReadBody, req.body ?? null, 'body');

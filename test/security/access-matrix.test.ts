@@ -98,6 +98,8 @@ const EXPECTED: Record<string, Admits> = {
   'GET /api/v1/chat/:agent/attachments/:id': OPERATOR_DEVICE,
   'POST /api/v1/chat/:agent/messages/:id/answer': OPERATOR_DEVICE,
   'POST /api/v1/chat/:agent/messages/:id/dismiss': OPERATOR_DEVICE,
+  'POST /api/v1/chat/:agent/messages/:id/retry': OPERATOR_DEVICE,
+  'POST /api/v1/chat/:agent/messages/:id/send-anyway': OPERATOR_DEVICE,
   'POST /api/v1/chat/:agent/read': OPERATOR_DEVICE,
   'PUT /api/v1/chat/:agent/presence': OPERATOR_DEVICE,
 

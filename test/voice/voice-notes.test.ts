@@ -24,23 +24,23 @@ describe(
     let scratch = '';
     const op = (method: string, p: string, body?: unknown) =>
       request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
-    const upload = (file: string, name: string, type: string | null = 'audio/mp4') =>
-      request(t.tcp, 'POST', `/api/v1/chat/uploads?filename=${encodeURIComponent(name)}&agent=den`, {
+    const upload = (file: string, name: string, type: string | null = 'audio/mp4', agent = 'den') =>
+      request(t.tcp, 'POST', `/api/v1/chat/uploads?filename=${encodeURIComponent(name)}&agent=${agent}`, {
         token: t.daemon.operatorToken,
         rawBody: fs.readFileSync(file),
         headers: type ? { 'content-type': type } : {},
       });
     /** Uploads a file, sends it as a message, and waits for it to settle. */
-    const sendFile = async (file: string, name: string, type: string | null) => {
-      const up = await upload(file, name, type);
+    const sendFile = async (file: string, name: string, type: string | null, agent = 'den') => {
+      const up = await upload(file, name, type, agent);
       assert.equal(up.status, 201, up.text);
-      const sent = await op('POST', '/api/v1/chat/den/messages', { attachments: [up.json.data.id] });
+      const sent = await op('POST', `/api/v1/chat/${agent}/messages`, { attachments: [up.json.data.id] });
       assert.equal(sent.status, 201, sent.text);
-      return { up: up.json.data, sent: sent.json.data, ...(await settled(sent.json.data.id)) };
+      return { up: up.json.data, sent: sent.json.data, ...(await settled(sent.json.data.id, agent)) };
     };
-    const settled = async (id: string) => {
+    const settled = async (id: string, agent = 'den') => {
       for (let i = 0; i < 300; i++) {
-        const page = (await op('GET', '/api/v1/chat/den/messages')).json.data;
+        const page = (await op('GET', `/api/v1/chat/${agent}/messages`)).json.data;
         const m = page.messages.find((x: { id: string }) => x.id === id);
         if (m.state !== 'pending') return { m, page };
         await sleep(100);
@@ -54,7 +54,7 @@ describe(
       fixtures = makeFixtures(scratch);
       m4a = fixtures.audio.m4a!;
       t = await startTestDaemon({
-        config: `chat:\n  whisper_model: ${model}\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n`,
+        config: `chat:\n  whisper_model: ${model}\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n  mute: { harness: shell, command: "exec cat >/dev/null" }\n`,
       });
       await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
       sse = await SseClient.open(t.tcp, '/api/v1/events', t.daemon.operatorToken);
@@ -66,18 +66,73 @@ describe(
       fs.rmSync(scratch, { recursive: true, force: true });
     });
 
-    it('an m4a upload makes a voice note; the real pipeline runs and the message is delivered with its transcript', async () => {
+    it('an m4a upload makes a voice note; the real pipeline runs, hears no words and holds it until sent anyway', async () => {
       const up = await upload(m4a, 'note.m4a');
       assert.equal(up.status, 201, up.text);
       const sent = await op('POST', '/api/v1/chat/den/messages', { attachments: [up.json.data.id] });
       assert.equal(sent.json.data.kind, 'voice');
       const { m } = await settled(sent.json.data.id);
-      assert.equal(m.state, 'delivered');
       assert.equal(m.transcript, '', 'the weightless model transcribes to nothing, but the whole pipeline ran');
-      assert.ok(sse.events.some((e) => e.event === 'chat.updated' && e.data.change === 'transcript'));
+      assert.equal(m.state, 'failed');
+      assert.equal(m.failure, 'no_speech');
+      await sse.waitUntil(() => sse.events.some((e) => e.event === 'chat.updated' && e.data.change === 'transcript'));
       const file = path.join(t.home, 'state', 'chat', 'attachments', 'den', up.json.data.id, 'note.m4a');
+      const anyway = await op('POST', `/api/v1/chat/den/messages/${m.id}/send-anyway`, {});
+      assert.equal(anyway.status, 200, anyway.text);
+      assert.equal((await settled(m.id)).m.state, 'delivered');
       await sleep(300);
       assert.ok(paneText(t.home, 'den', 50).replace(/\s/g, '').includes(`Attachments:${file}`));
+    });
+
+    it('a silent recording is held, not typed: failed with no_speech and a note; retry hears nothing again; send anyway types it once, a second is a 409', async () => {
+      const silent = path.join(scratch, 'silence.wav');
+      execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', silent, 'trim', '0', '4']);
+      // An agent that does not print what it reads: the pane shows a typed message once, as the terminal echoes it.
+      assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'mute', name: 'hush' })).status, 201);
+      const before = (await op('GET', '/api/v1/chat/hush/messages')).json.data.messages.length;
+      const { up, m, page } = await sendFile(silent, 'quiet.wav', 'audio/wav', 'hush');
+      assert.equal(m.kind, 'voice');
+      assert.equal(m.state, 'failed', JSON.stringify(m));
+      assert.equal(m.failure, 'no_speech');
+      assert.equal(m.transcript, '');
+      const notes = page.messages.slice(before).filter((x: { kind: string }) => x.kind === 'system');
+      assert.deepEqual(
+        notes.map((x: { text: string }) => x.text),
+        ['No words recognised in your voice note — it was not sent. Retry or send it anyway.'],
+      );
+      const typed = () => paneText(t.home, 'hush', 200).replace(/\s/g, '').split(`/${up.id}/quiet.wav`).length - 1;
+      await sleep(1500);
+      assert.equal(typed(), 0, 'nothing of the held note reached the pane');
+
+      const retry = await op('POST', `/api/v1/chat/hush/messages/${m.id}/retry`, {});
+      assert.equal(retry.status, 200, retry.text);
+      assert.equal(retry.json.data.state, 'pending');
+      const again = (await settled(m.id, 'hush')).m;
+      assert.equal(again.state, 'failed', 'transcribed again, still no words');
+      assert.equal(again.failure, 'no_speech');
+      await sleep(1000);
+      assert.equal(typed(), 0);
+
+      const anyway = await op('POST', `/api/v1/chat/hush/messages/${m.id}/send-anyway`, {});
+      assert.equal(anyway.status, 200, anyway.text);
+      const second = await op('POST', `/api/v1/chat/hush/messages/${m.id}/send-anyway`, {});
+      assert.equal(second.status, 409, second.text);
+      const sent = (await settled(m.id, 'hush')).m;
+      assert.equal(sent.state, 'delivered');
+      assert.equal(sent.failure, undefined);
+      for (const action of ['send-anyway', 'retry']) {
+        const late = await op('POST', `/api/v1/chat/hush/messages/${m.id}/${action}`, {});
+        assert.equal(late.status, 409, `${action} after delivery: ${late.text}`);
+      }
+      await sleep(1500);
+      assert.equal(typed(), 1, 'typed exactly once');
+
+      const other = await op('POST', `/api/v1/chat/hush/messages/${m.id}/retry`, undefined);
+      assert.equal(other.status, 409);
+      const missing = await op('POST', '/api/v1/chat/hush/messages/nope/send-anyway', {});
+      assert.equal(missing.status, 404, missing.text);
+      const device = await request(t.tcp, 'POST', `/api/v1/chat/hush/messages/${m.id}/retry`, { body: {} });
+      assert.equal(device.status, 401, 'no token, no retry');
     });
 
     // How the app's recorders and people's files arrive: each container, as named or declared, or with neither.
@@ -100,9 +155,9 @@ describe(
         const { up, sent, m } = await sendFile(fixtures.audio[a.ext]!, a.name, a.type);
         assert.match(up.mime, /^audio\//, `recorded as audio by its bytes: ${up.mime}`);
         assert.equal(sent.kind, 'voice');
-        assert.equal(m.state, 'delivered', JSON.stringify(m));
         assert.equal(m.transcript, '');
-        assert.ok(
+        assert.equal(m.failure, 'no_speech', 'transcribed to no words, so held: ' + JSON.stringify(m));
+        await sse.waitUntil(() =>
           sse.events
             .slice(before)
             .some((e) => e.event === 'chat.updated' && e.data.change === 'transcript' && e.data.message.id === m.id),

@@ -11,6 +11,8 @@ import type { Deliverer } from '../../delivery/deliverer.js';
 import type { PendingLimit } from './pending-limit.js';
 import type { ThreadNotes } from './thread-notes.js';
 import { PINNED_AGENT, type Message, type ReadMarker, type Thread } from './message.js';
+import { NO_SPEECH, noSpeech } from './no-speech.js';
+import { HttpError, notFound } from '../../http/envelope.js';
 
 /** What the chat needs to know about agents, from the supervisor. */
 export interface ChatAgents {
@@ -134,6 +136,23 @@ export class ChatService {
     });
   }
 
+  /**
+   * Lets go of a voice note held for having no words: `retry` transcribes it again, `anyway` delivers it as its audio
+   * alone. Only a note held so can be let go, once: anything else (already let go, delivered, failed otherwise) is a
+   * 409, so a note is never typed into the agent twice.
+   */
+  release(agent: string, id: string, how: 'retry' | 'anyway'): Message {
+    const held = this.deps.store.get(id);
+    if (!held || held.agent !== agent || held.direction !== 'in')
+      throw notFound(`no message ${id} in ${agent}'s thread`);
+    if (held.state !== 'failed' || held.failure !== NO_SPEECH)
+      throw new HttpError(409, `message ${id} is not a voice note held for having no words`, 'not_held');
+    this.deps.pending.check(agent);
+    const message = this.setState(id, 'pending')!;
+    this.track(this.deliver(message, how === 'retry').finally(this.deps.pending.hold(agent)));
+    return message;
+  }
+
   history(agent: string, opts: { limit: number; before?: string }): Page {
     return this.deps.store.page(agent, opts);
   }
@@ -207,7 +226,8 @@ export class ChatService {
 
   /**
    * Transcribes a voice note before delivery and stores the transcript on the message. Any failure fails the
-   * message with a note naming the cause (the audio stays), and nothing is delivered half-done: null.
+   * message with a note naming the cause (the audio stays), and nothing is delivered half-done: null. A note with no
+   * words is held the same way (failure no_speech) until its sender retries it or sends it anyway (release).
    */
   private async transcribed(message: Message): Promise<string | null> {
     const audio = this.deps.attachments.audioOf(message.id);
@@ -225,6 +245,14 @@ export class ChatService {
     }
     const updated = this.deps.store.update(message.id, { transcript: r.transcript });
     if (updated) this.deps.bus.publish('chat.updated', { message: updated, change: 'transcript' satisfies ChatChange });
+    if (noSpeech(r.transcript)) {
+      this.fail(
+        message,
+        NO_SPEECH,
+        'No words recognised in your voice note — it was not sent. Retry or send it anyway.',
+      );
+      return null;
+    }
     return [message.text, r.transcript].filter((t) => t.trim()).join('\n');
   }
 
@@ -272,7 +300,8 @@ export class ChatService {
     this.inFlight.add(tracked);
   }
 
-  private async deliver(message: Message): Promise<void> {
+  /** `transcribe` false: a voice note goes as its audio alone (sent anyway after no words were heard). */
+  private async deliver(message: Message, transcribe = true): Promise<void> {
     // Nothing reaches the agent before the caller's synchronous work is done: a send made inside a transaction (an
     // ask's answer and its reply) must not be typed into a terminal before, or without, its commit. At start-up the
     // gate also holds every delivery, in order, until the agents are restored: before that an agent still running in
@@ -280,10 +309,10 @@ export class ChatService {
     await this.gate;
     // One agent's messages go through start, transcription and typing one at a time, in the order they were sent: a
     // burst to a stopped agent starts it once, and a text after a voice note waits for the note's transcript.
-    return this.lanes.run(message.agent, () => this.deliverInOrder(message));
+    return this.lanes.run(message.agent, () => this.deliverInOrder(message, transcribe));
   }
 
-  private async deliverInOrder(message: Message): Promise<void> {
+  private async deliverInOrder(message: Message, transcribe: boolean): Promise<void> {
     const { agents, deliverer, logger } = this.deps;
     try {
       if (!agents.isRunning(message.agent)) {
@@ -291,7 +320,7 @@ export class ChatService {
         await agents.start(message.agent);
       }
       const paths = this.deps.attachments.pathsOf(message.id);
-      const said = message.kind === 'voice' ? await this.transcribed(message) : message.text;
+      const said = message.kind === 'voice' && transcribe ? await this.transcribed(message) : message.text;
       if (said === null) return;
       const text = formatDelivery(said, paths, this.replyContext(message.reply_to), message.sender);
       const route = await deliverer.deliver(message.agent, text, () => {

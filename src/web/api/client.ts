@@ -230,10 +230,19 @@ export class Api {
   }
 
   dismiss(agent: string, id: string) {
+    return this.onMessage(agent, id, 'dismiss');
+  }
+
+  /** A voice note held for having no words: `retry` transcribes it again, `send-anyway` delivers its audio alone. */
+  release(agent: string, id: string, action: 'retry' | 'send-anyway') {
+    return this.onMessage(agent, id, action);
+  }
+
+  private onMessage(agent: string, id: string, action: string) {
     return this.call(
       Message,
       'POST',
-      `/api/v1/chat/${encodeURIComponent(agent)}/messages/${encodeURIComponent(id)}/dismiss`,
+      `/api/v1/chat/${encodeURIComponent(agent)}/messages/${encodeURIComponent(id)}/${action}`,
       {},
     );
   }

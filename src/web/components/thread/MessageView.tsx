@@ -5,6 +5,8 @@ import { ActionCard } from '../cards/ActionCard.js';
 import { enqueue } from '../../stores/outbox.js';
 import { taskHref } from '../../stores/route.js';
 import { isPlayable, VoiceMessage } from '../voice/VoiceMessage.js';
+import { HeldVoiceNote } from '../voice/HeldVoiceNote.js';
+import { NO_SPEECH } from '../../../chat/threads/no-speech.js';
 
 const STATE: Record<string, string> = {
   pending: 'Sending…',
@@ -27,7 +29,8 @@ const resend = (m: Message) =>
 /**
  * One message. Its text is untrusted: the owner's own goes in as text nodes (line breaks kept by CSS); an agent's is
  * markdown, rendered with raw HTML off and sanitized (render/markdown.ts). Asks, permission prompts and questions
- * cards are action cards, answerable here as in the inbox. A failed message says why, with a one-tap Resend.
+ * cards are action cards, answerable here as in the inbox. A failed message says why, with a one-tap Resend;
+ * a voice note held for having no words offers Retry and Send anyway instead.
  */
 export function MessageView({ m }: { m: Message }) {
   if (m.kind === 'ask' || m.kind === 'permission')
@@ -73,7 +76,8 @@ export function MessageView({ m }: { m: Message }) {
         {time(m.ts)}
         {STATE[m.state] && <span class={`msg-state state-${m.state}`}> · {STATE[m.state]}</span>}
       </div>
-      {m.state === 'failed' && m.direction === 'in' && (
+      {m.state === 'failed' && m.failure === NO_SPEECH && <HeldVoiceNote m={m} />}
+      {m.state === 'failed' && m.direction === 'in' && m.failure !== NO_SPEECH && (
         <div class="msg-failure">
           {m.failure && <p class="msg-why">{m.failure}</p>}
           <button type="button" class="resend" onClick={() => void resend(m)}>
