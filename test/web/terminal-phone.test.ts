@@ -9,9 +9,9 @@ import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js
 import { request } from '../helpers/http.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
 
-// 198 columns of output in a 200-column pane, its end marked.
+// A full pane (more lines than its 50 rows), its last line 198 columns of a 200-column pane, the end marked.
 const CONFIG = `templates:
-  wide: { harness: shell, command: "printf 'BEGIN%0186dLASTCOL\\\\n' 0; exec cat" }
+  wide: { harness: shell, command: "seq 1 60; printf 'BEGIN%0186dLASTCOL\\\\n' 0; exec cat" }
 `;
 
 type Box = { left: number; right: number; top: number; bottom: number };
@@ -95,8 +95,8 @@ describe('Leo Web: the live terminal on a phone', () => {
     await page.screenshot({ path: `${shots.dir}/terminal-phone-mobile-scrolled.png` });
     const tb = m.term.box;
     assert.ok(
-      marker.left >= tb.left && marker.right <= Math.min(tb.right, width) - 6,
-      `the last column is in view, clear of the edge, once scrolled: ${JSON.stringify(marker)} in ${JSON.stringify(tb)}`,
+      marker.left >= tb.left && marker.right <= Math.min(tb.right, width) - 6 && marker.bottom <= tb.bottom,
+      `the last row's last column is in view, clear of the edge, once scrolled: ${JSON.stringify(marker)} in ${JSON.stringify(tb)}`,
     );
     await shots.take(page, 'terminal-phone');
   });
