@@ -62,18 +62,25 @@ export function watchPage(page: Page): Page {
   return page;
 }
 
-/** A new browser context paired as its own device through a one-time code, showing the fleet. */
+/** What a real phone adds to a 390x844 window: touch, a dense screen, and the mobile viewport (meta viewport honoured). */
+export const MOBILE = { isMobile: true, hasTouch: true, deviceScaleFactor: 3 } as const;
+
+/**
+ * A new browser context paired as its own device through a one-time code, showing the fleet. `mobile`: a phone as it
+ * really is (MOBILE), not only a narrow desktop window.
+ */
 export async function pairedPage(
   browser: Browser,
   t: TestDaemon,
   device: string,
+  { mobile = false }: { mobile?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const issued = await request(t.tcp, 'POST', '/api/v1/devices/pairing-codes', {
     token: t.daemon.operatorToken,
     body: { name: device },
   });
   assert.equal(issued.status, 201, issued.text);
-  const context = await browser.newContext({ viewport: PHONE });
+  const context = await browser.newContext({ viewport: PHONE, ...(mobile ? MOBILE : {}) });
   const page = watchPage(await context.newPage());
   await page.goto(issued.json.data.url);
   await page.locator('[data-connection="live"]').waitFor();

@@ -65,10 +65,18 @@ export function TerminalView({ agent }: { agent: string }) {
   const box = useRef<HTMLPreElement>(null);
   // Follow the bottom of the screen as it changes, like a terminal, unless the owner scrolled up to read.
   const atBottom = useRef(true);
-  useLayoutEffect(() => {
+  const follow = () => {
     const el = box.current;
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
-  }, [rows]);
+  };
+  useLayoutEffect(follow, [rows]);
+  // And when the box shrinks (the key bar appearing under it, a phone's keyboard opening), or the last rows would sit
+  // hidden below it until the pane next changes.
+  useEffect(() => {
+    const resized = new ResizeObserver(follow);
+    resized.observe(box.current!);
+    return () => resized.disconnect();
+  }, []);
   const harness = agents.value.get(agent)?.harness;
   const interrupt: Key = harness === 'shell' ? 'C-c' : 'Escape';
   const state = terminalState.value;
