@@ -174,6 +174,10 @@ export async function wireAgents(d: AgentsWiringDeps) {
     if (typeof payload.session_id === 'string') supervisor.noteSession(agent, payload.session_id);
     return {};
   });
+  hooks.on('stop', ({ agent }) => {
+    sweeper.turnEnded(agent);
+    return {};
+  });
   await d.app.register(hookRoutes, { router: hooks });
   await d.app.register(terminalRoutes, {
     watch: terminals,
@@ -197,7 +201,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
   });
   await d.app.register(stateRoutes, {
     clock: d.clock,
-    version: () => [d.bus.stats().published, sweeper.stats().sweeps, d.config()],
+    version: () => [d.bus.stats().published, sweeper.stats().sweeps, sweeper.stats().turnEnds, d.config()],
     agents: () => supervisor.list().map((a) => ({ ...a, usage: d.usage(a.name), turn_error: d.turnError(a.name) })),
     tasks: () => taskViews(d.config(), d.paths.home, d.clock.now(), (task) => d.runs.lastRunAt(task)),
     recentRuns: () => d.runs.recent(),

@@ -33,6 +33,8 @@ export interface SweeperStats {
   /** Ticks dropped because the previous sweep was still running. */
   skipped: number;
   failures: number;
+  /** Turn ends heard (Stop hooks): each can change an agent's activity between sweeps. */
+  turnEnds: number;
   lastSweepMs: number | null;
 }
 
@@ -47,7 +49,7 @@ export class ActivitySweeper {
   private flushTimer: TimerHandle | null = null;
   private inFlight: Promise<void> | null = null;
   private stopped = false;
-  private readonly counts: SweeperStats = { sweeps: 0, skipped: 0, failures: 0, lastSweepMs: null };
+  private readonly counts: SweeperStats = { sweeps: 0, skipped: 0, failures: 0, turnEnds: 0, lastSweepMs: null };
 
   constructor(private readonly opts: ActivitySweeperOptions) {
     this.intervalMs = opts.intervalMs ?? 2000;
@@ -76,6 +78,12 @@ export class ActivitySweeper {
     this.flushTimer?.cancel();
     this.flushTimer = null;
     await this.inFlight;
+  }
+
+  /** The agent's turn ended (its Stop hook): it is idle now, not after the quiet window. */
+  turnEnded(agent: string): void {
+    this.counts.turnEnds++;
+    this.emit(this.opts.tracker.turnEnded(agent, this.opts.clock.now()));
   }
 
   stats(): SweeperStats {

@@ -12,6 +12,10 @@ import type { Activity, AgentActivityEvent, CurrentAction } from './schemas.js';
  *   received input, not when Leo happened to look.
  * - No advance for longer than the idle threshold (measured on the Clock from the sweep that saw the last advance)
  *   → `idle`.
+ * - The agent's turn ended (its harness's Stop hook) → `idle` at once: the turn is over, so waiting out the quiet
+ *   window would show `working` for 15 s after the reply is posted. Advances seen within the turn's tail after it
+ *   (the CLI redrawing its prompt, a sweep that looked before the Stop) are that same turn and keep it idle; a later
+ *   advance is working again as usual.
  * - No session, a dead pane, or an agent that is not running → `unknown`.
  * - last_activity_at outlives the session: a stopped agent keeps it ("last seen"). Only a removal (forget) drops it,
  *   and a rename (rename) moves it to the new name.
@@ -52,6 +56,8 @@ export interface ActivityTrackerOptions {
   idleMs?: number;
   /** At most one published change per agent per this interval. */
   minPublishIntervalMs?: number;
+  /** How long after a Stop an advance still belongs to the ended turn: two sweeps, so one has looked after the redraw. */
+  turnTailMs?: number;
 }
 
 /** The bus event for one change: times as RFC 3339, like the snapshot's Agent. */
@@ -66,6 +72,7 @@ export function activityEvent(change: ActivityChange): AgentActivityEvent {
 
 export const DEFAULT_IDLE_MS = 15_000;
 export const DEFAULT_MIN_PUBLISH_INTERVAL_MS = 1_000;
+export const DEFAULT_TURN_TAIL_MS = 4_000;
 
 /** Whether a session's activity moved past a known baseline; the worker and the tracker share this one rule. */
 export function advanced(baseline: number | undefined, activity: number): boolean {
@@ -83,6 +90,8 @@ interface AgentState {
   baseline: number | null;
   /** Clock ms of the sweep that saw the latest advance (or the first sighting). */
   lastAdvanceAt: number;
+  /** Clock ms until which an advance belongs to the turn that ended; null when no Stop is that recent. */
+  turnTailUntil: number | null;
   activity: Activity;
   currentAction: CurrentAction | null;
   lastActivityAt: number | null;
@@ -102,11 +111,13 @@ function publishKey(activity: Activity, action: CurrentAction | null): string {
 export class ActivityTracker {
   private readonly idleMs: number;
   private readonly minIntervalMs: number;
+  private readonly turnTailMs: number;
   private readonly agents = new Map<string, AgentState>();
 
   constructor(opts: ActivityTrackerOptions = {}) {
     this.idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
     this.minIntervalMs = opts.minPublishIntervalMs ?? DEFAULT_MIN_PUBLISH_INTERVAL_MS;
+    this.turnTailMs = opts.turnTailMs ?? DEFAULT_TURN_TAIL_MS;
   }
 
   /**
@@ -137,6 +148,19 @@ export class ActivityTracker {
       else this.apply(st, session, info, sweep.panes[session], now);
     }
     for (const [agent, st] of this.agents) if (!live.has(agent)) this.toUnknown(st);
+    return this.publishable(now);
+  }
+
+  /**
+   * The agent's turn ended (its Stop hook arrived): a running agent is idle now. Returns the changes to publish now,
+   * like observe. An agent whose session no sweep has seen yet has nothing to say: the first sweep takes its baseline.
+   */
+  turnEnded(agent: string, now: number): ActivityChange[] {
+    const st = this.agents.get(agent);
+    if (!st || st.session === null) return [];
+    st.activity = 'idle';
+    st.currentAction = null;
+    st.turnTailUntil = now + this.turnTailMs;
     return this.publishable(now);
   }
 
@@ -195,6 +219,7 @@ export class ActivityTracker {
         session: null,
         baseline: null,
         lastAdvanceAt: now,
+        turnTailUntil: null,
         activity: 'unknown',
         currentAction: null,
         lastActivityAt: null,
@@ -217,14 +242,17 @@ export class ActivityTracker {
       st.baseline = info.activity;
       st.lastAdvanceAt = now;
       st.lastActivityAt = activityMs;
+      st.turnTailUntil = null;
       st.activity = now - activityMs > this.idleMs ? 'idle' : 'unknown';
       st.currentAction = null;
       return;
     }
     if (advanced(st.baseline, info.activity)) {
       st.baseline = info.activity;
-      st.lastAdvanceAt = now;
       st.lastActivityAt = activityMs;
+      if (st.turnTailUntil !== null && now <= st.turnTailUntil) return;
+      st.turnTailUntil = null;
+      st.lastAdvanceAt = now;
       st.activity = 'working';
       // Not captured (or the capture failed): keep the last line seen rather than flicker to null.
       if (pane !== undefined) st.currentAction = pane === null ? null : { kind: 'pane', detail: pane };

@@ -94,6 +94,60 @@ describe('ActivityTracker', () => {
     ]);
   });
 
+  it("a Stop makes a working agent idle at once; the turn's tail stays idle, a later advance is working", () => {
+    const { clock, tracker, sec } = setup();
+    const t0 = sec();
+    tracker.observe(DEN, obs([sess('leo-den', t0)]), clock.now());
+    clock.advance(2000);
+    tracker.observe(DEN, obs([sess('leo-den', t0 + 2)], { 'leo-den': 'thinking' }), clock.now());
+    clock.advance(2000);
+    assert.deepEqual(tracker.turnEnded('den', clock.now()), [
+      { agent: 'den', activity: 'idle', current_action: null, last_activity_at: (t0 + 2) * 1000 },
+    ]);
+    assert.equal(tracker.snapshot('den').activity, 'idle');
+    // The CLI redraws its prompt right after the Stop: the same turn, still idle, though last seen moves.
+    clock.advance(2000);
+    assert.deepEqual(tracker.observe(DEN, obs([sess('leo-den', t0 + 5)], { 'leo-den': '> ' }), clock.now()), []);
+    assert.deepEqual(tracker.snapshot('den'), {
+      activity: 'idle',
+      current_action: null,
+      last_activity_at: (t0 + 5) * 1000,
+    });
+    clock.advance(4000);
+    const next = tracker.observe(DEN, obs([sess('leo-den', t0 + 9)], { 'leo-den': 'next turn' }), clock.now());
+    assert.deepEqual(
+      next.map((c) => c.activity),
+      ['working'],
+    );
+  });
+
+  it('a Stop for an agent no sweep has seen, or one not running, changes nothing', () => {
+    const { clock, tracker, sec } = setup();
+    assert.deepEqual(tracker.turnEnded('den', clock.now()), []);
+    assert.equal(tracker.snapshot('den').activity, 'unknown');
+    tracker.observe(DEN, obs([sess('leo-den', sec())]), clock.now());
+    tracker.observe([], obs([]), clock.now());
+    assert.deepEqual(tracker.turnEnded('den', clock.now()), []);
+    assert.equal(tracker.snapshot('den').activity, 'unknown');
+  });
+
+  it('a Stop right after working was published is held back by the rate limit, not lost', () => {
+    const { clock, tracker, sec } = setup();
+    const t0 = sec();
+    tracker.observe(DEN, obs([sess('leo-den', t0)]), clock.now());
+    clock.advance(2000);
+    tracker.observe(DEN, obs([sess('leo-den', t0 + 2)], { 'leo-den': 'busy' }), clock.now());
+    clock.advance(300);
+    assert.deepEqual(tracker.turnEnded('den', clock.now()), []);
+    assert.equal(tracker.snapshot('den').activity, 'idle');
+    assert.equal(tracker.nextDueAt(), clock.now() + 700);
+    clock.advance(700);
+    assert.deepEqual(
+      tracker.flushDue(clock.now()).map((c) => c.activity),
+      ['idle'],
+    );
+  });
+
   it('an unknown first sighting that never advances becomes idle after the threshold', () => {
     const { clock, tracker, sec } = setup();
     const t0 = sec();
