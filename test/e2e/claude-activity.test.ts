@@ -1,7 +1,7 @@
 // The real Claude Code CLI, launched by the daemon in its private tmux exactly as a user's agent would be, against the
 // scripted API server: a typed prompt must show as `working` on the event stream while the reply streams, and as
-// `idle` once the turn is over and the idle threshold has passed on the daemon's clock. Its current_action.detail is
-// what Claude shows of the turn (the reply), never Claude's own status line or input box.
+// `idle` once the turn is over and the idle threshold has passed on the daemon's clock. Any current_action.detail
+// sampled is what Claude shows of the turn, never Claude's own status line or input box.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ManualClock } from '../../src/core/clock.js';
@@ -130,7 +130,8 @@ describe('a real claude agent', () => {
         .slice(beforePrompt)
         .filter((e) => e.event === 'agent_activity' && e.data.agent === AGENT && e.data.current_action)
         .map((e) => e.data.current_action as { kind: string; detail: string });
-      assert.ok(details.length > 0, 'a working sample with a detail');
+      // The turn's Stop makes the agent idle at once (issue 27): Claude draws the reply as the turn ends, so it is no
+      // longer reported as work, and a turn this short may leave no sample with a detail. Any sampled is the turn's.
       for (const a of details) {
         assert.equal(a.kind, 'pane');
         assert.doesNotMatch(
@@ -139,10 +140,6 @@ describe('a real claude agent', () => {
           `detail is Claude's furniture: ${JSON.stringify(details)}`,
         );
       }
-      assert.ok(
-        details.some((a) => a.detail.includes(REPLY.slice(0, 30))),
-        `the reply on screen was a detail: ${JSON.stringify(details)}`,
-      );
 
       // What Claude sent: the typed prompt, once, in one agent turn, and nothing but the Messages API.
       const turns = api.messageRequests().filter((r) => JSON.stringify(r.body).includes(PROMPT));
