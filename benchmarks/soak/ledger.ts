@@ -26,6 +26,8 @@ interface Item {
   id?: string;
   storedAt?: number;
   transcribed?: boolean;
+  /** A voice note held for having no words (the test model's transcript is always empty): sent anyway once. */
+  held?: boolean;
   settled?: { state: string; at: number };
 }
 
@@ -46,6 +48,10 @@ export class Ledger {
   markers = 0;
   /** System notes the daemon wrote into threads (a failed delivery or transcription says why there). */
   systemNotes = 0;
+  /** Voice notes the daemon held for having no words, each with its one system note, as an owner sees them. */
+  heldNotes = 0;
+  /** Held voice notes the soak has yet to send anyway, as an owner would: taken by `takeHeld`. */
+  private readonly toRelease: { agent: string; id: string }[] = [];
   readonly eventsByType = new Map<string, number>();
   /** Requests the daemon refused or that failed on the wire, by what they were and status (0 = no response). */
   readonly httpErrors = new Map<string, number>();
@@ -99,7 +105,14 @@ export class Ledger {
     this.eventsByType.set(e.event, (this.eventsByType.get(e.event) ?? 0) + 1);
     this.markers += JSON.stringify(e.data).match(MARKER_ALL)?.length ?? 0;
     if (e.event !== 'chat.message' && e.event !== 'chat.updated') return;
-    const m = e.data.message as { id: string; kind: string; text: string; state: string };
+    const m = e.data.message as {
+      id: string;
+      agent: string;
+      kind: string;
+      text: string;
+      state: string;
+      failure?: string;
+    };
     if (m.kind === 'system' && e.event === 'chat.message') this.systemNotes++;
     let item: Item | undefined;
     if (m.kind === 'voice') {
@@ -112,7 +125,16 @@ export class Ledger {
     if (!item) return;
     if (e.event === 'chat.message') item.storedAt = at;
     else if (e.data.change === 'transcript') item.transcribed = true;
-    else if (e.data.change === 'state') this.settle(item, m.state, at);
+    else if (m.kind === 'voice' && m.state === 'failed' && m.failure === 'no_speech' && !item.held) {
+      item.held = true;
+      this.heldNotes++;
+      this.toRelease.push({ agent: m.agent, id: m.id });
+    } else if (e.data.change === 'state' && m.state !== 'pending') this.settle(item, m.state, at);
+  }
+
+  /** The held voice notes not yet sent anyway. */
+  takeHeld(): { agent: string; id: string }[] {
+    return this.toRelease.splice(0);
   }
 
   /** Sends and voice notes acknowledged (201) whose delivered or failed event has not arrived yet. */
@@ -157,6 +179,7 @@ export class Ledger {
       notes: {
         acked: notes.length,
         transcribed: notes.filter((n) => n.transcribed).length,
+        held: notes.filter((n) => n.held).length,
         delivered: notesIn.length,
         failed: notes.filter((n) => n.settled && n.settled.state !== 'delivered').length,
         deliveredP50Ms: quantile(notesIn, 0.5),

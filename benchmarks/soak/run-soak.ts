@@ -95,6 +95,8 @@ export interface SoakResult {
   /** Requests the daemon itself answered with 4xx/5xx, from its own counter. */
   daemonHttpErrors: number;
   systemNotes: number;
+  /** Voice notes held for having no words (each with its system note), then sent anyway. */
+  heldNotes: number;
   /** Pool tasks completed during the load: activity sweeps and transcriptions. */
   poolTasks: number;
   sweepsExpected: number;
@@ -311,6 +313,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         true,
       );
 
+    // The test model hears no words in any note, so each is held; the owner sends it anyway, and it is delivered as
+    // the audio path. Kept going until the deliveries have settled, so a note held late is still let go.
+    const releaseLoop =
+      audio &&
+      every(500, async () => {
+        for (const held of ledger.takeHeld()) {
+          const r = await op('POST', `/api/v1/chat/${held.agent}/messages/${held.id}/send-anyway`).catch(() => null);
+          if (r?.status !== 200) ledger.httpError('send anyway', r?.status ?? 0);
+        }
+      });
+
     let churnOpened = 0;
     const churnFailures = new Map<string, number>();
     const churnLoop =
@@ -367,6 +380,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const settleDeadline = performance.now() + SETTLE_TIMEOUT_MS;
     await sampler.stop();
     while (ledger.backlog() > 0 && performance.now() < settleDeadline) await sleep(200);
+    await releaseLoop?.stop();
     clearInterval(referenceDrain);
     await sleep(500);
     drainReference();
@@ -464,6 +478,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       httpErrors: Object.fromEntries(ledger.httpErrors),
       daemonHttpErrors,
       systemNotes: ledger.systemNotes,
+      heldNotes: ledger.heldNotes,
       poolTasks,
       sweepsExpected: Math.floor(loadSeconds / SWEEP_INTERVAL_S),
       daemonExit,

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { claudeOnboardingSeed } from '../../src/agents/harness/claude.js';
 import { findCli, harnessTemplateConfig } from './pinned-cli.js';
+import { removeSandbox } from './strays.js';
 
 /**
  * The pinned claude binary installed by `node scripts/setup.mjs --for-tests`, or why it cannot be used (for the
@@ -89,9 +90,7 @@ export function claudeSandbox(opts: { baseUrl: string; binDir?: string; apiKey?:
       return config;
     },
     cleanup() {
-      // A CLI still saving its state as it exits on the hangup can add files while the folder is removed: retry
-      // (backing off linearly, up to ~24 s: a busy machine saw Claude still writing after 11 s).
-      fs.rmSync(root, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
+      removeSandbox(root);
     },
   };
 }

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findCli, harnessTemplateConfig, sandboxDir } from './pinned-cli.js';
+import { removeSandbox } from './strays.js';
 
 export const findCodex = () => findCli('codex');
 
@@ -63,8 +64,7 @@ export function codexSandbox(opts: {
     apiKey,
     env: { CODEX_HOME: codexHome, [CODEX_KEY_ENV]: apiKey },
     cleanup() {
-      // A CLI still saving its state as it exits on the hangup can add files while the folder is removed: retry.
-      fs.rmSync(root, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
+      removeSandbox(root);
     },
   };
 }

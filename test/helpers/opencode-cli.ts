@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findCli, harnessTemplateConfig, installer, sandboxDir } from './pinned-cli.js';
+import { removeSandbox } from './strays.js';
 
 /**
  * The pinned opencode, and `userDeps`: the plugin package install opencode leaves in a returning user's config folder
@@ -86,8 +87,7 @@ export function opencodeSandbox(opts: {
     apiKey,
     env: { ...xdg, TMPDIR: tmp, OPENCODE_DISABLE_MODELS_FETCH: '1', [OPENCODE_KEY_ENV]: apiKey },
     cleanup() {
-      // A CLI still saving its state as it exits on the hangup can add files while the folder is removed: retry.
-      fs.rmSync(root, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
+      removeSandbox(root);
     },
   };
 }

@@ -43,3 +43,13 @@ export async function endProcessesIn(dir: string, graceMs = 2_000): Promise<void
   }
   for (const pid of left) signal(pid, 'SIGKILL');
 }
+
+/**
+ * Removes a CLI sandbox: a CLI still running in it (an agent's pane outliving its tmux server's hangup, saving its state
+ * as it goes) is killed first, since it can add files for longer than any retry waits (CI saw Claude writing its config
+ * after 24 s); the removal still retries for a child that was mid-exit.
+ */
+export function removeSandbox(root: string): void {
+  for (const pid of processesIn(root)) signal(pid, 'SIGKILL');
+  fs.rmSync(root, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
+}
