@@ -28,6 +28,10 @@ const home = path.join(suite, 'home');
 const tmp = path.join(suite, 'tmp');
 fs.mkdirSync(home);
 fs.mkdirSync(tmp);
+// Audio clients (ffmpeg, Chromium) find no sound server here and leave libpulse's runtime folder behind: in the
+// run's own XDG_RUNTIME_DIR it goes with the suite, instead of a pulse-* folder in TMPDIR counted as a leftover.
+const runtime = path.join(suite, 'run');
+fs.mkdirSync(runtime, { mode: 0o700 });
 // Screenshots of the app are the run's output for a person to look at, not leftovers: they go to dist/screenshots,
 // emptied at each run's start.
 const screenshots = path.join(root, 'dist', 'screenshots');
@@ -35,6 +39,7 @@ fs.rmSync(screenshots, { recursive: true, force: true });
 const env = {
   ...process.env,
   TMPDIR: tmp,
+  XDG_RUNTIME_DIR: runtime,
   LEO_SCREENSHOTS_DIR: screenshots,
   HOME: home,
   LEO_HOME: path.join(home, '.leo'),

@@ -3,11 +3,13 @@
 // is retried; a queued answer the card outlived (another device answered first) says it was answered elsewhere.
 // Permission prompts come from the real `leo hook permission-request`.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LEO_BIN } from '../helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
-import { launchBrowser, pairedPage, permissionRequest, Screenshots } from './browser.js';
+import { launchBrowser, pairedPage, Screenshots } from './browser.js';
 
 const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
 /** A person reads a card before answering it. */
@@ -22,7 +24,23 @@ describe('Leo Web: answers while the daemon cannot be reached', () => {
   const answerPosts: string[] = [];
   const api = (method: string, path: string, body?: unknown) =>
     request(t.tcp, method, path, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
-  const hook = (agent: string, command: string) => permissionRequest(t, agent, command);
+  const hook = (agent: string, command: string) => {
+    const child = spawn(process.execPath, [LEO_BIN, 'hook', 'permission-request'], {
+      env: { ...process.env, LEO_AGENT: agent, LEO_SOCKET: t.daemon.paths.socketFile },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stdin.end(
+      JSON.stringify({
+        hook_event_name: 'PermissionRequest',
+        session_id: 's1',
+        tool_name: 'Bash',
+        tool_input: { command, description: 'Run it' },
+      }),
+    );
+    return new Promise<string>((resolve) => child.on('close', () => resolve(stdout)));
+  };
   const decision = (stdout: string) => JSON.parse(stdout).hookSpecificOutput.decision.behavior as string;
   /**
    * A finger on a card's button: a pointer click at its centre, found by the page itself. (Playwright's locator
