@@ -4,7 +4,7 @@ import { kv } from '../api/idb.js';
 import { api, onUnpaired } from './auth.js';
 import { backoffMs } from './backoff.js';
 import { connection } from './connection.js';
-import { followOwnSend, placeSent } from './thread.js';
+import { placeSent } from './thread.js';
 
 /** A file of an outbox entry: its upload's id once uploaded; until then the bytes themselves (kept in IndexedDB). */
 export interface OutboxFile {
@@ -59,7 +59,6 @@ async function remove(clientId: string): Promise<void> {
 export async function enqueue(agent: string, text: string, files: OutboxFile[] = []): Promise<OutboxEntry> {
   const entry: OutboxEntry = { client_id: crypto.randomUUID(), agent, text, files, created: Date.now() };
   await save(entry);
-  followOwnSend(agent);
   void pump();
   return entry;
 }
@@ -76,7 +75,7 @@ export async function retry(clientId: string): Promise<void> {
 export const discard = (clientId: string): Promise<void> => remove(clientId);
 
 /** A refusal the same request will meet again: any 4xx but 408 (timeout) and 429 (busy); or an answer not understood. */
-export function permanent(err: unknown): boolean {
+function permanent(err: unknown): boolean {
   if (err instanceof ApiError) return err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
   return !(err instanceof TypeError);
 }

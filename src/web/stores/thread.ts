@@ -31,16 +31,6 @@ export const focus = signal<string | null>(null);
  */
 export const unseen = signal(0);
 
-/**
- * Bumped when the owner sends into the open thread: the view goes to the newest and follows it again, so the reply
- * to what they just sent is never left below the fold, wherever they had scrolled.
- */
-export const followRequest = signal(0);
-
-export function followOwnSend(agent: string): void {
-  if (agent === openAgent.peek()) followRequest.value++;
-}
-
 export function seenAll(): void {
   if (unseen.value) unseen.value = 0;
 }
