@@ -75,7 +75,7 @@ export async function retry(clientId: string): Promise<void> {
 export const discard = (clientId: string): Promise<void> => remove(clientId);
 
 /** A refusal the same request will meet again: any 4xx but 408 (timeout) and 429 (busy); or an answer not understood. */
-function permanent(err: unknown): boolean {
+export function permanent(err: unknown): boolean {
   if (err instanceof ApiError) return err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
   return !(err instanceof TypeError);
 }
