@@ -36,7 +36,9 @@ describe('daemon log lines', () => {
       assert.doesNotMatch(plain(out), /"level":\d+/, 'no JSON lines');
       assert.doesNotMatch(plain(out), /request completed|incoming request/, 'request lines stay at debug');
     } finally {
-      child.kill('SIGTERM');
+      // Ctrl-C in the terminal, as its owner stops it: a SIGTERM to `script` would end the terminal under the daemon,
+      // which takes the hangup for a reload and runs on.
+      child.stdin.write('\x03');
       await waitForExit(child).catch(() => child.kill('SIGKILL'));
       home.cleanup();
     }

@@ -1,19 +1,31 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** Our processes (not this one) whose working folder is `dir` or inside it. */
+const ENV_KEYS = ['LEO_HOME', 'HOME', 'TMPDIR'];
+const inside = (p: string, dir: string) => p === dir || p.startsWith(dir + '/');
+
+/** Whether process `pid` works in `dir` or was started with a home or temp folder in it (a daemon run from the repo). */
+function belongsTo(pid: number, dir: string): boolean {
+  try {
+    if (inside(fs.readlinkSync(`/proc/${pid}/cwd`), dir)) return true;
+    return fs
+      .readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .some((kv) => {
+        const eq = kv.indexOf('=');
+        return ENV_KEYS.includes(kv.slice(0, eq)) && inside(kv.slice(eq + 1), dir);
+      });
+  } catch {
+    return false; // gone already, or not ours
+  }
+}
+
+/** Our processes (not this one) working in `dir` or started with a home or temp folder inside it. */
 export function processesIn(dir: string): number[] {
   const pids: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    let cwd: string;
-    try {
-      cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
-    } catch {
-      continue; // gone already, or not ours
-    }
-    if (cwd === dir || cwd.startsWith(dir + '/')) pids.push(pid);
+    if (Number.isInteger(pid) && pid !== process.pid && belongsTo(pid, dir)) pids.push(pid);
   }
   return pids;
 }

@@ -18,16 +18,22 @@ const removeHome = (home: string) => fs.rmSync(home, { recursive: true, force: t
  * --test-force-exit ends every file's process through process.exit, which runs 'exit' listeners).
  */
 const live = new Set<string>();
+
+/** Ends every process of `home`: its tmux server, then what still runs there or with it as its home. */
+function endProcessesOf(home: string): void {
+  killTmuxServer(home);
+  for (const pid of processesIn(home)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+}
+
 process.on('exit', () => {
   for (const home of live) {
-    killTmuxServer(home);
-    for (const pid of processesIn(home)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        /* exited meanwhile */
-      }
-    }
+    endProcessesOf(home);
     try {
       removeHome(home);
     } catch {
@@ -48,10 +54,10 @@ export function makeTempHome(configYaml = ''): { home: string; env: NodeJS.Proce
   const home = tempDir('leo-test-');
   fs.writeFileSync(path.join(home, 'leo.yaml'), configYaml, { mode: 0o600 });
   const env = { ...process.env, LEO_HOME: home, LEO_USER_HOME: home };
-  // Ends the tmux server first (a test that forgot to would leave it running on a removed socket); the removal is
-  // retried: a program still exiting on its hangup can add a file while the folder is removed (ENOTEMPTY).
+  // Ends the home's processes first (a daemon or tmux server a test failed to stop would run on in a removed folder);
+  // the removal is retried: a program still exiting on its hangup can add a file meanwhile (ENOTEMPTY).
   const cleanup = () => {
-    killTmuxServer(home);
+    endProcessesOf(home);
     removeHome(home);
     live.delete(home);
   };
