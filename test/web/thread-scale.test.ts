@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { seedThread } from '../helpers/seed-thread.js';
-import { launchBrowser, pairedPage, Screenshots } from './browser.js';
+import { agentPost, launchBrowser, pairedPage, Screenshots } from './browser.js';
 
 const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
 const BIG = 10_000;
@@ -54,14 +54,7 @@ describe('Leo Web: a 10 000-message thread', () => {
   const shots = new Screenshots();
   const api = (method: string, path: string, body?: unknown) =>
     request(t.tcp, method, path, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
-  const post = async (agent: string, text: string) => {
-    const r = await request(t.tcp, 'POST', `/api/agent/${agent}/chat/post`, {
-      token: t.daemon.agentToken,
-      body: { text },
-    });
-    assert.equal(r.status, 200, r.text);
-    return r.json.data.message_id as string;
-  };
+  const post = (agent: string, text: string) => agentPost(t, agent, text);
   const rows = () => page.locator('.messages [data-id]').count();
   const loaded = () => page.locator('.messages').getAttribute('data-count').then(Number);
   const scroller = () => page.locator('.messages');

@@ -13,17 +13,27 @@ const STATUS: Record<string, string> = {
 /**
  * One agent, or a thread with no agent (its row says so). current_action.detail is untrusted pane text: it is
  * rendered as a text node (Preact escapes it) and never parsed; an unknown status reads as stopped, as the spec asks.
+ * `needsYou` (a prompt, ask or questions card open) outranks the pane's working/idle: the agent waits on the owner.
  */
-export function AgentCard({ row: { name, agent }, unread }: { row: FleetRow; unread: number }) {
+export function AgentCard({
+  row: { name, agent },
+  unread,
+  needsYou,
+}: {
+  row: FleetRow;
+  unread: number;
+  needsYou: boolean;
+}) {
   const status = !agent ? 'none' : STATUS[agent.status] ? agent.status : 'stopped';
   const dormant = status === 'stopped' && agent?.wake_on_message ? 'Asleep · wakes on message' : null;
   const colour = agent?.appearance?.color;
   const label = agent?.display_name ?? name;
   const r = route.value;
   const open = r.screen === 'thread' && r.agent === name;
+  const activity = needsYou ? 'needs-you' : (agent?.activity ?? 'unknown');
   return (
     <li
-      class={`agent agent-${status} activity-${agent?.activity ?? 'unknown'}`}
+      class={`agent agent-${status} activity-${activity}`}
       data-agent={name}
       data-status={agent?.status ?? 'none'}
       style={colour ? { '--agent-color': colour } : undefined}
@@ -55,8 +65,11 @@ export function AgentCard({ row: { name, agent }, unread }: { row: FleetRow; unr
         {agent ? (
           <div class="agent-meta">
             <span class={`agent-status status-${status}`}>{dormant ?? STATUS[status]}</span>
-            {status === 'running' && agent.activity !== 'unknown' && (
-              <span class="agent-activity">{agent.activity}</span>
+            {needsYou ? (
+              <span class="agent-activity">needs you</span>
+            ) : (
+              status === 'running' &&
+              agent.activity !== 'unknown' && <span class="agent-activity">{agent.activity}</span>
             )}
             <span class="agent-harness">{agent.harness}</span>
             <TurnErrorBadge error={agent.turn_error} />

@@ -1,5 +1,5 @@
 import { fleetRows, loaded, unread } from '../stores/fleet.js';
-import { openCount } from '../stores/inbox.js';
+import { openCount, waitingOnOwner } from '../stores/inbox.js';
 import { AgentCard } from './AgentCard.js';
 import { ConnectionBadge } from './ConnectionBadge.js';
 import { INBOX_HREF, SETTINGS_HREF, TASKS_HREF, newAgentHref, route } from '../stores/route.js';
@@ -62,7 +62,12 @@ export function Fleet() {
         )}
         <ul class="fleet" aria-label="Agents">
           {rows.map((row) => (
-            <AgentCard key={row.name} row={row} unread={unread.value.get(row.name) ?? 0} />
+            <AgentCard
+              key={row.name}
+              row={row}
+              unread={unread.value.get(row.name) ?? 0}
+              needsYou={waitingOnOwner.value.has(row.name)}
+            />
           ))}
         </ul>
       </main>

@@ -14,6 +14,10 @@ export const cards = signal<ReadonlyMap<string, Message>>(new Map());
 /** Newest first (ids grow with time). */
 export const inbox = computed(() => [...cards.value.values()].sort((a, b) => (a.id < b.id ? 1 : -1)));
 export const openCount = computed(() => inbox.value.filter((m) => m.state === 'open').length);
+/** Agents with a prompt, ask or questions card open: the fleet says they need the owner rather than working/idle. */
+export const waitingOnOwner = computed(
+  () => new Set(inbox.value.filter((m) => m.state === 'open').map((m) => m.agent)),
+);
 
 export function applyOpen(open: readonly Message[]): void {
   cards.value = new Map(open.map((m) => [m.id, m]));

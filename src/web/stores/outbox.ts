@@ -4,7 +4,7 @@ import { kv } from '../api/idb.js';
 import { api, onUnpaired } from './auth.js';
 import { backoffMs } from './backoff.js';
 import { connection } from './connection.js';
-import { placeSent } from './thread.js';
+import { followOwnSend, placeSent } from './thread.js';
 
 /** A file of an outbox entry: its upload's id once uploaded; until then the bytes themselves (kept in IndexedDB). */
 export interface OutboxFile {
@@ -59,6 +59,7 @@ async function remove(clientId: string): Promise<void> {
 export async function enqueue(agent: string, text: string, files: OutboxFile[] = []): Promise<OutboxEntry> {
   const entry: OutboxEntry = { client_id: crypto.randomUUID(), agent, text, files, created: Date.now() };
   await save(entry);
+  followOwnSend(agent);
   void pump();
   return entry;
 }

@@ -31,6 +31,16 @@ export const focus = signal<string | null>(null);
  */
 export const unseen = signal(0);
 
+/**
+ * Bumped when the owner sends into the open thread: the view goes to the newest and follows it again, so the reply
+ * to what they just sent is never left below the fold, wherever they had scrolled.
+ */
+export const followRequest = signal(0);
+
+export function followOwnSend(agent: string): void {
+  if (agent === openAgent.peek()) followRequest.value++;
+}
+
 export function seenAll(): void {
   if (unseen.value) unseen.value = 0;
 }
@@ -42,8 +52,11 @@ async function guard(job: () => Promise<void>): Promise<void> {
   try {
     await job();
   } catch (err) {
-    // A thread left meanwhile keeps its errors to itself.
-    if (!(await onUnpaired(err)) && mine === generation) threadError.value = (err as Error).message;
+    // A thread left meanwhile keeps its errors to itself. One on screen stays as it is whatever failed behind it (a
+    // read marker, a page, a refresh as the signal dropped): the connection badge says the daemon is out of reach and
+    // the reconnect refreshes it. Only a thread with nothing to show says why in its place.
+    if (!(await onUnpaired(err)) && mine === generation && messages.value.length === 0)
+      threadError.value = (err as Error).message;
   }
 }
 
@@ -101,11 +114,16 @@ export function openLatest(): Promise<void> {
   return openThread(openAgent.value);
 }
 
+/** Marks the open thread read. One that fails (the signal gone) is not the reader's concern: the next one covers it. */
 async function markRead(): Promise<void> {
   const agent = openAgent.value;
   if (!agent) return;
-  const marker = await api.markRead(agent);
-  setUnread(marker.agent, marker.unread);
+  try {
+    const marker = await api.markRead(agent);
+    setUnread(marker.agent, marker.unread);
+  } catch (err) {
+    await onUnpaired(err);
+  }
 }
 
 /** After a reconnect: the newest page again, merged into a window at the live end (events missed meanwhile). */
@@ -223,6 +241,6 @@ function applyOne(e: FleetEvent): void {
   if (document.visibilityState === 'visible' && !readTimer)
     readTimer = setTimeout(() => {
       readTimer = null;
-      void guard(markRead);
+      void markRead();
     }, 300);
 }

@@ -4,6 +4,7 @@ import { Virtualizer, type CustomItemComponentProps, type VirtualizerHandle } fr
 import type { Message } from '../../../chat/threads/message.js';
 import {
   focus,
+  followRequest,
   loadingOlder,
   loadNewer,
   loadOlder,
@@ -21,6 +22,8 @@ const EDGE = 600;
 /** Near enough to the bottom to count as at it (following new messages), in px. */
 const AT_BOTTOM = 24;
 const HIGHLIGHT_MS = 2500;
+/** After a resize, scroll events are the resize's for this long, not the reader's. */
+const SETTLE_MS = 400;
 
 /** A row re-renders only when its message changes, not whenever the list does (markdown is not free). */
 const Row = memo(MessageView);
@@ -43,13 +46,15 @@ const Item = forwardRef<HTMLLIElement, CustomItemComponentProps>(({ style, index
  * The thread's messages, virtualized with virtua: only the rows near the viewport are in the DOM, each measured as
  * it renders (markdown, images that load late, cards that grow when answered). Older pages load above with the
  * reading position kept (virtua's `shift` keeps the distance from the end when rows are prepended); newer pages load
- * below when the window stops short of the live end. At the bottom, new messages are followed; scrolled up, the view
- * stays and a pill counts them.
+ * below when the window stops short of the live end. At the bottom, new messages are followed, and rows that grow
+ * after they render (markdown, images, cards) do not stop that: only the reader moving up does. Scrolled up, the view
+ * stays and a pill counts them; the owner's own send follows again.
  */
 export function MessageList({ agent }: { agent: string }) {
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<VirtualizerHandle>(null);
   const following = useRef(true);
+  const last = useRef({ offset: 0, size: 0, viewport: 0 });
   const scrolledTo = useRef<string | null>(null);
   const shown = messages.value;
   const target = focus.value;
@@ -77,6 +82,40 @@ export function MessageList({ agent }: { agent: string }) {
     }
   }, [shown, target]);
 
+  const toEnd = () => {
+    const h = list.current;
+    const n = messages.peek().length;
+    if (h && n > 0 && newer.peek() === null) h.scrollToIndex(n - 1, { align: 'end' });
+  };
+
+  // Rows measured anew after they rendered (markdown loading, an image, a card) and a resized list (a rotated phone,
+  // a wider window) move the end without the reader scrolling: while following, go after it, and for a moment let
+  // no scroll event the resize causes count as the reader moving away.
+  const resizedAt = useRef(0);
+  useEffect(() => {
+    const box = scroller.current;
+    const content = box?.firstElementChild;
+    if (!box || !content) return;
+    const watch = new ResizeObserver(() => {
+      if (!following.current) return;
+      resizedAt.current = performance.now();
+      toEnd();
+    });
+    watch.observe(box);
+    watch.observe(content);
+    return () => watch.disconnect();
+  }, []);
+
+  // The owner sent a message into this thread: back to the newest, following it again.
+  const sent = followRequest.value;
+  useEffect(() => {
+    if (sent === 0) return;
+    following.current = true;
+    if (newer.peek() !== null) void openLatest();
+    else toEnd();
+    seenAll();
+  }, [sent]);
+
   // The highlight of the message opened at fades after a moment.
   useEffect(() => {
     if (!target) return;
@@ -88,7 +127,17 @@ export function MessageList({ agent }: { agent: string }) {
     const h = list.current;
     if (!h) return;
     const fromBottom = h.scrollSize - h.viewportSize - offset;
-    following.current = fromBottom < AT_BOTTOM && newer.value === null;
+    // Up with nothing resized is the reader's doing; a resize moves the offset by itself, though never by more than a
+    // screen: a longer move just after a resize is the reader's too (a jump to the top to read back).
+    const prev = last.current;
+    const resizing = performance.now() - resizedAt.current < SETTLE_MS;
+    const unresized = !resizing && h.scrollSize === prev.size && h.viewportSize === prev.viewport;
+    const movedUp = offset < prev.offset - 1 && (unresized || prev.offset - offset > h.viewportSize);
+    last.current = { offset, size: h.scrollSize, viewport: h.viewportSize };
+    if (fromBottom < AT_BOTTOM && newer.value === null) following.current = true;
+    // Away from the bottom without moving up: the content grew under a reader who was following.
+    else if (movedUp || newer.value !== null) following.current = false;
+    else if (following.current) toEnd();
     if (following.current) seenAll();
     if (offset < EDGE && older.value) void loadOlder();
     if (fromBottom < EDGE && newer.value) void loadNewer();
