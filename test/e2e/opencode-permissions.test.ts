@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import type { ManualClock } from '../../src/core/clock.js';
 import type { ChatMessage } from '../helpers/agent-views.js';
 import { startHarnessAgent } from '../helpers/harness-agent.js';
 import { request } from '../helpers/http.js';
@@ -13,7 +14,7 @@ import { lastUserText, type RecordedRequest, type ScriptedReply } from '../helpe
 import { until } from '../helpers/wait.js';
 
 const AGENT = 'oc-perm';
-const MARKERS = ['PERM-ALLOW', 'PERM-DENY', 'PERM-TUI'] as const;
+const MARKERS = ['PERM-ALLOW', 'PERM-DENY', 'PERM-TUI', 'PERM-LATE'] as const;
 type Marker = (typeof MARKERS)[number];
 const fileOf = (marker: Marker) => `${marker.toLowerCase()}.txt`;
 const callOf = (marker: Marker) => `call_${marker.toLowerCase().replace('-', '_')}`;
@@ -44,7 +45,7 @@ function script(req: RecordedRequest): ScriptedReply | undefined {
 
 describe('opencode permission prompts (real CLI)', () => {
   it(
-    'allow and deny from chat at a person pace, and an answer in opencode own dialog',
+    'allow and deny from chat at a person pace, an answer in opencode own dialog, a late Allow past chat wait',
     { timeout: 240_000 },
     async (t) => {
       const started = Date.now();
@@ -161,6 +162,27 @@ describe('opencode permission prompts (real CLI)', () => {
       );
       // An answer from chat after the terminal's is refused: the tool call has moved on.
       assert.equal((await answer(tui.id, { values: ['deny'] })).status, 409);
+
+      // Past chat's wait (chat.permission_timeout): opencode's dialog is still up, the card says the agent waits in
+      // its terminal, and Allow from chat minutes later still runs the command (issue 27 item 3).
+      const late = await begin('PERM-LATE');
+      await a.withPane(until('opencode own dialog', () => a.pane().includes('Permission required'), 10_000));
+      (a.d.clock as ManualClock).advance(120_000);
+      const waiting = await a.withPane(
+        until(
+          'the card to say the agent waits in its terminal',
+          async () => ((await message(late.id))?.permission?.terminal_waiting ? message(late.id) : undefined),
+          10_000,
+          200,
+        ),
+      );
+      assert.equal(waiting!.state, 'expired');
+      await new Promise((r) => setTimeout(r, PERSON_PACE_MS));
+      assert.equal((await answer(late.id, { values: ['allow'] })).status, 200);
+      await a.withPane(
+        until('the late-allowed file', () => fs.existsSync(path.join(workspace, 'perm-late.txt')), 15_000),
+      );
+      assert.deepEqual((await message(late.id))?.answer, { values: ['allow'], text: '' });
       t.diagnostic(`ran in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     },
   );

@@ -100,6 +100,12 @@ export interface DecisionFormat {
    * pressed into that dialog.
    */
   dialogAfterHook?: true;
+  /**
+   * The harness does not wait on the hook, which answers through the harness's own API (opencode: Leo's plugin holds
+   * the request while opencode's dialog stays up). At chat's deadline the hook is kept rather than released, so the
+   * prompt says the agent waits in its terminal and a late answer from chat still goes through the hook.
+   */
+  hookOutlivesDeadline?: true;
 }
 
 /** The hook output that closes Claude's dialog with "allow", optionally replacing the tool's input. */

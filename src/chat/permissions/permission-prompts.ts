@@ -133,6 +133,7 @@ export class PermissionPrompts {
       this.timers.set(
         id,
         this.deps.clock.setTimeout(() => {
+          if (message.kind === 'permission' && decisions.hookOutlivesDeadline) return this.keepHolding(id);
           finish({});
           void this.timedOut(id);
         }, waitMs),
@@ -152,11 +153,23 @@ export class PermissionPrompts {
     for (const id of this.deps.dialogs.watched(agent)) this.dialogGone(id);
   }
 
-  /** Records the terminal's answer on a prompt still open, and releases its hook with nothing to print. */
+  /**
+   * Records the terminal's answer on a prompt still open (one past chat's deadline stops being answerable), and
+   * releases its hook with nothing to print.
+   */
   private answeredInTerminal(id: string): void {
     const m = this.deps.store.get(id);
     if (m?.state === 'open') this.settle(m, { state: 'answered', answer: TERMINAL_ANSWER }, 'answer');
+    else if (m?.permission?.terminal_waiting) this.settle(m, { permission: plainPermission(m) }, 'state');
     this.waiters.get(id)?.settle({});
+  }
+
+  /** Chat's deadline passed on a hook that answers through the harness's API: it stays held for a late answer. */
+  private keepHolding(id: string): void {
+    this.timers.delete(id);
+    const m = this.deps.store.get(id);
+    if (m?.state === 'open')
+      this.settle(m, { state: 'expired', permission: { ...m.permission!, terminal_waiting: true } }, 'state');
   }
 
   /** A harness that shows its dialog only after the hook: the prompt stays open until its deadline, racing it. */
@@ -223,7 +236,15 @@ export class PermissionPrompts {
       if (decision === 'allow_session' && !(waiter && m.permission?.allow_session))
         throw new AskError(400, 'values[0]: this prompt takes "allow" or "deny" (no rules to allow for the session)');
       if (!waiter) return this.answerInTerminal(m, decision === 'deny' ? 'deny' : 'allow', checked.answer);
-      const answered = this.settle(m, { state: 'answered', answer: checked.answer }, 'answer');
+      const answered = this.settle(
+        m,
+        {
+          state: 'answered',
+          answer: checked.answer,
+          ...(m.permission?.terminal_waiting ? { permission: plainPermission(m) } : {}),
+        },
+        'answer',
+      );
       const { decisions } = waiter;
       waiter.settle({
         output:

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
+import { OPENCODE_DECISIONS } from '../../../src/agents/harness/opencode-plugin/protocol.js';
 import { AskError } from '../../../src/chat/asks/asks.js';
 import { DialogWatch } from '../../../src/chat/permissions/dialog-watch.js';
 import { CLAUDE_DECISIONS, type DecisionFormat } from '../../../src/chat/permissions/permission-prompt.js';
@@ -153,5 +154,38 @@ describe('a Codex approval races its terminal dialog (issue 27, left open)', () 
     await until('the card to close', () => only().state === 'answered', 2_000, 10);
     assert.deepEqual(only().answer, { values: ['terminal'], text: '' });
     assert.equal(await conflict(prompts.answer('den', only().id, { values: ['allow'] })), 'answered_in_terminal');
+  });
+});
+
+describe('an opencode prompt past chat’s deadline (issue 27 item 3)', () => {
+  // opencode never waits on Leo's plugin and reads no keys from chat: its hook is held on for the late answer.
+  const OPENCODE: DecisionFormat = { ...OPENCODE_DECISIONS };
+  const opencodeAsk = (prompts: PermissionPrompts, gone = new AbortController().signal) =>
+    prompts.request('den', { tool_name: 'bash', tool_input: { command: 'touch x.txt' } }, gone);
+
+  it('keeps its hook: the prompt says the agent waits, and a late Allow goes through the hook, not keys', async (t) => {
+    const { clock, terminal, prompts, only } = setup(t, OPENCODE);
+    let outcome: unknown = null;
+    const held = opencodeAsk(prompts).then((o) => (outcome = o));
+    clock.advance(PERMISSION_MS);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual([only().state, only().permission?.terminal_waiting], ['expired', true]);
+    assert.equal(outcome, null, 'the hook is still held');
+    const answered = await prompts.answer('den', only().id, { values: ['allow'] });
+    assert.deepEqual([answered.state, answered.permission?.terminal_waiting], ['answered', undefined]);
+    assert.deepEqual(await held, { output: JSON.stringify({ response: 'once' }) });
+    assert.deepEqual(terminal.pressed, [], 'nothing typed into opencode');
+  });
+
+  it('answered in opencode first (the plugin lets go): the prompt stops being answerable', async (t) => {
+    const { clock, prompts, only, conflict } = setup(t, OPENCODE);
+    const gone = new AbortController();
+    const held = opencodeAsk(prompts, gone.signal);
+    clock.advance(PERMISSION_MS);
+    await new Promise((r) => setTimeout(r, 20));
+    gone.abort();
+    assert.deepEqual(await held, {});
+    assert.deepEqual([only().state, only().permission?.terminal_waiting], ['expired', undefined]);
+    assert.equal(await conflict(prompts.answer('den', only().id, { values: ['allow'] })), 'prompt_expired');
   });
 });

@@ -52,10 +52,14 @@ export interface OpencodeDecision {
   response: 'once' | 'reject';
 }
 
-/** What the daemon prints for an opencode agent's permission request: the reply's body, as JSON. */
+/**
+ * What the daemon prints for an opencode agent's permission request: the reply's body, as JSON. opencode never waits
+ * on the plugin, so the daemon holds the request past chat's deadline for a late answer (`hookOutlivesDeadline`).
+ */
 export const OPENCODE_DECISIONS = {
   allow: (): string => JSON.stringify({ response: 'once' } satisfies OpencodeDecision),
   deny: (): string => JSON.stringify({ response: 'reject' } satisfies OpencodeDecision),
+  hookOutlivesDeadline: true as const,
 };
 
 /** The plugin's reading of the daemon's answer; anything else (no answer, a daemon from elsewhere) is no decision. */
