@@ -85,9 +85,17 @@ describe('Leo Web: a permission card after chat’s wait ends', () => {
       const denyCard = page.locator(`.action-card[data-id="${deny.id}"]`);
       clock.advance(120_000);
       await denyCard.getByText(WAITING).waitFor();
+      // Opened afresh, the app's Inbox still lists it with the cards that wait on the owner, and it answers there.
+      await page.goto(`${c.d.daemon.appUrl}#/inbox`);
+      await page.reload();
+      const inboxCard = page.locator(`[data-screen="inbox"] .action-card[data-id="${deny.id}"]`);
+      await inboxCard.getByText(WAITING).waitFor();
+      // The fleet's Inbox link (behind the inbox screen on a phone) counts it.
+      assert.equal(await page.locator('a.inbox-link[aria-label="Inbox, 1 waiting"]').count(), 1);
+      await shots.take(page, 'permission-terminal-waiting-inbox');
       await sleep(PACE_MS);
-      await denyCard.getByRole('button', { name: 'Deny' }).click();
-      await denyCard.getByText('Denied from chat').waitFor();
+      await inboxCard.getByRole('button', { name: 'Deny' }).click();
+      await inboxCard.getByText('Denied from chat').waitFor();
       await c.withPane(until('Claude’s dialog to close', () => !/Do you want/.test(c.pane()), 15_000, 200));
       assert.equal(fs.existsSync(path.join(workspace, 'card-deny.txt')), false, 'the denied command did not run');
     },

@@ -217,11 +217,15 @@ export class ChatStore {
     return rows.map((r) => this.toMessage(r));
   }
 
-  /** Everything waiting on the owner: open asks, permission prompts and questions cards, newest first. */
+  /**
+   * Everything waiting on the owner, newest first: open asks, permission prompts and questions cards, and prompts
+   * past chat's wait whose dialog is still up in the agent's terminal (answerable there).
+   */
   openCards(agent?: string): Message[] {
     const rows = this.db
       .prepare(
-        `SELECT * FROM messages WHERE state = 'open' AND kind IN ('ask', 'permission')
+        `SELECT * FROM messages WHERE kind IN ('ask', 'permission')
+           AND (state = 'open' OR json_extract(permission, '$.terminal_waiting') = 1)
            AND (@agent IS NULL OR agent = @agent) ORDER BY id DESC`,
       )
       .all({ agent: agent ?? null }) as Row[];

@@ -75,6 +75,12 @@ export const Message = component(
 );
 export type Message = z.infer<typeof Message>;
 
+/**
+ * Whether a card still waits on its owner: open, or a permission prompt whose chat wait ended while the agent's own
+ * dialog is still up (answerable there, `permission.terminal_waiting`).
+ */
+export const awaitsOwner = (m: Message): boolean => m.state === 'open' || m.permission?.terminal_waiting === true;
+
 /** One page of a thread, oldest first; `older` / `newer` are the cursors for the pages before and after it. */
 export const MessagePage = z.object({
   messages: z.array(Message),

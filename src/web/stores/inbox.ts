@@ -2,7 +2,7 @@ import { computed, signal } from '@preact/signals';
 import { validateAnswer, type AnswerBody } from '../../chat/asks/ask-answer.js';
 import { validateQuestionsAnswer } from '../../chat/asks/questions.js';
 import { validatePermissionAnswer } from '../../chat/permissions/permission-prompt.js';
-import { Message } from '../../chat/threads/message.js';
+import { awaitsOwner, Message } from '../../chat/threads/message.js';
 import type { FleetEvent } from '../api/client.js';
 
 /**
@@ -13,11 +13,9 @@ export const cards = signal<ReadonlyMap<string, Message>>(new Map());
 
 /** Newest first (ids grow with time). */
 export const inbox = computed(() => [...cards.value.values()].sort((a, b) => (a.id < b.id ? 1 : -1)));
-export const openCount = computed(() => inbox.value.filter((m) => m.state === 'open').length);
+export const openCount = computed(() => inbox.value.filter(awaitsOwner).length);
 /** Agents with a prompt, ask or questions card open: the fleet says they need the owner rather than working/idle. */
-export const waitingOnOwner = computed(
-  () => new Set(inbox.value.filter((m) => m.state === 'open').map((m) => m.agent)),
-);
+export const waitingOnOwner = computed(() => new Set(inbox.value.filter(awaitsOwner).map((m) => m.agent)));
 
 export function applyOpen(open: readonly Message[]): void {
   cards.value = new Map(open.map((m) => [m.id, m]));
@@ -33,7 +31,7 @@ export function applyChatEvent(e: FleetEvent): void {
   const parsed = Message.safeParse((e.data as { message?: unknown }).message);
   if (!parsed.success || !isCard(parsed.data)) return;
   const m = parsed.data;
-  if (!cards.value.has(m.id) && m.state !== 'open') return;
+  if (!cards.value.has(m.id) && !awaitsOwner(m)) return;
   const next = new Map(cards.value);
   next.set(m.id, m);
   cards.value = next;

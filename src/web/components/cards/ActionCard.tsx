@@ -1,4 +1,4 @@
-import type { Message } from '../../../chat/threads/message.js';
+import { awaitsOwner, type Message } from '../../../chat/threads/message.js';
 import { AskCard } from './AskCard.js';
 import { PermissionCard } from './PermissionCard.js';
 import { QuestionsCard } from './QuestionsCard.js';
@@ -12,8 +12,7 @@ import { threadHref } from '../../stores/route.js';
  */
 export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: boolean }) {
   // A prompt whose chat wait ended is still answered in the agent's terminal dialog while that is up.
-  const waiting = m.state === 'expired' && m.permission?.terminal_waiting === true;
-  const open = m.state === 'open' || waiting;
+  const open = awaitsOwner(m);
   return (
     <article class={`action-card${open ? '' : ' closed'}`} data-id={m.id} aria-label={`${m.kind} from ${m.agent}`}>
       <header>
@@ -34,7 +33,7 @@ export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: b
         </p>
       )}
       {m.input?.type === 'questions' && !open && <p class="question">{m.text}</p>}
-      {waiting && (
+      {m.state !== 'open' && open && (
         <p class="terminal-waiting" role="status">
           Timed out in chat — the agent is still waiting in its terminal
         </p>
