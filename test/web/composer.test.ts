@@ -329,22 +329,28 @@ describe('Leo Web: the composer and the outbox', () => {
   it('a send the daemon refuses for good stays as not sent, with its words, Retry and Discard', async () => {
     await spawn('gone');
     await open('gone');
-    // The agent is removed while its thread is open: the daemon answers 404, which no retry changes.
+    // Typed on a train, offline, while the agent is removed from another device: once back, the daemon answers 404,
+    // which no retry changes. (Online, the thread of a removed agent offers no composer at all.)
+    await context().setOffline(true);
+    await page.locator('[data-connection="offline"]:visible').waitFor();
     const removed = await api('DELETE', '/api/v1/agents/gone');
     assert.equal(removed.status, 200, removed.text);
     await box().fill('to nobody');
     await page.keyboard.press('Enter');
+    await context().setOffline(false);
     const refused = page.locator('.msg-outbox[data-state="refused"]', { hasText: 'to nobody' });
     await refused.waitFor();
     assert.match((await refused.locator('.msg-refused').textContent()) ?? '', /Not sent: no agent named "gone"/);
-    assert.match((await page.locator('[data-composer-status]').textContent()) ?? '', /1 not sent/);
+    // Back online the app knows the agent is gone: no composer, the thread says why, the unsent message stays.
+    await page.locator('[data-thread="gone"] [data-no-agent]').waitFor();
+    assert.equal(await box().count(), 0);
     await shots.take(page, 'outbox-refused');
     await refused.getByRole('button', { name: 'Retry' }).click();
     await refused.waitFor();
     await refused.getByRole('button', { name: 'Discard' }).click();
     await refused.waitFor({ state: 'detached' });
     await page.reload();
-    await box().waitFor();
+    await page.locator('[data-thread="gone"] [data-no-agent]').waitFor();
     assert.equal(await page.locator('.msg-outbox').count(), 0, 'discarded for good');
   });
 
