@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AskOption } from '../chat/asks/ask-input.js';
+import { needsWholeView } from '../chat/permissions/visible-text.js';
 import { InputType, MessageKind, type Message } from '../chat/threads/message.js';
 
 /**
@@ -51,6 +52,11 @@ export const NeedsInputPush = z.object({
   /** Both present for a permission prompt; both absent on the agent's own alert. */
   message_id: z.string().optional(),
   message_kind: z.literal('permission').optional(),
+  /**
+   * On a permission prompt whose body does not show the whole input its Allow answers for (cut, or holding invisible
+   * characters): the notification offers no Allow, only the card does once all of it is open (issue 28).
+   */
+  partial: z.literal(true).optional(),
 });
 export type NeedsInputPush = z.infer<typeof NeedsInputPush>;
 
@@ -72,13 +78,15 @@ export function pushForMessage(message: Message, agentDisplay: string): PushReco
   const title = clip(agentDisplay || message.agent, TITLE_MAX_BYTES);
 
   if (message.kind === 'permission') {
+    const body = clip(permissionBody(message), BODY_MAX_BYTES);
     return {
       kind: 'needs_input',
       agent: message.agent,
       title,
-      body: clip(permissionBody(message), BODY_MAX_BYTES),
+      body,
       message_id: message.id,
       message_kind: 'permission',
+      ...(body !== permissionBody(message) || !shownWhole(message.permission) ? { partial: true as const } : {}),
     };
   }
 
@@ -139,6 +147,12 @@ function permissionBody(message: Message): string {
   const p = message.permission;
   if (!p) return message.text;
   return p.summary ? `${p.tool}: ${p.summary}` : p.tool;
+}
+
+/** A prompt stored before Leo kept its whole input is judged by its summary: cut ones end in an ellipsis. */
+function shownWhole(p: Message['permission']): boolean {
+  if (p?.full_input === undefined) return !p?.summary.endsWith('…');
+  return !needsWholeView(p.full_input);
 }
 
 function pushOption(o: AskOption): PushOption {

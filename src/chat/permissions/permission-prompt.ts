@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { charCount } from '../asks/ask-input.js';
 import { ASK_TEXT_MAX_CHARS, type AnswerBody } from '../asks/ask-answer.js';
+import { showInvisibles } from './visible-text.js';
 
 /**
  * Permission prompts (leo-chat.md, "Permission prompts"): what Claude's PermissionRequest hook (or Leo's opencode
@@ -42,17 +43,14 @@ export const TERMINAL_ANSWER = { values: ['terminal'], text: '' };
 
 /**
  * One line saying what the tool is about to do, for a phone screen: the command, the file or the URL for the tools
- * that have one, the input as compact JSON for the rest. Cut at SUMMARY_MAX_CHARS.
+ * that have one, the input as compact JSON for the rest. Invisible characters are drawn as code points; cut at
+ * SUMMARY_MAX_CHARS.
  */
 export function summarizePermission(tool: string, input: unknown): string {
-  const field = (name: string): string | undefined => {
-    const v = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[name] : undefined;
-    return typeof v === 'string' && v.trim() !== '' ? v : undefined;
-  };
+  const field = stringField(input);
   let summary: string;
-  const command = field('command');
-  // Claude's tool is `Bash`, opencode's permission kind `bash`.
-  if ((tool === 'Bash' || tool === 'bash') && command) {
+  const command = bashCommand(tool, input);
+  if (command) {
     const description = field('description');
     summary = description ? `${command} (${description})` : command;
   } else {
@@ -64,7 +62,28 @@ export function summarizePermission(tool: string, input: unknown): string {
       field('pattern') ??
       (input === undefined ? '' : JSON.stringify(input));
   }
-  return cut(summary.replace(/\s+/g, ' ').trim(), SUMMARY_MAX_CHARS);
+  // Drawn before whitespace is collapsed: \s takes in some invisibles (U+FEFF, U+2028) a person must see.
+  return cut(showInvisibles(summary).replace(/\s+/g, ' ').trim(), SUMMARY_MAX_CHARS);
+}
+
+/**
+ * The whole input an Allow answers for, as text kept with the prompt: a shell command verbatim (its description is
+ * only the model's claim about it), any other tool's input as indented JSON.
+ */
+export function permissionInputText(tool: string, input: unknown): string {
+  return bashCommand(tool, input) ?? (input === undefined ? '' : JSON.stringify(input, null, 2));
+}
+
+// Claude's tool is `Bash`, opencode's permission kind `bash`.
+function bashCommand(tool: string, input: unknown): string | undefined {
+  return tool === 'Bash' || tool === 'bash' ? stringField(input)('command') : undefined;
+}
+
+function stringField(input: unknown): (name: string) => string | undefined {
+  return (name) => {
+    const v = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[name] : undefined;
+    return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+  };
 }
 
 export type PermissionAnswerResult =

@@ -14,6 +14,7 @@ import {
   sessionPermissions,
   type PromptConflict,
   summarizePermission,
+  permissionInputText,
   validatePermissionAnswer,
   type DecisionFormat,
 } from './permission-prompt.js';
@@ -104,6 +105,7 @@ export class PermissionPrompts {
           permission: {
             tool,
             summary: summarizePermission(tool, toolInput),
+            full_input: permissionInputText(tool, toolInput),
             deadline: rfc3339(now + waitMs),
             // Only a held hook can hand rules back: a dialog answered by keys takes a yes or a no.
             ...(suggestions.length && decisions.allowSession && !decisions.dialogAfterHook

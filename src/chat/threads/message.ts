@@ -54,6 +54,12 @@ export const Message = component(
       .object({
         tool: z.string(),
         summary: z.string(),
+        /**
+         * The whole input the prompt's Allow answers for, uncut: a shell command verbatim, another tool's input as
+         * JSON. A client shows all of it before it offers Allow (docs/SECURITY.md, issue 28). Absent on prompts stored
+         * before Leo kept it.
+         */
+        full_input: z.string().optional(),
         /** When chat stops holding the prompt (chat.permission_timeout after it was asked), for a countdown. */
         deadline: z.iso.datetime({ offset: true }).optional(),
         /**

@@ -80,11 +80,11 @@ function deepLink(p) {
 /** What a notification's action buttons answer, as the answer route's body; one per action, in order. */
 function answersFor(p) {
   if (!p || !p.message_id) return [];
-  if (p.kind === 'needs_input' && p.message_kind === 'permission')
-    return [
-      { title: 'Allow', body: { values: ['allow'] } },
-      { title: 'Deny', body: { values: ['deny'] } },
-    ];
+  if (p.kind === 'needs_input' && p.message_kind === 'permission') {
+    const deny = { title: 'Deny', body: { values: ['deny'] } };
+    // The body does not show all that Allow would approve: only the card, opened whole, offers Allow.
+    return p.partial === true ? [deny] : [{ title: 'Allow', body: { values: ['allow'] } }, deny];
+  }
   if (p.kind === 'chat' && p.message_kind === 'ask' && p.input_type === 'buttons' && Array.isArray(p.options)) {
     const max = (self.Notification && self.Notification.maxActions) || 2;
     // A partial set of buttons would misstate the choices: all of them fit, or the notification just opens the card.

@@ -1,6 +1,8 @@
+import { useState } from 'preact/hooks';
 import { awaitsOwner, type Message } from '../../../chat/threads/message.js';
 import { AskCard } from './AskCard.js';
 import { PermissionCard } from './PermissionCard.js';
+import { PermissionInput } from './PermissionInput.js';
 import { QuestionsCard } from './QuestionsCard.js';
 import { Settled } from './Settled.js';
 import { AnswerStatus } from './AnswerStatus.js';
@@ -13,6 +15,8 @@ import { threadHref } from '../../stores/route.js';
 export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: boolean }) {
   // A prompt whose chat wait ended is still answered in the agent's terminal dialog while that is up.
   const open = awaitsOwner(m);
+  // Opening a prompt's whole input is what lets its Allow show (issue 28), so the card holds it for both parts.
+  const [whole, setWhole] = useState(false);
   return (
     <article class={`action-card${open ? '' : ' closed'}`} data-id={m.id} aria-label={`${m.kind} from ${m.agent}`}>
       <header>
@@ -27,11 +31,7 @@ export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: b
       </header>
       {/* A prompt's text repeats its permission line, a card's its questions: each shows those instead. */}
       {m.text && m.kind !== 'permission' && m.input?.type !== 'questions' && <p class="question">{m.text}</p>}
-      {m.permission && (
-        <p class="permission">
-          <strong>{m.permission.tool}</strong> <code>{m.permission.summary}</code>
-        </p>
-      )}
+      {m.permission && <PermissionInput p={m.permission} whole={whole} onOpen={() => setWhole(true)} />}
       {m.input?.type === 'questions' && !open && <p class="question">{m.text}</p>}
       {m.state !== 'open' && open && (
         <p class="terminal-waiting" role="status">
@@ -41,7 +41,7 @@ export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: b
       {!open ? (
         <Settled m={m} />
       ) : m.kind === 'permission' ? (
-        <PermissionCard m={m} />
+        <PermissionCard m={m} whole={whole} />
       ) : m.input?.type === 'questions' ? (
         <QuestionsCard m={m} input={m.input} />
       ) : m.input ? (

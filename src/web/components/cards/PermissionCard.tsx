@@ -1,15 +1,18 @@
 import { useState } from 'preact/hooks';
 import type { Message } from '../../../chat/threads/message.js';
 import { Countdown } from './Countdown.js';
+import { allowWithheldReason } from './PermissionInput.js';
 import { useSubmit } from './useSubmit.js';
 
 /**
  * A permission prompt still answerable: allow, or deny with an optional reason the agent is told. While chat holds it
  * the card counts down to its deadline; after that (terminal_waiting) the answer goes to the agent's terminal dialog.
+ * Allow waits until the person has opened all of the input it would approve (`whole`).
  */
-export function PermissionCard({ m }: { m: Message }) {
+export function PermissionCard({ m, whole }: { m: Message; whole: boolean }) {
   const { error, busy, answer } = useSubmit(m);
   const [reason, setReason] = useState('');
+  const withheld = m.permission ? allowWithheldReason(m.permission, whole) : null;
   return (
     <div class="card-form">
       {m.state === 'open' && m.permission?.deadline && <Countdown deadline={m.permission.deadline} />}
@@ -23,11 +26,14 @@ export function PermissionCard({ m }: { m: Message }) {
           onInput={(e) => setReason(e.currentTarget.value)}
         />
       )}
+      {withheld && <p class="hint allow-withheld">{withheld}</p>}
       <div class="choices buttons">
-        <button type="button" class="primary" disabled={busy} onClick={() => answer({ values: ['allow'] })}>
-          Allow
-        </button>
-        {m.state === 'open' && m.permission?.allow_session && (
+        {!withheld && (
+          <button type="button" class="primary" disabled={busy} onClick={() => answer({ values: ['allow'] })}>
+            Allow
+          </button>
+        )}
+        {!withheld && m.state === 'open' && m.permission?.allow_session && (
           <button type="button" disabled={busy} onClick={() => answer({ values: ['allow_session'] })}>
             Allow for this session
           </button>
