@@ -151,6 +151,7 @@ function permissionBody(message: Message): string {
 
 /** A prompt stored before Leo kept its whole input is judged by its summary: cut ones end in an ellipsis. */
 function shownWhole(p: Message['permission']): boolean {
+  if (p?.input_cut) return false;
   if (p?.full_input === undefined) return !p?.summary.endsWith('…');
   return !needsWholeView(p.full_input);
 }

@@ -67,11 +67,22 @@ export function summarizePermission(tool: string, input: unknown): string {
 }
 
 /**
- * The whole input an Allow answers for, as text kept with the prompt: a shell command verbatim (its description is
- * only the model's claim about it), any other tool's input as indented JSON.
+ * How much of a prompt's input is kept and sent with it (code points). A hook may carry megabytes (a Write of a big
+ * file); every thread page, Inbox list and event would carry them too. Past this the prompt keeps the start and counts
+ * the rest, and chat does not offer Allow for what nobody could read there.
  */
-export function permissionInputText(tool: string, input: unknown): string {
-  return bashCommand(tool, input) ?? (input === undefined ? '' : JSON.stringify(input, null, 2));
+export const FULL_INPUT_MAX_CHARS = 65_536;
+
+/**
+ * The whole input an Allow answers for, as text kept with the prompt: a shell command verbatim (its description is
+ * only the model's claim about it), any other tool's input as indented JSON; cut at FULL_INPUT_MAX_CHARS, with the
+ * count of what was left out.
+ */
+export function permissionInput(tool: string, input: unknown): { full_input: string; input_cut?: number } {
+  const text = bashCommand(tool, input) ?? (input === undefined ? '' : JSON.stringify(input, null, 2));
+  const chars = [...text];
+  if (chars.length <= FULL_INPUT_MAX_CHARS) return { full_input: text };
+  return { full_input: chars.slice(0, FULL_INPUT_MAX_CHARS).join(''), input_cut: chars.length - FULL_INPUT_MAX_CHARS };
 }
 
 // Claude's tool is `Bash`, opencode's permission kind `bash`.

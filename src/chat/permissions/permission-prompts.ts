@@ -14,7 +14,7 @@ import {
   sessionPermissions,
   type PromptConflict,
   summarizePermission,
-  permissionInputText,
+  permissionInput,
   validatePermissionAnswer,
   type DecisionFormat,
 } from './permission-prompt.js';
@@ -105,7 +105,7 @@ export class PermissionPrompts {
           permission: {
             tool,
             summary: summarizePermission(tool, toolInput),
-            full_input: permissionInputText(tool, toolInput),
+            ...permissionInput(tool, toolInput),
             deadline: rfc3339(now + waitMs),
             // Only a held hook can hand rules back: a dialog answered by keys takes a yes or a no.
             ...(suggestions.length && decisions.allowSession && !decisions.dialogAfterHook
@@ -235,6 +235,11 @@ export class PermissionPrompts {
       const checked = validatePermissionAnswer(body);
       if (!checked.ok) throw new AskError(400, checked.error);
       const { decision } = checked;
+      if (decision !== 'deny' && m.permission?.input_cut)
+        throw new AskError(
+          400,
+          `values[0]: this prompt's input is too long to approve from chat (${m.permission.input_cut} characters not kept); deny it, or answer it in the agent's terminal`,
+        );
       if (decision === 'allow_session' && !(waiter && m.permission?.allow_session))
         throw new AskError(400, 'values[0]: this prompt takes "allow" or "deny" (no rules to allow for the session)');
       if (!waiter) return this.answerInTerminal(m, decision === 'deny' ? 'deny' : 'allow', checked.answer);

@@ -60,6 +60,11 @@ export const Message = component(
          * before Leo kept it.
          */
         full_input: z.string().optional(),
+        /**
+         * Characters of the input left out of `full_input` (past 64 Ki characters): chat cannot show what Allow
+         * would approve, so it takes only a deny; the terminal can still allow.
+         */
+        input_cut: z.number().int().positive().optional(),
         /** When chat stops holding the prompt (chat.permission_timeout after it was asked), for a countdown. */
         deadline: z.iso.datetime({ offset: true }).optional(),
         /**

@@ -127,6 +127,20 @@ describe('the PermissionRequest hook in Leo Chat', () => {
     assert.equal((await h.done).status, 0);
   });
 
+  it('a Write of 100 000 characters keeps its start; chat refuses its Allow and takes a deny (issue 28)', async () => {
+    const content = 'y'.repeat(100_000);
+    const h = hook({ tool_name: 'Write', tool_input: { file_path: '/w/big.txt', content } });
+    const m = await posted('permission');
+    assert.equal([...m.permission.full_input].length, 65_536);
+    assert.ok(m.permission.input_cut > 34_000, `${m.permission.input_cut} characters left out`);
+    const allow = await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['allow'] });
+    assert.equal(allow.status, 400);
+    assert.match(allow.json.error, /too long to approve from chat/);
+    assert.equal((await message(m.id)).state, 'open', 'still waiting for an answer');
+    assert.equal((await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['deny'] })).status, 200);
+    assert.equal(JSON.parse((await h.done).stdout).hookSpecificOutput.decision.behavior, 'deny');
+  });
+
   it('deny from chat prints the deny decision with the reason', async () => {
     const h = hook({ tool_name: 'Write', tool_input: { file_path: '/etc/passwd', content: 'x' } });
     const m = await posted('permission');

@@ -7,6 +7,9 @@ type Permission = NonNullable<Message['permission']>;
 export const allowWaitsForWhole = (p: Permission): boolean =>
   p.full_input !== undefined && needsWholeView(p.full_input);
 
+/** Chat kept only the start of this input: it takes a deny, never an Allow (the daemon refuses one too). */
+const tooLong = (p: Permission): boolean => (p.input_cut ?? 0) > 0;
+
 /**
  * What a permission prompt asks to run: its tool and input in monospace, invisible characters drawn as code points,
  * a long input cut with a count of what is hidden until the person opens all of it (issue 28). A prompt stored before
@@ -25,6 +28,7 @@ export function PermissionInput({ p, whole, onOpen }: { p: Permission; whole: bo
     <div class="permission">
       <strong>{p.tool}</strong>
       <pre class="permission-input">{open ? showInvisibles(p.full_input) : first.text}</pre>
+      {open && tooLong(p) && <p class="hint cut">… {p.input_cut} more characters Leo did not keep</p>}
       {!open && first.hidden > 0 && (
         <p class="hint cut">
           … {first.hidden} more {first.hidden === 1 ? 'character' : 'characters'}
@@ -41,6 +45,8 @@ export function PermissionInput({ p, whole, onOpen }: { p: Permission; whole: bo
 
 /** Why Allow is not offered yet, in a sentence; null once nothing stands in its way. */
 export function allowWithheldReason(p: Permission, whole: boolean): string | null {
+  if (tooLong(p))
+    return "Too long to approve from here: Leo kept only its start. Deny it, or answer it in the agent's terminal.";
   if (whole || !allowWaitsForWhole(p)) return null;
   const first = preview(p.full_input!);
   const why = [
