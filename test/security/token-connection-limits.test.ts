@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,22 +15,9 @@ import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { makeTempHome, testConfig } from '../helpers/temp-home.js';
 import { makeTestCa } from '../helpers/test-ca.js';
+import { idleConnections, metric, within } from '../helpers/limits.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Rejects when `p` takes longer than `ms`: a daemon out of file descriptors does not answer at all. */
-function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)),
-  ]);
-}
-
-function metric(text: string, name: string): number {
-  const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
-  assert.ok(m, `${name} is not in /metrics`);
-  return Number(m[1]);
-}
 
 /** One keep-alive TCP connection of its own: a request on it, then it stays open until the daemon closes it. */
 interface Held {
@@ -168,7 +155,7 @@ describe('over TLS, connections that never finish a handshake are counted and ca
     testConfig('', `  tls:\n    cert: ${leaf.cert}\n    key: ${leaf.key}\n`).replace('level: warn', 'level: info'),
   );
   let daemon: Awaited<ReturnType<typeof spawnDaemon>>;
-  const raw: net.Socket[] = [];
+  let raw: net.Socket[] = [];
   before(async () => {
     daemon = await spawnDaemon(t.env, { fdLimit: 320 });
   });
@@ -182,21 +169,9 @@ describe('over TLS, connections that never finish a handshake are counted and ca
   });
 
   it('400 silent connections leave the unix socket, `leo agent list` and the operator over HTTPS working', async () => {
-    for (let i = 0; i < 400; i++) {
-      const s = net.connect(daemon.port, '127.0.0.1');
-      s.on('error', () => {});
-      raw.push(s);
-    }
-    await Promise.all(
-      raw.map(
-        (s) =>
-          new Promise<void>((resolve) =>
-            s.readyState === 'open' ? resolve() : s.once('connect', resolve).once('close', resolve),
-          ),
-      ),
-    );
-    // Let the daemon accept (and push out) what the kernel queued.
-    await sleep(1000);
+    raw = await idleConnections(daemon.port, 400);
+    // Over TLS the accepted sockets wait on a handshake: give the daemon time to push them out.
+    await sleep(500);
 
     const list = await within(20_000, 'leo agent list', runLeoAsync(['agent', 'list'], t.env));
     assert.equal(list.status, 0, list.stderr);
