@@ -207,10 +207,16 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
     /** Time allowed to receive a whole request (headers and body); slow uploads need it long. */
     request_timeout: duration({ min: SECOND }).default(5 * MINUTE),
     /**
-     * Open TCP connections at most (the unix socket has no cap). At the cap a new connection pushes out the oldest one
-     * that has not yet carried a valid token; lowered at start to what the open-file limit leaves room for.
+     * Open TCP connections at most, counted before any TLS handshake (the unix socket has no cap). At the cap a new
+     * connection pushes out one without a token yet, else the longest-idle one (a client's before the owner's);
+     * lowered at start to what the open-file limit leaves room for.
      */
     max_connections: z.number().int().min(16).default(512),
+    /**
+     * Open TCP connections one token holds at most (never more than half the cap). Beyond it the token's own
+     * longest-idle connection is closed, or its request refused (429) when all are busy.
+     */
+    max_connections_per_token: z.number().int().min(8).default(64),
     /** Open /api/v1/events streams over TCP at most, all tokens together (the socket's streams are not counted). */
     sse_max_subscribers: z.number().int().positive().default(256),
     /** Open /api/v1/events streams at most per token (one device, one API client, the operator token). */

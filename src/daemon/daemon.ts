@@ -144,7 +144,10 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const loopDelay = new LoopDelayMonitor();
   // Node has already raised the soft open-file limit to the hard one; what it is bounds the TCP connection cap.
   const openFiles = openFileLimit()?.soft ?? null;
-  const connections = new ConnectionCap(() => connectionCeiling(config().web.max_connections, openFiles));
+  const connections = new ConnectionCap(() => ({
+    max: connectionCeiling(config().web.max_connections, openFiles),
+    perToken: config().web.max_connections_per_token,
+  }));
   if (connections.readout().max < config().web.max_connections)
     logger.warn(
       { open_files: openFiles, max_connections: config().web.max_connections, cap: connections.readout().max },

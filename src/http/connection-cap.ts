@@ -1,61 +1,114 @@
 import type { Socket } from 'node:net';
+import {
+  evictForNewcomer,
+  makeRoomForToken,
+  perTokenLimit,
+  type ConnectionHolder,
+  type ConnectionView,
+} from './connection-choice.js';
+
+/** One open TCP connection as the cap keeps it. */
+interface Tracked extends ConnectionView {
+  socket: Socket;
+}
 
 /**
  * Bounds the TCP listener's open connections so a flood of them cannot use up the daemon's file descriptors (which
- * the unix socket, the database and the agents' terminals share). A connection counts as *proven* once it has carried
- * a request with a valid token; until then anyone may have opened it. At the cap a newcomer pushes out the oldest
- * unproven connection, so idle connections from a client without a token cannot keep a token holder out: the owner's
- * next request still finds a place. Only when every connection is proven is the newcomer refused.
+ * the unix socket, the database and the agents' terminals share), and so no token can hold them all. A connection is
+ * counted from the moment it is accepted, before any TLS handshake. At the cap a newcomer pushes out a connection
+ * (connection-choice.ts says which: one without a token, else an idle client's, else an idle one of the owner's);
+ * only when every connection is busy with a token holder's request is the newcomer refused. Each token also holds at
+ * most its share of connections: beyond it, its own longest-idle connection is closed, or its request refused.
  */
 export class ConnectionCap {
-  private readonly open = new Set<Socket>();
-  /** Insertion order is age: the first is the oldest, the one pushed out first. */
-  private readonly unproven = new Set<Socket>();
+  private readonly open = new Map<Socket, Tracked>();
+  /** Orders connections by when they opened or last went idle. */
+  private tick = 0;
   private evictedCount = 0;
   private refusedCount = 0;
+  private refusedForTokenCount = 0;
 
-  /** `max` is read at every connection, so a config reload applies to the next one. */
-  constructor(private readonly max: () => number) {}
+  /** The limits are read at every connection, so a config reload applies to the next one. */
+  constructor(private readonly limits: () => { max: number; perToken: number }) {}
 
   /**
-   * Takes a new connection in. Returns false when it must be refused (every open connection is proven); otherwise
-   * the oldest unproven connection may have been destroyed to make room.
+   * Takes a new connection in. Returns false when it must be refused (every open connection is busy with a token
+   * holder's request); otherwise a connection may have been destroyed to make room.
    */
   admit(socket: Socket): boolean {
-    if (this.open.size >= this.max()) {
-      const oldest = this.unproven.values().next().value;
-      if (!oldest) {
+    if (this.open.size >= this.limits().max) {
+      const victim = evictForNewcomer(this.open.values());
+      if (!victim) {
         this.refusedCount++;
         return false;
       }
-      this.forget(oldest);
-      oldest.destroy();
-      this.evictedCount++;
+      this.close(victim);
     }
-    this.open.add(socket);
-    this.unproven.add(socket);
-    socket.once('close', () => this.forget(socket));
+    this.open.set(socket, { socket, holder: null, inFlight: 0, since: this.tick++ });
+    socket.once('close', () => this.open.delete(socket));
     return true;
   }
 
-  /** The connection carried an authenticated request: it is no longer pushed out for a newcomer. */
-  prove(socket: Socket): void {
-    this.unproven.delete(socket);
+  /**
+   * A request arrived on the connection, with a valid token when `holder` is set. Returns false when that token
+   * already holds its share of connections, all busy: the request is to be refused. Call `finished` when its response
+   * is done.
+   */
+  begin(socket: Socket, holder: ConnectionHolder | null): boolean {
+    const c = this.open.get(socket);
+    if (!c) return true;
+    if (holder && c.holder?.key !== holder.key) {
+      const room = makeRoomForToken(this.open.values(), holder.key, this.perToken(), c);
+      if ('refuse' in room) {
+        this.refusedForTokenCount++;
+        return false;
+      }
+      if ('evict' in room) this.close(room.evict);
+      c.holder = holder;
+    }
+    c.inFlight++;
+    return true;
   }
 
-  readout(): { open: number; unproven: number; max: number; evicted: number; refused: number } {
+  /** The request begun on the connection has been answered: it is idle from now, unless another is in flight. */
+  finished(socket: Socket): void {
+    const c = this.open.get(socket);
+    if (!c || c.inFlight === 0) return;
+    c.inFlight--;
+    c.since = this.tick++;
+  }
+
+  readout(): {
+    open: number;
+    unproven: number;
+    max: number;
+    maxPerToken: number;
+    evicted: number;
+    refused: number;
+    refusedForToken: number;
+  } {
+    let unproven = 0;
+    for (const c of this.open.values()) if (!c.holder) unproven++;
     return {
       open: this.open.size,
-      unproven: this.unproven.size,
-      max: this.max(),
+      unproven,
+      max: this.limits().max,
+      maxPerToken: this.perToken(),
       evicted: this.evictedCount,
       refused: this.refusedCount,
+      refusedForToken: this.refusedForTokenCount,
     };
   }
 
-  private forget(socket: Socket): void {
-    this.open.delete(socket);
-    this.unproven.delete(socket);
+  private perToken(): number {
+    const { max, perToken } = this.limits();
+    return perTokenLimit(perToken, max);
+  }
+
+  private close(c: Tracked): void {
+    this.open.delete(c.socket);
+    c.socket.destroy();
+    this.evictedCount++;
   }
 }
 

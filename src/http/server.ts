@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/token-kinds.js';
 import { decideAccess, type RouteAccess } from './access.js';
 import type { ConnectionCap } from './connection-cap.js';
+import { holderOf } from './connection-choice.js';
 import { HttpError } from './envelope.js';
 import { checkHostAndOrigin } from './host-gate.js';
 import { jsonBodyText } from './json-body.js';
@@ -112,11 +113,12 @@ export function createServer(opts: ServerOptions): LeoServer {
       tcpServer = opts.tls
         ? https.createServer({ ...serverOptions, ...opts.tls, handshakeTimeout: headersTimeout }, handler)
         : http.createServer(serverOptions, handler);
-      // Over TLS the cap counts the TLS socket, the one requests arrive on (and prove their token on); a handshake
-      // gets no longer than request headers do.
-      tcpServer.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {
-        if (!opts.connections.admit(s))
-          writeRawError(s, 503, 'too many open connections: try again shortly', 'too_many_connections');
+      // The cap counts the accepted TCP socket, over TLS before its handshake: a connection that never completes one
+      // holds a descriptor all the same. A handshake gets no longer than request headers do.
+      tcpServer.on('connection', (s: Socket) => {
+        if (opts.connections.admit(s)) return;
+        if (opts.tls) s.destroy();
+        else writeRawError(s, 503, 'too many open connections: try again shortly', 'too_many_connections');
       });
       return tcpServer;
     },
@@ -194,7 +196,18 @@ export function createServer(opts: ServerOptions): LeoServer {
       return reply;
     }
     request.principal = decision.principal;
-    if (!viaSocket && decision.principal.kind !== 'anonymous') opts.connections.prove(request.raw.socket);
+    if (viaSocket) return;
+    const connection = acceptedSocket(request.raw.socket);
+    if (!opts.connections.begin(connection, holderOf(decision.principal))) {
+      refuse(request, reply, 429, {
+        ok: false,
+        error: 'this token already holds its share of connections, all busy: finish a request first',
+        code: 'too_many_connections',
+        details: { scope: 'token', limit: opts.connections.readout().maxPerToken },
+      });
+      return reply;
+    }
+    reply.raw.once('close', () => opts.connections.finished(connection));
   });
 
   // Any answer given before the request's body has all arrived (a refusal, an early 413) ends the connection: node
@@ -252,6 +265,14 @@ export function createServer(opts: ServerOptions): LeoServer {
       if (tcpServer instanceof https.Server) tcpServer.setSecureContext(pair);
     },
   };
+}
+
+/**
+ * The TCP socket the listener accepted (and the cap counts) under a request's socket: over TLS requests arrive on the
+ * TLSSocket node wraps around it, and keeps it as `_parent`.
+ */
+function acceptedSocket(socket: Socket): Socket {
+  return (socket as Socket & { _parent?: Socket | null })._parent ?? socket;
 }
 
 /** Per-request lines go to debug: at the default level a busy daemon logs only what needs attention. */

@@ -8,7 +8,14 @@ export interface MetricSources {
   sse(): { subscribers: number; dropped: number; max: number; maxPerToken: number; refused: number };
   eventsPublished(): number;
   pool(): { queueSize: number; utilization: number; threads: number; completed: number };
-  connections(): { open: number; max: number; evicted: number; refused: number };
+  connections(): {
+    open: number;
+    max: number;
+    maxPerToken: number;
+    evicted: number;
+    refused: number;
+    refusedForToken: number;
+  };
   /** Undelivered messages per agent (only agents that have some) and the per-agent cap. */
   pending(): { max: number; agents: ReadonlyMap<string, number> };
   /** Uploaded bytes each thread holds against its quota (`_unclaimed`: not yet sent), and the quota. */
@@ -118,15 +125,25 @@ export class Metrics {
       'Cap on open TCP connections (web.max_connections, lowered to fit the open-file limit)',
       () => sources.connections().max,
     );
+    gauge(
+      'leo_tcp_connections_per_token_max',
+      'Cap on open TCP connections per token (web.max_connections_per_token, at most half the cap)',
+      () => sources.connections().maxPerToken,
+    );
     counter(
       'leo_tcp_connections_evicted_total',
-      'Connections without a valid token yet, closed to make room at the cap',
+      'Connections closed to make room: without a token yet, or idle (at the cap, or beyond a token share)',
       () => sources.connections().evicted,
     );
     counter(
       'leo_tcp_connections_refused_total',
       'Connections refused at the cap (503 too_many_connections)',
       () => sources.connections().refused,
+    );
+    counter(
+      'leo_tcp_connections_refused_per_token_total',
+      'Requests refused because their token held its share of connections, all busy (429 too_many_connections)',
+      () => sources.connections().refusedForToken,
     );
     perAgent(
       'leo_chat_pending_messages',

@@ -35,6 +35,7 @@ describe('config defaults', () => {
         sse_queue: 1024,
         request_timeout: 300_000,
         max_connections: 512,
+        max_connections_per_token: 64,
         sse_max_subscribers: 256,
         sse_max_per_token: 32,
       });

@@ -171,6 +171,8 @@ const REVOKED_THROUGH: Record<Holder, string | null> = {
 /** Path parameters name things that do not exist, so an admitted request is answered without changing anything. */
 const PARAMS: Record<string, string> = { name: 'ghost', agent: 'ghost', id: 'nope', event: 'stop', file: 'nope.js' };
 const ALLOWED_HOST = 'leo.example.ts.net';
+/** web.max_connections_per_token here: low, so holding a token's share takes few streams. */
+const PER_TOKEN = 8;
 
 type Outcome = 'allowed' | 'unauthorized' | 'forbidden' | 'forbidden_host' | 'not_found';
 
@@ -224,7 +226,7 @@ describe('access matrix: every registered route × every caller × both listener
   before(async () => {
     t = await startTestDaemon({
       config: 'templates:\n  cat: { harness: shell, command: "exec cat" }\n',
-      web: `  allowed_hosts: [${ALLOWED_HOST}]\n`,
+      web: `  allowed_hosts: [${ALLOWED_HOST}]\n  max_connections_per_token: ${PER_TOKEN}\n`,
     });
     for (const name of ['den', 'ivy']) {
       const spawned = await probe(t.tcp, 'POST', '/api/v1/agents/spawn', {
@@ -369,6 +371,41 @@ describe('access matrix: every registered route × every caller × both listener
       assert.deepEqual(mismatches, []);
     } finally {
       for (const s of Object.values(streams)) s.close();
+    }
+  });
+
+  it('each token holds at most its share of TCP connections (issue 28); the socket is not counted', async () => {
+    for (const who of READERS as (keyof Tokens)[]) {
+      const held = [];
+      try {
+        for (let i = 0; i < PER_TOKEN; i++) held.push(await SseClient.open(t.tcp, '/api/v1/events', tokens[who]));
+        assert.deepEqual(
+          held.map((s) => s.status),
+          Array(PER_TOKEN).fill(200),
+          who,
+        );
+        const beyond = await request(t.tcp, 'GET', '/api/v1/state', { token: tokens[who] });
+        assert.equal(beyond.status, 429, `${who}: ${beyond.text}`);
+        assert.equal(beyond.json.code, 'too_many_connections', who);
+        const others: (keyof Tokens)[] = (READERS as (keyof Tokens)[]).filter((o) => o !== who);
+        for (const o of others) {
+          const answer = await request(t.tcp, 'GET', '/api/v1/state', { token: tokens[o] });
+          assert.equal(answer.status, 200, o);
+        }
+      } finally {
+        for (const s of held) s.close();
+      }
+    }
+    const local = await Promise.all(
+      Array.from({ length: PER_TOKEN + 1 }, () => SseClient.open(t.socket, '/api/v1/events')),
+    );
+    try {
+      assert.deepEqual(
+        local.map((s) => s.status),
+        Array(PER_TOKEN + 1).fill(200),
+      );
+    } finally {
+      for (const s of local) s.close();
     }
   });
 

@@ -3,7 +3,7 @@
 // token did the same; an unauthenticated POST answered 401 kept its connection ~305 s while its body trickled.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { runLeoAsync, spawnDaemon, waitForExit } from '../helpers/cli.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -12,38 +12,7 @@ import { SseClient } from '../helpers/sse-client.js';
 import { makeTempHome, testConfig } from '../helpers/temp-home.js';
 import { send } from '../fuzz/raw-http.js';
 import { exchange, parseAnswer } from '../fuzz/raw-socket.js';
-
-/** Rejects when `p` takes longer than `ms`: a daemon out of file descriptors does not answer at all. */
-function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)),
-  ]);
-}
-
-/** Opens `n` TCP connections that send nothing; resolves once each has connected or been closed. */
-async function idleConnections(port: number, n: number): Promise<net.Socket[]> {
-  const sockets = Array.from({ length: n }, () => net.connect(port, '127.0.0.1'));
-  await Promise.all(
-    sockets.map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          s.once('connect', () => resolve());
-          s.once('close', () => resolve());
-          s.on('error', () => resolve());
-        }),
-    ),
-  );
-  // Let the daemon accept (and push out) what the kernel queued.
-  await new Promise((r) => setTimeout(r, 500));
-  return sockets;
-}
-
-function metric(text: string, name: string): number {
-  const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
-  assert.ok(m, `${name} is not in /metrics`);
-  return Number(m[1]);
-}
+import { idleConnections, metric, within } from '../helpers/limits.js';
 
 describe('1 100 idle TCP connections without a token, open-file limit 1 024', () => {
   const t = makeTempHome(testConfig().replace('level: warn', 'level: info'));
