@@ -223,6 +223,7 @@ export async function wireChat(d: ChatWiringDeps) {
       names: () => d.supervisor.names(),
       isRunning: (a) => d.supervisor.isRunning(a),
       start: (a) => d.supervisor.start(a),
+      staysDown: (a) => d.supervisor.staysDown(a),
     },
   });
   const asks = new AskService({ store, bus: d.bus, clock: d.clock, chat, onStored: push });
