@@ -1,7 +1,16 @@
 import { z } from 'zod';
+import { refProblem, repoProblem } from './git-args.js';
 import { AgentName, NameSchema } from '../core/names.js';
 
 /** The agent routes' request bodies. Pure (zod only): Leo Web builds its requests from them. */
+
+/** A zod refinement from a pure check that answers why a value is refused. */
+function checkedBy(problem: (value: string) => string | null) {
+  return (value: string, ctx: z.RefinementCtx) => {
+    const why = problem(value);
+    if (why) ctx.addIssue({ code: 'custom', message: why });
+  };
+}
 
 const EnvVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
 
@@ -9,14 +18,9 @@ const EnvVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an envi
 export const SpawnBody = z.strictObject({
   template: NameSchema,
   name: AgentName.optional(),
-  repo: z.string().min(1).max(2048).optional(),
-  branch: z
-    .string()
-    .min(1)
-    .max(255)
-    .regex(/^[^\s~^:?*[\\]+$/, 'must be a git branch name')
-    .optional(),
-  base: z.string().min(1).max(255).optional(),
+  repo: z.string().min(1).max(2048).superRefine(checkedBy(repoProblem)).optional(),
+  branch: z.string().min(1).max(255).superRefine(checkedBy(refProblem)).optional(),
+  base: z.string().min(1).max(255).superRefine(checkedBy(refProblem)).optional(),
   prompt: z.string().max(100_000).optional(),
   env: z.record(EnvVarName, z.string().max(32_768)).optional(),
   environments: z.array(NameSchema).max(32).optional(),

@@ -11,3 +11,8 @@ export class AgentError extends Error {
     this.name = 'AgentError';
   }
 }
+
+/** Why a message from anyone but the agent's owner did not start an agent stopped on purpose. */
+export function stayingDown(name: string): string {
+  return `${name} is stopped and stays down until started (\`leo agent start ${name}\`)`;
+}

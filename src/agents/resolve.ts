@@ -1,8 +1,8 @@
 import path from 'node:path';
-import picomatch from 'picomatch';
 import type { Config, Harness } from '../config/schema.js';
 import type { Appearance } from '../observe/schemas.js';
 import type { AgentRecord } from './agent-record.js';
+import { globMatches } from './name-glob.js';
 
 /** An agent's effective settings after the defaults → template → agent cascade. Pure: config and record in, facts out. */
 export interface ResolvedAgent {
@@ -93,7 +93,7 @@ function ruleMatches(
   name: string,
   facts: { template: string; harness: string },
 ): boolean {
-  if (match.name !== undefined && !picomatch.isMatch(name, match.name)) return false;
+  if (match.name !== undefined && !globMatches(match.name, name)) return false;
   if (match.template !== undefined && match.template !== facts.template) return false;
   if (match.harness !== undefined && match.harness !== facts.harness) return false;
   return true;

@@ -8,7 +8,7 @@ import type { EventBus } from '../events/bus.js';
 import type { ActivitySnapshot } from '../observe/activity-tracker.js';
 import type { Agent, AgentStatus, Appearance } from '../observe/schemas.js';
 import type { SessionInfo } from '../tmux/list-format.js';
-import { AgentError } from './agent-error.js';
+import { AgentError, stayingDown } from './agent-error.js';
 import type { AgentRecord } from './agent-record.js';
 import type { AgentStore } from './agent-store.js';
 import { MAX_CONSECUTIVE_CRASHES, crashDelay, nextConsecutive } from './crash-backoff.js';
@@ -116,6 +116,11 @@ export class Supervisor {
 
   isRunning(name: string): boolean {
     return this.runtimes.get(name)?.status === 'running';
+  }
+
+  /** Stopped on purpose (by its owner, or by the daemon after it kept failing): only a start brings it back. */
+  staysDown(name: string): boolean {
+    return !this.isRunning(name) && this.deps.store.get(name)?.state === 'stopped';
   }
 
   /** Every running agent's session, with its harness (the sweep reads its pane by it). */
@@ -267,8 +272,7 @@ export class Supervisor {
    */
   async wake(name: string): Promise<boolean> {
     if (this.runtime(name).status === 'running') return false;
-    if (this.record(name).state === 'stopped')
-      throw new AgentError('conflict', `${name} is stopped and stays down until started (\`leo agent start ${name}\`)`);
+    if (this.staysDown(name)) throw new AgentError('conflict', stayingDown(name));
     await this.start(name);
     return true;
   }

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ms from 'ms';
 import { z } from 'zod';
+import { globProblem } from '../agents/name-glob.js';
 import { NameSchema } from '../core/names.js';
 
 export const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -366,8 +367,13 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       match: nullAsAbsent(
         z
           .strictObject({
-            /** Glob over the agent name. */
-            name: nonEmpty().optional(),
+            /** Glob over the agent name (syntax in agents/name-glob.ts). */
+            name: nonEmpty()
+              .superRefine((pattern, ctx) => {
+                const problem = globProblem(pattern);
+                if (problem) ctx.addIssue({ code: 'custom', message: `glob ${problem}` });
+              })
+              .optional(),
             template: NameSchema.optional(),
             harness: HarnessSchema.optional(),
           })

@@ -32,7 +32,7 @@ import { DeliveryLog, entryOf } from '../push/delivery-log.js';
 import { rfc3339 } from '../core/time.js';
 import type https from 'node:https';
 import { WebhookProvider } from '../push/webhook-provider.js';
-import { webhookTargetRefusal } from '../push/webhook-target.js';
+import { pushEndpointRefusal, webhookTargetRefusal } from '../push/webhook-target.js';
 import { ffprobeBeside, resolveProgram } from '../native/programs.js';
 import type { TranscribeResult } from '../../workers/transcribe.js';
 import type { AudioVerdict, JudgeAudioInput } from '../../workers/audio-judge.js';
@@ -108,10 +108,12 @@ export async function wireChat(d: ChatWiringDeps) {
   const transcriptions = new PQueue({ concurrency: transcriptionLanes(d.config().pool.threads) });
   const subscriptions = new SubscriptionStore(d.db, d.clock);
   const presence = d.presence;
+  const endpointRefusal = (endpoint: string) => pushEndpointRefusal(endpoint, d.config().chat.webhook_allowed_hosts);
   const webPush = await WebPushProvider.open({
     keyPath: path.join(d.paths.stateDir, 'vapid.json'),
     subject: d.config().chat.vapid_subject,
     ...(d.pushAgent ? { agent: d.pushAgent } : {}),
+    refusal: endpointRefusal,
   });
   const deliveries = new DeliveryLog();
   const webhookRefusal = (url: string) => webhookTargetRefusal(url, d.config().chat.webhook_allowed_hosts);
@@ -223,6 +225,7 @@ export async function wireChat(d: ChatWiringDeps) {
       names: () => d.supervisor.names(),
       isRunning: (a) => d.supervisor.isRunning(a),
       start: (a) => d.supervisor.start(a),
+      staysDown: (a) => d.supervisor.staysDown(a),
     },
   });
   const asks = new AskService({ store, bus: d.bus, clock: d.clock, chat, onStored: push });
@@ -244,6 +247,7 @@ export async function wireChat(d: ChatWiringDeps) {
     presence,
     vapidPublicKey: () => webPush.publicKey(),
     webhookRefusal,
+    endpointRefusal,
     send: (record, opts) => pushes.send(record, opts),
     deliveries,
     now: () => rfc3339(d.clock.now()),

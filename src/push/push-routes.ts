@@ -51,11 +51,13 @@ export const pushRoutes: FastifyPluginAsync<{
   vapidPublicKey(): string;
   /** Why a webhook URL is refused (webhook-target.ts), or null. */
   webhookRefusal(url: string): Promise<string | null>;
+  /** The same address rule for a Web Push endpoint, which a device chooses as freely. */
+  endpointRefusal(endpoint: string): Promise<string | null>;
   /** The dispatcher's send, awaited by the test push. */
   send(record: TestPush, opts: SendOptions): Promise<DeliveryOutcome[]>;
   deliveries: DeliveryLog;
   now(): string;
-}> = async (app, { store, presence, vapidPublicKey, webhookRefusal, send, deliveries, now }) => {
+}> = async (app, { store, presence, vapidPublicKey, webhookRefusal, endpointRefusal, send, deliveries, now }) => {
   const own = (p: Principal | null) => new Set(store.summaries(scopeOf(p)).map((s) => s.id));
   const opts = { config: { access: Access.operatorOrDevice } };
   const answering = (status: 200 | 201, data: z.ZodType, schema: Record<string, z.ZodType> = {}) => ({
@@ -72,8 +74,11 @@ export const pushRoutes: FastifyPluginAsync<{
     answering(201, SubscriptionSummary, { body: NewSubscription }),
     async (req, reply) => {
       const sub = parseInput(NewSubscription, req.body, 'body');
-      const refused = sub.provider === 'webhook' ? await webhookRefusal(sub.url) : null;
-      if (refused) throw new HttpError(400, refused, 'webhook_target_refused', { field: 'url' });
+      const refused = sub.provider === 'webhook' ? await webhookRefusal(sub.url) : await endpointRefusal(sub.endpoint);
+      if (refused)
+        throw new HttpError(400, refused, 'webhook_target_refused', {
+          field: sub.provider === 'webhook' ? 'url' : 'endpoint',
+        });
       const p = req.principal;
       if (p?.kind !== 'device') return reply.code(201).send(ok(store.add(sub, null)));
       if (sub.device !== undefined && sub.device !== p.name)

@@ -49,6 +49,8 @@ export interface WebPushProviderOptions {
   timeoutMs?: number;
   /** A TLS agent for the push service connection (tests trust their own CA with one). */
   agent?: https.Agent;
+  /** Why the endpoint may not be sent to now (webhook-target.ts), or null; checked before each send. */
+  refusal?(endpoint: string): Promise<string | null>;
 }
 
 export const DEFAULT_VAPID_SUBJECT = 'mailto:leo@localhost';
@@ -84,6 +86,8 @@ export class WebPushProvider implements PushProvider {
   async send(sub: Subscription, payload: PushPayload): Promise<PushResult> {
     if (sub.provider !== 'web-push')
       return { status: 'failed', detail: `not a web-push subscription (${sub.provider})` };
+    const refused = await this.opts.refusal?.(sub.endpoint);
+    if (refused) return { status: 'failed', detail: refused };
     try {
       await webPush.sendNotification({ endpoint: sub.endpoint, keys: sub.keys }, JSON.stringify(payload), {
         vapidDetails: {

@@ -47,30 +47,52 @@ export type Resolve = (host: string) => Promise<string[]>;
 const resolveAll: Resolve = async (host) => (await dnsLookup(host, { all: true })).map((a) => a.address);
 
 /** Why Leo will not POST to `url`, or null when it may. */
-export async function webhookTargetRefusal(
+export function webhookTargetRefusal(
   url: string,
   allowedHosts: readonly string[],
   resolve: Resolve = resolveAll,
+): Promise<string | null> {
+  return targetRefusal({ what: 'webhook', protocols: ['http:', 'https:'] }, url, allowedHosts, resolve);
+}
+
+/**
+ * Why Leo will not send a Web Push to `endpoint`, or null when it may: a device chooses the endpoint as freely as a
+ * webhook URL (issue 28), so the same public-addresses rule and the same allow-list apply.
+ */
+export function pushEndpointRefusal(
+  endpoint: string,
+  allowedHosts: readonly string[],
+  resolve: Resolve = resolveAll,
+): Promise<string | null> {
+  return targetRefusal({ what: 'push endpoint', protocols: ['https:'] }, endpoint, allowedHosts, resolve);
+}
+
+async function targetRefusal(
+  kind: { what: string; protocols: readonly string[] },
+  url: string,
+  allowedHosts: readonly string[],
+  resolve: Resolve,
 ): Promise<string | null> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return 'the webhook URL is not a URL';
+    return `the ${kind.what} URL is not a URL`;
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'a webhook URL must be http or https';
+  if (!kind.protocols.includes(parsed.protocol))
+    return `a ${kind.what} URL must be ${kind.protocols.map((p) => p.slice(0, -1)).join(' or ')}`;
   const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   if (allowedHosts.some((h) => h.replace(/^\[(.*)\]$/, '$1').toLowerCase() === host)) return null;
   let addresses: string[];
   try {
     addresses = net.isIP(host) ? [host] : await resolve(host);
   } catch {
-    return `the webhook host ${host} does not resolve`;
+    return `the ${kind.what} host ${host} does not resolve`;
   }
   const inner = addresses.find((a) => !isPublicAddress(a));
   if (inner === undefined && addresses.length) return null;
   return (
-    `the webhook host ${host} resolves to ${inner ?? 'no address'}, a loopback, private or link-local address; ` +
+    `the ${kind.what} host ${host} resolves to ${inner ?? 'no address'}, a loopback, private or link-local address; ` +
     'list the host in chat.webhook_allowed_hosts to allow it'
   );
 }

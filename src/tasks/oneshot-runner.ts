@@ -43,8 +43,13 @@ export interface OneshotResult {
   ok: boolean;
   /** Attempts started. */
   attempts: number;
-  /** Why the last attempt failed, then the last lines of its output after a newline; null on success. */
+  /** Why the last attempt failed; null on success. Never the output: the run's error reaches read-only dashboards. */
   error: string | null;
+  /**
+   * The last lines of a failed run's last attempt, for its owner only (the failure card, the owner-only run log): a
+   * program may print a secret. Absent when it printed nothing or did not fail.
+   */
+  output?: string;
   interrupted: boolean;
   /** The last attempt's exit code; null when a signal ended it or it never started. */
   exitCode: number | null;
@@ -113,8 +118,14 @@ export async function runOneshot(opts: OneshotOptions): Promise<OneshotResult> {
       if (n === total) {
         const why = a.tail ? (opts.explain?.(a.tail) ?? null) : null;
         const head = why ? `${a.reason}: ${why}` : a.reason;
-        const error = a.tail ? `${head}\n${a.tail}` : head;
-        return { ok: false, attempts: n, error, interrupted: false, exitCode: a.exitCode };
+        return {
+          ok: false,
+          attempts: n,
+          error: head,
+          ...(a.tail ? { output: a.tail } : {}),
+          interrupted: false,
+          exitCode: a.exitCode,
+        };
       }
       const backoff = (opts.backoffMs ?? defaultBackoffMs)(n);
       if (!(await pause(backoff, opts.signal))) return interrupted(n, a.exitCode);

@@ -83,7 +83,14 @@ export class TaskRunner {
       error: null,
       ...v,
     });
-    let outcome: { ok: boolean; error: string | null; attempts?: number; logPath?: string; interrupted: boolean };
+    let outcome: {
+      ok: boolean;
+      error: string | null;
+      output?: string;
+      attempts?: number;
+      logPath?: string;
+      interrupted: boolean;
+    };
     if (t.runtime === 'persistent') {
       this.deps.publisher.publish('task_run_started', base(values));
       const p = await this.deps
@@ -131,7 +138,8 @@ export class TaskRunner {
           task,
           run_id: runId,
           attempts: Math.max(1, outcome.attempts ?? 1),
-          error: finished.error ?? 'failed',
+          // The card is in the owner's thread, which read-only tokens cannot read: the output may go there.
+          error: [finished.error ?? 'failed', ...(outcome.output ? [outcome.output] : [])].join('\n'),
           log_path: outcome.logPath ?? '',
         });
       } catch (err) {

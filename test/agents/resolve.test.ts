@@ -131,6 +131,22 @@ appearance_rules:
     assert.equal(resolveAppearance(record(), { template: 't', harness: 'claude' }, []), undefined);
   });
 
+  it('a rule whose glob backtracks exponentially in a regex resolves at once (it runs on every snapshot)', () => {
+    const hostile = config(`
+appearance_rules:
+  - match: { name: "*a*a*a*a*a*a*a*c" }
+    emoji: "💥"
+  - match: { name: "a*" }
+    emoji: "🅰"
+`).appearance_rules;
+    const started = performance.now();
+    const a = resolveAppearance(record({ name: 'a'.repeat(63) }), { template: 't', harness: 'shell' }, hostile);
+    const ms = performance.now() - started;
+    console.log(`appearance with a hostile glob, 63-character name: ${ms.toFixed(2)} ms`);
+    assert.deepEqual(a, { emoji: '🅰', emoji_source: 'rule:1' });
+    assert.ok(ms < 1000, `took ${ms} ms`);
+  });
+
   it('display_name drops the internal leo- prefix only', () => {
     assert.equal(displayName('leo-home'), 'home');
     assert.equal(displayName('den'), 'den');

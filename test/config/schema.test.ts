@@ -277,6 +277,20 @@ appearance_rules:
   });
 });
 
+describe('appearance_rules name globs', () => {
+  it('refuses a glob whose braces multiply past the cap, saying why', () => {
+    const res = parseConfig(
+      'appearance_rules:\n  - match: { name: "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}" }\n    emoji: x\n',
+      {
+        file: 'leo.yaml',
+        home: HOME,
+      },
+    );
+    assert.ok(!res.ok);
+    assert.match(res.errors.join('\n'), /glob expands to more than 64 alternatives/);
+  });
+});
+
 describe('chat.vapid_subject', () => {
   it('takes a real mailto: address or https: URL', () => {
     for (const subject of ['mailto:ops@example.com', 'https://leo.example.org/contact']) {

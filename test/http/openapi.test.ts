@@ -63,7 +63,10 @@ describe('OpenAPI: the document covers every route and agrees with the live daem
   };
 
   before(async () => {
-    t = await startTestDaemon({ config: 'templates:\n  cat: { harness: shell, command: "exec cat" }\n' });
+    t = await startTestDaemon({
+      config:
+        'chat:\n  webhook_allowed_hosts: [push.example]\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n',
+    });
     const served = await request(t.tcp, 'GET', '/api/v1/openapi.json', { token: t.daemon.operatorToken });
     assert.equal(served.status, 200, served.text);
     doc = served.json;

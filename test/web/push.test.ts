@@ -16,7 +16,9 @@ import { request, type Response } from '../helpers/http.js';
 import { browserKeys, selfSignedCert, startReceiver, tempDir, type Receiver } from '../push/helpers.js';
 import { launchBrowser, pairedPage, permissionRequest, Screenshots } from './browser.js';
 
-const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
+// The stand-in push service listens on loopback, which a push endpoint may name only when allowed.
+const CONFIG =
+  'chat:\n  webhook_allowed_hosts: [127.0.0.1]\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n';
 /** A person reads before tapping. */
 const PACE_MS = 1200;
 

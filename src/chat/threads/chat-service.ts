@@ -13,6 +13,7 @@ import type { ThreadNotes } from './thread-notes.js';
 import { PINNED_AGENT, type Message, type ReadMarker, type Thread } from './message.js';
 import { NO_SPEECH, noSpeech } from './no-speech.js';
 import { HttpError, notFound } from '../../http/envelope.js';
+import { stayingDown } from '../../agents/agent-error.js';
 
 /** What the chat needs to know about agents, from the supervisor. */
 export interface ChatAgents {
@@ -21,6 +22,8 @@ export interface ChatAgents {
   isRunning(agent: string): boolean;
   /** Starts a stopped or parked agent; throws when it cannot start. */
   start(agent: string): Promise<unknown>;
+  /** Stopped on purpose by its owner (or given up by the daemon): a message from an API client must not start it. */
+  staysDown(agent: string): boolean;
 }
 
 export interface ChatServiceDeps {
@@ -92,6 +95,10 @@ export class ChatService {
     m: { text: string; sender?: string; client_id?: string; reply_to?: string; attachmentIds?: string[] },
   ): Message {
     this.deps.pending.check(agent);
+    // The owner's own messages start a stopped agent (leo-chat.md); a can_post client is not the owner, and starting an
+    // agent the operator stopped is the operator's call, as it is for the message API (supervisor.wake).
+    if (m.sender !== undefined && this.deps.agents.staysDown(agent))
+      throw new HttpError(409, stayingDown(agent), 'agent_stopped');
     const resentFrom = m.attachmentIds?.length ? this.deps.attachments.claim(agent, m.attachmentIds) : [];
     // An audio upload makes its message a voice note.
     const voice = (m.attachmentIds ?? []).some((id) =>
@@ -316,6 +323,9 @@ export class ChatService {
     const { agents, deliverer, logger } = this.deps;
     try {
       if (!agents.isRunning(message.agent)) {
+        // Stopped by the operator between the client's send and its delivery: the message fails, the agent stays down.
+        if (message.sender !== undefined && agents.staysDown(message.agent))
+          throw new Error(stayingDown(message.agent));
         this.note(message.agent, `Starting ${message.agent}…`);
         await agents.start(message.agent);
       }
