@@ -18,6 +18,8 @@ export const REDACT_PATHS = [
 const SECRET_PARAM = /token|key|secret|auth|pass/i;
 /** A value shaped like one of Leo's tokens, whatever the parameter is called. */
 const LEO_TOKEN = /^leo_[a-z]+_/;
+/** A Leo token anywhere in a URL, its underscores sent as they are or percent-encoded. */
+const LEO_TOKEN_ANYWHERE = /leo(?:_|%5f)[a-z]+(?:_|%5f)[a-z0-9_%-]+/gi;
 
 /**
  * A request URL fit for a log line: a query value is blanked when its parameter's name says it holds a credential or
@@ -25,6 +27,11 @@ const LEO_TOKEN = /^leo_[a-z]+_/;
  * (a misconfigured dashboard, a copied `?token=` URL) is refused, and its token must not then sit in the log.
  */
 export function redactUrl(url: string): string {
+  // A token in a path segment, a `;param` or a value such as `Bearer%20leo_…` is blanked wherever it sits.
+  return redactQuery(url).replace(LEO_TOKEN_ANYWHERE, '[redacted]');
+}
+
+function redactQuery(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
   const query = url

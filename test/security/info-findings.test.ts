@@ -97,6 +97,21 @@ templates:
     assert.match(log, /"url":"\/api\/v1\/agents\?token=\[redacted\]"/);
   });
 
+  it('a token in a path segment, a ;param or a Bearer%20 value is never logged (issue 28)', async () => {
+    for (const p of [
+      `/api/v1/agents/${tokens.operator}`,
+      `/api/v1/agents;auth=${tokens.device}`,
+      `/api/v1/agents?h=Bearer%20${tokens.poster}`,
+      `/api/v1/agents/${tokens.operator.replaceAll('_', '%5F')}x`,
+    ])
+      assert.ok((await request(tcp, 'GET', p)).status >= 400, p);
+    await until('the request lines', () => logLines.some((l) => l.includes('h=Bearer%20[redacted]')), 5000);
+    const log = logLines.join('');
+    for (const t of [tokens.operator, tokens.device, tokens.poster, tokens.operator.replaceAll('_', '%5F')])
+      assert.equal(log.includes(t), false, t);
+    assert.match(log, /"url":"\/api\/v1\/agents\/\[redacted\]"/);
+  });
+
   it('a leo.yaml readable by others is warned about at start, on reload, and by leo doctor', async () => {
     const warnings = () => logLines.filter((l) => /"level":40/.test(l) && l.includes('readable by other users'));
     assert.equal(warnings().length, 1, 'at start');
