@@ -71,6 +71,34 @@ describe('Leo Web: attachments', () => {
     await shots.take(page, 'thread-attachments');
   });
 
+  it('an SVG or an HTML page the agent sends is a download typed as bytes, never drawn (issue 28)', async () => {
+    const dir = fs.mkdtempSync(path.join(t.home, 'files-'));
+    const svg = path.join(dir, 'logo.svg');
+    const html = path.join(dir, 'page.html');
+    fs.writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    fs.writeFileSync(html, '<!doctype html><script>alert(1)</script>');
+    const posted = await request(t.tcp, 'POST', '/api/agent/den/chat/post', {
+      token: t.daemon.agentToken,
+      body: { text: 'Two documents', files: [svg, html] },
+    });
+    assert.equal(posted.status, 200, posted.text);
+    for (const name of ['logo.svg', 'page.html']) await page.locator('.att-file', { hasText: name }).waitFor();
+    assert.equal(await page.locator('img.att-img[alt="logo.svg"]').count(), 0, 'the SVG is not drawn');
+    // What the app hands the browser to save: the blob's type, recorded as the link is made.
+    await page.evaluate(() => {
+      const w = globalThis as any;
+      w.blobTypes = [];
+      const make = w.URL.createObjectURL.bind(w.URL);
+      w.URL.createObjectURL = (b: any) => (w.blobTypes.push(b.type), make(b));
+    });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('.att-file', { hasText: 'page.html' }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'page.html');
+    assert.deepEqual(await page.evaluate(() => (globalThis as any).blobTypes), ['application/octet-stream']);
+  });
+
   it('a file the pruner removed reads as pruned, and is offered no more', async () => {
     // The daemon's clock passes the 90-day retention and the pruner's next six-hourly pass.
     (t.clock as ManualClock).advance(91 * 24 * 3600_000);

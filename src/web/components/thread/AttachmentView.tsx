@@ -5,12 +5,16 @@ import { api } from '../../stores/auth.js';
 const kb = (n: number) =>
   n < 1024 ? `${n} B` : n < 1048576 ? `${Math.round(n / 1024)} KB` : `${(n / 1048576).toFixed(1)} MB`;
 
+/** Images drawn inline: raster formats only (an SVG is a document that can carry script and links). */
+const RASTER = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp']);
+
 /**
  * An attachment. The bytes come through the authenticated client as a blob URL (an <img src> cannot send the bearer
- * header); images show inline, other files download on a tap; a pruned one says so.
+ * header); raster images show inline, other files download on a tap, typed as bytes so the browser never renders
+ * them (an agent's HTML or SVG opened from a blob URL would run in the app's origin); a pruned one says so.
  */
 export function AttachmentView({ agent, a }: { agent: string; a: AttachmentRef }) {
-  const image = a.mime.startsWith('image/') && a.mime !== 'image/svg+xml';
+  const image = RASTER.has(a.mime);
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     if (!image || !a.available) return;
@@ -46,7 +50,7 @@ export function AttachmentView({ agent, a }: { agent: string; a: AttachmentRef }
     );
   const download = async () => {
     const blob = await api.attachment(agent, a.id);
-    const href = URL.createObjectURL(blob);
+    const href = URL.createObjectURL(new Blob([blob], { type: 'application/octet-stream' }));
     const link = document.createElement('a');
     link.href = href;
     link.download = a.filename;
