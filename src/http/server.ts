@@ -245,6 +245,12 @@ export function createServer(opts: ServerOptions): LeoServer {
         .send(err.toEnvelope());
     const mapped = mapFastifyError(err as FastifyError, request.routeOptions.bodyLimit ?? opts.bodyLimit);
     if (mapped) return reply.code(mapped.status).send(mapped.toEnvelope());
+    // A caller gone mid-request (an upload cut off by its token's revocation, a phone losing its signal) leaves
+    // nobody to answer and is no fault of the route's.
+    if (request.raw.socket?.destroyed) {
+      request.log.debug({ err: err.message, url: request.url }, 'request ended by its caller');
+      return reply.code(400).send({ ok: false, error: 'request ended by its caller', code: 'aborted' });
+    }
     request.log.error({ err, url: request.url }, 'unhandled error in route');
     return reply.code(500).send({ ok: false, error: 'internal error', code: 'internal' });
   });

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import type { DestinationStream } from 'pino';
+import { createLogger } from '../../src/core/logger.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
@@ -32,6 +34,7 @@ async function receiver() {
 describe('revoking a device or API client ends what its token holds', () => {
   let t: TestDaemon;
   let hooks: Awaited<ReturnType<typeof receiver>>;
+  const logLines: string[] = [];
   const op = (method: string, p: string, body?: unknown) =>
     request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const issue = async (route: string, name: string, extra: object = {}) => {
@@ -46,9 +49,11 @@ describe('revoking a device or API client ends what its token holds', () => {
 
   before(async () => {
     // The webhook receiver is on loopback, which webhooks reach only when the host is allowed.
+    const destination: DestinationStream = { write: (line: string) => void logLines.push(line) };
     t = await startTestDaemon({
       config:
         'chat:\n  webhook_allowed_hosts: [127.0.0.1]\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n',
+      logger: createLogger('debug', destination),
     });
     assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     hooks = await receiver();
@@ -94,6 +99,10 @@ describe('revoking a device or API client ends what its token holds', () => {
     await until('the revoked streams to end', () => streams.phone.ended && streams.dashboard.ended, 1000, 10);
     await until('the upload to be cut off', () => uploadClosed, 1000, 10);
     assert.ok(Date.now() - at < 1000, `closed ${Date.now() - at} ms after revocation`);
+    // The cut upload is the caller gone, not a fault of the daemon's (issue 28).
+    await sleep(200);
+    const errors = logLines.filter((l) => JSON.parse(l).level >= 50);
+    assert.deepEqual(errors, [], 'no error logged for the cut upload');
 
     // Nobody else's stream was touched, and what the revoked phone would have read now reaches only them.
     await agentPost('after the phone was revoked');
