@@ -53,7 +53,13 @@ describe('permission prompts with a real claude agent', () => {
       const allow = await begin('PERM-ALLOW', 'permission');
       assert.deepEqual(
         { ...allow.permission, deadline: undefined },
-        { tool: 'Bash', deadline: undefined, allow_session: true, summary: 'touch allowed.txt (Create allowed.txt)' },
+        {
+          tool: 'Bash',
+          deadline: undefined,
+          allow_session: true,
+          summary: 'touch allowed.txt (Create allowed.txt)',
+          full_input: 'touch allowed.txt',
+        },
       );
       assert.equal((await answer(allow.id, { values: ['allow'] })).status, 200);
       const allowed = await resultOf('PERM-ALLOW');

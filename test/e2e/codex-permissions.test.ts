@@ -112,7 +112,12 @@ describe('codex permission prompts (real CLI)', () => {
       // Codex's tool_name for a shell command is Bash, its justification the description.
       assert.deepEqual(
         { ...allow.permission, deadline: undefined },
-        { tool: 'Bash', deadline: undefined, summary: 'touch perm-allow.txt (Create perm-allow.txt)' },
+        {
+          tool: 'Bash',
+          deadline: undefined,
+          summary: 'touch perm-allow.txt (Create perm-allow.txt)',
+          full_input: 'touch perm-allow.txt',
+        },
       );
       await dialogUp('PERM-ALLOW');
       if (process.env.LEO_CAPTURE_PANES) fs.writeFileSync(process.env.LEO_CAPTURE_PANES, a.pane());

@@ -120,7 +120,7 @@ describe('opencode permission prompts (real CLI)', () => {
       const allow = await begin('PERM-ALLOW');
       assert.deepEqual(
         { ...allow.permission, deadline: undefined },
-        { tool: 'bash', deadline: undefined, summary: 'touch perm-allow.txt' },
+        { tool: 'bash', deadline: undefined, summary: 'touch perm-allow.txt', full_input: 'touch perm-allow.txt' },
       );
       await a.withPane(until('opencode own dialog', () => a.pane().includes('Permission required'), 10_000));
       await new Promise((r) => setTimeout(r, PERSON_PACE_MS));
