@@ -130,7 +130,8 @@ export async function startLeo(opts: LeoOptions = {}): Promise<Target & { home: 
   const port = await freePort();
   // A fixed port, because at log level warn the "leo daemon ready" line that reports an ephemeral one is not logged.
   // The fan-out sizes are far past the default connection and stream caps, which are lifted here.
-  const caps = '  max_connections: 60000\n  sse_max_subscribers: 60000\n  sse_max_per_token: 60000\n';
+  const caps =
+    '  max_connections: 60000\n  max_connections_per_token: 60000\n  sse_max_subscribers: 60000\n  sse_max_per_token: 60000\n';
   const web = `web:\n  listen: 127.0.0.1:${port}\n${caps}${opts.sseQueue ? `  sse_queue: ${opts.sseQueue}\n` : ''}`;
   fs.writeFileSync(path.join(home, 'leo.yaml'), `${web}log:\n  level: warn\npool:\n  threads: 1\n`);
   const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
