@@ -42,6 +42,7 @@ import { TerminalWatch } from '../terminal/terminal-watch.js';
 import { terminalRoutes } from '../terminal/terminal-routes.js';
 import { changesRoutes } from '../review/changes-routes.js';
 import { WorkspaceChanges } from '../review/workspace-changes.js';
+import type { StreamCaps } from '../events/stream-caps.js';
 
 export interface AgentsWiringDeps {
   app: FastifyInstance;
@@ -59,6 +60,8 @@ export interface AgentsWiringDeps {
   threads: ChatStore;
   /** Each agent's undelivered messages, shared with the chat: agent→agent and operator messages count too. */
   pending: PendingLimit;
+  /** The long-lived stream caps, shared with /api/v1/events. */
+  streams: StreamCaps;
   config(): Config;
   configBroken(): boolean;
   reloadConfig(reason: string): Promise<unknown>;
@@ -186,6 +189,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     exists: (agent) => supervisor.has(agent),
     isRunning: (agent) => supervisor.isRunning(agent),
     clock: d.clock,
+    caps: d.streams,
     maxQueued: () => d.config().web.sse_queue,
   });
   await d.app.register(changesRoutes, {

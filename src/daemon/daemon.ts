@@ -238,6 +238,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     logger,
     paths,
     features,
+    streams,
     agentToken,
     notes,
     threads: chatStore,
@@ -347,6 +348,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     paths,
     features,
     agents: agents.store,
+    streams,
     config,
   });
 

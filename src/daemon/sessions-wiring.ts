@@ -13,6 +13,7 @@ import { sessionRoutes } from '../sessions/session-routes.js';
 import { SessionService, type ChatAgent } from '../sessions/session-service.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { SessionStreams } from '../sessions/session-streams.js';
+import type { StreamCaps } from '../events/stream-caps.js';
 
 export interface SessionsWiringDeps {
   app: FastifyInstance;
@@ -21,6 +22,8 @@ export interface SessionsWiringDeps {
   paths: LeoPaths;
   features: FeatureSet;
   agents: AgentStore;
+  /** The long-lived stream caps, shared with /api/v1/events. */
+  streams: StreamCaps;
   config(): Config;
 }
 
@@ -78,6 +81,7 @@ export async function wireSessions(d: SessionsWiringDeps) {
     streams,
     mentionScope: (name) => ({ workspace: agent(name)?.workspace ?? path.sep, deniedRoots }),
     clock: d.clock,
+    caps: d.streams,
     maxQueued: () => d.config().web.sse_queue,
   });
   d.features.add('chat_sessions');

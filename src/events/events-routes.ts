@@ -19,8 +19,7 @@ const EventStream = {
 export const eventsRoutes: FastifyPluginAsync<{ hub: SseHub; caps: StreamCaps }> = async (app, { hub, caps }) => {
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     // Refused (429/503 with the envelope) before the stream starts; counted until its connection closes.
-    const release = caps.admit(req.principal);
-    reply.raw.once('close', release);
+    caps.holdOpen(req.principal, reply.raw);
     reply.hijack();
     // The access hook has set the principal on every request that reaches a handler.
     hub.open(reply.raw, req.principal!);

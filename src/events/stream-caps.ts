@@ -5,8 +5,9 @@ import { HttpError } from '../http/envelope.js';
 const FULL_RETRY_AFTER_S = 10;
 
 /**
- * Bounds the /api/v1/events streams token holders keep open: in all and per token, so one dashboard token cannot
- * take every stream (or every file descriptor) for itself. The socket's streams are the owner's own and not counted.
+ * Bounds the long-lived streams token holders keep open (/api/v1/events, an agent's terminal stream, the sessions
+ * endpoint's SSE and /ws): in all and per token, so one token cannot take every stream (or every file descriptor) for
+ * itself. The socket's streams are the owner's own and not counted.
  */
 export class StreamCaps {
   private readonly perToken = new Map<string, number>();
@@ -27,18 +28,16 @@ export class StreamCaps {
     const mine = this.perToken.get(key) ?? 0;
     if (mine >= perToken) {
       this.refusedCount++;
-      throw new HttpError(
-        429,
-        `this token already has ${perToken} event streams open: close one first`,
-        'too_many_streams',
-        { scope: 'token', limit: perToken },
-      );
+      throw new HttpError(429, `this token already has ${perToken} streams open: close one first`, 'too_many_streams', {
+        scope: 'token',
+        limit: perToken,
+      });
     }
     if (this.total >= total) {
       this.refusedCount++;
       throw new HttpError(
         503,
-        `the daemon already serves ${total} event streams: try again shortly`,
+        `the daemon already serves ${total} streams: try again shortly`,
         'too_many_streams',
         { scope: 'global', limit: total },
         { 'retry-after': String(FULL_RETRY_AFTER_S) },
@@ -55,6 +54,11 @@ export class StreamCaps {
       if (left > 0) this.perToken.set(key, left);
       else this.perToken.delete(key);
     };
+  }
+
+  /** admit(), released when `conn` (a response or a socket) closes: a stream counts for as long as it is open. */
+  holdOpen(principal: Principal | null, conn: { once(event: 'close', listener: () => void): unknown }): void {
+    conn.once('close', this.admit(principal));
   }
 
   readout(): { open: number; max: number; maxPerToken: number; refused: number } {

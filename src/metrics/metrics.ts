@@ -5,7 +5,7 @@ import type { LoopDelaySummary } from './loop-delay.js';
 export interface MetricSources {
   loopDelay(): LoopDelaySummary;
   /** Open streams and drops from the hub; the caps, the token holders' open streams and refusals from StreamCaps. */
-  sse(): { subscribers: number; dropped: number; max: number; maxPerToken: number; refused: number };
+  sse(): { subscribers: number; dropped: number; open: number; max: number; maxPerToken: number; refused: number };
   eventsPublished(): number;
   pool(): { queueSize: number; utilization: number; threads: number; completed: number };
   connections(): {
@@ -101,18 +101,23 @@ export class Metrics {
         },
       });
     gauge(
+      'leo_streams_open',
+      'Long-lived streams over TCP the stream caps count: /api/v1/events, terminal streams, session SSE and /ws',
+      () => sources.sse().open,
+    );
+    gauge(
       'leo_sse_subscribers_max',
-      'Cap on /api/v1/events streams over TCP (web.sse_max_subscribers)',
+      'Cap on streams over TCP: events, terminal and session streams together (web.sse_max_subscribers)',
       () => sources.sse().max,
     );
     gauge(
       'leo_sse_subscribers_per_token_max',
-      'Cap on /api/v1/events streams per token (web.sse_max_per_token)',
+      'Cap on streams per token: events, terminal and session streams together (web.sse_max_per_token)',
       () => sources.sse().maxPerToken,
     );
     counter(
       'leo_sse_refused_total',
-      'Event streams refused at a cap (429 or 503 too_many_streams)',
+      'Streams refused at a cap (429 or 503 too_many_streams)',
       () => sources.sse().refused,
     );
     gauge(

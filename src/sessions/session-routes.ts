@@ -29,6 +29,7 @@ import {
   SessionResponse,
 } from './session-schemas.js';
 import type { SessionStreams, StreamEvent } from './session-streams.js';
+import type { StreamCaps } from '../events/stream-caps.js';
 
 /** How long fire-and-forget waits for a new session's id before answering without one (the spec's guard). */
 const NEW_SESSION_GUARD_MS = 10_000;
@@ -57,9 +58,11 @@ export const sessionRoutes: FastifyPluginAsync<{
   /** The agent's workspace and the roots @-mentions must never reach (Leo's state folder). */
   mentionScope(agent: string): { workspace: string; deniedRoots: string[] };
   clock: Clock;
+  /** The stream caps /api/v1/events counts against: each SSE response and /ws socket here is one stream. */
+  caps: StreamCaps;
   /** web.sse_queue: frames a client that is not reading may have waiting before it is cut, as on /api/v1/events. */
   maxQueued(): number;
-}> = async (app, { sessions, streams, mentionScope, clock, maxQueued }) => {
+}> = async (app, { sessions, streams, mentionScope, clock, caps, maxQueued }) => {
   const opts = { config: { access: Access.operator } };
   const flushes = new FlushScheduler(FLUSH_SLICE);
   /**
@@ -94,6 +97,8 @@ export const sessionRoutes: FastifyPluginAsync<{
     const { name } = parseInput(AgentParams, req.params, 'params');
     const parsed = checked(parseChatRequest(req.body ?? {}));
     sessions.chatAgent(name);
+    // Refused before the turn begins: a turn whose stream was refused would run with no one to read it.
+    if (parsed.response === 'sse') caps.holdOpen(req.principal, reply.raw);
     let message: string | null = null;
     let parts: ReturnType<typeof userMessageParts> = [];
     let firstAttachmentType: string | undefined;
@@ -188,6 +193,7 @@ export const sessionRoutes: FastifyPluginAsync<{
     sessions.session(id);
     // HEAD: the headers alone (see SseHub.open); waiting for the close would hang the request.
     if (req.method === 'HEAD') return void openSse(reply).end();
+    caps.holdOpen(req.principal, reply.raw);
     const stream = sseOf(reply, id);
     await new Promise<void>((resolve) => reply.raw.on('close', () => resolve()));
     stream.end();
@@ -215,6 +221,10 @@ export const sessionRoutes: FastifyPluginAsync<{
     method: 'GET',
     url: '/ws',
     ...opts,
+    // Counted before the upgrade, so a refusal is a plain HTTP 429/503; the stream ends with its TCP socket.
+    preValidation: async (req) => {
+      if (req.ws) caps.holdOpen(req.principal, req.socket);
+    },
     // A plain GET (no Upgrade) is answered like any other route's error, not with the plugin's empty 404.
     handler: () => {
       throw new HttpError(

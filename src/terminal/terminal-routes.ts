@@ -12,6 +12,7 @@ import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
 import { KeysPressed, TerminalKeysBody, TerminalScreen } from './screen.js';
 import type { TerminalWatch } from './terminal-watch.js';
+import type { StreamCaps } from '../events/stream-caps.js';
 
 const Params = z.object({ name: AgentName });
 const HEARTBEAT_MS = 20_000;
@@ -23,6 +24,8 @@ export interface TerminalRoutesDeps {
   exists(agent: string): boolean;
   isRunning(agent: string): boolean;
   clock: Clock;
+  /** The stream caps /api/v1/events counts against: a watched terminal is a stream like any other. */
+  caps: StreamCaps;
   /** web.sse_queue, as on /api/v1/events: a watcher that stops reading is cut, not buffered without bound. */
   maxQueued(): number;
 }
@@ -48,6 +51,7 @@ export const terminalRoutes: FastifyPluginAsync<TerminalRoutesDeps> = async (app
 
   app.get('/api/v1/agents/:name/terminal/stream', { ...owner, schema: { params: Params } }, async (req, reply) => {
     const name = running(req.params);
+    deps.caps.holdOpen(req.principal, reply.raw);
     let stop = () => undefined as void;
     const stream = new SseStream(openSse(reply), {
       maxQueued: deps.maxQueued(),

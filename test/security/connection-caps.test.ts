@@ -13,6 +13,8 @@ import { makeTempHome, testConfig } from '../helpers/temp-home.js';
 import { send } from '../fuzz/raw-http.js';
 import { exchange, parseAnswer } from '../fuzz/raw-socket.js';
 import { idleConnections, metric, within } from '../helpers/limits.js';
+import { until } from '../helpers/wait.js';
+import WebSocket from 'ws';
 
 describe('1 100 idle TCP connections without a token, open-file limit 1 024', () => {
   const t = makeTempHome(testConfig().replace('level: warn', 'level: info'));
@@ -148,5 +150,81 @@ describe('caps on event streams, and refusals that end their connection', () => 
     const answer = parseAnswer(text);
     assert.equal(answer.status, 201, text.slice(0, 300));
     assert.equal((answer.body as { data: { bytes: number } }).data.bytes, chunk.length * 12);
+  });
+});
+
+describe("an agent's terminal and the sessions endpoint's streams count against the stream caps", () => {
+  let t: TestDaemon;
+  const streams: SseClient[] = [];
+  const sockets: WebSocket[] = [];
+  before(async () => {
+    // The chat engine is never reached: every turn here is refused before it begins.
+    t = await startTestDaemon({
+      web: '  sse_max_subscribers: 4\n  sse_max_per_token: 2\n',
+      config: `templates:
+  sh: { harness: shell, command: "exec cat", chat: { enabled: true, engine: claude-cli } }
+`,
+    });
+    const r = await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
+      token: t.daemon.operatorToken,
+      body: { template: 'sh', name: 'sh' },
+    });
+    assert.equal(r.status, 201, r.text);
+  });
+  after(async () => {
+    for (const s of streams) s.close();
+    for (const w of sockets) w.terminate();
+    await t.stop();
+  });
+  const open = async (path: string, token: string) => {
+    const s = await SseClient.open(t.tcp, path, token);
+    streams.push(s);
+    return s;
+  };
+  /** A /ws upgrade: 101 when it opens, else the status of the refusal. */
+  const upgrade = (token: string) =>
+    new Promise<number>((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${t.daemon.port}/ws`, { headers: { authorization: `Bearer ${token}` } });
+      sockets.push(ws);
+      ws.once('open', () => resolve(101));
+      ws.on('unexpected-response', (req, res) => {
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      });
+      ws.on('error', () => undefined);
+    });
+  const refusal = async (path: string, token: string) => {
+    const r = await send(t.tcp, { method: 'GET', path, headers: { authorization: `Bearer ${token}` } });
+    return { status: r.status, code: r.status === 200 ? 'a stream opened' : (JSON.parse(r.text).code as string) };
+  };
+
+  it('a token holding terminal streams and /ws sockets gets no more streams of any kind', async () => {
+    const op = t.daemon.operatorToken;
+    assert.equal((await open('/api/v1/agents/sh/terminal/stream', op)).status, 200);
+    assert.equal(await upgrade(op), 101);
+    assert.deepEqual(await refusal('/api/v1/events', op), { status: 429, code: 'too_many_streams' });
+    assert.deepEqual(await refusal('/api/v1/agents/sh/terminal/stream', op), {
+      status: 429,
+      code: 'too_many_streams',
+    });
+    assert.equal(await upgrade(op), 429);
+    // A streamed turn is refused before it begins, so no session is left with a turn no one reads.
+    const turn = await request(t.tcp, 'POST', '/agents/sh/chat', { token: op, body: { message: 'hi', sse: true } });
+    assert.equal(turn.status, 429, turn.text);
+    assert.equal(turn.json.code, 'too_many_streams');
+    assert.equal((await request(t.tcp, 'GET', '/agents/sh/sessions', { token: op })).json.sessions.length, 0);
+
+    // All tokens together: a device's two terminal streams fill the daemon's four.
+    const phone = t.daemon.tokens.issue('device', 'phone').token;
+    for (let i = 0; i < 2; i++) assert.equal((await open('/api/v1/agents/sh/terminal/stream', phone)).status, 200);
+    const dashboard = t.daemon.tokens.issue('client', 'dashboard').token;
+    assert.deepEqual(await refusal('/api/v1/events', dashboard), { status: 503, code: 'too_many_streams' });
+
+    const m = await request(t.socket, 'GET', '/metrics');
+    assert.equal(metric(m.text, 'leo_sse_refused_total'), 5);
+
+    // A terminal stream closed gives its place back.
+    streams[0]!.close();
+    await until('the place given back', async () => (await open('/api/v1/events', dashboard)).status === 200, 3000);
   });
 });
