@@ -63,3 +63,15 @@ export function needsWholeView(s: string): boolean {
   const p = preview(s);
   return p.hidden > 0 || p.invisibles;
 }
+
+/**
+ * The controls that reorder the text around them (embeddings, overrides, isolates and the marks): "Trojan Source"
+ * characters, which make `exe.txt` read as `txt.exe` or a diff line read other than it runs. Narrower than INVISIBLE
+ * so prose keeps its zero-width joiners (emoji sequences) and variation selectors.
+ */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+
+/** Agent text, ask labels and diff lines with each bidi control drawn as its code point, e.g. ⟨U+202E⟩. */
+export function showBidiControls(s: string): string {
+  return s.replace(BIDI_CONTROLS, codePointMark);
+}

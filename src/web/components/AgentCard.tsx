@@ -2,6 +2,7 @@ import { PINNED_AGENT } from '../../chat/threads/message.js';
 import type { FleetRow } from '../stores/fleet.js';
 import { route, threadHref } from '../stores/route.js';
 import { TurnErrorBadge, TurnErrorReason } from './TurnError.js';
+import { showBidiControls } from '../../chat/permissions/visible-text.js';
 
 const STATUS: Record<string, string> = {
   running: 'Running',
@@ -79,7 +80,9 @@ export function AgentCard({
             <span class="agent-status status-none">No agent · messages only</span>
           </div>
         )}
-        {agent?.current_action?.detail && <div class="agent-action">{agent.current_action.detail}</div>}
+        {agent?.current_action?.detail && (
+          <div class="agent-action">{showBidiControls(agent.current_action.detail)}</div>
+        )}
         {agent?.stop_reason && <div class="agent-reason">{agent.stop_reason}</div>}
         <TurnErrorReason error={agent?.turn_error} class="agent-reason" />
       </div>

@@ -5,6 +5,7 @@ import {
   hasInvisibles,
   needsWholeView,
   preview,
+  showBidiControls,
   showInvisibles,
 } from '../../../src/chat/permissions/visible-text.js';
 import {
@@ -25,6 +26,18 @@ describe('showInvisibles', () => {
     assert.equal(showInvisibles('é ü 日本 🙂\tx\ny'), 'é ü 日本 🙂\tx\ny');
     assert.equal(hasInvisibles('plain text\n'), false);
     assert.equal(hasInvisibles('a\u200db'), true);
+  });
+});
+
+describe('showBidiControls', () => {
+  it('draws the controls that reorder text; leaves joiners, selectors and plain text as they are', () => {
+    assert.equal(showBidiControls('invoice\u202Etxt.exe'), 'invoice⟨U+202E⟩txt.exe');
+    assert.equal(
+      showBidiControls('a\u2066b\u2069c\u200Fd\u061Ce\u202Af'),
+      'a⟨U+2066⟩b⟨U+2069⟩c⟨U+200F⟩d⟨U+061C⟩e⟨U+202A⟩f',
+    );
+    const prose = 'family 👨\u200D👩\u200D👧, heart ❤\uFE0F, שלום world';
+    assert.equal(showBidiControls(prose), prose);
   });
 });
 

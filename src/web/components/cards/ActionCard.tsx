@@ -7,6 +7,7 @@ import { QuestionsCard } from './QuestionsCard.js';
 import { Settled } from './Settled.js';
 import { AnswerStatus } from './AnswerStatus.js';
 import { threadHref } from '../../stores/route.js';
+import { showBidiControls } from '../../../chat/permissions/visible-text.js';
 
 /**
  * One ask, permission prompt or questions card: answerable while open, its settlement after. In the inbox its agent's
@@ -30,9 +31,11 @@ export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: b
         </span>
       </header>
       {/* A prompt's text repeats its permission line, a card's its questions: each shows those instead. */}
-      {m.text && m.kind !== 'permission' && m.input?.type !== 'questions' && <p class="question">{m.text}</p>}
+      {m.text && m.kind !== 'permission' && m.input?.type !== 'questions' && (
+        <p class="question">{showBidiControls(m.text)}</p>
+      )}
       {m.permission && <PermissionInput p={m.permission} whole={whole} onOpen={() => setWhole(true)} />}
-      {m.input?.type === 'questions' && !open && <p class="question">{m.text}</p>}
+      {m.input?.type === 'questions' && !open && <p class="question">{showBidiControls(m.text)}</p>}
       {m.state !== 'open' && open && (
         <p class="terminal-waiting" role="status">
           Timed out in chat — the agent is still waiting in its terminal

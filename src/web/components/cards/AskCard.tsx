@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { AskInput } from '../../../chat/asks/ask-input.js';
 import type { Message } from '../../../chat/threads/message.js';
 import { useSubmit } from './useSubmit.js';
+import { showBidiControls } from '../../../chat/permissions/visible-text.js';
 
 /** An agent's ask: buttons, radio, checkboxes (min/max) or text, with optional free text and placeholder. */
 export function AskCard({ m, input }: { m: Message; input: AskInput }) {
@@ -25,8 +26,14 @@ export function AskCard({ m, input }: { m: Message; input: AskInput }) {
       {input.type === 'buttons' ? (
         <div class="choices buttons">
           {options.map((o) => (
-            <button type="button" key={o.value} disabled={busy} title={o.description} onClick={() => send([o.value])}>
-              {o.label}
+            <button
+              type="button"
+              key={o.value}
+              disabled={busy}
+              title={o.description && showBidiControls(o.description)}
+              onClick={() => send([o.value])}
+            >
+              {showBidiControls(o.label)}
             </button>
           ))}
         </div>
@@ -34,12 +41,8 @@ export function AskCard({ m, input }: { m: Message; input: AskInput }) {
         input.type !== 'text' && (
           <fieldset class="choices">
             <legend class="sr-only">Options</legend>
-            {input.type === 'checkboxes' && (input.min !== undefined || input.max !== undefined) && (
-              <p class="hint">
-                Choose {input.min !== undefined ? `at least ${input.min}` : ''}
-                {input.min !== undefined && input.max !== undefined ? ', ' : ''}
-                {input.max !== undefined ? `at most ${input.max}` : ''}
-              </p>
+            {input.type === 'checkboxes' && choiceHint(input.min, input.max, options.length) && (
+              <p class="hint">{choiceHint(input.min, input.max, options.length)}</p>
             )}
             {options.map((o) => (
               <label key={o.value} class="choice">
@@ -51,8 +54,8 @@ export function AskCard({ m, input }: { m: Message; input: AskInput }) {
                   onChange={(e) => toggle(o.value, e.currentTarget.checked)}
                 />
                 <span>
-                  {o.label}
-                  {o.description && <small>{o.description}</small>}
+                  {showBidiControls(o.label)}
+                  {o.description && <small>{showBidiControls(o.description)}</small>}
                 </span>
               </label>
             ))}
@@ -80,4 +83,13 @@ export function AskCard({ m, input }: { m: Message; input: AskInput }) {
       )}
     </form>
   );
+}
+
+/** "Choose at least 1, at most 2": only the bounds that rule something out (at least 0, at most all say nothing). */
+function choiceHint(min: number | undefined, max: number | undefined, options: number): string {
+  const bounds = [
+    ...(min !== undefined && min > 0 ? [`at least ${min}`] : []),
+    ...(max !== undefined && max < options ? [`at most ${max}`] : []),
+  ];
+  return bounds.length ? `Choose ${bounds.join(', ')}` : '';
 }

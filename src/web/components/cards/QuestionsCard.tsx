@@ -3,6 +3,7 @@ import type { QuestionAnswerBody } from '../../../chat/asks/ask-answer.js';
 import type { QuestionsInput } from '../../../chat/asks/questions.js';
 import type { Message } from '../../../chat/threads/message.js';
 import { useSubmit } from './useSubmit.js';
+import { showBidiControls } from '../../../chat/permissions/visible-text.js';
 
 /** Claude's AskUserQuestion: every question at once, single or multi select, each with "Other" text; or dismiss. */
 export function QuestionsCard({ m, input }: { m: Message; input: QuestionsInput }) {
@@ -24,7 +25,7 @@ export function QuestionsCard({ m, input }: { m: Message; input: QuestionsInput 
         return (
           <fieldset key={q.id} class="choices qa">
             <legend>
-              <span class="tag">{q.header}</span> {q.question}
+              <span class="tag">{showBidiControls(q.header)}</span> {showBidiControls(q.question)}
             </legend>
             {q.options.map((o) => (
               <label key={o.value} class="choice">
@@ -44,8 +45,8 @@ export function QuestionsCard({ m, input }: { m: Message; input: QuestionsInput 
                   }}
                 />
                 <span>
-                  {o.label}
-                  {o.description && <small>{o.description}</small>}
+                  {showBidiControls(o.label)}
+                  {o.description && <small>{showBidiControls(o.description)}</small>}
                 </span>
               </label>
             ))}

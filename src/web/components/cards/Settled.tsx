@@ -1,5 +1,6 @@
 import { answerSummaryLine } from '../../../chat/asks/ask-answer.js';
 import type { Message } from '../../../chat/threads/message.js';
+import { showBidiControls } from '../../../chat/permissions/visible-text.js';
 
 const REASONS: Record<string, string> = {
   timeout: 'Timed out',
@@ -28,7 +29,7 @@ export function Settled({ m }: { m: Message }) {
         {ANSWERED[a.values[0] ?? ''] ?? 'Denied from chat'}
         {a.text && (
           <>
-            : <strong>{a.text}</strong>
+            : <strong>{showBidiControls(a.text)}</strong>
           </>
         )}
       </p>
@@ -50,7 +51,7 @@ export function Settled({ m }: { m: Message }) {
   }
   return (
     <p class="settled">
-      Answered from chat: <strong>{what || '(no selection)'}</strong>
+      Answered from chat: <strong>{showBidiControls(what) || '(no selection)'}</strong>
     </p>
   );
 }

@@ -5,6 +5,7 @@ import { agentControlsHref, changesHref, threadHref } from '../../stores/route.j
 import { saveDraft, flushDraft } from '../../stores/drafts.js';
 import { ScreenBar } from '../ScreenBar.js';
 import { DiffView } from './DiffView.js';
+import { showInvisibles } from '../../../chat/permissions/visible-text.js';
 
 const KIND: Record<string, string> = {
   modified: 'M',
@@ -80,8 +81,8 @@ export function ChangesView({ agent, file }: { agent: string; file?: string }) {
                     {KIND[f.kind]}
                   </span>
                   <span class="change-path">
-                    {f.orig_path ? `${f.orig_path} → ` : ''}
-                    {f.path}
+                    {f.orig_path ? `${showInvisibles(f.orig_path)} → ` : ''}
+                    {showInvisibles(f.path)}
                   </span>
                 </a>
               </li>
@@ -91,7 +92,7 @@ export function ChangesView({ agent, file }: { agent: string; file?: string }) {
         {file ? (
           <div class="change-diff">
             <div class="diff-head">
-              <code class="diff-path">{file}</code>
+              <code class="diff-path">{showInvisibles(file)}</code>
               <button type="button" class="primary ask-about" onClick={() => void askAbout(agent, file)}>
                 Ask about this file
               </button>

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { FileDiff } from '../../../review/changes-schemas.js';
 import { parseUnifiedDiff, splitRows, type DiffRow } from '../../render/diff.js';
 import { api, onUnpaired } from '../../stores/auth.js';
+import { showBidiControls } from '../../../chat/permissions/visible-text.js';
 
 /** Wide enough for two columns of code side by side; narrower screens read the unified diff. */
 const SPLIT = window.matchMedia('(min-width: 1100px)');
@@ -30,7 +31,7 @@ function Unified({ rows }: { rows: DiffRow[] }) {
         {rows.map((r, i) =>
           r.kind === 'meta' || r.kind === 'hunk' ? (
             <tr key={i} class={`d-${r.kind}`}>
-              <td colSpan={3}>{r.text}</td>
+              <td colSpan={3}>{showBidiControls(r.text)}</td>
             </tr>
           ) : (
             <tr key={i} class={`d-${r.kind}`}>
@@ -40,7 +41,7 @@ function Unified({ rows }: { rows: DiffRow[] }) {
                 <span class="sign" aria-hidden="true">
                   {r.kind === 'add' ? '+' : r.kind === 'del' ? '−' : ' '}
                 </span>
-                {r.text}
+                {showBidiControls(r.text)}
               </td>
             </tr>
           ),
@@ -64,14 +65,18 @@ function Split({ rows }: { rows: DiffRow[] }) {
         {split.map((r, i) =>
           r.kind !== 'pair' ? (
             <tr key={i} class={`d-${r.kind}`}>
-              <td colSpan={4}>{r.text}</td>
+              <td colSpan={4}>{showBidiControls(r.text)}</td>
             </tr>
           ) : (
             <tr key={i}>
               <td class="ln">{r.left ? r.left.no : ''}</td>
-              <td class={`code ${r.left ? (r.left.del ? 'd-del' : '') : 'd-none'}`}>{r.left?.text}</td>
+              <td class={`code ${r.left ? (r.left.del ? 'd-del' : '') : 'd-none'}`}>
+                {r.left && showBidiControls(r.left.text)}
+              </td>
               <td class="ln">{r.right ? r.right.no : ''}</td>
-              <td class={`code ${r.right ? (r.right.add ? 'd-add' : '') : 'd-none'}`}>{r.right?.text}</td>
+              <td class={`code ${r.right ? (r.right.add ? 'd-add' : '') : 'd-none'}`}>
+                {r.right && showBidiControls(r.right.text)}
+              </td>
             </tr>
           ),
         )}

@@ -7,6 +7,7 @@ import { taskHref } from '../../stores/route.js';
 import { isPlayable, VoiceMessage } from '../voice/VoiceMessage.js';
 import { HeldVoiceNote } from '../voice/HeldVoiceNote.js';
 import { NO_SPEECH } from '../../../chat/threads/no-speech.js';
+import { showBidiControls } from '../../../chat/permissions/visible-text.js';
 
 const STATE: Record<string, string> = {
   pending: 'Sending…',
@@ -43,11 +44,12 @@ export function MessageView({ m }: { m: Message }) {
   if (m.kind === 'system')
     return (
       <div class="msg msg-system" data-id={m.id} data-kind="system">
-        {m.text}
+        {showBidiControls(m.text)}
       </div>
     );
   // Until the markdown module has loaded (render/markdown-loader.ts), an agent's text shows as plain text.
   const render = markdown.value;
+  const text = showBidiControls(m.text);
   return (
     <div class={`msg msg-${m.direction} msg-kind-${m.kind}`} data-id={m.id} data-kind={m.kind} data-state={m.state}>
       <div class="bubble">
@@ -55,9 +57,9 @@ export function MessageView({ m }: { m: Message }) {
         {m.kind === 'voice' && <div class="msg-label">Voice</div>}
         {m.text &&
           (m.direction === 'out' && render ? (
-            <div class="msg-text msg-md" dangerouslySetInnerHTML={{ __html: render(m.text) }} />
+            <div class="msg-text msg-md" dangerouslySetInnerHTML={{ __html: render(text) }} />
           ) : (
-            <div class="msg-text">{m.text}</div>
+            <div class="msg-text">{text}</div>
           ))}
         {m.kind === 'voice' && <VoiceMessage m={m} />}
         {/* A failure card's `Log:` line names a file on the daemon's machine; the app opens that log itself. */}
