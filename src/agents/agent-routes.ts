@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { Access } from '../http/access.js';
+import { Access, type RouteAccess } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
@@ -22,15 +22,16 @@ export interface AgentRoutesDeps {
 
 /**
  * The agent operations; each maps AgentError to the spec's status codes. The owner runs the fleet from the operator
- * token or a paired device (Leo Web); a device's spawn may not set `env`, which could change what a template's
- * program runs (PATH, BASH_ENV, LD_PRELOAD): a device steers the configured templates, it does not write new ones.
+ * token or a paired device granted the fleet scope (Leo Web on the owner's phone); a device's spawn may not set
+ * `env`, which could change what a template's program runs (PATH, BASH_ENV, LD_PRELOAD): a device steers the
+ * configured templates, it does not write new ones. An agent's appearance is cosmetic and open to every device.
  */
 export const agentRoutes: FastifyPluginAsync<AgentRoutesDeps> = async (app, deps) => {
   const { supervisor } = deps;
-  const op = { config: { access: Access.operatorOrDevice } };
+  const op = { config: { access: Access.fleet } };
   /** An operation on one agent that answers the agent as it now is; `body` is its request body, if it takes one. */
-  const onAgent = (body?: z.ZodType) => ({
-    ...op,
+  const onAgent = (body?: z.ZodType, access: RouteAccess = Access.fleet) => ({
+    config: { access },
     schema: { params: NameParams, ...(body ? { body } : {}), response: { 200: okOf(Agent) } },
   });
   const run = async <T>(fn: () => Promise<T> | T): Promise<{ ok: true; data: T }> => {
@@ -100,7 +101,7 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesDeps> = async (app, deps
     return run(() => supervisor.setEnvironments(nameOf(req.params), body.environments));
   });
 
-  app.put('/api/v1/agents/:name/appearance', onAgent(AppearanceBody), async (req) => {
+  app.put('/api/v1/agents/:name/appearance', onAgent(AppearanceBody, Access.operatorOrDevice), async (req) => {
     const body = parseInput(AppearanceBody, req.body, 'body');
     return run(() => supervisor.setAppearance(nameOf(req.params), body));
   });

@@ -17,7 +17,7 @@ export class Authenticator {
     if (!record) return null;
     this.store.touch(record.id);
     return record.kind === 'device'
-      ? { kind: 'device', id: record.id, name: record.name }
+      ? { kind: 'device', id: record.id, name: record.name, fleet: record.fleet }
       : { kind: 'client', id: record.id, name: record.name, canPost: record.can_post };
   }
 }

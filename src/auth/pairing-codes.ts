@@ -3,7 +3,8 @@ import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
 import type { Database } from '../store/database.js';
 import { hashToken } from './secrets.js';
-import { DuplicateTokenNameError, type TokenRecord, type TokenStore } from './token-store.js';
+import { DuplicateTokenNameError, type TokenStore } from './token-store.js';
+import type { TokenRecord } from './token-wire.js';
 
 /** How long a pairing code stays redeemable: long enough to reach for a phone, short enough to be worth little. */
 export const PAIRING_CODE_TTL_MS = 10 * 60_000;
@@ -12,6 +13,8 @@ export interface IssuedPairingCode {
   /** Shown once (in the link and its QR code); only its hash is stored. */
   code: string;
   name: string;
+  /** The device the code pairs is granted the fleet scope. */
+  fleet: boolean;
   expires_at: string;
 }
 
@@ -28,16 +31,16 @@ export class PairingCodes {
   ) {}
 
   /** Refuses a name a paired device already has, so the redemption later cannot fail on it. */
-  issue(name: string): IssuedPairingCode {
+  issue(name: string, fleet = false): IssuedPairingCode {
     if (this.tokens.list('device').some((d) => d.name === name))
       throw new DuplicateTokenNameError(`a device named "${name}" already exists`);
     const now = this.clock.now();
     const code = randomBytes(16).toString('base64url');
     this.db.prepare(`DELETE FROM pairing_codes WHERE expires_ms <= ?`).run(now);
     this.db
-      .prepare(`INSERT INTO pairing_codes (hash, name, created_at, expires_ms) VALUES (?, ?, ?, ?)`)
-      .run(hashToken(code), name, rfc3339(now), now + PAIRING_CODE_TTL_MS);
-    return { code, name, expires_at: rfc3339(now + PAIRING_CODE_TTL_MS) };
+      .prepare(`INSERT INTO pairing_codes (hash, name, fleet, created_at, expires_ms) VALUES (?, ?, ?, ?, ?)`)
+      .run(hashToken(code), name, fleet ? 1 : 0, rfc3339(now), now + PAIRING_CODE_TTL_MS);
+    return { code, name, fleet, expires_at: rfc3339(now + PAIRING_CODE_TTL_MS) };
   }
 
   /**
@@ -47,10 +50,10 @@ export class PairingCodes {
   redeem(code: string): { record: TokenRecord; token: string } | null {
     return this.db.transaction(() => {
       const row = this.db
-        .prepare(`DELETE FROM pairing_codes WHERE hash = ? RETURNING name, expires_ms`)
-        .get(hashToken(code)) as { name: string; expires_ms: number } | undefined;
+        .prepare(`DELETE FROM pairing_codes WHERE hash = ? RETURNING name, fleet, expires_ms`)
+        .get(hashToken(code)) as { name: string; fleet: number; expires_ms: number } | undefined;
       if (!row || row.expires_ms <= this.clock.now()) return null;
-      return this.tokens.issue('device', row.name);
+      return this.tokens.issue('device', row.name, { fleet: row.fleet === 1 });
     })();
   }
 }

@@ -6,12 +6,20 @@ import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
 import { pairingLink } from './pairing-link.js';
 import type { PairingCodes } from './pairing-codes.js';
-import { DuplicateTokenNameError, TokenName, TokenRecord } from './token-store.js';
+import { DuplicateTokenNameError } from './token-store.js';
+import { TokenName, TokenRecord } from './token-wire.js';
 
-export const CreatePairingCodeBody = z.strictObject({ name: TokenName });
+/** fleet: the device is granted fleet writes (spawn, environments, lifecycle, task runs); off unless asked for. */
+export const CreatePairingCodeBody = z.strictObject({ name: TokenName, fleet: z.boolean().default(false) });
 export const PairBody = z.strictObject({ code: z.string().min(1).max(128) });
 /** A one-time code for a device named `name`, and the app link that carries it. */
-export const PairingCode = z.object({ code: z.string(), name: z.string(), expires_at: z.string(), url: z.string() });
+export const PairingCode = z.object({
+  code: z.string(),
+  name: z.string(),
+  fleet: z.boolean(),
+  expires_at: z.string(),
+  url: z.string(),
+});
 export const Paired = z.object({ device: TokenRecord, token: z.string() });
 
 export interface PairingRoutesDeps {
@@ -30,9 +38,9 @@ export const pairingRoutes: FastifyPluginAsync<PairingRoutesDeps> = async (app, 
     schema: { body: CreatePairingCodeBody, response: { 201: okOf(PairingCode) } },
   };
   app.post('/api/v1/devices/pairing-codes', pairingCode, async (req, reply) => {
-    const { name } = parseInput(CreatePairingCodeBody, req.body, 'body');
+    const { name, fleet } = parseInput(CreatePairingCodeBody, req.body, 'body');
     try {
-      const issued = codes.issue(name);
+      const issued = codes.issue(name, fleet);
       return reply.code(201).send(ok({ ...issued, url: pairingLink(appUrl(), issued.code) }));
     } catch (err) {
       if (err instanceof DuplicateTokenNameError) throw conflict(err.message);

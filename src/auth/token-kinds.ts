@@ -12,5 +12,6 @@ export type Principal =
   | { kind: 'anonymous' }
   | { kind: 'operator' }
   | { kind: 'agent' }
-  | { kind: 'device'; id: string; name: string }
+  /** fleet: granted fleet writes at pairing (or later); see Access.fleet. */
+  | { kind: 'device'; id: string; name: string; fleet: boolean }
   | { kind: 'client'; id: string; name: string; canPost: boolean };

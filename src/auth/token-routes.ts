@@ -1,35 +1,39 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
-import { conflict, notFound, ok } from '../http/envelope.js';
+import { conflict, HttpError, notFound, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
-import {
-  DuplicateTokenNameError,
-  TokenName,
-  type IssuedTokenKind,
-  TokenRecord,
-  type TokenStore,
-} from './token-store.js';
+import { Caller, callerOf } from './caller.js';
+import { DuplicateTokenNameError, type TokenGrants, type TokenStore } from './token-store.js';
+import { DeviceScopeBody, TokenName, type IssuedTokenKind, TokenRecord } from './token-wire.js';
 
-export const CreateDeviceBody = z.strictObject({ name: TokenName });
+export const CreateDeviceBody = z.strictObject({ name: TokenName, fleet: z.boolean().default(false) });
 export const CreateClientBody = z.strictObject({ name: TokenName, can_post: z.boolean().default(false) });
 const IdParams = z.object({ id: z.string().min(1).max(128) });
 /** A token as issued: its record and the secret itself, shown this once. */
 export const IssuedToken = TokenRecord.extend({ token: z.string() });
 export const RevokedToken = TokenRecord.extend({ revoked: z.literal(true) });
 
+export interface TokenRoutesDeps {
+  tokens: TokenStore;
+  /** Ends what a revoked token still holds. */
+  revoked(record: TokenRecord): void;
+  /** A device's fleet scope changed: its open streams end, so its app reconnects and reads what it may do now. */
+  scopeChanged(record: TokenRecord): void;
+}
+
 /**
- * Operator-only management of paired devices and API clients; the same operations back `leo device|client`. Revoking
- * deletes the token's row (its push subscriptions go with it: a foreign key), then `revoked` ends what it still holds.
+ * Management of paired devices and API clients, the operator's; the same operations back `leo device|client`.
+ * Revoking deletes the token's row (its push subscriptions go with it: a foreign key), then `revoked` ends what it
+ * still holds. A device granted the fleet scope (the owner's phone) may also list the devices and grant or take back
+ * the scope, from Leo Web's device list; pairing and revoking stay the operator's. `GET /api/v1/me` tells any token
+ * what it is and may do.
  */
-export const tokenRoutes: FastifyPluginAsync<{ tokens: TokenStore; revoked(record: TokenRecord): void }> = async (
-  app,
-  { tokens, revoked },
-) => {
-  const issue = (kind: IssuedTokenKind, name: string, canPost: boolean) => {
+export const tokenRoutes: FastifyPluginAsync<TokenRoutesDeps> = async (app, { tokens, revoked, scopeChanged }) => {
+  const issue = (kind: IssuedTokenKind, name: string, grants: TokenGrants) => {
     try {
-      const { record, token } = tokens.issue(kind, name, canPost);
+      const { record, token } = tokens.issue(kind, name, grants);
       return ok({ ...record, token });
     } catch (err) {
       if (err instanceof DuplicateTokenNameError) throw conflict(err.message);
@@ -49,19 +53,40 @@ export const tokenRoutes: FastifyPluginAsync<{ tokens: TokenStore; revoked(recor
 
   app.post('/api/v1/devices', issuing(CreateDeviceBody), async (req, reply) => {
     const body = parseInput(CreateDeviceBody, req.body, 'body');
-    return reply.code(201).send(issue('device', body.name, false));
+    return reply.code(201).send(issue('device', body.name, { fleet: body.fleet }));
   });
-  app.get('/api/v1/devices', listing, async () => ok(tokens.list('device')));
+  app.get('/api/v1/devices', { ...listing, config: { access: Access.fleet } }, async () => ok(tokens.list('device')));
+  const scoping = {
+    config: { access: Access.fleet },
+    schema: { params: IdParams, body: DeviceScopeBody, response: { 200: okOf(TokenRecord) } },
+  };
+  app.patch('/api/v1/devices/:id', scoping, async (req, reply) => {
+    const { id } = parseInput(IdParams, req.params, 'params');
+    const { fleet } = parseInput(DeviceScopeBody, req.body, 'body');
+    const record = tokens.setFleet(id, fleet);
+    if (!record) throw notFound(`no device with id or name "${id}"`);
+    // Once this answer is out: a device changing its own scope would otherwise lose the connection carrying it.
+    reply.raw.once('close', () => scopeChanged(record));
+    return ok(record);
+  });
   app.delete('/api/v1/devices/:id', revoking, async (req) =>
     revoke('device', parseInput(IdParams, req.params, 'params').id),
   );
 
   app.post('/api/v1/clients', issuing(CreateClientBody), async (req, reply) => {
     const body = parseInput(CreateClientBody, req.body, 'body');
-    return reply.code(201).send(issue('client', body.name, body.can_post));
+    return reply.code(201).send(issue('client', body.name, { canPost: body.can_post }));
   });
   app.get('/api/v1/clients', listing, async () => ok(tokens.list('client')));
   app.delete('/api/v1/clients/:id', revoking, async (req) =>
     revoke('client', parseInput(IdParams, req.params, 'params').id),
   );
+
+  const me = { config: { access: Access.anyToken }, schema: { response: { 200: okOf(Caller) } } };
+  app.get('/api/v1/me', me, async (req) => {
+    const p = req.principal;
+    // Access.anyToken admits no anonymous caller; the check keeps the type honest.
+    if (!p || p.kind === 'anonymous') throw new HttpError(401, 'missing bearer token', 'unauthorized');
+    return ok(callerOf(p));
+  });
 };

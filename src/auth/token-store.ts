@@ -1,30 +1,9 @@
-import { z } from 'zod';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { rfc3339 } from '../core/time.js';
 import { hashToken, newToken } from './secrets.js';
-
-export const IssuedTokenKind = z.enum(['device', 'client']);
-export type IssuedTokenKind = z.infer<typeof IssuedTokenKind>;
-
-/** The wire shape of a paired device or API client; the token itself is shown once, at creation, never again. */
-export const TokenRecord = z.object({
-  id: z.string(),
-  kind: IssuedTokenKind,
-  name: z.string(),
-  can_post: z.boolean(),
-  created_at: z.string(),
-  last_used_at: z.string().nullable(),
-});
-export type TokenRecord = z.infer<typeof TokenRecord>;
-
-export const TokenName = z
-  .string()
-  .trim()
-  .min(1, 'name must not be empty')
-  .max(64, 'name must be at most 64 characters')
-  .regex(/^[\p{L}\p{N} ._'-]+$/u, "name may hold letters, digits, spaces and . _ ' -");
+import type { IssuedTokenKind, TokenRecord } from './token-wire.js';
 
 export class DuplicateTokenNameError extends Error {}
 
@@ -33,11 +12,19 @@ interface Row {
   kind: IssuedTokenKind;
   name: string;
   can_post: number;
+  fleet: number;
   created_at: string;
   last_used_at: string | null;
 }
 
-const toRecord = (r: Row): TokenRecord => ({ ...r, can_post: r.can_post === 1 });
+const toRecord = (r: Row): TokenRecord => ({ ...r, can_post: r.can_post === 1, fleet: r.fleet === 1 });
+const COLUMNS = 'id, kind, name, can_post, fleet, created_at, last_used_at';
+
+/** What a new token may do beyond its kind's routes: can_post for an API client, fleet for a device. */
+export interface TokenGrants {
+  canPost?: boolean;
+  fleet?: boolean;
+}
 
 /** Paired-device and API-client tokens. Only SHA-256 hashes are stored; a lookup is by hash, never by value. */
 export class TokenStore {
@@ -48,20 +35,21 @@ export class TokenStore {
     private readonly clock: Clock,
   ) {}
 
-  issue(kind: IssuedTokenKind, name: string, canPost = false): { record: TokenRecord; token: string } {
+  issue(kind: IssuedTokenKind, name: string, grants: TokenGrants = {}): { record: TokenRecord; token: string } {
     const token = newToken(kind === 'device' ? 'leo_dev' : 'leo_cli');
     const row: Row = {
       id: newId(this.clock.now()),
       kind,
       name,
-      can_post: kind === 'client' && canPost ? 1 : 0,
+      can_post: kind === 'client' && grants.canPost ? 1 : 0,
+      fleet: kind === 'device' && grants.fleet ? 1 : 0,
       created_at: rfc3339(this.clock.now()),
       last_used_at: null,
     };
     try {
       this.db
         .prepare(
-          `INSERT INTO tokens (id, kind, name, hash, can_post, created_at) VALUES (@id, @kind, @name, @hash, @can_post, @created_at)`,
+          `INSERT INTO tokens (id, kind, name, hash, can_post, fleet, created_at) VALUES (@id, @kind, @name, @hash, @can_post, @fleet, @created_at)`,
         )
         .run({ ...row, hash: hashToken(token) });
     } catch (err) {
@@ -73,26 +61,32 @@ export class TokenStore {
   }
 
   list(kind: IssuedTokenKind): TokenRecord[] {
-    const rows = this.db
-      .prepare(`SELECT id, kind, name, can_post, created_at, last_used_at FROM tokens WHERE kind = ? ORDER BY id`)
-      .all(kind) as Row[];
+    const rows = this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE kind = ? ORDER BY id`).all(kind) as Row[];
     return rows.map(toRecord);
   }
 
   /** Revokes by id or by name; returns the revoked record, or null when nothing matched. */
   revoke(kind: IssuedTokenKind, idOrName: string): TokenRecord | null {
     const row = this.db
-      .prepare(
-        `DELETE FROM tokens WHERE kind = ? AND (id = ? OR name = ?) RETURNING id, kind, name, can_post, created_at, last_used_at`,
-      )
+      .prepare(`DELETE FROM tokens WHERE kind = ? AND (id = ? OR name = ?) RETURNING ${COLUMNS}`)
       .get(kind, idOrName, idOrName) as Row | undefined;
     return row ? toRecord(row) : null;
   }
 
-  find(token: string): TokenRecord | null {
+  /**
+   * Grants or takes back a device's fleet scope, by id or by name; the updated record, or null when no device matched.
+   * Every request is checked against the stored row, so the next one is decided by the new value.
+   */
+  setFleet(idOrName: string, fleet: boolean): TokenRecord | null {
     const row = this.db
-      .prepare(`SELECT id, kind, name, can_post, created_at, last_used_at FROM tokens WHERE hash = ?`)
-      .get(hashToken(token)) as Row | undefined;
+      .prepare(`UPDATE tokens SET fleet = ? WHERE kind = 'device' AND (id = ? OR name = ?) RETURNING ${COLUMNS}`)
+      .get(fleet ? 1 : 0, idOrName, idOrName) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  find(token: string): TokenRecord | null {
+    const row = this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE hash = ?`).get(hashToken(token)) as
+      Row | undefined;
     return row ? toRecord(row) : null;
   }
 

@@ -57,6 +57,7 @@ program
     'reach Leo Web from a phone at https://<host>/: allows the host, prints the Tailscale Serve or proxy set-up and a pairing QR',
   )
   .option('--device <name>', 'the name the paired phone gets')
+  .option('--fleet', 'let the phone run the fleet (spawn, environments, start/stop, rename, remove, run tasks)', false)
   .action(runRemoteCommand);
 
 program

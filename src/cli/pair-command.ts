@@ -12,10 +12,14 @@ export type IssuedLink = IssuedPairingCode & { url: string; daemonUrl: string };
  */
 export type LinkAddress = { host?: string; origin?: string };
 
-/** Asks the running daemon for a one-time pairing code; the daemon knows the port it really listens on. */
-export async function requestLink(name: string, at: LinkAddress = {}): Promise<IssuedLink> {
+/**
+ * Asks the running daemon for a one-time pairing code; the daemon knows the port it really listens on. fleet: the
+ * device may run the fleet (spawn, environments, start/stop…).
+ */
+export async function requestLink(name: string, at: LinkAddress = {}, fleet = false): Promise<IssuedLink> {
   const issued = await callDaemon<IssuedPairingCode & { url: string }>('POST', '/api/v1/devices/pairing-codes', {
     name,
+    fleet,
   });
   // A phone cannot reach 127.0.0.1: the link may name a host the daemon also answers on (web.allowed_hosts).
   const url = new URL(issued.url);
@@ -30,25 +34,30 @@ export async function requestLink(name: string, at: LinkAddress = {}): Promise<I
 }
 
 export async function printLink(issued: IssuedLink): Promise<void> {
-  console.log(`Open this link on "${issued.name}" to pair it (one use, until ${issued.expires_at}):`);
+  const may = issued.fleet ? 'it may run the fleet' : 'it may read and chat, not spawn or stop agents';
+  console.log(`Open this link on "${issued.name}" to pair it (${may}; one use, until ${issued.expires_at}):`);
   console.log(`  ${issued.url}`);
   console.log(await QRCode.toString(issued.url, { type: 'terminal', small: true }));
 }
 
-/** `leo device pair <name>`: a link and its QR code that pair one browser as the device <name>. */
-export async function runPairCommand(name: string, o: { host?: string }): Promise<void> {
+/** `leo device pair <name> [--fleet]`: a link and its QR code that pair one browser as the device <name>. */
+export async function runPairCommand(name: string, o: { host?: string; fleet: boolean }): Promise<void> {
   try {
-    await printLink(await requestLink(name, o.host ? { host: o.host } : {}));
+    await printLink(await requestLink(name, o.host ? { host: o.host } : {}, o.fleet));
   } catch (err) {
     console.error(`leo: ${(err as Error).message}`);
     process.exit(1);
   }
 }
 
-/** Prints a link (and its QR code) that pairs one new browser, named for when it was offered; returns the link. */
+/**
+ * Prints a link (and its QR code) that pairs one new browser, named for when it was offered; returns the link. It is
+ * the owner's own browser (the link is printed in the terminal that started the daemon, or `leo open` opens it on this
+ * machine), so it may run the fleet.
+ */
 export async function offerBrowserPairing(): Promise<string> {
   const stamp = new Date().toISOString().slice(0, 19).replace('T', ' ').replaceAll(':', '.');
-  const issued = await requestLink(`browser ${stamp}`);
+  const issued = await requestLink(`browser ${stamp}`, {}, true);
   await printLink(issued);
   return issued.url;
 }

@@ -72,7 +72,7 @@ export function remoteInstructions(host: string, upstream: URL): string {
  * `leo remote <host>`: lets the daemon answer to `host` (web.allowed_hosts in leo.yaml, comments and mode kept; the
  * daemon reloads it), prints what to run in front of it, and a pairing link with its QR code at https://<host>/.
  */
-export async function runRemoteCommand(rawHost: string, o: { device?: string }): Promise<void> {
+export async function runRemoteCommand(rawHost: string, o: { device?: string; fleet: boolean }): Promise<void> {
   const host = rawHost.toLowerCase().replace(/\.$/, '');
   const problem = dnsNameProblem(host);
   if (problem) return fail(`${JSON.stringify(rawHost)} is not a DNS name: ${problem}`);
@@ -86,7 +86,7 @@ export async function runRemoteCommand(rawHost: string, o: { device?: string }):
   );
   let issued;
   try {
-    issued = await requestLink(o.device ?? `phone via ${host}`, { origin: `https://${host}` });
+    issued = await requestLink(o.device ?? `phone via ${host}`, { origin: `https://${host}` }, o.fleet);
   } catch (err) {
     // No daemon to ask: the set-up can still be printed from leo.yaml's web.listen, when it names a fixed port.
     const configured = await configuredOrigin(paths.configFile);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ensureTokenFile } from '../auth/token-file.js';
-import { DuplicateTokenNameError, TokenName, type IssuedTokenKind, type TokenRecord } from '../auth/token-store.js';
-import { TokenStore } from '../auth/token-store.js';
+import { DuplicateTokenNameError, TokenStore, type TokenGrants } from '../auth/token-store.js';
+import { TokenName, type IssuedTokenKind, type TokenRecord } from '../auth/token-wire.js';
 import { systemClock } from '../core/clock.js';
 import { resolvePaths } from '../core/home.js';
 import { openDatabase } from '../store/database.js';
@@ -28,14 +28,23 @@ export function registerTokenCommands(program: Command): void {
     .description('print a one-time link (and its QR code) that pairs a browser as this device')
     .option('--host <host>', 'the host name the link uses, for a phone (one of web.allowed_hosts)')
     .option('--token', 'print a device token instead of a link (for clients that are not a browser)')
-    .action((name: string, o: { host?: string; token?: boolean }) =>
-      o.token ? issue('device', name, false) : runPairCommand(name, o),
+    .option(
+      '--fleet',
+      'let the device run the fleet: spawn, environments, start/stop, rename, remove, run tasks',
+      false,
+    )
+    .action((name: string, o: { host?: string; token?: boolean; fleet: boolean }) =>
+      o.token ? issue('device', name, { fleet: o.fleet }) : runPairCommand(name, o),
     );
   device
     .command('list')
     .option('--json')
-    .description('list paired devices')
+    .description('list paired devices, with the ones that may run the fleet')
     .action((o) => list('device', o.json));
+  device
+    .command('fleet <id-or-name> <on|off>')
+    .description('grant (on) or take back (off) a paired device’s fleet scope; it applies to its next request')
+    .action((id: string, state: string) => setFleet(id, state));
   device
     .command('revoke <id-or-name>')
     .description('revoke a device token')
@@ -46,7 +55,7 @@ export function registerTokenCommands(program: Command): void {
     .command('add <name>')
     .option('--can-post', 'allow this client to post chat messages', false)
     .description('create an API-client token; it is printed once')
-    .action((name: string, o: { canPost: boolean }) => issue('client', name, o.canPost));
+    .action((name: string, o: { canPost: boolean }) => issue('client', name, { canPost: o.canPost }));
   client
     .command('list')
     .option('--json')
@@ -74,12 +83,13 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function issue(kind: IssuedTokenKind, rawName: string, canPost: boolean): void {
+function issue(kind: IssuedTokenKind, rawName: string, grants: TokenGrants): void {
   const name = TokenName.safeParse(rawName);
   if (!name.success) fail(`name: ${name.error.issues[0]!.message}`);
   try {
-    const { record, token } = withStore((s) => s.issue(kind, name.data, canPost));
-    console.log(`${kind} "${record.name}" created (id ${record.id}${record.can_post ? ', can_post' : ''})`);
+    const { record, token } = withStore((s) => s.issue(kind, name.data, grants));
+    const flags = `${record.can_post ? ', can_post' : ''}${record.fleet ? ', fleet' : ''}`;
+    console.log(`${kind} "${record.name}" created (id ${record.id}${flags})`);
     console.log(`token: ${token}`);
     console.log('This token is shown once; store it now. Revoke it with `leo ' + kind + ' revoke ' + record.id + '`.');
   } catch (err) {
@@ -100,29 +110,58 @@ function list(kind: IssuedTokenKind, json: boolean | undefined): void {
  * database when no daemon answers, since then nothing is held.
  */
 async function revoke(kind: IssuedTokenKind, idOrName: string): Promise<void> {
-  const record = (await revokeInDaemon(kind, idOrName)) ?? withStore((s) => s.revoke(kind, idOrName));
+  const inDaemon = await tokenInDaemon('DELETE', kind, idOrName);
+  const record = inDaemon === undefined ? withStore((s) => s.revoke(kind, idOrName)) : inDaemon;
   if (!record) fail(`no ${kind} with id or name "${idOrName}"`);
   console.log(`revoked ${kind} "${record.name}" (${record.id})`);
 }
 
-/** The revoked record, null when the daemon knows no such token, undefined when no daemon is running. */
-async function revokeInDaemon(kind: IssuedTokenKind, idOrName: string): Promise<TokenRecord | null | undefined> {
+/**
+ * `leo device fleet <id-or-name> on|off`. Through the running daemon too, so the device's open streams end and its app
+ * reconnects to learn what it may do now; the scope itself is read from the database on every request.
+ */
+async function setFleet(idOrName: string, state: string): Promise<void> {
+  if (state !== 'on' && state !== 'off') fail(`fleet: say "on" or "off", not "${state}"`);
+  const fleet = state === 'on';
+  const inDaemon = await tokenInDaemon('PATCH', 'device', idOrName, { fleet });
+  const record = inDaemon === undefined ? withStore((s) => s.setFleet(idOrName, fleet)) : inDaemon;
+  if (!record) fail(`no device with id or name "${idOrName}"`);
+  console.log(
+    fleet
+      ? `device "${record.name}" may now run the fleet (spawn, environments, start/stop, rename, remove, run tasks)`
+      : `device "${record.name}" may no longer run the fleet; it still reads and chats`,
+  );
+}
+
+/**
+ * A token route on the running daemon's socket: the record it answers, null when the daemon knows no such token,
+ * undefined when no daemon is running (the caller then works on the database itself).
+ */
+async function tokenInDaemon(
+  method: 'DELETE' | 'PATCH',
+  kind: IssuedTokenKind,
+  idOrName: string,
+  body?: object,
+): Promise<TokenRecord | null | undefined> {
   const target = { socketPath: resolvePaths().socketFile, path: `/api/v1/${kind}s/${encodeURIComponent(idOrName)}` };
   let res: { status: number; text: string };
   try {
-    res = await daemonRequest(target, { method: 'DELETE' });
+    res = await daemonRequest(
+      target,
+      body ? { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : { method },
+    );
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ECONNREFUSED') return undefined;
     throw err;
   }
   if (res.status === 404) return null;
-  const body = JSON.parse(res.text) as { ok: boolean; data?: TokenRecord; error?: string };
-  if (!body.ok || !body.data) fail(body.error ?? `the daemon answered HTTP ${res.status}`);
-  return body.data;
+  const answer = JSON.parse(res.text) as { ok: boolean; data?: TokenRecord; error?: string };
+  if (!answer.ok || !answer.data) fail(answer.error ?? `the daemon answered HTTP ${res.status}`);
+  return answer.data;
 }
 
 function formatRecord(r: TokenRecord): string {
-  const flags = r.kind === 'client' ? (r.can_post ? '  can_post' : '  read-only') : '';
+  const flags = r.kind === 'client' ? (r.can_post ? '  can_post' : '  read-only') : r.fleet ? '  fleet' : '  no fleet';
   return `${r.id}  ${r.name}${flags}  created ${r.created_at}  last used ${r.last_used_at ?? 'never'}`;
 }

@@ -216,6 +216,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
       tokenRequests.end(record.id);
       presence.forget(viewerOf(record));
     },
+    scopeChanged: (record) => tokenRequests.end(record.id),
   });
   await app.register(eventsRoutes, { hub, caps: streams });
 

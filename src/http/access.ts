@@ -11,12 +11,19 @@ export interface RouteAccess {
   socketOnly?: boolean;
   /** API-client tokens are admitted only when issued with can_post. */
   clientMustPost?: boolean;
+  /** Device tokens are admitted only when granted the fleet scope. */
+  deviceMustRunFleet?: boolean;
 }
 
 export const Access = {
   public: { tokens: 'public' },
   operator: { tokens: ['operator'] },
   operatorOrDevice: { tokens: ['operator', 'device'] },
+  /**
+   * Fleet writes — spawn, environments, template, start/stop/restart/reset, rename, remove, running a task — and
+   * granting that scope: the spec reserves them for the operator; a device holds them only when paired with the scope.
+   */
+  fleet: { tokens: ['operator', 'device'], deviceMustRunFleet: true },
   /** Read-only observers: dashboards hold API-client tokens. */
   readers: { tokens: ['operator', 'device', 'client'] },
   anyToken: { tokens: ['operator', 'device', 'client', 'agent'] },
@@ -25,7 +32,26 @@ export const Access = {
 } as const satisfies Record<string, RouteAccess>;
 
 export type AccessDecision =
-  { allowed: true; principal: Principal } | { allowed: false; status: 401 | 403 | 404; error: string; code: string };
+  | { allowed: true; principal: Principal }
+  | {
+      allowed: false;
+      status: 401 | 403 | 404;
+      error: string;
+      code: string;
+      /** The scope the caller lacks, for a client that hides what it may not do. */
+      details?: { scope: 'fleet' };
+    };
+
+/** Leo Web reads `details.scope` to hide the fleet controls; the words are for a person who called the route. */
+const FLEET_REFUSAL = {
+  allowed: false,
+  status: 403,
+  error:
+    'this device lacks the fleet scope: spawning, stopping or changing agents and running tasks need it ' +
+    '(grant it with `leo device fleet <name> on`, or pair with `leo device pair <name> --fleet`)',
+  code: 'forbidden',
+  details: { scope: 'fleet' },
+} as const satisfies AccessDecision;
 
 /** Pure: decides a request from how it arrived, the route's declaration and the bearer token's owner. */
 export function decideAccess(input: {
@@ -56,5 +82,6 @@ export function decideAccess(input: {
     };
   if (access.clientMustPost && principal.kind === 'client' && !principal.canPost)
     return { allowed: false, status: 403, error: 'this API client was not granted can_post', code: 'forbidden' };
+  if (access.deviceMustRunFleet && principal.kind === 'device' && !principal.fleet) return FLEET_REFUSAL;
   return { allowed: true, principal };
 }

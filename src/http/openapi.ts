@@ -75,5 +75,9 @@ function withoutUnusedInputs(generated: ReturnType<typeof componentsOf>): OpenAP
 function accessLabel(access: RouteAccess): string {
   if (access.socketOnly) return 'socket';
   if (access.tokens === 'public') return 'public';
-  return [...access.tokens, ...(access.clientMustPost ? ['(client with can_post)'] : [])].join(' ');
+  return [
+    ...access.tokens,
+    ...(access.clientMustPost ? ['(client with can_post)'] : []),
+    ...(access.deviceMustRunFleet ? ['(device with the fleet scope)'] : []),
+  ].join(' ');
 }

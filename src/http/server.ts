@@ -191,7 +191,12 @@ export function createServer(opts: ServerOptions): LeoServer {
       const body =
         decision.status === 404
           ? notFoundBody(request.method, request.url)
-          : { ok: false, error: decision.error, code: decision.code };
+          : {
+              ok: false,
+              error: decision.error,
+              code: decision.code,
+              ...(decision.details ? { details: decision.details } : {}),
+            };
       refuse(request, reply, decision.status, body);
       return reply;
     }

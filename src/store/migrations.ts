@@ -300,4 +300,18 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'device fleet scope',
+    up(db) {
+      // Fleet writes (spawn, environments, lifecycle, task runs) became a scope a device is granted at pairing (issue
+      // 29). Devices paired before it had those writes: they keep them, so an upgrade does not lock the owner's phone
+      // out of the fleet; `leo device list` shows who holds it and `leo device fleet <name> off` takes it back. A code
+      // carries the scope its device will get.
+      db.exec(`
+        ALTER TABLE tokens ADD COLUMN fleet INTEGER NOT NULL DEFAULT 0;
+        UPDATE tokens SET fleet = 1 WHERE kind = 'device';
+        ALTER TABLE pairing_codes ADD COLUMN fleet INTEGER NOT NULL DEFAULT 0;
+      `);
+    },
+  },
 ];

@@ -88,8 +88,12 @@ export const taskRoutes: FastifyPluginAsync<{
     return ok({ task: name, run_id: id, ...tail } satisfies RunLogTail);
   });
 
-  // Devices may run a task now, as they may start and stop agents: it runs what leo.yaml already says, as configured.
-  const run = { ...owner, schema: { params: TaskParams, response: { 202: okOf(TaskRunStarted) } } };
+  // A device granted the fleet scope may run a task now, as it may start and stop agents: it runs what leo.yaml
+  // already says, as configured.
+  const run = {
+    config: { access: Access.fleet },
+    schema: { params: TaskParams, response: { 202: okOf(TaskRunStarted) } },
+  };
   app.post('/api/v1/tasks/:name/run', run, async (req, reply) => {
     const { name } = parseInput(TaskParams, req.params, 'params');
     if (!taskExists(name)) throw notFound(`no task named "${name}"`);

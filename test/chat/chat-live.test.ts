@@ -125,7 +125,7 @@ describe('Leo Chat threads with a shell agent in real tmux', () => {
 
   it('API clients post only with can_post, as client:<name>; agent tokens are refused', async () => {
     const ro = t.daemon.tokens.issue('client', 'watcher').token;
-    const rw = t.daemon.tokens.issue('client', 'bot', true).token;
+    const rw = t.daemon.tokens.issue('client', 'bot', { canPost: true }).token;
     const send = (token: string) =>
       request(t.tcp, 'POST', '/api/v1/chat/den/messages', { token, body: { text: 'from a bot' } });
     assert.equal((await send(ro)).status, 403);

@@ -26,7 +26,7 @@ export async function startFuzzDaemon(opts: { config?: string; web?: string } = 
     operator: t.daemon.operatorToken,
     agent: t.daemon.agentToken,
     device: t.daemon.tokens.issue('device', 'fuzz phone').token,
-    client: t.daemon.tokens.issue('client', 'fuzz board', true).token,
+    client: t.daemon.tokens.issue('client', 'fuzz board', { canPost: true }).token,
   };
   const spawned = await send(t.socket, {
     method: 'POST',

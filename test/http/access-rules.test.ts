@@ -7,7 +7,8 @@ import { checkHostAndOrigin, hostnameOf } from '../../src/http/host-gate.js';
 const tokens: Record<string, Principal> = {
   op: { kind: 'operator' },
   ag: { kind: 'agent' },
-  dev: { kind: 'device', id: 'd1', name: 'phone' },
+  dev: { kind: 'device', id: 'd1', name: 'phone', fleet: false },
+  own: { kind: 'device', id: 'd2', name: 'own phone', fleet: true },
   ro: { kind: 'client', id: 'c1', name: 'den', canPost: false },
   rw: { kind: 'client', id: 'c2', name: 'bot', canPost: true },
 };
@@ -55,6 +56,18 @@ describe('decideAccess', () => {
     assert.equal(!d.allowed && d.status, 403);
     assert.match(!d.allowed ? d.error : '', /can_post/);
     assert.equal(decide(posting, 'Bearer rw').allowed, true);
+  });
+
+  it('fleet writes admit the operator and devices granted the scope; the refusal names the scope', () => {
+    assert.equal(decide(Access.fleet, 'Bearer op').allowed, true);
+    assert.deepEqual(decide(Access.fleet, 'Bearer own'), { allowed: true, principal: tokens.own });
+    const d = decide(Access.fleet, 'Bearer dev');
+    assert.equal(!d.allowed && d.status, 403);
+    assert.equal(!d.allowed && d.code, 'forbidden');
+    assert.match(!d.allowed ? d.error : '', /fleet scope/);
+    assert.deepEqual(!d.allowed && d.details, { scope: 'fleet' });
+    assert.equal(decide(Access.fleet, 'Bearer rw').allowed, false);
+    assert.equal(decide(Access.fleet, undefined, true).allowed, true);
   });
 
   it('public routes need no token on TCP', () => {

@@ -83,11 +83,11 @@ describe('connection choice', () => {
   const view = (since: number, holder: ConnectionHolder | null, inFlight = 0) => ({ since, holder, inFlight });
   const client = dashboard!;
   const owner = operator!;
-  const phone = holderOf({ kind: 'device', id: 'p1', name: 'phone' })!;
+  const phone = holderOf({ kind: 'device', id: 'p1', name: 'phone', fleet: false })!;
 
   it('ranks the agents and clients below the operator and devices', () => {
     assert.deepEqual(
-      [dashboardToken, operatorToken, { kind: 'agent' }, { kind: 'device', id: 'p1', name: 'phone' }].map(
+      [dashboardToken, operatorToken, { kind: 'agent' }, { kind: 'device', id: 'p1', name: 'phone', fleet: false }].map(
         (p) => holderOf(p as Principal)!.tier,
       ),
       ['client', 'owner', 'client', 'owner'],

@@ -148,6 +148,9 @@ describe('OpenAPI: the document covers every route and agrees with the live daem
     await call({ method: 'POST', route: '/api/v1/devices', body: { name: 'tour phone' } });
     await call({ method: 'POST', route: '/api/v1/devices', body: { name: '' } });
     await call({ method: 'GET', route: '/api/v1/devices' });
+    await call({ method: 'PATCH', route: '/api/v1/devices/:id', params: { id: 'tour phone' }, body: { fleet: true } });
+    await call({ method: 'PATCH', route: '/api/v1/devices/:id', params: { id: 'nobody' }, body: { fleet: true } });
+    await call({ method: 'GET', route: '/api/v1/me' });
     await call({ method: 'DELETE', route: '/api/v1/devices/:id', params: { id: device.json.data.id } });
     await call({ method: 'POST', route: '/api/v1/clients', body: { name: 'tour dash', can_post: true } });
     await call({ method: 'GET', route: '/api/v1/clients' });

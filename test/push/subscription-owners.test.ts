@@ -25,7 +25,10 @@ describe('push subscription owners', () => {
     const file = path.join(dir, 'old.db');
     const step = migrations.findIndex((m) => m.name === 'push subscription owners');
     const old = openDatabase(file, migrations.slice(0, step));
-    new TokenStore(old, new ManualClock()).issue('device', 'phone');
+    // A device as that schema stored it (TokenStore writes today's columns).
+    old
+      .prepare('INSERT INTO tokens (id, kind, name, hash, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run('d1', 'device', 'phone', 'h1', 'x');
     old
       .prepare('INSERT INTO push_subscriptions (id, provider, body, created_at) VALUES (?, ?, ?, ?)')
       .run('s1', 'webhook', JSON.stringify({ ...hook(1), id: 's1', device: 'phone' }), 'x');

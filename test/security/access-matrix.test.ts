@@ -14,14 +14,16 @@ import { until } from '../helpers/wait.js';
 import { bounded, probe, type ProbeResult } from './probe.js';
 import { PRINCIPALS, agentSessionVariable, issueTokens, type PrincipalName, type Tokens } from './principals.js';
 
-type Holder = 'operator' | 'device' | 'agent' | 'client' | 'poster';
+type Holder = 'operator' | 'device' | 'fleet' | 'agent' | 'client' | 'poster';
 /** Who a route admits on TCP: anyone, nobody (socket only), or the listed token holders. */
 type Admits = 'public' | 'socket' | readonly Holder[];
 
 const OPERATOR: Admits = ['operator'];
-const OPERATOR_DEVICE: Admits = ['operator', 'device'];
-const READERS: Admits = ['operator', 'device', 'client', 'poster'];
-const POSTERS: Admits = ['operator', 'device', 'poster'];
+const OPERATOR_DEVICE: Admits = ['operator', 'device', 'fleet'];
+/** Fleet writes (issue 29): the spec's operator-only agent writes, and the devices granted the fleet scope. */
+const FLEET: Admits = ['operator', 'fleet'];
+const READERS: Admits = ['operator', 'device', 'fleet', 'client', 'poster'];
+const POSTERS: Admits = ['operator', 'device', 'fleet', 'poster'];
 const AGENT: Admits = ['agent'];
 
 /** Keyed "METHOD url" as fastify registers it. HEAD twins of GET routes share their GET entry. */
@@ -46,8 +48,11 @@ const EXPECTED: Record<string, Admits> = {
   'GET /sw.js': 'public',
 
   'POST /api/v1/devices': OPERATOR,
-  'GET /api/v1/devices': OPERATOR,
+  // Leo Web's device list (issue 29): the owner's phone lists the devices and grants or takes back the fleet scope.
+  'GET /api/v1/devices': FLEET,
+  'PATCH /api/v1/devices/:id': FLEET,
   'DELETE /api/v1/devices/:id': OPERATOR,
+  'GET /api/v1/me': [...READERS, 'agent'],
   'POST /api/v1/devices/pairing-codes': OPERATOR,
   'POST /api/v1/pair': 'public',
   'POST /api/v1/clients': OPERATOR,
@@ -61,15 +66,15 @@ const EXPECTED: Record<string, Admits> = {
   'GET /api/v1/agents/:name/usage': READERS,
   'GET /api/v1/environments': READERS,
   'GET /api/v1/templates': READERS,
-  'POST /api/v1/agents/spawn': OPERATOR_DEVICE,
-  'POST /api/v1/agents/:name/stop': OPERATOR_DEVICE,
-  'POST /api/v1/agents/:name/start': OPERATOR_DEVICE,
-  'POST /api/v1/agents/:name/restart': OPERATOR_DEVICE,
-  'POST /api/v1/agents/:name/reset': OPERATOR_DEVICE,
-  'DELETE /api/v1/agents/:name': OPERATOR_DEVICE,
-  'POST /api/v1/agents/:name/rename': OPERATOR_DEVICE,
-  'POST /api/v1/agents/:name/template': OPERATOR_DEVICE,
-  'POST /api/v1/agents/:name/environments': OPERATOR_DEVICE,
+  'POST /api/v1/agents/spawn': FLEET,
+  'POST /api/v1/agents/:name/stop': FLEET,
+  'POST /api/v1/agents/:name/start': FLEET,
+  'POST /api/v1/agents/:name/restart': FLEET,
+  'POST /api/v1/agents/:name/reset': FLEET,
+  'DELETE /api/v1/agents/:name': FLEET,
+  'POST /api/v1/agents/:name/rename': FLEET,
+  'POST /api/v1/agents/:name/template': FLEET,
+  'POST /api/v1/agents/:name/environments': FLEET,
   'PUT /api/v1/agents/:name/appearance': OPERATOR_DEVICE,
   // The live terminal (issue 17): the owner's only — a pane shows secrets, its keys steer the agent.
   'GET /api/v1/agents/:name/terminal': OPERATOR_DEVICE,
@@ -82,7 +87,7 @@ const EXPECTED: Record<string, Admits> = {
   'POST /hooks/:event': 'socket',
 
   // Tasks and review in Leo Web (issue 17): the owner's, as the fleet controls are; a log or a diff shows secrets.
-  'POST /api/v1/tasks/:name/run': OPERATOR_DEVICE,
+  'POST /api/v1/tasks/:name/run': FLEET,
   'GET /api/v1/tasks': OPERATOR_DEVICE,
   'GET /api/v1/tasks/:name/runs/:id/log': OPERATOR_DEVICE,
   'GET /api/v1/agents/:name/changes': OPERATOR_DEVICE,
@@ -136,9 +141,9 @@ const EXPECTED: Record<string, Admits> = {
  * EXPECTED. Agents are refused the stream itself (above). A type the bus can publish without an entry here fails, as
  * does an entry for a type it cannot.
  */
-type Reader = 'operator' | 'device' | 'client' | 'poster' | 'socket';
-const EVERY_READER: readonly Reader[] = ['operator', 'device', 'client', 'poster', 'socket'];
-const CHAT_READERS: readonly Reader[] = ['operator', 'device', 'socket'];
+type Reader = 'operator' | 'device' | 'fleet' | 'client' | 'poster' | 'socket';
+const EVERY_READER: readonly Reader[] = ['operator', 'device', 'fleet', 'client', 'poster', 'socket'];
+const CHAT_READERS: readonly Reader[] = ['operator', 'device', 'fleet', 'socket'];
 const EXPECTED_EVENTS: Record<string, readonly Reader[]> = {
   agent_spawned: EVERY_READER,
   agent_stopped: EVERY_READER,
@@ -164,6 +169,7 @@ const REVOKED_THROUGH: Record<Holder, string | null> = {
   operator: null,
   agent: null,
   device: '/api/v1/devices',
+  fleet: '/api/v1/devices',
   client: '/api/v1/clients',
   poster: '/api/v1/clients',
 };
@@ -350,6 +356,7 @@ describe('access matrix: every registered route × every caller × both listener
     const streams: Record<Reader, SseClient> = {
       operator: await SseClient.open(t.tcp, '/api/v1/events', tokens.operator),
       device: await SseClient.open(t.tcp, '/api/v1/events', tokens.device),
+      fleet: await SseClient.open(t.tcp, '/api/v1/events', tokens.fleet),
       client: await SseClient.open(t.tcp, '/api/v1/events', tokens.client),
       poster: await SseClient.open(t.tcp, '/api/v1/events', tokens.poster),
       socket: await SseClient.open(t.socket, '/events'),
@@ -412,14 +419,18 @@ describe('access matrix: every registered route × every caller × both listener
   it('revoking a token ends the event streams it holds within a second, and only those', async () => {
     const operator = tokens.operator;
     const revocable = (Object.keys(REVOKED_THROUGH) as Holder[]).filter((h) => REVOKED_THROUGH[h]);
-    assert.deepEqual(revocable, ['device', 'client', 'poster']);
+    assert.deepEqual(revocable, ['device', 'fleet', 'client', 'poster']);
     const bystander = await SseClient.open(t.tcp, '/api/v1/events', operator);
     await bystander.waitFor(1);
     for (const holder of revocable) {
       const route = REVOKED_THROUGH[holder]!;
       const issued = await request(t.tcp, 'POST', route, {
         token: operator,
-        body: { name: `revoked ${holder}`, ...(holder === 'poster' ? { can_post: true } : {}) },
+        body: {
+          name: `revoked ${holder}`,
+          ...(holder === 'poster' ? { can_post: true } : {}),
+          ...(holder === 'fleet' ? { fleet: true } : {}),
+        },
       });
       assert.equal(issued.status, 201, issued.text);
       const { id, token } = issued.json.data as { id: string; token: string };

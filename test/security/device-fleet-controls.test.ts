@@ -1,30 +1,50 @@
-// A paired device (Leo Web on the owner's phone) runs the fleet (issue 17): spawn from a configured template, stop,
-// start, restart, rename, remove — but never sets `env`, which could change what a template's program runs.
+// A paired device runs the fleet (issue 17) only when granted the fleet scope (issue 29): the spec reserves spawn,
+// set-environment and the other agent writes for the operator token. The owner's phone, paired with the scope, spawns,
+// stops, starts, restarts, renames and removes — but never sets `env`, which could change what a template's program
+// runs. A device without the scope reads and chats; the scope is granted or taken back at once, by the operator or
+// from the owner's phone.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import { SseClient } from '../helpers/sse-client.js';
 import { issueTokens, type Tokens } from './principals.js';
+
+const CONFIG = `templates:
+  cat: { harness: shell, command: "exec cat" }
+environments:
+  staging: {}
+`;
 
 describe('fleet controls from a paired device', () => {
   let t: TestDaemon;
   let tokens: Tokens;
   const as = (token: string, method: string, path: string, body?: unknown) =>
     request(t.tcp, method, path, { token, ...(body === undefined ? {} : { body }) });
+  const operator = (method: string, path: string, body?: unknown) => as(t.daemon.operatorToken, method, path, body);
+  /** The refusal a device without the scope meets: the error envelope, naming the scope and how to grant it. */
+  const assertNoFleet = (r: Awaited<ReturnType<typeof as>>) => {
+    assert.equal(r.status, 403, r.text);
+    assert.equal(r.json.ok, false);
+    assert.equal(r.json.code, 'forbidden');
+    assert.deepEqual(r.json.details, { scope: 'fleet' });
+    assert.match(r.json.error, /lacks the fleet scope/);
+    assert.match(r.json.error, /leo device fleet <name> on/);
+  };
 
   before(async () => {
-    t = await startTestDaemon({ config: 'templates:\n  cat: { harness: shell, command: "exec cat" }\n' });
-    assert.equal(
-      (await as(t.daemon.operatorToken, 'POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status,
-      201,
-    );
+    t = await startTestDaemon({ config: CONFIG });
+    assert.equal((await operator('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     tokens = await issueTokens(t.tcp, t.daemon.paths, 'den');
   });
   after(async () => t?.stop());
 
-  it('spawns, stops, starts, restarts, renames and removes an agent', async () => {
-    const d = tokens.device;
+  it('with the fleet scope: spawns, sets environments, stops, starts, restarts, renames and removes', async () => {
+    const d = tokens.fleet;
     assert.equal((await as(d, 'POST', '/api/v1/agents/spawn', { template: 'cat', name: 'ivy' })).status, 201);
+    const envs = await as(d, 'POST', '/api/v1/agents/ivy/environments', { environments: ['staging'] });
+    assert.equal(envs.status, 200, envs.text);
+    assert.deepEqual(envs.json.data.environments, ['staging']);
     assert.equal((await as(d, 'POST', '/api/v1/agents/ivy/stop')).json.data.status, 'stopped');
     assert.equal((await as(d, 'POST', '/api/v1/agents/ivy/start')).json.data.status, 'running');
     assert.equal((await as(d, 'POST', '/api/v1/agents/ivy/restart')).status, 200);
@@ -33,16 +53,114 @@ describe('fleet controls from a paired device', () => {
     assert.equal((await as(d, 'GET', '/api/v1/agents/oak')).status, 404);
   });
 
-  it("a device's spawn with env is refused and creates nothing; the operator's is taken", async () => {
-    const r = await as(tokens.device, 'POST', '/api/v1/agents/spawn', {
+  it('without it: spawn, set-environment and the other agent writes are 403 and change nothing', async () => {
+    const d = tokens.device;
+    assertNoFleet(await as(d, 'POST', '/api/v1/agents/spawn', { template: 'cat', name: 'elm' }));
+    assert.equal((await as(d, 'GET', '/api/v1/agents/elm')).status, 404, 'nothing was spawned');
+    assertNoFleet(await as(d, 'POST', '/api/v1/agents/den/environments', { environments: ['staging'] }));
+    for (const action of ['stop', 'start', 'restart', 'reset']) {
+      const r = await as(d, 'POST', `/api/v1/agents/den/${action}`);
+      assert.equal(r.status, 403, `${action}: ${r.text}`);
+    }
+    assertNoFleet(await as(d, 'POST', '/api/v1/agents/den/rename', { name: 'fir' }));
+    assertNoFleet(await as(d, 'POST', '/api/v1/agents/den/template', { template: 'cat' }));
+    assertNoFleet(await as(d, 'DELETE', '/api/v1/agents/den'));
+    const den = (await as(d, 'GET', '/api/v1/agents/den')).json.data;
+    assert.equal(den.status, 'running');
+    assert.deepEqual(den.environments, []);
+    // It still reads, chats and dresses an agent up: those are every device's.
+    assert.equal((await as(d, 'GET', '/api/v1/state')).status, 200);
+    assert.equal((await as(d, 'POST', '/api/v1/chat/den/messages', { text: 'hi' })).status, 201);
+    assert.equal((await as(d, 'PUT', '/api/v1/agents/den/appearance', { emoji: '🦊' })).status, 200);
+  });
+
+  it('/api/v1/me tells each token what it may do', async () => {
+    const me = async (token: string) => (await as(token, 'GET', '/api/v1/me')).json.data;
+    const devices = (await operator('GET', '/api/v1/devices')).json.data as { id: string; name: string }[];
+    const phone = devices.find((d) => d.name === 'phone')!;
+    assert.deepEqual(await me(tokens.device), {
+      kind: 'device',
+      id: phone.id,
+      name: 'phone',
+      fleet: false,
+      can_post: true,
+    });
+    assert.equal((await me(tokens.fleet)).fleet, true);
+    assert.deepEqual(await me(tokens.operator), { kind: 'operator', fleet: true, can_post: true });
+    assert.equal((await me(tokens.client)).fleet, false);
+    assert.equal((await me(tokens.poster)).can_post, true);
+  });
+
+  it('granting and taking back the scope apply to the very next request, and end the device’s streams', async () => {
+    const issued = await operator('POST', '/api/v1/devices', { name: 'tablet' });
+    assert.equal(issued.status, 201, issued.text);
+    assert.equal(issued.json.data.fleet, false, 'no scope unless asked for');
+    const { id, token } = issued.json.data as { id: string; token: string };
+    assertNoFleet(await as(token, 'POST', '/api/v1/agents/spawn', { template: 'cat', name: 'ash' }));
+
+    let stream = await SseClient.open(t.tcp, '/api/v1/events', token);
+    await stream.waitFor(1);
+    const granted = await operator('PATCH', `/api/v1/devices/${id}`, { fleet: true });
+    assert.equal(granted.status, 200, granted.text);
+    assert.equal(granted.json.data.fleet, true);
+    await stream.waitUntil(() => stream.ended, 2000);
+    assert.equal((await as(token, 'POST', '/api/v1/agents/spawn', { template: 'cat', name: 'ash' })).status, 201);
+
+    stream = await SseClient.open(t.tcp, '/api/v1/events', token);
+    await stream.waitFor(1);
+    // Taken back by name, from the owner's phone (a device holding the scope may grant and take it back).
+    const taken = await as(tokens.fleet, 'PATCH', '/api/v1/devices/tablet', { fleet: false });
+    assert.equal(taken.status, 200, taken.text);
+    await stream.waitUntil(() => stream.ended, 2000);
+    assertNoFleet(await as(token, 'POST', '/api/v1/agents/ash/stop'));
+    assertNoFleet(await as(token, 'POST', '/api/v1/agents/ash/environments', { environments: [] }));
+    assert.equal((await as(token, 'GET', '/api/v1/agents/ash')).json.data.status, 'running');
+
+    // A device without the scope cannot grant it, to itself or another; nor may it list the devices.
+    assertNoFleet(await as(token, 'PATCH', `/api/v1/devices/${id}`, { fleet: true }));
+    assertNoFleet(await as(token, 'GET', '/api/v1/devices'));
+    assert.equal((await operator('PATCH', '/api/v1/devices/nobody', { fleet: true })).status, 404);
+    const listed = (await as(tokens.fleet, 'GET', '/api/v1/devices')).json.data as { name: string; fleet: boolean }[];
+    assert.deepEqual(
+      listed.filter((d) => ['phone', 'own phone', 'tablet'].includes(d.name)).map((d) => [d.name, d.fleet]),
+      [
+        ['phone', false],
+        ['own phone', true],
+        ['tablet', false],
+      ],
+    );
+  });
+
+  it('a pairing code carries the scope it was issued with to the device it pairs', async () => {
+    const pairAs = async (name: string, fleet?: boolean) => {
+      const code = await operator('POST', '/api/v1/devices/pairing-codes', {
+        name,
+        ...(fleet === undefined ? {} : { fleet }),
+      });
+      assert.equal(code.status, 201, code.text);
+      assert.equal(code.json.data.fleet, fleet === true);
+      const paired = await request(t.tcp, 'POST', '/api/v1/pair', { body: { code: code.json.data.code } });
+      assert.equal(paired.status, 201, paired.text);
+      return paired.json.data as { device: { fleet: boolean }; token: string };
+    };
+    const owner = await pairAs('owner phone', true);
+    assert.equal(owner.device.fleet, true);
+    assert.equal((await as(owner.token, 'POST', '/api/v1/agents/spawn', { template: 'cat', name: 'yew' })).status, 201);
+    const guest = await pairAs('guest tablet');
+    assert.equal(guest.device.fleet, false);
+    assertNoFleet(await as(guest.token, 'POST', '/api/v1/agents/spawn', { template: 'cat', name: 'box' }));
+  });
+
+  it("a device's spawn with env is refused even with the scope, and creates nothing; the operator's is taken", async () => {
+    const r = await as(tokens.fleet, 'POST', '/api/v1/agents/spawn', {
       template: 'cat',
       name: 'sly',
       env: { BASH_ENV: '/tmp/evil' },
     });
     assert.equal(r.status, 403, r.text);
     assert.equal(r.json.code, 'env_operator_only');
-    assert.equal((await as(tokens.device, 'GET', '/api/v1/agents/sly')).status, 404);
-    const op = await as(t.daemon.operatorToken, 'POST', '/api/v1/agents/spawn', {
+    assert.equal((await as(tokens.fleet, 'GET', '/api/v1/agents/sly')).status, 404);
+    const op = await operator('POST', '/api/v1/agents/spawn', {
       template: 'cat',
       name: 'sly',
       env: { GREETING: 'hi' },

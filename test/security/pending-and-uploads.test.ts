@@ -38,7 +38,7 @@ describe('a flood of messages to a stopped agent, and uploads past the quota', (
         `chat:\n  max_pending_messages: ${MAX_PENDING}\n  attachment_max_bytes: 4096\n  attachment_quota_bytes: ${QUOTA}\n` +
         `templates:\n  sink: { harness: shell, command: "exec cat > ${out}" }\n`,
     });
-    poster = t.daemon.tokens.issue('client', 'poster', true).token;
+    poster = t.daemon.tokens.issue('client', 'poster', { canPost: true }).token;
     assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'sink', name: 'den' })).status, 201);
     assert.equal((await op('POST', '/api/v1/agents/den/stop')).status, 200);
   });

@@ -6,8 +6,21 @@ import path from 'node:path';
 import type { LeoPaths } from '../../src/core/home.js';
 import { request, type Target } from '../helpers/http.js';
 
-/** Every kind of caller the access matrix tries; `client` has no can_post, `poster` has it. */
-export const PRINCIPALS = ['none', 'bad', 'revoked', 'operator', 'device', 'agent', 'client', 'poster'] as const;
+/**
+ * Every kind of caller the access matrix tries; `client` has no can_post, `poster` has it; `device` was paired without
+ * the fleet scope, `fleet` with it (the owner's phone).
+ */
+export const PRINCIPALS = [
+  'none',
+  'bad',
+  'revoked',
+  'operator',
+  'device',
+  'fleet',
+  'agent',
+  'client',
+  'poster',
+] as const;
 export type PrincipalName = (typeof PRINCIPALS)[number];
 export type Tokens = Record<Exclude<PrincipalName, 'none'>, string>;
 
@@ -35,6 +48,7 @@ export async function issueTokens(tcp: Target, paths: LeoPaths, runningAgent: st
     return r.json.data as { id: string; token: string };
   };
   const device = await issue('/api/v1/devices', { name: 'phone' });
+  const fleet = await issue('/api/v1/devices', { name: 'own phone', fleet: true });
   const client = await issue('/api/v1/clients', { name: 'dashboard' });
   const poster = await issue('/api/v1/clients', { name: 'poster', can_post: true });
   const lost = await issue('/api/v1/devices', { name: 'lost phone' });
@@ -44,6 +58,7 @@ export async function issueTokens(tcp: Target, paths: LeoPaths, runningAgent: st
     revoked: lost.token,
     operator,
     device: device.token,
+    fleet: fleet.token,
     agent: agentSessionVariable(paths, runningAgent, 'LEO_AGENT_TOKEN'),
     client: client.token,
     poster: poster.token,

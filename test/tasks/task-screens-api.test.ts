@@ -1,6 +1,6 @@
 // The routes Leo Web's task screens read (issue 17): GET /api/v1/tasks (each task with its owner and its own runs),
-// a run's log tail (path from the stored run, capped at 256 KB), and "run now" open to paired devices. Real oneshot
-// shell runs through the daemon's runner.
+// a run's log tail (path from the stored run, capped at 256 KB), and "run now" open to devices with the fleet scope.
+// Real oneshot shell runs through the daemon's runner.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RUN_LOG_TAIL_BYTES } from '../../src/tasks/task-wire.js';
@@ -47,7 +47,7 @@ describe('task screens: tasks, runs and logs', () => {
     t = await startTestDaemon({ config: config(workspace) });
     const d = await request(t.tcp, 'POST', '/api/v1/devices', {
       token: t.daemon.operatorToken,
-      body: { name: 'phone' },
+      body: { name: 'phone', fleet: true },
     });
     device = d.json.data.token;
     const den = await request(t.tcp, 'POST', '/api/v1/agents/spawn', {

@@ -67,17 +67,18 @@ export const MOBILE = { isMobile: true, hasTouch: true, deviceScaleFactor: 3 } a
 
 /**
  * A new browser context paired as its own device through a one-time code, showing the fleet. `mobile`: a phone as it
- * really is (MOBILE), not only a narrow desktop window.
+ * really is (MOBILE), not only a narrow desktop window. `fleet`: the device may run the fleet, as the owner's own
+ * phone does (on unless a test is about a device without it).
  */
 export async function pairedPage(
   browser: Browser,
   t: TestDaemon,
   device: string,
-  { mobile = false }: { mobile?: boolean } = {},
+  { mobile = false, fleet = true }: { mobile?: boolean; fleet?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const issued = await request(t.tcp, 'POST', '/api/v1/devices/pairing-codes', {
     token: t.daemon.operatorToken,
-    body: { name: device },
+    body: { name: device, fleet },
   });
   assert.equal(issued.status, 201, issued.text);
   const context = await browser.newContext({ viewport: PHONE, ...(mobile ? MOBILE : {}) });

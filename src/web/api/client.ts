@@ -32,6 +32,8 @@ import {
   VapidPublicKey,
 } from '../../push/push-wire.js';
 import type { PushPrefs } from '../../push/policy.js';
+import { Caller } from '../../auth/caller.js';
+import { TokenRecord, type DeviceScopeBody } from '../../auth/token-wire.js';
 import { SseParser, type SseEvent } from './sse.js';
 
 /**
@@ -186,6 +188,20 @@ export class Api {
 
   state() {
     return this.call(StateSnapshot, 'GET', '/api/v1/state');
+  }
+
+  /** Who this device is and what it may do (the fleet scope). */
+  me() {
+    return this.call(Caller, 'GET', '/api/v1/me');
+  }
+
+  /** The paired devices; a device with the fleet scope may list them. */
+  devices() {
+    return this.call(z.array(TokenRecord), 'GET', '/api/v1/devices');
+  }
+
+  setDeviceScope(id: string, body: z.infer<typeof DeviceScopeBody>) {
+    return this.call(TokenRecord, 'PATCH', `/api/v1/devices/${encodeURIComponent(id)}`, body);
   }
 
   threads() {

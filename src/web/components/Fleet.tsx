@@ -5,6 +5,7 @@ import { ConnectionBadge } from './ConnectionBadge.js';
 import { INBOX_HREF, SETTINGS_HREF, TASKS_HREF, newAgentHref, route } from '../stores/route.js';
 import { helpOpen } from '../keys/bind-shortcuts.js';
 import { HttpWarning } from './HttpWarning.js';
+import { mayRunFleet } from '../stores/caller.js';
 
 export function Fleet() {
   const rows = fleetRows.value;
@@ -12,9 +13,11 @@ export function Fleet() {
     <div class="screen fleet-screen">
       <header class="bar">
         <h1>Fleet</h1>
-        <a class="new-link" href={newAgentHref()} aria-label="New agent" title="New agent">
-          +
-        </a>
+        {mayRunFleet.value && (
+          <a class="new-link" href={newAgentHref()} aria-label="New agent" title="New agent">
+            +
+          </a>
+        )}
         <a
           class="inbox-link"
           href={INBOX_HREF}
@@ -34,7 +37,7 @@ export function Fleet() {
           class="settings-link"
           href={SETTINGS_HREF}
           aria-label="Notifications and settings"
-          title="Notifications"
+          title="Notifications and settings"
           aria-current={route.value.screen === 'settings' ? 'page' : undefined}
         >
           🔔
@@ -55,9 +58,11 @@ export function Fleet() {
         {loaded.value && rows.length === 0 && (
           <div class="empty fleet-empty">
             <p>No agents yet.</p>
-            <a class="button-link" href={newAgentHref()}>
-              <span aria-hidden="true">+</span> New agent
-            </a>
+            {mayRunFleet.value && (
+              <a class="button-link" href={newAgentHref()}>
+                <span aria-hidden="true">+</span> New agent
+              </a>
+            )}
           </div>
         )}
         <ul class="fleet" aria-label="Agents">

@@ -16,6 +16,8 @@ import {
 } from '../stores/push.js';
 import { helpOpen } from '../keys/bind-shortcuts.js';
 import { ScreenBar } from './ScreenBar.js';
+import { mayRunFleet } from '../stores/caller.js';
+import { DeviceList } from './controls/DeviceList.js';
 
 const MODES: { mode: PushMode; label: string }[] = [
   { mode: 'all', label: 'Every message' },
@@ -23,7 +25,10 @@ const MODES: { mode: PushMode; label: string }[] = [
   { mode: 'none', label: 'Nothing' },
 ];
 
-/** `#/settings`: this device's pushes — subscribe, what pushes (overall and per agent), a test push, the log. */
+/**
+ * `#/settings`: this device's pushes — subscribe, what pushes (overall and per agent), a test push, the log — and, on
+ * a device that may run the fleet, the paired devices and which of them may too.
+ */
 export function Settings() {
   useEffect(() => void refreshPush(), []);
   const unsupported = pushUnsupported();
@@ -40,7 +45,7 @@ export function Settings() {
   };
   return (
     <section class="screen controls settings" data-screen="settings">
-      <ScreenBar title="Notifications" back="#/" backLabel="Back to the fleet" />
+      <ScreenBar title="Settings" back="#/" backLabel="Back to the fleet" />
       <main class="control-groups">
         <fieldset data-push={subscribed ? 'subscribed' : 'unsubscribed'}>
           <legend>This device</legend>
@@ -126,6 +131,7 @@ export function Settings() {
             </button>
           </div>
         </fieldset>
+        {mayRunFleet.value && <DeviceList />}
         <fieldset class="keyboard-only">
           <legend>Keyboard</legend>
           <div class="control-row">

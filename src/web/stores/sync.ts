@@ -6,6 +6,7 @@ import { applyEvent, applySnapshot, applyThreads } from './fleet.js';
 import { applyThreadEvent, refreshOpenThread } from './thread.js';
 import { applyChatEvent, applyOpen } from './inbox.js';
 import { applyTaskEvent, refreshTasks } from './tasks.js';
+import { applyCaller } from './caller.js';
 
 const REFETCH_DEBOUNCE_MS = 750;
 
@@ -51,7 +52,10 @@ export function startSync(): () => void {
     await api
       .events((e) => {
         if (e.type === 'hello') {
-          loading = Promise.all([api.state(), api.threads(), api.openCards()]).then(([state, threads, open]) => {
+          // What this device may do is read again too: a change to its scope ends its streams, so it lands here.
+          const reads = [api.state(), api.threads(), api.openCards(), api.me()] as const;
+          loading = Promise.all(reads).then(([state, threads, open, me]) => {
+            applyCaller(me);
             applySnapshot(state);
             applyThreads(threads);
             void refreshOpenThread();

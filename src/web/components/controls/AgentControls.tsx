@@ -7,10 +7,13 @@ import { useAction } from './useAction.js';
 import { AgentUsage } from '../usage/AgentUsage.js';
 import { AppearanceForm } from './AppearanceForm.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
+import { NoFleetNote } from './NoFleetNote.js';
+import { mayRunFleet } from '../../stores/caller.js';
 
 /**
  * One agent's controls (`#/a/<agent>`): stop / start / restart, rename, what it cost, appearance, template, environments, remove — the
- * daemon's agent routes, its refusals shown as it words them. Removing asks once more, naming the agent.
+ * daemon's agent routes, its refusals shown as it words them. Removing asks once more, naming the agent. A device
+ * without the fleet scope sees what it cost, its changed files and its appearance, and a note where the rest would be.
  */
 export function AgentControls({ agent }: { agent: string }) {
   const a = agents.value.get(agent);
@@ -44,6 +47,7 @@ export function AgentControls({ agent }: { agent: string }) {
       </section>
     );
   const running = a.status === 'running' || a.status === 'starting';
+  const fleet = mayRunFleet.value;
   return (
     <section class="screen controls" data-screen="agent" data-controls={agent}>
       <ScreenBar title={`Manage ${a.display_name}`} back={threadHref(agent)} backLabel={`Back to ${agent}'s thread`} />
@@ -57,8 +61,9 @@ export function AgentControls({ agent }: { agent: string }) {
             {error}
           </p>
         )}
+        {!fleet && <NoFleetNote what="Starting, stopping, renaming, switching or removing this agent" />}
         <div class="control-row">
-          {running ? (
+          {fleet && running && (
             <button
               type="button"
               disabled={!!busy}
@@ -66,7 +71,8 @@ export function AgentControls({ agent }: { agent: string }) {
             >
               {busy === 'stop' ? 'Stopping…' : 'Stop'}
             </button>
-          ) : (
+          )}
+          {fleet && !running && (
             <button
               type="button"
               class="primary"
@@ -76,43 +82,47 @@ export function AgentControls({ agent }: { agent: string }) {
               {busy === 'start' ? 'Starting…' : 'Start'}
             </button>
           )}
-          <button
-            type="button"
-            disabled={!!busy}
-            onClick={() => void run('restart', () => api.lifecycle(agent, 'restart'))}
-          >
-            {busy === 'restart' ? 'Restarting…' : 'Restart'}
-          </button>
+          {fleet && (
+            <button
+              type="button"
+              disabled={!!busy}
+              onClick={() => void run('restart', () => api.lifecycle(agent, 'restart'))}
+            >
+              {busy === 'restart' ? 'Restarting…' : 'Restart'}
+            </button>
+          )}
           <a class="button-link changes-link" href={changesHref(agent)}>
             Changed files
           </a>
         </div>
 
-        <form
-          class="control-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void run('rename', () => api.rename(agent, { name })).then((renamed) => {
-              if (!renamed) return;
-              dropAgent(agent);
-              location.hash = `#/a/${encodeURIComponent(renamed.name)}`;
-            });
-          }}
-        >
-          <label for="rename">Name</label>
-          <div class="control-row">
-            <input id="rename" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-            <button type="submit" disabled={!!busy || name === agent || !name}>
-              Rename
-            </button>
-          </div>
-        </form>
+        {fleet && (
+          <form
+            class="control-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void run('rename', () => api.rename(agent, { name })).then((renamed) => {
+                if (!renamed) return;
+                dropAgent(agent);
+                location.hash = `#/a/${encodeURIComponent(renamed.name)}`;
+              });
+            }}
+          >
+            <label for="rename">Name</label>
+            <div class="control-row">
+              <input id="rename" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+              <button type="submit" disabled={!!busy || name === agent || !name}>
+                Rename
+              </button>
+            </div>
+          </form>
+        )}
 
         <AgentUsage agent={agent} />
 
         <AppearanceForm agent={a} />
 
-        {templates.length > 0 && (
+        {fleet && templates.length > 0 && (
           <form
             class="control-form"
             onSubmit={(e) => {
@@ -140,7 +150,7 @@ export function AgentControls({ agent }: { agent: string }) {
           </form>
         )}
 
-        {environments.length > 0 && (
+        {fleet && environments.length > 0 && (
           <form
             class="control-form"
             onSubmit={(e) => {
@@ -155,38 +165,40 @@ export function AgentControls({ agent }: { agent: string }) {
           </form>
         )}
 
-        <div class="danger-zone">
-          {!confirmRemove ? (
-            <button type="button" class="danger" disabled={!!busy} onClick={() => setConfirmRemove(true)}>
-              Remove {agent}…
-            </button>
-          ) : (
-            <div role="alertdialog" aria-labelledby="remove-q" class="confirm">
-              <p id="remove-q">
-                Remove <strong>{agent}</strong>? Its tmux session ends; its workspace and thread stay.
-              </p>
-              <div class="control-row">
-                <button type="button" onClick={() => setConfirmRemove(false)}>
-                  Keep it
-                </button>
-                <button
-                  type="button"
-                  class="danger"
-                  disabled={!!busy}
-                  onClick={() =>
-                    void run('remove', () => api.remove(agent)).then((r) => {
-                      if (!r) return;
-                      dropAgent(agent);
-                      location.hash = '#/';
-                    })
-                  }
-                >
-                  Remove {agent}
-                </button>
+        {fleet && (
+          <div class="danger-zone">
+            {!confirmRemove ? (
+              <button type="button" class="danger" disabled={!!busy} onClick={() => setConfirmRemove(true)}>
+                Remove {agent}…
+              </button>
+            ) : (
+              <div role="alertdialog" aria-labelledby="remove-q" class="confirm">
+                <p id="remove-q">
+                  Remove <strong>{agent}</strong>? Its tmux session ends; its workspace and thread stay.
+                </p>
+                <div class="control-row">
+                  <button type="button" onClick={() => setConfirmRemove(false)}>
+                    Keep it
+                  </button>
+                  <button
+                    type="button"
+                    class="danger"
+                    disabled={!!busy}
+                    onClick={() =>
+                      void run('remove', () => api.remove(agent)).then((r) => {
+                        if (!r) return;
+                        dropAgent(agent);
+                        location.hash = '#/';
+                      })
+                    }
+                  >
+                    Remove {agent}
+                  </button>
+                </div>
               </div>
-            </div>
-          )}
-        </div>
+            )}
+          </div>
+        )}
       </main>
     </section>
   );

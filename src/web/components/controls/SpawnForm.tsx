@@ -5,6 +5,8 @@ import { threadHref } from '../../stores/route.js';
 import { ScreenBar } from '../ScreenBar.js';
 import { useAction } from './useAction.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
+import { NoFleetNote } from './NoFleetNote.js';
+import { mayRunFleet } from '../../stores/caller.js';
 
 /**
  * What the ticks mean, in words: they start as the template's list and replace it. The daemon reads an empty list as
@@ -66,6 +68,15 @@ export function SpawnForm({ name: named = '' }: { name?: string | undefined }) {
       if (agent) location.hash = threadHref(agent.name);
     });
   };
+  if (!mayRunFleet.value)
+    return (
+      <section class="screen controls" data-screen="new">
+        <ScreenBar title="New agent" back="#/" backLabel="Back to the fleet" />
+        <main>
+          <NoFleetNote what="Starting an agent" />
+        </main>
+      </section>
+    );
   return (
     <section class="screen controls" data-screen="new">
       <ScreenBar title="New agent" back="#/" backLabel="Back to the fleet" />

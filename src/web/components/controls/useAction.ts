@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Agent } from '../../../observe/schemas.js';
 import { onUnpaired } from '../../stores/auth.js';
 import { upsertAgent } from '../../stores/fleet.js';
+import { recheckCallerAfter } from '../../stores/caller.js';
 
 /**
  * One fleet operation at a time per form: busy while it runs, the daemon's refusal shown as it said it, and the
@@ -18,7 +19,9 @@ export function useAction() {
       if (out && typeof out === 'object' && 'name' in out && 'status' in out) upsertAgent(out as unknown as Agent);
       return out;
     } catch (err) {
-      if (!(await onUnpaired(err))) setError(err instanceof Error ? err.message : String(err));
+      if (await onUnpaired(err)) return null;
+      setError(err instanceof Error ? err.message : String(err));
+      recheckCallerAfter(err);
       return null;
     } finally {
       setBusy(null);

@@ -7,6 +7,8 @@ import { useAction } from '../controls/useAction.js';
 import { formatDuration, formatWhen } from './format.js';
 import { RunStatus } from './RunStatus.js';
 import { RunLogView } from './RunLogView.js';
+import { mayRunFleet } from '../../stores/caller.js';
+import { NoFleetNote } from '../controls/NoFleetNote.js';
 
 /**
  * `#/tasks/<task>`: one task — schedule, next run, owner, where it runs — its newest runs, and "Run now".
@@ -56,27 +58,31 @@ export function TaskDetail({ task, run }: { task: string; run?: string }) {
             {error}
           </p>
         )}
-        <div class="control-row">
-          <button
-            type="button"
-            class="primary"
-            disabled={!!busy || running}
-            onClick={() =>
-              void act('run', () => api.runTask(task)).then((r) => {
-                if (!r) return;
-                setStarted(r.run_id);
-                void loadTasks();
-              })
-            }
-          >
-            {busy ? 'Starting…' : running ? 'Running…' : 'Run now'}
-          </button>
-          {started && (
-            <span class="muted" role="status">
-              Started run {started}
-            </span>
-          )}
-        </div>
+        {!mayRunFleet.value ? (
+          <NoFleetNote what="Running a task now" />
+        ) : (
+          <div class="control-row">
+            <button
+              type="button"
+              class="primary"
+              disabled={!!busy || running}
+              onClick={() =>
+                void act('run', () => api.runTask(task)).then((r) => {
+                  if (!r) return;
+                  setStarted(r.run_id);
+                  void loadTasks();
+                })
+              }
+            >
+              {busy ? 'Starting…' : running ? 'Running…' : 'Run now'}
+            </button>
+            {started && (
+              <span class="muted" role="status">
+                Started run {started}
+              </span>
+            )}
+          </div>
+        )}
         <h2 class="task-h2">Recent runs</h2>
         {t.runs.length === 0 ? (
           <p class="empty">No runs yet.</p>

@@ -13,6 +13,7 @@ import { OutboxItems } from '../composer/OutboxItems.js';
 import { outbox } from '../../stores/outbox.js';
 import { watchPresence } from '../../stores/presence.js';
 import { TurnErrorReason } from '../TurnError.js';
+import { mayRunFleet } from '../../stores/caller.js';
 
 /**
  * One agent's thread: its header, the virtualized message list (MessageList) opened at the newest message or at
@@ -79,11 +80,14 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
       {agentless ? (
         <p class="no-agent" data-no-agent>
           <span>
-            No agent named {agent}: task cards land here. Spawn an agent named {agent} to talk to it.
+            No agent named {agent}: task cards land here.
+            {mayRunFleet.value ? ` Spawn an agent named ${agent} to talk to it.` : ''}
           </span>
-          <a class="button-link" href={newAgentHref(agent)}>
-            Spawn {agent}
-          </a>
+          {mayRunFleet.value && (
+            <a class="button-link" href={newAgentHref(agent)}>
+              Spawn {agent}
+            </a>
+          )}
         </p>
       ) : (
         <Composer agent={agent} />
