@@ -222,4 +222,65 @@ describe('Leo Web: fleet controls', () => {
     assert.equal((await agent('oak')).status, 404);
     await page.locator('[data-agent="oak"]').waitFor({ state: 'detached' });
   });
+
+  it('a device without the fleet scope sees no fleet controls; the owner grants and takes back the scope from the device list', async () => {
+    const spawned = await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
+      token: t.daemon.operatorToken,
+      body: { template: 'cat', name: 'elm' },
+    });
+    assert.equal(spawned.status, 201, spawned.text);
+    const guest = await pairedPage(browser, t, 'guest tablet', { fleet: false });
+    const g = guest.page;
+    try {
+      await g.locator('[data-agent="elm"]').waitFor();
+      assert.equal(await g.locator('.new-link').count(), 0, 'no New agent in the fleet bar');
+
+      await g.goto(`${t.daemon.appUrl}#/a/elm`);
+      const controls = g.locator('[data-controls="elm"]');
+      await controls.locator('[data-no-fleet]').waitFor();
+      assert.match(await controls.locator('[data-no-fleet]').innerText(), /fleet scope.*guest tablet/s);
+      for (const name of ['Stop', 'Start', 'Restart', 'Rename', 'Apply environments', 'Remove elm…'])
+        assert.equal(await controls.getByRole('button', { name, exact: true }).count(), 0, name);
+      assert.equal(await controls.locator('#rename, #template').count(), 0);
+      // What every device may do stays: what it cost, its changed files, its appearance.
+      await controls.getByRole('link', { name: 'Changed files' }).waitFor();
+      await controls.locator('.appearance-emoji').waitFor();
+      await shots.take(g, 'fleet-scope-guest-agent');
+
+      await g.goto(`${t.daemon.appUrl}#/new`);
+      await g.locator('[data-screen="new"] [data-no-fleet]').waitFor();
+      assert.equal(await g.locator('#spawn-template').count(), 0, 'no spawn form');
+      await shots.take(g, 'fleet-scope-guest-new');
+      await g.goto(`${t.daemon.appUrl}#/settings`);
+      await g.locator('[data-screen="settings"]').waitFor();
+      assert.equal(await g.locator('.device-list').count(), 0, 'only a device with the scope lists the devices');
+
+      // The owner's phone lists the devices; its own switch is locked.
+      await page.goto(`${t.daemon.appUrl}#/settings`);
+      const row = (name: string) => page.locator(`.device-list [data-device="${name}"] input[type="checkbox"]`);
+      await row('guest tablet').waitFor();
+      assert.equal(await row('phone').isChecked(), true);
+      assert.equal(await row('phone').isDisabled(), true, "this device's own switch is locked");
+      assert.equal(await row('guest tablet').isChecked(), false);
+      await shots.take(page, 'fleet-scope-device-list');
+
+      // Granted: the guest's app shows the controls without a reload (its stream ended; it read /me again).
+      await row('guest tablet').check();
+      await g.goto(`${t.daemon.appUrl}#/a/elm`);
+      await controls.getByRole('button', { name: 'Stop', exact: true }).waitFor();
+      assert.equal(await controls.locator('[data-no-fleet]').count(), 0);
+      await g.locator('.new-link').waitFor({ state: 'attached' });
+      await shots.take(g, 'fleet-scope-granted-agent');
+
+      // Taken back: hidden again at once, and the daemon refuses what a stale screen might still send.
+      await row('guest tablet').uncheck();
+      await row('guest tablet').and(page.locator(':not([disabled])')).waitFor();
+      await controls.locator('[data-no-fleet]').waitFor();
+      assert.equal(await controls.getByRole('button', { name: 'Stop', exact: true }).count(), 0);
+      assert.equal(await g.locator('.new-link').count(), 0);
+      assert.equal((await agent('elm')).json.data.status, 'running');
+    } finally {
+      await guest.context.close();
+    }
+  });
 });
