@@ -79,6 +79,26 @@ describe('chat.db migrations', () => {
     later.close();
   });
 
+  it('devices paired before the fleet scope keep it (they had fleet writes); a pending code and a client do not', () => {
+    const f = file();
+    const step = migrations.findIndex((m) => m.name === 'device fleet scope');
+    const old = openDatabase(f, migrations.slice(0, step));
+    const token = old.prepare('INSERT INTO tokens (id, kind, name, hash, created_at) VALUES (?, ?, ?, ?, ?)');
+    token.run('d1', 'device', 'phone', 'h1', 'x');
+    token.run('c1', 'client', 'dashboard', 'h2', 'x');
+    old
+      .prepare('INSERT INTO pairing_codes (hash, name, created_at, expires_ms) VALUES (?, ?, ?, ?)')
+      .run('code', 'tablet', 'x', Date.now() + 60_000);
+    old.close();
+    const db = openDatabase(f);
+    assert.deepEqual(db.prepare('SELECT name, fleet FROM tokens ORDER BY id').all(), [
+      { name: 'dashboard', fleet: 0 },
+      { name: 'phone', fleet: 1 },
+    ]);
+    assert.deepEqual(db.prepare('SELECT name, fleet FROM pairing_codes').all(), [{ name: 'tablet', fleet: 0 }]);
+    db.close();
+  });
+
   it('a database from a newer leo is refused with both versions named, and left byte-for-byte unchanged', () => {
     const f = file();
     const newer = new BetterSqlite3(f);

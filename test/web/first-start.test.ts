@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { LEO_BIN, waitForExit } from '../helpers/cli.js';
+import { LEO_BIN, runLeoAsync, waitForExit } from '../helpers/cli.js';
 import { makeTempHome, testConfig } from '../helpers/temp-home.js';
 import { launchBrowser, watchPage } from './browser.js';
 
@@ -46,6 +46,8 @@ describe('Leo Web: the first start in a terminal', () => {
       });
       assert.match(out, /Leo Web: http:\/\/127\.0\.0\.1:\d+\//);
       assert.doesNotMatch(out, /leo_[a-z]+_[A-Za-z0-9]{20,}/, 'no token is printed');
+      // The first link is the owner's own browser: it may run the fleet (issue 29).
+      assert.match(out, /it may run the fleet/);
 
       browser = await launchBrowser();
       const page = watchPage(await browser.newPage());
@@ -53,6 +55,15 @@ describe('Leo Web: the first start in a terminal', () => {
       await page.locator('[data-connection="live"]').waitFor();
       await page.locator('.fleet-screen h1', { hasText: 'Fleet' }).waitFor();
       assert.doesNotMatch(page.url(), /pair=/, 'the code leaves the address bar');
+      await page.locator('.new-link').waitFor();
+      const listed = await runLeoAsync(['device', 'list', '--json'], home.env);
+      assert.deepEqual(
+        (JSON.parse(listed.stdout) as { name: string; fleet: boolean }[]).map((d) => [
+          /^browser /.test(d.name),
+          d.fleet,
+        ]),
+        [[true, true]],
+      );
       // The link was for one browser: a second use is refused.
       const again = watchPage(await browser.newPage());
       await again.goto(link);

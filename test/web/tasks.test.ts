@@ -143,4 +143,18 @@ describe('Leo Web: tasks', () => {
     await new Promise((r) => setTimeout(r, 3_500));
     assert.equal(reads, 1, 'the list was read once, on opening');
   });
+
+  it('a device without the fleet scope sees a task and its runs but no Run now', async () => {
+    const guest = await pairedPage(browser, t, 'guest tablet', { fleet: false });
+    try {
+      await guest.page.goto(`${t.daemon.appUrl}#/tasks/tidy`);
+      const screen = guest.page.locator('[data-screen="task"][data-task="tidy"]');
+      await screen.locator('.run-list [data-run-status="succeeded"]').first().waitFor();
+      await screen.locator('[data-no-fleet]').waitFor();
+      assert.equal(await screen.getByRole('button', { name: 'Run now' }).count(), 0);
+      await shots.take(guest.page, 'task-detail-without-fleet');
+    } finally {
+      await guest.context.close();
+    }
+  });
 });
