@@ -10,6 +10,13 @@ import { EnvironmentChoices } from './EnvironmentChoices.js';
 import { NoFleetNote } from './NoFleetNote.js';
 import { mayRunFleet } from '../../stores/caller.js';
 
+/** A lifecycle button's label, and its label while the request runs. */
+const LIFECYCLE = {
+  stop: ['Stop', 'Stopping…'],
+  start: ['Start', 'Starting…'],
+  restart: ['Restart', 'Restarting…'],
+} as const;
+
 /**
  * One agent's controls (`#/a/<agent>`): stop / start / restart, rename, what it cost, appearance, template, environments, remove — the
  * daemon's agent routes, its refusals shown as it words them. Removing asks once more, naming the agent. A device
@@ -63,34 +70,18 @@ export function AgentControls({ agent }: { agent: string }) {
         )}
         {!fleet && <NoFleetNote what="Starting, stopping, renaming, switching or removing this agent" />}
         <div class="control-row">
-          {fleet && running && (
-            <button
-              type="button"
-              disabled={!!busy}
-              onClick={() => void run('stop', () => api.lifecycle(agent, 'stop'))}
-            >
-              {busy === 'stop' ? 'Stopping…' : 'Stop'}
-            </button>
-          )}
-          {fleet && !running && (
-            <button
-              type="button"
-              class="primary"
-              disabled={!!busy}
-              onClick={() => void run('start', () => api.lifecycle(agent, 'start'))}
-            >
-              {busy === 'start' ? 'Starting…' : 'Start'}
-            </button>
-          )}
-          {fleet && (
-            <button
-              type="button"
-              disabled={!!busy}
-              onClick={() => void run('restart', () => api.lifecycle(agent, 'restart'))}
-            >
-              {busy === 'restart' ? 'Restarting…' : 'Restart'}
-            </button>
-          )}
+          {fleet &&
+            ([running ? 'stop' : 'start', 'restart'] as const).map((action) => (
+              <button
+                key={action}
+                type="button"
+                class={action === 'start' ? 'primary' : undefined}
+                disabled={!!busy}
+                onClick={() => void run(action, () => api.lifecycle(agent, action))}
+              >
+                {LIFECYCLE[action][busy === action ? 1 : 0]}
+              </button>
+            ))}
           <a class="button-link changes-link" href={changesHref(agent)}>
             Changed files
           </a>

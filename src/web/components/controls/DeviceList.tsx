@@ -14,10 +14,12 @@ export function DeviceList() {
   const [devices, setDevices] = useState<TokenRecord[] | null>(null);
   useEffect(() => void run('load', () => api.devices().then(setDevices)), []);
   const me = caller.value?.id;
-  const toggle = (d: TokenRecord, fleet: boolean) =>
-    void run(d.id, () => api.setDeviceScope(d.id, { fleet })).then((updated) => {
-      if (updated) setDevices((list) => list?.map((x) => (x.id === updated.id ? updated : x)) ?? null);
-    });
+  const put = (id: string, d: TokenRecord) => setDevices((list) => list?.map((x) => (x.id === id ? d : x)) ?? null);
+  // The switch moves at once; the daemon's answer settles it, and a refusal puts it back.
+  const toggle = (d: TokenRecord, fleet: boolean) => {
+    put(d.id, { ...d, fleet });
+    void run(d.id, () => api.setDeviceScope(d.id, { fleet })).then((updated) => put(d.id, updated ?? d));
+  };
   return (
     <fieldset class="device-list">
       <legend>Devices</legend>
