@@ -17,7 +17,7 @@ export async function runDaemonCommand(): Promise<void> {
   // that pairs the first browser to open it — so opening the printed link is the whole set-up. Without a terminal
   // (a service, a test harness) no code is issued and the log stays pino's JSON lines: the ready line has the URL.
   if (process.stderr.isTTY) {
-    console.error(`Leo Web: ${daemon.appUrl} — more devices: \`npx leo device pair <name>\``);
+    console.error(`Leo Web: ${daemon.appUrl} — more devices: \`npx leo device pair <name> [--fleet]\``);
     void offerBrowserPairing().catch((err: Error) =>
       console.error(`Leo Web: no pairing link (${err.message}); run \`npx leo open\``),
     );

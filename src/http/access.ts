@@ -42,7 +42,7 @@ export type AccessDecision =
       details?: { scope: 'fleet' };
     };
 
-/** Leo Web reads `details.scope` to hide the fleet controls; the words are for a person who called the route. */
+/** `details.scope` names what is missing for a program; the words are for a person who called the route. */
 const FLEET_REFUSAL = {
   allowed: false,
   status: 403,
