@@ -16,7 +16,7 @@ import type {
 export type ContentPart =
   | { type: 'text'; text: string }
   | { type: 'image_url'; image_url: { url: string } }
-  | { type: 'input_audio'; input_audio: { data: string; format: string } }
+  | { type: 'input_audio'; input_audio: { data: string; format?: string } }
   | { type: 'video_url'; video_url: { url: string } }
   | { type: 'file'; file: { filename?: string; file_data?: string; file_url?: string } };
 

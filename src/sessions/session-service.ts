@@ -1,14 +1,7 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { HttpError } from '../http/envelope.js';
 import type { ChatEngine, ContentPart, EngineMessage, TurnResult, TurnSettings } from './engine.js';
-import type {
-  LlmSettings,
-  Session,
-  SessionMessage,
-  ToolCallSummary,
-  TokenUsage,
-  TurnError,
-} from './session-schemas.js';
+import type { LlmSettings, Session, SessionMessage, TokenUsage, TurnDone, TurnError } from './session-schemas.js';
 import { resolveSettings } from './overrides.js';
 import type { SessionStore } from './session-store.js';
 import type { SessionStreams, StreamEventName } from './session-streams.js';
@@ -34,22 +27,9 @@ export interface TurnRequest {
   sessionId?: string | undefined;
   /** With attachments: this turn's whole user content (text part first), sent but never stored. */
   parts: ContentPart[];
-  /** The first attachment's type, skipped ones included: set whenever attachments were given. */
-  firstAttachmentType?: string | undefined;
+  /** The first attachment's type (null: it has none), skipped ones included: set whenever attachments were given. */
+  firstAttachmentType?: string | null | undefined;
   overrides: LlmSettings;
-}
-
-/** What the `done` event carries. */
-export interface TurnDone {
-  session: Session;
-  agentName: string;
-  model: string;
-  iterations: number;
-  durationMs: number;
-  tokenUsage: TokenUsage;
-  toolCalls: ToolCallSummary[];
-  cancelled?: boolean;
-  cancelReason?: string | null;
 }
 
 export type TurnOutcome =
