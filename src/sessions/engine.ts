@@ -92,3 +92,8 @@ export interface ChatEngine {
   readonly name: 'openai' | 'claude-cli';
   runTurn(input: TurnInput): Promise<TurnResult>;
 }
+
+/** A chat-enabled agent's engine: its template's `chat.engine`, else claude-cli for a claude harness, else openai. */
+export function chatEngineFor(configured: ChatEngine['name'] | undefined, harness: string): ChatEngine['name'] {
+  return configured ?? (harness === 'claude' ? 'claude-cli' : 'openai');
+}

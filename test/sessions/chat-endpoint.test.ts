@@ -86,7 +86,7 @@ templates:
     harness: shell
     command: "exec cat"
     environments: [keys]
-    chat: { enabled: true, engine: openai, base_url: "${llm.baseUrl}", api_key_env: OPENAI_KEY, model: gpt-test, budget: { max_tokens: 50 } }
+    chat: { enabled: true, engine: openai, base_url: "${llm.baseUrl}", api_key_env: OPENAI_KEY, model: gpt-test, budget: { max_tokens: 50 }, reasoning: { effort: low } }
 `,
     });
     for (const [template, name] of [
@@ -357,6 +357,38 @@ templates:
     assert.equal(r.json.message.content, 'Fine.');
     const unknown = await chat('bot', { message: 'hi', sessionId: 42 });
     assert.deepEqual([unknown.status, unknown.json.code], [404, 'SESSION_NOT_FOUND']);
+  });
+
+  it('per-call overrides are stored nowhere, the model included; reasoning comes from the template (issue 29 item 11)', async () => {
+    llm.enqueue({ text: 'From the other model.' });
+    const first = await chat('bot', { message: 'hi', overrides: { model: 'gpt-other' } });
+    assert.equal(first.status, 200, first.text);
+    assert.equal(llm.completionRequests().at(-1)!.body.model, 'gpt-other');
+    assert.equal(first.json.done.model, 'gpt-other', 'done says what the turn ran on');
+    const id = first.json.sessionId;
+    const stored = async () => (await op('GET', `/sessions/${id}`)).json.session.model;
+    assert.equal(await stored(), 'gpt-test', 'a new session starts on the agent model');
+    llm.enqueue({ text: 'Again.' });
+    await chat('bot', { message: 'again', sessionId: id, overrides: { model: 'gpt-third' } });
+    assert.equal(await stored(), 'gpt-test');
+    await op('PATCH', `/sessions/${id}`, { model: 'gpt-sticky' });
+    assert.equal(await stored(), 'gpt-sticky', 'a PATCH is what makes a model stick');
+    assert.deepEqual((await op('GET', `/sessions/${id}/config`)).json.session, { model: 'gpt-sticky' });
+
+    const cc = await chat('cc', { message: 'hi', overrides: { temperature: 0.5 } });
+    assert.deepEqual(
+      [cc.status, cc.json.code, cc.json.details],
+      [400, 'VALIDATION_ERROR', { field: 'overrides.temperature' }],
+    );
+    assert.match(cc.json.error, /claude-cli engine cannot set a temperature/);
+
+    llm.enqueue({ text: 'Low effort.' });
+    const low = await chat('tight', { message: 'think a little' });
+    assert.equal(low.status, 200, low.text);
+    assert.deepEqual(llm.completionRequests().at(-1)!.body.reasoning, { effort: 'low' });
+    assert.deepEqual((await op('GET', `/sessions/${low.json.sessionId}/config`)).json.agent.reasoning, {
+      effort: 'low',
+    });
   });
 
   it('@-mentions attach workspace files, never anything in Leo state (even through a symlink)', async () => {
