@@ -8,6 +8,9 @@ import type { ToolCallSummary } from './session-schemas.js';
 /** Which of Leo's limits stopped the turn. */
 type LimitStop = { budget: NonNullable<TurnResult['budgetExceeded']> } | { iterations: number };
 
+/** What the Claude CLI prints when `--resume` names a session it has no transcript of (measured with 2.1.328). */
+const RESUME_LOST = /No conversation found with session ID/;
+
 /** How long a turn's process gets after SIGTERM (cancel, limit) before SIGKILL. */
 const KILL_GRACE_MS = 3000;
 
@@ -161,6 +164,10 @@ export class ClaudeCliEngine implements ChatEngine {
     input.signal.removeEventListener('abort', onAbort);
     // Set by callbacks while the stream ran, which TypeScript's narrowing cannot see.
     const limit = stopped as LimitStop | null;
+    // Claude no longer has the session Leo resumes (its transcript is gone): the turn replays Leo's history instead.
+    // Claude says so before it calls the model, so nothing of this attempt was streamed or stored.
+    if (input.resumeId && !limit && !input.signal.aborted && RESUME_LOST.test(stderr))
+      return this.runTurn({ ...input, resumeId: null });
     if (limit && 'budget' in limit)
       return {
         ...(result ?? empty(iterations, toolCalls)),

@@ -102,6 +102,16 @@ describe('claude-cli chat sessions', () => {
         resume_id: string | null;
       };
       assert.ok(row.resume_id, "the replayed turn's Claude session is resumed from now on");
+      // A resume id whose Claude transcript is gone replays the same way.
+      d.daemon.db
+        .prepare('UPDATE chat_sessions SET resume_id = ? WHERE id = ?')
+        .run('00000000-0000-4000-8000-000000000000', id);
+      const lost = await op('POST', '/agents/cc/chat', { message: `${REPLAY} once more`, sessionId: id });
+      assert.equal(lost.status, 200, lost.text);
+      const lostTurn = api
+        .messageRequests()
+        .filter((q) => isAgentTurn(q.body) && mentions(lastUserMessage(q.body), `${REPLAY} once more`))[0]!;
+      assert.ok(JSON.stringify(lostTurn.body.messages).includes('You asked for a plan.'), 'the lost session replayed');
 
       const loop = await op('POST', '/agents/cc/chat', { message: LOOP });
       assert.deepEqual([loop.status, loop.json.code], [500, 'MAX_ITERATIONS'], loop.text);
