@@ -41,7 +41,7 @@ export class ClaudeCliEngine implements ChatEngine {
     if (input.settings.max_tokens !== undefined) env.CLAUDE_CODE_MAX_OUTPUT_TOKENS = String(input.settings.max_tokens);
     Object.assign(env, reasoningEnv(input.settings));
     args.push(...reasoningArgs(input.settings));
-    const prompt = promptOf(input.history, input.resumeId);
+    const prompt = promptOf(input);
     if (prompt !== null) args.push('--', prompt);
 
     const child = spawn('claude', args, {
@@ -233,9 +233,11 @@ function reasoningEnv(settings: TurnSettings): Record<string, string> {
  * session, or the agent moved to this engine), Leo's stored history is replayed ahead of the new message, so Claude
  * does not start the conversation with no memory of it.
  */
-function promptOf(history: EngineMessage[], resumeId: string | null | undefined): string | null {
+function promptOf({ history, resumeId, continued }: TurnInput): string | null {
   const last = history.at(-1);
-  const current = last?.role === 'user' ? textOf(last) : null;
+  // A continued turn whose history ends with the user's message (its turn failed) does not send it again: Claude's
+  // own session may already hold it.
+  const current = !continued && last?.role === 'user' ? textOf(last) : null;
   const earlier = current === null ? history : history.slice(0, -1);
   if (resumeId || earlier.length === 0) return current;
   const replay = `<conversation_history>\n${earlier.map(replayed).join('\n')}\n</conversation_history>`;

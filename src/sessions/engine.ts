@@ -58,6 +58,8 @@ export interface TurnInput {
   sessionId: string;
   /** Everything stored so far, the new user message last (with this turn's attachment parts, if any). */
   history: EngineMessage[];
+  /** A `continue: true` turn: no new user message, the history ends wherever the last turn left it. */
+  continued?: boolean;
   settings: TurnSettings;
   /** The agent's workspace: tools are scoped to it. */
   workspace: string;

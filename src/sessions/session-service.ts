@@ -239,6 +239,7 @@ export class SessionService {
         result = await engine.runTurn({
           sessionId,
           history,
+          continued: req.message === null,
           settings,
           workspace: agent.workspace,
           resumeId: store.resumeId(sessionId),
