@@ -16,6 +16,8 @@ import ms from 'ms';
 import { z } from 'zod';
 import { globProblem } from '../agents/name-glob.js';
 import { NameSchema } from '../core/names.js';
+import { chatEngineFor } from '../sessions/engine.js';
+import { Reasoning } from '../sessions/session-schemas.js';
 
 export const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const EnvVarNameSchema = z
@@ -302,6 +304,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
             model: nonEmpty().optional(),
             temperature: z.number().min(0).max(2).optional(),
             max_tokens: z.number().int().positive().optional(),
+            /** The turn default under session and per-call overrides, as `overrides.reasoning` takes it. */
+            reasoning: Reasoning.optional(),
             /** USD per million tokens, for the cost estimate. */
             price: z
               .strictObject({
@@ -424,6 +428,13 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
             code: 'custom',
             path: ['templates', name, 'command'],
             message: `for harness ${harness}, command names the program to run instead of \`${harness}\` (one path, no arguments); use harness: shell for a command line`,
+          });
+        if (t.chat?.temperature !== undefined && chatEngineFor(t.chat.engine, harness) === 'claude-cli')
+          ctx.addIssue({
+            code: 'custom',
+            path: ['templates', name, 'chat', 'temperature'],
+            message:
+              'the claude-cli chat engine cannot set a temperature (the Claude CLI has no such setting): remove it, or use engine: openai',
           });
       }
       // Only a task's own harness, its template's or the default says whether the run is an agent CLI that needs it.

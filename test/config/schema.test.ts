@@ -129,6 +129,23 @@ tasks:
     assert.deepEqual(!res.ok && res.errors, ['leo.yaml:2: chat.question_timeout: must be at most 1h, got "2h"']);
   });
 
+  it("a template's chat block takes reasoning; temperature only where the engine can set it (issue 29 item 11)", () => {
+    const c = load('templates:\n  t:\n    chat: { enabled: true, reasoning: { effort: high, max_tokens: 4000 } }\n');
+    assert.deepEqual(c.templates['t']?.chat?.reasoning, { effort: 'high', max_tokens: 4000 });
+    load('templates:\n  o:\n    harness: claude\n    chat: { engine: openai, temperature: 0.2 }\n');
+    for (const chat of ['{ temperature: 0.2 }', '{ engine: claude-cli, temperature: 0.2 }']) {
+      const res = parseConfig(`templates:\n  c:\n    harness: claude\n    chat: ${chat}\n`, {
+        file: 'leo.yaml',
+        home: HOME,
+      });
+      assert.equal(res.ok, false, chat);
+      assert.match(
+        !res.ok ? res.errors.join('\n') : '',
+        /templates\.c\.chat\.temperature: the claude-cli chat engine cannot set a temperature/,
+      );
+    }
+  });
+
   it('a malformed duration is an error naming the key and line', () => {
     const res = parseConfig('chat:\n\n  permission_timeout: soon\n', { file: 'leo.yaml', home: HOME });
     assert.equal(res.ok, false);
