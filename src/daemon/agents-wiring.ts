@@ -207,7 +207,14 @@ export async function wireAgents(d: AgentsWiringDeps) {
     clock: d.clock,
     version: () => [d.bus.stats().published, sweeper.stats().sweeps, sweeper.stats().turnEnds, d.config()],
     agents: () => supervisor.list().map((a) => ({ ...a, usage: d.usage(a.name), turn_error: d.turnError(a.name) })),
-    tasks: () => taskViews(d.config(), d.paths.home, d.clock.now(), (task) => d.runs.lastRunAt(task)),
+    tasks: () =>
+      taskViews(
+        d.config(),
+        d.paths.home,
+        d.clock.now(),
+        (task) => d.runs.lastRunAt(task),
+        (a) => supervisor.resolved(a),
+      ),
     recentRuns: () => d.runs.recent(),
     recentMessages: () => recent.list(),
   });

@@ -70,6 +70,7 @@ export async function wireTasks(d: TasksWiringDeps) {
     cards,
     launch: { baseUrl: d.baseUrl, agentToken: d.agentToken, leoBin: LEO_BIN, nodeBin: process.execPath },
     persistent: (task, runId, signal) => persistent.run(task, runId, signal),
+    agentValues: (a) => d.supervisor.resolved(a),
     usage: d.usage,
   });
   const scheduler = new TaskScheduler({
@@ -78,11 +79,19 @@ export async function wireTasks(d: TasksWiringDeps) {
     fire: (task) => void runner.fire(task),
   });
   await d.app.register(taskRoutes, {
+    clock: d.clock,
     publisher: d.publisher,
     cards,
     runner,
     taskExists: (name) => name in d.config().tasks,
-    tasks: () => taskViews(d.config(), d.paths.home, d.clock.now(), (task) => d.publisher.lastRunAt(task)),
+    tasks: () =>
+      taskViews(
+        d.config(),
+        d.paths.home,
+        d.clock.now(),
+        (task) => d.publisher.lastRunAt(task),
+        (a) => d.supervisor.resolved(a),
+      ),
     runLogPath: (task, runId) => runPaths(d.paths, task, runId).logPath,
   });
   d.hooks.on('stop', ({ agent }) => {
