@@ -138,15 +138,18 @@ describe('task owners, task output and Leo Chat messages in the daemon', () => {
     );
   });
 
+  it('only a persistent task names a template: a oneshot one resolves through its template but carries none', async () => {
+    const tasks = (await op('GET', '/api/v1/state')).json.data.tasks;
+    assert.equal(tasks.find((x: any) => x.name === 'switcher').template, 'not-claude');
+    assert.equal('template' in tasks.find((x: any) => x.name === 'by-template'), false);
+  });
+
   it("a persistent task's model and harness are its agent's, and every report of them names what the agent runs", async () => {
     const state = async () => (await op('GET', '/api/v1/state')).json.data;
     const reported = (x: any) => [x.harness, x.model];
     const runEvents = (runId: string) =>
       sse.events.filter((e) => e.event.startsWith('task_run_') && e.data.run?.id === runId);
-    // Only a persistent task names a template; a oneshot one resolves through its template but carries none.
     const before = (await state()).tasks;
-    assert.equal(before.find((x: any) => x.name === 'switcher').template, 'not-claude');
-    assert.equal('template' in before.find((x: any) => x.name === 'by-template'), false);
     assert.deepEqual(reported(before.find((x: any) => x.name === 'switcher')), ['shell', 'task-model']);
 
     const first = await fireTask(t, 'switcher');
