@@ -113,7 +113,7 @@ export class Supervisor {
     return this.deps.store.get(name) !== null;
   }
 
-  /** What an existing agent runs with, after the defaults → template → agent cascade; undefined for no such agent. */
+  /** What an existing agent runs with (the defaults → template → agent cascade); undefined for no such agent. */
   resolved(name: string): ResolvedAgent | undefined {
     const record = this.deps.store.get(name);
     return record ? resolveAgent(record, this.deps.config(), this.deps.paths.home) : undefined;

@@ -30,8 +30,9 @@ function inlineCode(s: string): string {
 
 /**
  * The failure card's text, the spec's template to the letter ("<n> attempt(s)" included: a client may read the card
- * by that template, so it is not reworded to "1 attempt" / "3 attempts"). The error sits in a fenced block whose fence is longer than any backtick run inside it,
- * so an error containing ``` cannot end the block and spill markdown into the card.
+ * by that template, so it is not reworded to "1 attempt" / "3 attempts"). The error sits in a fenced block whose
+ * fence is longer than any backtick run inside it, so an error containing ``` cannot end the block and spill markdown
+ * into the card.
  */
 export function failureCardText(input: {
   task: string;

@@ -1,6 +1,5 @@
-import type { Config } from '../config/schema.js';
+import type { Config, Harness } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
-import type { Harness } from '../config/schema.js';
 import type { PersistentOutcome } from './task-runner.js';
 
 interface Turn {
@@ -11,9 +10,10 @@ interface Turn {
 
 /**
  * Persistent task firings: the prompt goes into the task's own agent (named like the task, spawned on first use from
- * the task's template with its environments, workspace, model and harness) through the chat delivery path, and the run lasts until that agent's turn ends (its Stop
- * hook) or the task's timeout passes. While the turn is in flight the agent's posts and asks are filed under the run.
- * Failures say which stage failed, as the spec's free-form strings: `enqueue: …`, `rejected: …`, `await: …`.
+ * the task's template with its environments, workspace, model and harness) through the chat delivery path, and the
+ * run lasts until that agent's turn ends (its Stop hook) or the task's timeout passes. While the turn is in flight the
+ * agent's posts and asks are filed under the run. Failures say which stage failed, as the spec's free-form strings:
+ * `enqueue: …`, `rejected: …`, `await: …`.
  */
 export class PersistentRuns {
   private readonly turns = new Map<string, Turn>();

@@ -84,7 +84,10 @@ describe('reminder times', () => {
   });
 });
 
-/** Runs `code` (with the reminders module as `m`, core/local-time as `lt`) in a node child whose TZ is `tz`; returns its stdout line. */
+/**
+ * Runs `code` (with the reminders module as `m`, core/local-time as `lt`) in a node child whose TZ is `tz`; returns its
+ * stdout line.
+ */
 function inZone(tz: string, code: string): string {
   const r = spawnSync(
     process.execPath,
