@@ -14,7 +14,7 @@ import type { AgentStore } from './agent-store.js';
 import { MAX_CONSECUTIVE_CRASHES, crashDelay, nextConsecutive } from './crash-backoff.js';
 import { exitDetail, paneLines } from '../delivery/screen/screen.js';
 import type { AgentLauncher } from './launcher.js';
-import { displayName, resolveAgent, resolveAppearance } from './resolve.js';
+import { displayName, resolveAgent, resolveAppearance, type ResolvedAgent } from './resolve.js';
 import { FormerNames } from './former-names.js';
 import { agentOfSession, sessionName } from './session-name.js';
 
@@ -68,6 +68,9 @@ export interface SpawnRequest {
   environments?: string[] | undefined;
   env?: Record<string, string> | undefined;
   workspace?: string | undefined;
+  /** Overrides of the template's model and harness (a persistent task's own, for its agent). */
+  model?: string | undefined;
+  harness?: Harness | undefined;
 }
 
 /**
@@ -108,6 +111,12 @@ export class Supervisor {
 
   has(name: string): boolean {
     return this.deps.store.get(name) !== null;
+  }
+
+  /** What an existing agent runs with (the defaults → template → agent cascade); undefined for no such agent. */
+  resolved(name: string): ResolvedAgent | undefined {
+    const record = this.deps.store.get(name);
+    return record ? resolveAgent(record, this.deps.config(), this.deps.paths.home) : undefined;
   }
 
   names(): string[] {
@@ -199,8 +208,8 @@ export class Supervisor {
         repo: req.repo ?? null,
         branch: req.branch ?? null,
         workspace: req.workspace ?? null,
-        model: null,
-        harness: null,
+        model: req.model ?? null,
+        harness: req.harness ?? null,
         environments: req.environments?.length ? req.environments : null,
         env: req.env && Object.keys(req.env).length ? req.env : null,
         session_id: null,

@@ -439,13 +439,27 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       }
       // Only a task's own harness, its template's or the default says whether the run is an agent CLI that needs it.
       for (const [name, t] of Object.entries(c.tasks)) {
-        const harness = t.harness ?? (t.template ? c.templates[t.template]?.harness : undefined) ?? c.defaults.harness;
+        const template = t.template ? c.templates[t.template] : undefined;
+        const harness = t.harness ?? template?.harness ?? c.defaults.harness;
         if (t.prompt === undefined && t.runtime !== 'persistent' && harness !== 'shell')
           ctx.addIssue({
             code: 'custom',
             path: ['tasks', name, 'prompt'],
             message: `required for a ${harness} task (only a shell task runs without one)`,
           });
+        // A persistent task's agent runs its template's command under the task's harness: refused here, by name,
+        // rather than as an agent that cannot start at the first run.
+        const command = template?.command?.trim();
+        if (t.runtime === 'persistent' && t.harness !== undefined && template) {
+          const why =
+            harness === 'shell'
+              ? command === undefined &&
+                `harness shell runs the template's command, and template "${t.template}" has none`
+              : command !== undefined &&
+                /\s/.test(command) &&
+                `template "${t.template}"'s command is a command line, and harness ${harness} takes one program in its place`;
+          if (why) ctx.addIssue({ code: 'custom', path: ['tasks', name, 'harness'], message: why });
+        }
       }
     }, evenWithIssues);
 }

@@ -203,11 +203,20 @@ export async function wireAgents(d: AgentsWiringDeps) {
     configBroken: d.configBroken,
     reload: d.reloadConfig,
   });
+  // Every task as /state shows it, and as the task screens' routes (tasks-wiring) list it.
+  const tasks = () =>
+    taskViews(
+      d.config(),
+      d.paths.home,
+      d.clock.now(),
+      (task) => d.runs.lastRunAt(task),
+      (a) => supervisor.resolved(a),
+    );
   await d.app.register(stateRoutes, {
     clock: d.clock,
     version: () => [d.bus.stats().published, sweeper.stats().sweeps, sweeper.stats().turnEnds, d.config()],
     agents: () => supervisor.list().map((a) => ({ ...a, usage: d.usage(a.name), turn_error: d.turnError(a.name) })),
-    tasks: () => taskViews(d.config(), d.paths.home, d.clock.now(), (task) => d.runs.lastRunAt(task)),
+    tasks,
     recentRuns: () => d.runs.recent(),
     recentMessages: () => recent.list(),
   });
@@ -242,6 +251,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
 
   return {
     supervisor,
+    tasks,
     store,
     terminal,
     sweeper,

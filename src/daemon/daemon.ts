@@ -320,6 +320,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     baseUrl,
     publisher,
     supervisor: agents.supervisor,
+    tasks: agents.tasks,
     deliverer: agents.deliverer,
     chat: chat.chat,
     hooks: agents.hooks,

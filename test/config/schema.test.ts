@@ -333,3 +333,24 @@ describe('chat.vapid_subject', () => {
     }
   });
 });
+
+describe("a persistent task's harness", () => {
+  const withTask = (template: string, harness: string) =>
+    parseConfig(
+      `templates:\n  t: ${template}\ntasks:\n  job:\n    schedule: "0 6 * * *"\n    runtime: persistent\n` +
+        `    template: t\n    harness: ${harness}\n    prompt: go\n`,
+      { file: 'leo.yaml', home: HOME },
+    );
+  it('is refused, by name, where its agent could not run the template command under it', () => {
+    const shellOnly = withTask('{ harness: shell, command: "exec cat" }', 'claude');
+    assert.ok(!shellOnly.ok);
+    assert.match(shellOnly.errors.join('\n'), /tasks\.job\.harness.*command is a command line, and harness claude/);
+    const noCommand = withTask('{ harness: claude }', 'shell');
+    assert.ok(!noCommand.ok);
+    assert.match(noCommand.errors.join('\n'), /tasks\.job\.harness.*harness shell runs the template's command/);
+  });
+  it('is taken where it can run: another CLI, or shell over a program path', () => {
+    assert.ok(withTask('{ harness: claude }', 'codex').ok);
+    assert.ok(withTask('{ harness: claude, command: /bin/cat }', 'shell').ok);
+  });
+});
