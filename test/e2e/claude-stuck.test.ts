@@ -1,8 +1,8 @@
 // A person is told when an agent is stuck (issue 29 item 7), with a real Claude Code agent: its start-up dialog
 // Leo leaves to a person (the API key in its environment was never approved on this machine), a message sent right
-// after the spawn. The agent's own needs_input alert shows in /api/v1/state and on the event stream and pushes, per
-// each device's preferences, to a webhook on 127.0.0.1; a person answers the dialog at the terminal some seconds
-// later, and the alert clears as the message goes in. The real daemon runs in-process, the real claude in Leo's tmux;
+// after the spawn. The agent's own needs_input alert shows in /api/v1/state and on the event stream, pushes, per
+// each device's preferences, to a webhook on 127.0.0.1, and shows in Leo Web (real Chromium); a person answers the
+// dialog at the terminal some seconds later, and the alert clears as the message goes in. The real daemon runs in-process, the real claude in Leo's tmux;
 // only the model is scripted.
 //
 // Not the trust dialog the issue names: Leo marks its agents' workspaces trusted before Claude starts and answers
@@ -20,6 +20,7 @@ import { SseClient } from '../helpers/sse-client.js';
 import { alive, until } from '../helpers/wait.js';
 import type { ChatMessage } from '../helpers/claude-agent.js';
 import { startReceiver } from '../push/helpers.js';
+import { launchBrowser, pairedPage, Screenshots } from '../web/browser.js';
 
 const MODEL = 'claude-sonnet-4-5';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -149,8 +150,24 @@ describe('a real Claude agent held by a terminal dialog tells its owner (issue 2
         'the agent’s own alert: no message id',
       );
 
+      // Leo Web, opened after the push: the card needs you and says why, and so does the thread under its header.
+      const browser = await launchBrowser();
+      t.after(() => browser.close());
+      const { page } = await pairedPage(browser, d, 'laptop');
+      const shots = new Screenshots();
+      const card = page.locator('[data-agent="visitor"]');
+      await card.locator('[data-needs-input="dialog"]').waitFor();
+      assert.equal((await card.locator('[data-needs-input]').textContent())?.trim(), alert.text);
+      assert.equal((await card.locator('.agent-activity').textContent())?.trim(), 'needs you');
+      await shots.take(page, 'fleet-needs-input');
+      await card.locator('a.agent-link').click();
+      const strip = page.locator('[data-thread="visitor"] [data-needs-input="dialog"]');
+      await strip.waitFor();
+      assert.equal((await strip.textContent())?.trim(), alert.text);
+      await shots.take(page, 'thread-needs-input');
+
       // A person gets to the terminal some seconds later; meanwhile the message waits, the alert stays up, once.
-      await sleep(5_000);
+      await sleep(3_000);
       assert.equal((await thread()).find((m) => m.id === sent.json.data.id)?.state, 'pending');
       assert.deepEqual((await state()).needs_input, alert, 'the same alert, not raised again');
       assert.equal(alertEvents().length, 1);
@@ -164,6 +181,7 @@ describe('a real Claude agent held by a terminal dialog tells its owner (issue 2
       await withPane(until('the alert to clear', async () => (await state()).needs_input === null, 30_000, 250));
       await until('the clear on the event stream', () => alertEvents().length === 2, 10_000, 50);
       assert.equal(alertEvents()[1].needs_input, null);
+      await strip.waitFor({ state: 'detached' });
       await withPane(
         until(
           'the waiting message to be delivered and replied to',
