@@ -23,6 +23,9 @@ export const EVENT_AUDIENCE = {
   agent_usage: 'fleet',
   // A failed turn's reason in plain words (the provider's own text stays in the thread): as /api/v1/state shows it.
   agent_turn_error: 'fleet',
+  // The agent's terminal holds it (a dialog's question, or that its box has unsent text, never that text): as
+  // /api/v1/state shows it, like current_action's pane line.
+  agent_needs_input: 'fleet',
   task_run_started: 'fleet',
   task_run_succeeded: 'fleet',
   task_run_failed: 'fleet',
