@@ -28,6 +28,7 @@ import type { ThreadNotes } from '../chat/threads/thread-notes.js';
 import type { Harness } from '../config/schema.js';
 import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../events/features.js';
+import { readerAudience } from '../events/event-types.js';
 import type { UsageTotals } from '../usage/turn-usage.js';
 import type { TurnError } from '../observe/schemas.js';
 import type { NeedsInputAlerts } from '../observe/needs-input.js';
@@ -219,6 +220,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
   await d.app.register(stateRoutes, {
     clock: d.clock,
     version: () => [d.bus.stats().published, sweeper.stats().sweeps, sweeper.stats().turnEnds, d.config()],
+    seq: (principal) => d.bus.lastSeq(readerAudience(principal)),
     agents: () =>
       supervisor.list().map((a) => ({
         ...a,

@@ -29,6 +29,10 @@ export const EVENT_PAYLOADS = {
     agent: z.string(),
     status: AgentStatus,
     wake_on_message: z.boolean(),
+    // What a lifecycle change moves (Agent's fields of the same names): an event is applied without a refetch.
+    started_at: Agent.shape.started_at,
+    restarts: Agent.shape.restarts,
+    stop_reason: Agent.shape.stop_reason,
     // Present when the agent's environments changed (Agent's fields of the same names).
     environments: Agent.shape.environments.optional(),
     environments_source: Agent.shape.environments_source.optional(),

@@ -136,6 +136,12 @@ export type AgentMessage = z.infer<typeof AgentMessage>;
 export const StateSnapshot = z.object({
   version: z.literal(1),
   server_time: z.string(),
+  /**
+   * The seq of the last event the caller's own /api/v1/events stream carried when this was taken: apply the events
+   * after it. Streams are numbered per audience (an API client's skips chat events without a gap), so it is the
+   * caller's, like hello.seq.
+   */
+  seq: z.number().int(),
   leo_version: z.string(),
   agents: z.array(Agent),
   tasks: z.array(Task),
