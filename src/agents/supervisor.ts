@@ -14,7 +14,7 @@ import type { AgentStore } from './agent-store.js';
 import { MAX_CONSECUTIVE_CRASHES, crashDelay, nextConsecutive } from './crash-backoff.js';
 import { exitDetail, paneLines } from '../delivery/screen/screen.js';
 import type { AgentLauncher } from './launcher.js';
-import { displayName, resolveAgent, resolveAppearance } from './resolve.js';
+import { displayName, resolveAgent, resolveAppearance, type ResolvedAgent } from './resolve.js';
 import { FormerNames } from './former-names.js';
 import { agentOfSession, sessionName } from './session-name.js';
 
@@ -68,6 +68,9 @@ export interface SpawnRequest {
   environments?: string[] | undefined;
   env?: Record<string, string> | undefined;
   workspace?: string | undefined;
+  /** Overrides of the template's model and harness (a persistent task's own, for its agent). */
+  model?: string | undefined;
+  harness?: Harness | undefined;
 }
 
 /**
@@ -80,8 +83,15 @@ export class Supervisor {
   private readonly queues = new KeyedQueue();
   private readonly goneListeners: ((agent: string) => void)[] = [];
   private readonly formerNames = new FormerNames();
+  /**
+   * Agents stored as active when the daemon started, until restore() has listed tmux: each reports `restoring`
+   * (never `stopped`), whether it turns out live or has to be started again.
+   */
+  private readonly unrestored: Set<string>;
 
-  constructor(private readonly deps: SupervisorDeps) {}
+  constructor(private readonly deps: SupervisorDeps) {
+    this.unrestored = new Set(deps.store.list().flatMap((r) => (r.state === 'active' ? [r.name] : [])));
+  }
 
   /** Told when an agent leaves for good (stop, remove): its open asks close as agent_gone. */
   onGone(listener: (agent: string) => void): void {
@@ -108,6 +118,12 @@ export class Supervisor {
 
   has(name: string): boolean {
     return this.deps.store.get(name) !== null;
+  }
+
+  /** What an existing agent runs with (the defaults → template → agent cascade); undefined for no such agent. */
+  resolved(name: string): ResolvedAgent | undefined {
+    const record = this.deps.store.get(name);
+    return record ? resolveAgent(record, this.deps.config(), this.deps.paths.home) : undefined;
   }
 
   names(): string[] {
@@ -139,34 +155,35 @@ export class Supervisor {
   // ---- boot ---------------------------------------------------------------------------------------------------
 
   /**
-   * Brings the fleet back after a daemon start: live sessions are adopted untouched; active agents without one are
-   * reported `restoring` and started; one that cannot start is stopped on purpose (it stays down until started).
+   * Brings the fleet back after a daemon start. Agents stored as active are `restoring` from the supervisor's first
+   * answer on; once tmux is listed, live sessions are adopted untouched (`running`) and the others are started. One
+   * that cannot start is stopped on purpose (it stays down until started). Entering the state is announced like
+   * leaving it, so a consumer connected during the restore sees every status the snapshot reports.
    */
   async restore(): Promise<void> {
+    const restoring = () => this.deps.store.list().filter((r) => this.runtime(r.name).status === 'restoring');
+    for (const record of restoring()) this.stateChanged(record.name);
     // Agent → when its live session was created: an adopted agent keeps the start it had under the last daemon.
     const live = new Map(
       (await this.deps.tmux.listSessions())
         .filter((s) => !s.paneDead)
         .map((s) => [agentOfSession(s.name), s.created === null ? null : s.created * 1000]),
     );
+    this.unrestored.clear();
     const toStart: AgentRecord[] = [];
-    for (const record of this.deps.store.list()) {
-      const rt = this.runtime(record.name);
-      if (record.state !== 'active') rt.status = 'stopped';
-      else if (live.has(record.name)) {
+    for (const record of restoring()) {
+      if (live.has(record.name)) {
+        const rt = this.runtime(record.name);
         rt.status = 'running';
         rt.startedAt = live.get(record.name) ?? this.deps.clock.now();
-      } else {
-        rt.status = 'restoring';
-        toStart.push(record);
-      }
+        this.stateChanged(record.name);
+      } else toStart.push(record);
     }
-    // Entering the state is announced like leaving it (running, or stopped when the start fails): a consumer
-    // connected during the restore sees every status the snapshot reports.
-    for (const record of toStart) this.stateChanged(record.name);
     await Promise.all(
       toStart.map((record) =>
         this.serial(record.name, async () => {
+          // Stopped, removed or started by someone else while it waited its turn.
+          if (this.runtimes.get(record.name)?.status !== 'restoring') return;
           await this.deps.tmux.killSession(sessionName(record.name));
           try {
             await this.launch(record, { resume: true });
@@ -199,8 +216,8 @@ export class Supervisor {
         repo: req.repo ?? null,
         branch: req.branch ?? null,
         workspace: req.workspace ?? null,
-        model: null,
-        harness: null,
+        model: req.model ?? null,
+        harness: req.harness ?? null,
         environments: req.environments?.length ? req.environments : null,
         env: req.env && Object.keys(req.env).length ? req.env : null,
         session_id: null,
@@ -402,10 +419,7 @@ export class Supervisor {
         await this.boot(next, true);
       }
       const agent = this.get(name);
-      this.deps.bus.publish('agent_state_changed', {
-        agent: name,
-        status: agent.status,
-        wake_on_message: agent.wake_on_message,
+      this.stateChanged(name, {
         environments: agent.environments,
         environments_source: agent.environments_source,
         environment_error: agent.environment_error,
@@ -589,12 +603,21 @@ export class Supervisor {
     if (resetCrashes) rt.consecutiveCrashes = 0;
   }
 
-  private stateChanged(name: string): void {
+  /**
+   * Says the agent's lifecycle changed, with every field a change can move (a start moves started_at, a crash
+   * restarts, the daemon's give-up stop_reason), so a consumer applies it without a refetch; `extra` adds fields the
+   * caller changed too.
+   */
+  private stateChanged(name: string, extra: Partial<Agent> = {}): void {
     const agent = this.get(name);
     this.deps.bus.publish('agent_state_changed', {
       agent: name,
       status: agent.status,
       wake_on_message: agent.wake_on_message,
+      started_at: agent.started_at,
+      restarts: agent.restarts,
+      stop_reason: agent.stop_reason,
+      ...extra,
     });
   }
 
@@ -617,7 +640,8 @@ export class Supervisor {
   private runtime(name: string): Runtime {
     let rt = this.runtimes.get(name);
     if (!rt) {
-      rt = { status: 'stopped', restarts: 0, consecutiveCrashes: 0, startedAt: null, retry: null };
+      const status = this.unrestored.has(name) ? 'restoring' : 'stopped';
+      rt = { status, restarts: 0, consecutiveCrashes: 0, startedAt: null, retry: null };
       this.runtimes.set(name, rt);
     }
     return rt;

@@ -16,6 +16,8 @@ import ms from 'ms';
 import { z } from 'zod';
 import { globProblem } from '../agents/name-glob.js';
 import { NameSchema } from '../core/names.js';
+import { chatEngineFor } from '../sessions/engine.js';
+import { Reasoning } from '../sessions/session-schemas.js';
 
 export const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const EnvVarNameSchema = z
@@ -302,6 +304,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
             model: nonEmpty().optional(),
             temperature: z.number().min(0).max(2).optional(),
             max_tokens: z.number().int().positive().optional(),
+            /** The turn default under session and per-call overrides, as `overrides.reasoning` takes it. */
+            reasoning: Reasoning.optional(),
             /** USD per million tokens, for the cost estimate. */
             price: z
               .strictObject({
@@ -425,16 +429,37 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
             path: ['templates', name, 'command'],
             message: `for harness ${harness}, command names the program to run instead of \`${harness}\` (one path, no arguments); use harness: shell for a command line`,
           });
+        if (t.chat?.temperature !== undefined && chatEngineFor(t.chat.engine, harness) === 'claude-cli')
+          ctx.addIssue({
+            code: 'custom',
+            path: ['templates', name, 'chat', 'temperature'],
+            message:
+              'the claude-cli chat engine cannot set a temperature (the Claude CLI has no such setting): remove it, or use engine: openai',
+          });
       }
       // Only a task's own harness, its template's or the default says whether the run is an agent CLI that needs it.
       for (const [name, t] of Object.entries(c.tasks)) {
-        const harness = t.harness ?? (t.template ? c.templates[t.template]?.harness : undefined) ?? c.defaults.harness;
+        const template = t.template ? c.templates[t.template] : undefined;
+        const harness = t.harness ?? template?.harness ?? c.defaults.harness;
         if (t.prompt === undefined && t.runtime !== 'persistent' && harness !== 'shell')
           ctx.addIssue({
             code: 'custom',
             path: ['tasks', name, 'prompt'],
             message: `required for a ${harness} task (only a shell task runs without one)`,
           });
+        // A persistent task's agent runs its template's command under the task's harness: refused here, by name,
+        // rather than as an agent that cannot start at the first run.
+        const command = template?.command?.trim();
+        if (t.runtime === 'persistent' && t.harness !== undefined && template) {
+          const why =
+            harness === 'shell'
+              ? command === undefined &&
+                `harness shell runs the template's command, and template "${t.template}" has none`
+              : command !== undefined &&
+                /\s/.test(command) &&
+                `template "${t.template}"'s command is a command line, and harness ${harness} takes one program in its place`;
+          if (why) ctx.addIssue({ code: 'custom', path: ['tasks', name, 'harness'], message: why });
+        }
       }
     }, evenWithIssues);
 }

@@ -28,8 +28,10 @@ import type { ThreadNotes } from '../chat/threads/thread-notes.js';
 import type { Harness } from '../config/schema.js';
 import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../events/features.js';
+import { readerAudience } from '../events/event-types.js';
 import type { UsageTotals } from '../usage/turn-usage.js';
 import type { TurnError } from '../observe/schemas.js';
+import type { NeedsInputAlerts } from '../observe/needs-input.js';
 import type { TaskRun } from '../observe/schemas.js';
 import { ActivitySweeper } from '../observe/activity-sweeper.js';
 import { ActivityTracker, activityEvent } from '../observe/activity-tracker.js';
@@ -73,6 +75,8 @@ export interface AgentsWiringDeps {
   usage(agent: string): UsageTotals;
   /** Each agent's failed last turn, for the snapshot. */
   turnError(agent: string): TurnError | null;
+  /** Each agent's needs_input alert: raised and cleared by delivery, read by the snapshot. */
+  needsInput: Pick<NeedsInputAlerts, 'of' | 'raise' | 'clear'>;
 }
 
 /** How long a delivery waits for an agent's input box (a dialog someone must answer at the terminal, a slow start). */
@@ -154,6 +158,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
       note: (agent, text) => d.notes.note(agent, text),
       // No key is pressed into an agent whose permission prompt or questions card is open in its thread.
       openPrompt: (agent) => d.threads.openPrompts(agent)[0]?.text ?? null,
+      held: (agent, hold) => (hold ? d.needsInput.raise(agent, hold) : d.needsInput.clear(agent)),
       readyTimeoutMs: INPUT_READY_TIMEOUT_MS,
     }),
   ]);
@@ -203,11 +208,27 @@ export async function wireAgents(d: AgentsWiringDeps) {
     configBroken: d.configBroken,
     reload: d.reloadConfig,
   });
+  // Every task as /state shows it, and as the task screens' routes (tasks-wiring) list it.
+  const tasks = () =>
+    taskViews(
+      d.config(),
+      d.paths.home,
+      d.clock.now(),
+      (task) => d.runs.lastRunAt(task),
+      (a) => supervisor.resolved(a),
+    );
   await d.app.register(stateRoutes, {
     clock: d.clock,
     version: () => [d.bus.stats().published, sweeper.stats().sweeps, sweeper.stats().turnEnds, d.config()],
-    agents: () => supervisor.list().map((a) => ({ ...a, usage: d.usage(a.name), turn_error: d.turnError(a.name) })),
-    tasks: () => taskViews(d.config(), d.paths.home, d.clock.now(), (task) => d.runs.lastRunAt(task)),
+    seq: (principal) => d.bus.lastSeq(readerAudience(principal)),
+    agents: () =>
+      supervisor.list().map((a) => ({
+        ...a,
+        usage: d.usage(a.name),
+        turn_error: d.turnError(a.name),
+        needs_input: d.needsInput.of(a.name),
+      })),
+    tasks,
     recentRuns: () => d.runs.recent(),
     recentMessages: () => recent.list(),
   });
@@ -242,6 +263,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
 
   return {
     supervisor,
+    tasks,
     store,
     terminal,
     sweeper,

@@ -24,6 +24,7 @@ import { PushDispatcher } from '../push/dispatcher.js';
 import { needsInputPush, pushForMessage } from '../push/push-payload.js';
 import { failedTurnNote, failureReason, INTERRUPTED_NOTE } from '../chat/replies/turn-failure.js';
 import type { TurnErrors } from '../observe/turn-errors.js';
+import type { AgentNeedsInputEvent } from '../observe/schemas.js';
 import { pushRoutes } from '../push/push-routes.js';
 import { SubscriptionStore } from '../push/subscription-store.js';
 import type { PresenceBoard } from '../push/presence-board.js';
@@ -165,12 +166,19 @@ export async function wireChat(d: ChatWiringDeps) {
       pushes.dispatch(needsInputPush(agent, displayName(agent), `Could not answer: ${reason}`));
     },
   });
-  // A screen gone still may be a turn that ended without a Stop hook (reply-watch.ts, wentIdle).
   d.bus.subscribe({
     deliver: (event) => {
-      const data = event.data as { agent?: unknown; activity?: unknown };
-      if (event.type === 'agent_activity' && data.activity === 'idle' && typeof data.agent === 'string' && enabled())
-        replies.wentIdle(data.agent);
+      if (!enabled()) return;
+      // A screen gone still may be a turn that ended without a Stop hook (reply-watch.ts, wentIdle).
+      if (event.type === 'agent_activity') {
+        const data = event.data as { agent?: unknown; activity?: unknown };
+        if (data.activity === 'idle' && typeof data.agent === 'string') replies.wentIdle(data.agent);
+      }
+      // Each needs_input alert raised is the agent's own attention push (NeedsInputAlerts publishes only changes).
+      if (event.type === 'agent_needs_input') {
+        const { agent, needs_input } = event.data as AgentNeedsInputEvent;
+        if (needs_input) pushes.dispatch(needsInputPush(agent, displayName(agent), needs_input.text));
+      }
     },
   });
   chat = new ChatService({

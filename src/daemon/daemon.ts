@@ -20,6 +20,8 @@ import { wireAgentTools } from './agent-tools-wiring.js';
 import { wireSessions } from './sessions-wiring.js';
 import { buildUsageMeter, catchUpUsage, wireUsage } from './usage-wiring.js';
 import { TurnErrors } from '../observe/turn-errors.js';
+import { NeedsInputAlerts } from '../observe/needs-input.js';
+import { shouldDropNeedsInput } from '../push/push-payload.js';
 import { ReplyStore } from '../chat/replies/reply-store.js';
 import { RunHistory } from '../tasks/run-history.js';
 import { RunLog } from '../tasks/run-log.js';
@@ -230,6 +232,11 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const notes = new ThreadNotes(chatStore, bus);
   const usage = buildUsageMeter({ db, bus, clock, logger, pool, config });
   const turnErrors = new TurnErrors({ bus, clock });
+  const needsInput = new NeedsInputAlerts({
+    bus,
+    clock,
+    superseded: (agent) => shouldDropNeedsInput(agent, chatStore.openPrompts(agent)),
+  });
   const agents = await wireAgents({
     app,
     db,
@@ -251,6 +258,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     runs: publisher,
     usage: (agent) => usage.totals(agent),
     turnError: (agent) => turnErrors.of(agent),
+    needsInput,
   });
   await wireUsage({ app, meter: usage, hooks: agents.hooks, supervisor: agents.supervisor, features });
 
@@ -301,6 +309,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     chat.asks.agentGone(agent);
     chat.replies.agentGone(agent);
     turnErrors.clear(agent);
+    needsInput.clear(agent);
   });
   // A renamed agent keeps its thread, reminders, chat sessions and reply capture: their rows move in the rename's
   // transaction, the attachment files last.
@@ -308,6 +317,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     moveAgentRows(db, from, to);
     usage.renamed(from, to);
     turnErrors.renamed(from, to);
+    needsInput.renamed(from, to);
     chat.attachments.moveAgent(from, to);
   });
   const tasks = await wireTasks({
@@ -321,6 +331,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     baseUrl,
     publisher,
     supervisor: agents.supervisor,
+    tasks: agents.tasks,
     deliverer: agents.deliverer,
     chat: chat.chat,
     hooks: agents.hooks,

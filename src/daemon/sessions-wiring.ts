@@ -8,6 +8,7 @@ import type { LeoPaths } from '../core/home.js';
 import type { FeatureSet } from '../events/features.js';
 import type { Database } from '../store/database.js';
 import { ClaudeCliEngine } from '../sessions/claude-cli-engine.js';
+import { chatEngineFor } from '../sessions/engine.js';
 import { OpenAiEngine } from '../sessions/openai-engine.js';
 import { sessionRoutes } from '../sessions/session-routes.js';
 import { SessionService, type ChatAgent } from '../sessions/session-service.js';
@@ -46,7 +47,7 @@ export async function wireSessions(d: SessionsWiringDeps) {
     return {
       name,
       chatEnabled: r.chatEnabled,
-      engine: chat?.engine ?? (r.harness === 'claude' ? 'claude-cli' : 'openai'),
+      engine: chatEngineFor(chat?.engine, r.harness),
       workspace: r.workspace,
       env,
       allowedTools: r.permissions.allow ?? [],
@@ -56,6 +57,7 @@ export async function wireSessions(d: SessionsWiringDeps) {
         ...(apiKey ? { apiKey } : {}),
         ...(chat?.temperature !== undefined ? { temperature: chat.temperature } : {}),
         ...(chat?.max_tokens !== undefined ? { max_tokens: chat.max_tokens } : {}),
+        ...(chat?.reasoning ? { reasoning: chat.reasoning } : {}),
         ...(chat?.price ? { price: chat.price } : {}),
         ...(chat?.budget ? { budget: chat.budget } : {}),
         maxIterations: chat?.max_iterations ?? 25,

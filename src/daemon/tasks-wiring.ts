@@ -9,6 +9,7 @@ import type { LeoPaths } from '../core/home.js';
 import { LEO_BIN } from '../core/leo-bin.js';
 import type { Logger } from '../core/logger.js';
 import type { FeatureSet } from '../events/features.js';
+import type { Task } from '../observe/schemas.js';
 import { PersistentRuns } from '../tasks/persistent-runs.js';
 import type { RunPublisher } from '../tasks/run-publisher.js';
 import { TaskCards } from '../tasks/task-cards.js';
@@ -17,7 +18,6 @@ import { runPaths } from '../tasks/task-launch.js';
 import { TaskRunner } from '../tasks/task-runner.js';
 import type { TurnMeter } from '../tasks/run-usage.js';
 import { TaskScheduler } from '../tasks/scheduler.js';
-import { taskViews } from '../tasks/task-view.js';
 
 export interface TasksWiringDeps {
   app: FastifyInstance;
@@ -33,6 +33,8 @@ export interface TasksWiringDeps {
   deliverer: Deliverer;
   chat: ChatService;
   hooks: HookRouter;
+  /** Every task as /state describes it. */
+  tasks(): Task[];
   /** Meters headless runs' turns (the usage meter). */
   usage: TurnMeter;
 }
@@ -70,6 +72,7 @@ export async function wireTasks(d: TasksWiringDeps) {
     cards,
     launch: { baseUrl: d.baseUrl, agentToken: d.agentToken, leoBin: LEO_BIN, nodeBin: process.execPath },
     persistent: (task, runId, signal) => persistent.run(task, runId, signal),
+    agentValues: (a) => d.supervisor.resolved(a),
     usage: d.usage,
   });
   const scheduler = new TaskScheduler({
@@ -78,11 +81,12 @@ export async function wireTasks(d: TasksWiringDeps) {
     fire: (task) => void runner.fire(task),
   });
   await d.app.register(taskRoutes, {
+    clock: d.clock,
     publisher: d.publisher,
     cards,
     runner,
     taskExists: (name) => name in d.config().tasks,
-    tasks: () => taskViews(d.config(), d.paths.home, d.clock.now(), (task) => d.publisher.lastRunAt(task)),
+    tasks: d.tasks,
     runLogPath: (task, runId) => runPaths(d.paths, task, runId).logPath,
   });
   d.hooks.on('stop', ({ agent }) => {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { NeedsInputHold } from '../observe/schemas.js';
 import type { Screen } from './screen/screen.js';
 import { DeliveryTimeout } from './deliverer.js';
 import { DialogAnswers } from './dialog-answers.js';
@@ -15,6 +16,11 @@ export interface InputWait {
    * matching dialog then, which any key Leo pressed could answer: answering it is chat's and the terminal's right.
    */
   openPrompt(): string | null;
+  /**
+   * Raises the agent's needs_input alert with what holds the message (a dialog Leo leaves to a person, text left in
+   * the box), or clears it (null): the screen let the message in, a card asks instead, or the wait is over.
+   */
+  held(hold: NeedsInputHold | null): void;
 }
 
 /** How often the screen is read while waiting: quick enough that a message sent at spawn goes in about when it could. */
@@ -27,6 +33,8 @@ const DIALOG_SETTLE_MS = 1_000;
 const BUSY_BOX_NOTE_MS = 3_000;
 /** A harness that draws nothing recognisable for this long gets a note with what the pane shows. */
 const SLOW_START_NOTE_MS = 20_000;
+/** How much of a dialog's question and options the alert quotes: a lock screen shows a few lines. */
+const ALERT_QUESTION_CHARS = 200;
 /** How many looks a paste may take to show in the input box (a busy TUI redraws late) before it counts as lost. */
 const PASTE_SHOW_LOOKS = 10;
 
@@ -45,6 +53,15 @@ export async function waitForInput(
   w: InputWait,
   opts: { typed?: boolean } = {},
 ): Promise<Screen> {
+  try {
+    return await waitOn(look, w, opts);
+  } finally {
+    // Delivered, failed or timed out: nobody watches the screen any more, so nothing could clear the alert later.
+    w.held(null);
+  }
+}
+
+async function waitOn(look: () => Promise<Screen>, w: InputWait, opts: { typed?: boolean }): Promise<Screen> {
   let started = Date.now();
   const answers = new DialogAnswers(w.press);
   const hold = new HoldNotes(w);
@@ -73,20 +90,31 @@ export async function waitForInput(
     if (key !== previous) since = Date.now();
     previous = key;
     const held = Date.now() - since;
+    if (s.kind === 'input' && s.text === '') w.held(null);
     if (s.kind === 'dialog' && s.answer) {
       if (held >= DIALOG_SETTLE_MS) await answers.offer(s.question, s.answer);
-    } else if (s.kind === 'dialog' && held >= DIALOG_SETTLE_MS)
+    } else if (s.kind === 'dialog' && held >= DIALOG_SETTLE_MS) {
+      const asking = `“${s.question}”` + (s.options.length ? ` (${s.options.join(' / ')})` : '');
       hold.once(
         `dialog ${s.question}`,
-        `${w.agent}'s terminal is asking “${s.question}”` +
-          (s.options.length ? ` (${s.options.join(' / ')})` : '') +
-          '. Leo typed nothing into it: answer it in the terminal, and the message waiting for it goes in then.',
+        `${w.agent}'s terminal is asking ${asking}. Leo typed nothing into it: answer it in the terminal, and the message waiting for it goes in then.`,
       );
-    if (!opts.typed && s.kind === 'input' && held >= BUSY_BOX_NOTE_MS)
+      w.held({
+        reason: 'dialog',
+        text: `Its terminal is asking ${clip(asking, ALERT_QUESTION_CHARS)}. Answer it there; your message waits for it.`,
+      });
+    }
+    if (!opts.typed && s.kind === 'input' && s.text !== '' && held >= BUSY_BOX_NOTE_MS) {
       hold.once(
         'busy box',
         `${w.agent}'s input box already holds text that was not sent (“${clip(s.text)}”); your message goes in once it is cleared.`,
       );
+      // The alert reaches dashboards and lock screens: it says that text waits, never what it says.
+      w.held({
+        reason: 'unsent_text',
+        text: 'Its input box holds text nobody sent. Send or clear it in the terminal; your message waits for it.',
+      });
+    }
     if (s.kind === 'starting' && Date.now() - started >= SLOW_START_NOTE_MS)
       hold.once(
         'slow start',
@@ -120,6 +148,8 @@ export class HoldNotes {
 export async function waitWhilePromptOpen(w: InputWait, hold: HoldNotes): Promise<boolean> {
   let waited = false;
   for (let open = w.openPrompt(); open !== null; open = w.openPrompt()) {
+    // The card alerts for the question the terminal shows: the agent's own alert gives way to it.
+    if (!waited) w.held(null);
     waited = true;
     hold.once(
       `prompt ${open}`,
@@ -142,7 +172,7 @@ function waitingOn(s: Screen): string {
   return 'its input prompt never showed';
 }
 
-function clip(text: string): string {
+function clip(text: string, max = 80): string {
   const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > 80 ? `${one.slice(0, 79)}…` : one;
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }

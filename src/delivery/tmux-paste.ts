@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sessionName } from '../agents/session-name.js';
+import type { NeedsInputHold } from '../observe/schemas.js';
 import type { DeliveryRoute } from './deliverer.js';
 import type { Screen, ScreenReader } from './screen/screen.js';
 import { HoldNotes, waitForInput, waitWhilePromptOpen, type InputWait } from './input-wait.js';
@@ -155,6 +156,8 @@ export interface TmuxRouteDeps {
   note(agent: string, text: string): void;
   /** What the permission prompt or questions card open in the agent's thread asks, or null. */
   openPrompt(agent: string): string | null;
+  /** Raises or clears the agent's needs_input alert (InputWait.held). */
+  held(agent: string, hold: NeedsInputHold | null): void;
   /** How long a delivery waits for the input box. */
   readyTimeoutMs: number;
 }
@@ -173,6 +176,7 @@ export function tmuxPasteRoute(d: TmuxRouteDeps): DeliveryRoute {
         note: (t) => d.note(agent, t),
         press: (keys) => pressKeys(d.tmux, session, keys),
         openPrompt: () => d.openPrompt(agent),
+        held: (hold) => d.held(agent, hold),
       };
       return pasteAndSubmit(d.tmux, session, text, read ? { read, wait } : { wait });
     },

@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
 import { sseFrame, type BusEvent } from './event.js';
-import { audienceOf, type EventType } from './event-types.js';
+import { AUDIENCES, audienceOf, receives, type EventAudience, type EventType } from './event-types.js';
 
 export interface Subscriber {
   /** Called synchronously inside publish, in seq order. Must not throw and must not block. */
@@ -25,42 +25,60 @@ export interface BusStats {
  * Node's single thread is the critical section, and subscribe() reads the current seq in the same turn it registers.
  * A publish made from inside a delivery (a subscriber reacting to an event) is stamped at once but delivered after
  * the current fan-out finishes, so every subscriber still sees strict seq order.
+ *
+ * Each audience numbers its own stream: an event takes the next seq of every audience that receives it, so a stream
+ * that skips the events outside its audience still sees no gap after its hello (observability-api.md), and the
+ * `seq` of /api/v1/state read by the same principal (lastSeq) is that stream's.
  */
 export class EventBus {
-  private seq = 0;
-  private readonly subscribers = new Set<Subscriber>();
-  private readonly pending: BusEvent[] = [];
+  private readonly seqs: Record<EventAudience, number> = { fleet: 0, chat: 0 };
+  private readonly subscribers: Record<EventAudience, Set<Subscriber>> = { fleet: new Set(), chat: new Set() };
+  private readonly pending: { reader: EventAudience; event: BusEvent }[] = [];
   private delivering = false;
 
   constructor(private readonly clock: Clock) {}
 
-  publish(type: EventType, fields: Record<string, unknown> = {}): BusEvent {
-    const seq = ++this.seq;
+  publish(type: EventType, fields: Record<string, unknown> = {}): void {
+    const audience = audienceOf(type);
     const at = rfc3339(this.clock.now());
-    const data = { seq, at, ...fields };
-    const event: BusEvent = { type, audience: audienceOf(type), seq, at, data, frame: sseFrame(type, data) };
-    this.pending.push(event);
-    if (this.delivering) return event;
+    for (const reader of AUDIENCES) {
+      if (!receives(reader, audience)) continue;
+      const seq = ++this.seqs[reader];
+      // The count moves either way; the frame is built only for an audience someone listens in.
+      if (this.subscribers[reader].size === 0) continue;
+      const data = { seq, at, ...fields };
+      this.pending.push({ reader, event: { type, audience, seq, at, data, frame: sseFrame(type, data) } });
+    }
+    if (this.delivering) return;
     this.delivering = true;
     try {
       for (let next = this.pending.shift(); next; next = this.pending.shift())
-        for (const s of this.subscribers) s.deliver(next);
+        for (const s of this.subscribers[next.reader]) s.deliver(next.event);
     } finally {
       this.delivering = false;
     }
-    return event;
   }
 
-  subscribe(subscriber: Subscriber): Subscription {
-    this.subscribers.add(subscriber);
+  /**
+   * Registers a subscriber in `audience`: it receives what that audience receives, numbered in its sequence. The
+   * daemon's own subscribers take the default, `chat`, which receives every event.
+   */
+  subscribe(subscriber: Subscriber, audience: EventAudience = 'chat'): Subscription {
+    this.subscribers[audience].add(subscriber);
     return {
-      startSeq: this.seq,
+      startSeq: this.seqs[audience],
       startAt: rfc3339(this.clock.now()),
-      unsubscribe: () => void this.subscribers.delete(subscriber),
+      unsubscribe: () => void this.subscribers[audience].delete(subscriber),
     };
   }
 
+  /** The seq of the last event `audience` received: where a snapshot taken now stands in that audience's stream. */
+  lastSeq(audience: EventAudience): number {
+    return this.seqs[audience];
+  }
+
   stats(): BusStats {
-    return { subscribers: this.subscribers.size, published: this.seq };
+    // `chat` receives every event, so its count is the number published.
+    return { subscribers: this.subscribers.fleet.size + this.subscribers.chat.size, published: this.seqs.chat };
   }
 }

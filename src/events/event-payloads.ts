@@ -5,6 +5,7 @@ import {
   Agent,
   AgentActivityEvent,
   AgentMessage,
+  AgentNeedsInputEvent,
   AgentStatus,
   AgentTurnErrorEvent,
   Appearance,
@@ -28,6 +29,10 @@ export const EVENT_PAYLOADS = {
     agent: z.string(),
     status: AgentStatus,
     wake_on_message: z.boolean(),
+    // What a lifecycle change moves (Agent's fields of the same names): an event is applied without a refetch.
+    started_at: Agent.shape.started_at,
+    restarts: Agent.shape.restarts,
+    stop_reason: Agent.shape.stop_reason,
     // Present when the agent's environments changed (Agent's fields of the same names).
     environments: Agent.shape.environments.optional(),
     environments_source: Agent.shape.environments_source.optional(),
@@ -38,6 +43,7 @@ export const EVENT_PAYLOADS = {
   agent_message: stamped(AgentMessage.shape),
   agent_usage: stamped(AgentUsageEvent.shape),
   agent_turn_error: stamped(AgentTurnErrorEvent.shape),
+  agent_needs_input: stamped(AgentNeedsInputEvent.shape),
   task_run_started: stamped({ run: TaskRun }),
   task_run_succeeded: stamped({ run: TaskRun }),
   task_run_failed: stamped({ run: TaskRun }),

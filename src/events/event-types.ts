@@ -23,6 +23,9 @@ export const EVENT_AUDIENCE = {
   agent_usage: 'fleet',
   // A failed turn's reason in plain words (the provider's own text stays in the thread): as /api/v1/state shows it.
   agent_turn_error: 'fleet',
+  // The agent's terminal holds it (a dialog's question, or that its box has unsent text, never that text): as
+  // /api/v1/state shows it, like current_action's pane line.
+  agent_needs_input: 'fleet',
   task_run_started: 'fleet',
   task_run_succeeded: 'fleet',
   task_run_failed: 'fleet',
@@ -40,7 +43,18 @@ export function audienceOf(type: string): EventAudience {
   return (EVENT_AUDIENCE as Record<string, EventAudience>)[type] ?? 'chat';
 }
 
-/** What a subscriber may receive; the route already refused everyone else (agents, anonymous callers). */
-export function readsChat(principal: Principal): boolean {
-  return principal.kind === 'operator' || principal.kind === 'device' || principal.kind === 'socket';
+/** Every audience, each numbering its own stream (bus.ts). */
+export const AUDIENCES = ['fleet', 'chat'] as const satisfies readonly EventAudience[];
+
+/**
+ * The audience a principal's stream belongs to; the route already refused everyone else (agents, anonymous callers).
+ * Those who may read the conversations belong to `chat` and receive `fleet` events too (receives()).
+ */
+export function readerAudience(principal: Principal): EventAudience {
+  return principal.kind === 'operator' || principal.kind === 'device' || principal.kind === 'socket' ? 'chat' : 'fleet';
+}
+
+/** Whether a stream of audience `reader` carries an event published to `event`. */
+export function receives(reader: EventAudience, event: EventAudience): boolean {
+  return reader === 'chat' || event === 'fleet';
 }

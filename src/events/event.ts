@@ -1,9 +1,10 @@
 import type { EventAudience } from './event-types.js';
 
 /**
- * A published event. Stamped once by the bus; `frame` is the SSE text, serialized once and shared by every
- * subscriber so fan-out costs one JSON.stringify per event, not one per subscriber. `audience` (from the event type)
- * is who may receive it: a subscriber outside it skips the frame, so filtering costs no serialization either.
+ * A published event as one audience receives it. Stamped once per audience by the bus, with that audience's `seq`;
+ * `frame` is the SSE text, serialized once per audience and shared by its subscribers, so fan-out costs one
+ * JSON.stringify per event and audience, not one per subscriber. `audience` (from the event type) is who may
+ * receive it (event-types.ts).
  */
 export interface BusEvent {
   readonly type: string;

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { Principal } from '../auth/token-kinds.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
-import type { EventBus, Subscriber } from './bus.js';
+import type { EventBus } from './bus.js';
 import { sseFrame } from './event.js';
-import { readsChat } from './event-types.js';
+import { readerAudience } from './event-types.js';
 import type { FeatureSet } from './features.js';
 import { FlushScheduler } from './flush-scheduler.js';
 import { SseStream } from './sse-stream.js';
@@ -23,7 +23,7 @@ export interface SseHubOptions {
 
 /**
  * Owns every open /api/v1/events stream: hello on connect, one shared heartbeat timer, and shutdown. Each stream
- * receives the events its principal may read: a subscriber without chat rights skips `chat` events (event-types.ts).
+ * receives the events its principal's audience receives (event-types.ts), numbered in that audience's sequence.
  */
 export class SseHub {
   private readonly streams = new Set<SseStream>();
@@ -57,7 +57,7 @@ export class SseHub {
     });
     this.streams.add(stream);
     // Registration and the hello's seq come from one synchronous step: nothing can be published in between.
-    const sub = this.opts.bus.subscribe(readsChat(principal) ? stream : fleetOnly(stream));
+    const sub = this.opts.bus.subscribe(stream, readerAudience(principal));
     subscription = sub;
     stream.writeNow(
       sseFrame('hello', {
@@ -93,13 +93,4 @@ export class SseHub {
       this.heartbeat = null;
     }
   }
-}
-
-/** The shared frame or nothing: an event outside the fleet audience is skipped, never re-serialized. */
-function fleetOnly(stream: SseStream): Subscriber {
-  return {
-    deliver(event) {
-      if (event.audience === 'fleet') stream.deliver(event);
-    },
-  };
 }

@@ -39,6 +39,22 @@ export type TurnError = z.infer<typeof TurnError>;
 export const AgentTurnErrorEvent = z.object({ agent: z.string(), turn_error: TurnError.nullable() });
 export type AgentTurnErrorEvent = z.infer<typeof AgentTurnErrorEvent>;
 
+/**
+ * What holds the agent that only a person at its terminal can clear (leo-chat.md, the agent's own needs_input alert):
+ * a dialog that is not a permission prompt (an API key to approve, a login), or text someone left unsent in its input
+ * box. `text` says so in plain words and quotes the dialog's question: untrusted display text from the pane.
+ */
+export const NeedsInputHold = z.object({ reason: z.enum(['dialog', 'unsent_text']), text: z.string() });
+export type NeedsInputHold = z.infer<typeof NeedsInputHold>;
+
+/** The agent's needs_input alert: since when, and what holds it. Cleared when that goes, or a card asks instead. */
+export const NeedsInput = NeedsInputHold.extend({ at: z.string() });
+export type NeedsInput = z.infer<typeof NeedsInput>;
+
+/** The agent_needs_input event's payload: the agent's needs_input as it now is (null: cleared). */
+export const AgentNeedsInputEvent = z.object({ agent: z.string(), needs_input: NeedsInput.nullable() });
+export type AgentNeedsInputEvent = z.infer<typeof AgentNeedsInputEvent>;
+
 export const Appearance = z.object({
   emoji: z.string().optional(),
   color: z.string().optional(),
@@ -77,6 +93,8 @@ export const Agent = component(
     usage: UsageTotals.optional(),
     /** /api/v1/state only: the agent's last chat turn failed (see TurnError); null once its next turn starts. */
     turn_error: TurnError.nullable().optional(),
+    /** /api/v1/state only: a terminal dialog or unsent text holds the agent (see NeedsInput); else null. */
+    needs_input: NeedsInput.nullable().optional(),
   }),
 );
 export type Agent = z.infer<typeof Agent>;
@@ -118,6 +136,12 @@ export type AgentMessage = z.infer<typeof AgentMessage>;
 export const StateSnapshot = z.object({
   version: z.literal(1),
   server_time: z.string(),
+  /**
+   * The seq of the last event the caller's own /api/v1/events stream carried when this was taken: apply the events
+   * after it. Streams are numbered per audience (an API client's skips chat events without a gap), so it is the
+   * caller's, like hello.seq.
+   */
+  seq: z.number().int(),
   leo_version: z.string(),
   agents: z.array(Agent),
   tasks: z.array(Task),

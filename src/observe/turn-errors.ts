@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
 import type { EventBus } from '../events/bus.js';
+import { AgentMarks } from './agent-marks.js';
 import type { TurnError } from './schemas.js';
 
 /**
@@ -8,30 +9,26 @@ import type { TurnError } from './schemas.js';
  * refetch. In memory: after a restart the fleet starts clear, and the thread's note stays.
  */
 export class TurnErrors {
-  private readonly errors = new Map<string, TurnError>();
+  private readonly errors: AgentMarks<TurnError>;
 
-  constructor(private readonly deps: { bus: EventBus; clock: Clock }) {}
+  constructor(private readonly deps: { bus: EventBus; clock: Clock }) {
+    this.errors = new AgentMarks((agent, turn_error) => deps.bus.publish('agent_turn_error', { agent, turn_error }));
+  }
 
   of(agent: string): TurnError | null {
-    return this.errors.get(agent) ?? null;
+    return this.errors.of(agent);
   }
 
   failed(agent: string, message: string): void {
-    const error = { at: rfc3339(this.deps.clock.now()), message };
-    this.errors.set(agent, error);
-    this.deps.bus.publish('agent_turn_error', { agent, turn_error: error });
+    this.errors.set(agent, { at: rfc3339(this.deps.clock.now()), message });
   }
 
   /** The agent's next turn started (or it is gone): its failure is over. */
   clear(agent: string): void {
-    if (!this.errors.delete(agent)) return;
-    this.deps.bus.publish('agent_turn_error', { agent, turn_error: null });
+    this.errors.clear(agent);
   }
 
   renamed(from: string, to: string): void {
-    const error = this.errors.get(from);
-    if (!error) return;
-    this.errors.delete(from);
-    this.errors.set(to, error);
+    this.errors.renamed(from, to);
   }
 }

@@ -1,29 +1,18 @@
-import { z } from 'zod';
 import { parseAttachments, type Attachment } from './attachments.js';
-import { invalid, parseOverrides, zodFailure, type Validated } from './overrides.js';
+import { invalid, parseOverrides, type Validated } from './overrides.js';
 import type { LlmSettings } from './session-schemas.js';
 
 /**
- * The body of `POST /agents/:name/chat`. Decisions where the spec is silent or torn:
- * - unknown top-level fields are a 400 naming the field: a misspelt `sesionId` would otherwise silently start a new
- *   session;
- * - `sse` + `fireAndForget` both true is accepted and detaches: the table calls them mutually exclusive, but the
- *   fire-and-forget section states the rule for when both arrive ("`fireAndForget` takes precedence over `sse`"), and
- *   a stated precedence only means something if the pair is allowed;
- * - `continue: true` with a `message` or `attachments` is a 400: `continue` adds no user message, so either would be
- *   dropped without a word;
- * - a blank `message` is a 400 unless attachments remain to send: it would be an empty user turn;
- * - `null` is not "absent": every present field must have its type.
+ * The body of `POST /agents/:name/chat`, read as the spec writes it: the only 400s are the conditions its table lists
+ * (`message` missing or not a string, `continue: true` without `sessionId`, `attachments` not an array, an attachment
+ * over the inline cap, an `overrides` field that fails validation). Everything else is read leniently:
+ * - unknown top-level fields are ignored;
+ * - `sse`, `fireAndForget` and `continue` are on only when `true`;
+ * - a `sessionId` that is not a string names no session of ours (404 `SESSION_NOT_FOUND` when the turn looks it up);
+ *   `null` and `""` are "omitted";
+ * - `continue: true` adds no user message, so a `message` or `attachments` next to it is ignored;
+ * - `sse` + `fireAndForget` both true detaches: "`fireAndForget` takes precedence over `sse`".
  */
-const ChatRequestBody = z.strictObject({
-  message: z.string().optional(),
-  sessionId: z.string().min(1).optional(),
-  sse: z.boolean().optional(),
-  fireAndForget: z.boolean().optional(),
-  continue: z.boolean().optional(),
-  attachments: z.unknown().optional(),
-  overrides: z.unknown().optional(),
-});
 
 /** How the route answers: one JSON reply, an SSE stream, or `202` once the session id is known. */
 export type ChatResponseMode = 'json' | 'sse' | 'fireAndForget';
@@ -35,48 +24,50 @@ export type ChatRequest = { response: ChatResponseMode; overrides: LlmSettings }
       sessionId: string | null;
       /** The attachments to send: skipped ones (unknown type, audio without data) are left out. */
       attachments: Attachment[];
-      /** The first attachment given, skipped or not: an engine that takes none refuses the call on it. */
-      firstAttachmentType?: string;
+      /** The first attachment's `type` (null when it has none), skipped or not: an engine that takes none refuses
+       * the call on it. Absent when no attachment was given. */
+      firstAttachmentType?: string | null;
     }
   | { continue: true; sessionId: string }
 );
 
-const ACCEPTED = Object.keys(ChatRequestBody.shape).join(', ');
+function sessionIdOf(value: unknown): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
 
 export function parseChatRequest(body: unknown): Validated<ChatRequest> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return invalid('body', 'must be a JSON object');
-  }
-  const parsed = ChatRequestBody.safeParse(body);
-  if (!parsed.success) return zodFailure('', parsed.error, `unknown field (accepted: ${ACCEPTED})`);
-  const { message, sessionId, sse, fireAndForget, continue: resume, attachments, overrides } = parsed.data;
-  const response: ChatResponseMode = fireAndForget ? 'fireAndForget' : sse ? 'sse' : 'json';
+  const fields: Record<string, unknown> =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const response: ChatResponseMode =
+    fields.fireAndForget === true ? 'fireAndForget' : fields.sse === true ? 'sse' : 'json';
+  const sessionId = sessionIdOf(fields.sessionId);
   // Checked last, so a body with several faults names them in the order of the spec's table.
   const settings = (): Validated<LlmSettings> =>
-    overrides === undefined ? { ok: true, value: {} } : parseOverrides(overrides);
+    fields.overrides === undefined ? { ok: true, value: {} } : parseOverrides(fields.overrides);
 
-  if (resume) {
-    if (sessionId === undefined) return invalid('sessionId', 'is required with continue: true');
-    if (message !== undefined) return invalid('message', 'must be omitted with continue: true, which adds no message');
-    if (attachments !== undefined) {
-      return invalid('attachments', 'must be omitted with continue: true, which adds no message');
-    }
+  if (fields.continue === true) {
+    if (sessionId === null) return invalid('sessionId', 'is required with continue: true');
     const resolved = settings();
     if (!resolved.ok) return resolved;
     return { ok: true, value: { response, overrides: resolved.value, continue: true, sessionId } };
   }
 
-  if (message === undefined) return invalid('message', 'is required unless continue is true');
+  const { message, attachments } = fields;
+  if (typeof message !== 'string') {
+    return invalid('message', message === undefined ? 'is required unless continue is true' : 'must be a string');
+  }
   let kept: Attachment[] = [];
-  let firstAttachmentType: string | undefined;
+  let firstAttachmentType: string | null | undefined;
   if (attachments !== undefined) {
     const result = parseAttachments(attachments);
     if (!result.ok) return result;
     kept = result.value;
-    // parseAttachments has checked that every item is an object with a string type.
-    firstAttachmentType = (attachments as { type: string }[])[0]?.type;
+    if ((attachments as unknown[]).length > 0) {
+      const type = ((attachments as unknown[])[0] as { type?: unknown } | null)?.type;
+      firstAttachmentType = typeof type === 'string' ? type : null;
+    }
   }
-  if (!message.trim() && kept.length === 0) return invalid('message', 'must not be empty without attachments');
   const resolved = settings();
   if (!resolved.ok) return resolved;
   return {
@@ -86,7 +77,7 @@ export function parseChatRequest(body: unknown): Validated<ChatRequest> {
       overrides: resolved.value,
       continue: false,
       message,
-      sessionId: sessionId ?? null,
+      sessionId,
       attachments: kept,
       ...(firstAttachmentType !== undefined ? { firstAttachmentType } : {}),
     },

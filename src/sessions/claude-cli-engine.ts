@@ -8,13 +8,17 @@ import type { ToolCallSummary } from './session-schemas.js';
 /** Which of Leo's limits stopped the turn. */
 type LimitStop = { budget: NonNullable<TurnResult['budgetExceeded']> } | { iterations: number };
 
+/** What the Claude CLI prints when `--resume` names a session it has no transcript of (measured with 2.1.328). */
+const RESUME_LOST = /No conversation found with session ID/;
+
 /** How long a turn's process gets after SIGTERM (cancel, limit) before SIGKILL. */
 const KILL_GRACE_MS = 3000;
 
 /**
  * The `claude-cli` engine: each turn runs the real Claude Code CLI headless in the agent's workspace
  * (`claude -p --output-format stream-json --verbose --include-partial-messages`), resuming Claude's own session from
- * the previous turn, so Claude holds the history and Leo replays it by resuming. Its stream is mapped onto the same
+ * the previous turn, so Claude holds the history and Leo replays it by resuming (or, with no session of Claude's to
+ * resume, by replaying its stored history in the prompt). Its stream is mapped onto the same
  * events, messages, usage and cost as the openai engine. Tools that need a permission are denied in `-p` mode unless
  * the template allows them (`permissions.allow`).
  */
@@ -25,7 +29,6 @@ export class ClaudeCliEngine implements ChatEngine {
 
   async runTurn(input: TurnInput): Promise<TurnResult> {
     const now = this.opts.now ?? Date.now;
-    const prompt = lastUserText(input.history);
     const args = ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
     args.push('--permission-mode', 'default', '--model', input.settings.model);
     if (input.resumeId) args.push('--resume', input.resumeId);
@@ -37,7 +40,9 @@ export class ClaudeCliEngine implements ChatEngine {
       redactProviderText(text, [input.settings.apiKey, ...Object.values(input.env ?? {})]);
     if (input.settings.max_tokens !== undefined) env.CLAUDE_CODE_MAX_OUTPUT_TOKENS = String(input.settings.max_tokens);
     Object.assign(env, reasoningEnv(input.settings));
-    args.push(...reasoningArgs(input.settings), '--', prompt);
+    args.push(...reasoningArgs(input.settings));
+    const prompt = promptOf(input);
+    if (prompt !== null) args.push('--', prompt);
 
     const child = spawn('claude', args, {
       cwd: input.workspace,
@@ -159,6 +164,10 @@ export class ClaudeCliEngine implements ChatEngine {
     input.signal.removeEventListener('abort', onAbort);
     // Set by callbacks while the stream ran, which TypeScript's narrowing cannot see.
     const limit = stopped as LimitStop | null;
+    // Claude no longer has the session Leo resumes (its transcript is gone): the turn replays Leo's history instead.
+    // Claude says so before it calls the model, so nothing of this attempt was streamed or stored.
+    if (input.resumeId && !limit && !input.signal.aborted && RESUME_LOST.test(stderr))
+      return this.runTurn({ ...input, resumeId: null });
     if (limit && 'budget' in limit)
       return {
         ...(result ?? empty(iterations, toolCalls)),
@@ -217,12 +226,35 @@ function reasoningEnv(settings: TurnSettings): Record<string, string> {
   return r.max_tokens !== undefined ? { MAX_THINKING_TOKENS: String(r.max_tokens) } : {};
 }
 
-/** The new user message; a history ending in anything else is a `continue: true` turn. */
-function lastUserText(history: EngineMessage[]): string {
+/**
+ * What Claude is sent. Resuming Claude's own session: the new user message, or nothing at all for `continue: true`
+ * (Claude then carries on with what it left pending, or answers that it needs a prompt) — never words of Leo's own.
+ * With no session of Claude's to resume but messages stored before this one (a turn stopped before Claude named its
+ * session, or the agent moved to this engine), Leo's stored history is replayed ahead of the new message, so Claude
+ * does not start the conversation with no memory of it.
+ */
+function promptOf({ history, resumeId, continued }: TurnInput): string | null {
   const last = history.at(-1);
-  if (last?.role !== 'user') return 'Continue.';
-  if (typeof last.content === 'string') return last.content;
-  return (last.content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('');
+  // A continued turn whose history ends with the user's message (its turn failed) does not send it again: Claude's
+  // own session may already hold it.
+  const current = !continued && last?.role === 'user' ? textOf(last) : null;
+  const earlier = current === null ? history : history.slice(0, -1);
+  if (resumeId || earlier.length === 0) return current;
+  const replay = `<conversation_history>\n${earlier.map(replayed).join('\n')}\n</conversation_history>`;
+  return current === null ? replay : `${replay}\n\n${current}`;
+}
+
+function replayed(m: EngineMessage): string {
+  if (m.role === 'tool') return `<tool_result>\n${textOf(m)}\n</tool_result>`;
+  const calls = (m.tool_calls ?? []).map(
+    (c) => `<tool_call name="${c.function.name}">${c.function.arguments}</tool_call>`,
+  );
+  return [`<${m.role}>`, ...(m.content ? [textOf(m)] : []), ...calls, `</${m.role}>`].join('\n');
+}
+
+function textOf(m: EngineMessage): string {
+  if (typeof m.content === 'string') return m.content;
+  return (m.content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('');
 }
 
 function empty(iterations: number, toolCalls: ToolCallSummary[]): TurnResult {

@@ -16,7 +16,7 @@ import type {
 export type ContentPart =
   | { type: 'text'; text: string }
   | { type: 'image_url'; image_url: { url: string } }
-  | { type: 'input_audio'; input_audio: { data: string; format: string } }
+  | { type: 'input_audio'; input_audio: { data: string; format?: string } }
   | { type: 'video_url'; video_url: { url: string } }
   | { type: 'file'; file: { filename?: string; file_data?: string; file_url?: string } };
 
@@ -58,6 +58,8 @@ export interface TurnInput {
   sessionId: string;
   /** Everything stored so far, the new user message last (with this turn's attachment parts, if any). */
   history: EngineMessage[];
+  /** A `continue: true` turn: no new user message, the history ends wherever the last turn left it. */
+  continued?: boolean;
   settings: TurnSettings;
   /** The agent's workspace: tools are scoped to it. */
   workspace: string;
@@ -91,4 +93,9 @@ export interface TurnResult {
 export interface ChatEngine {
   readonly name: 'openai' | 'claude-cli';
   runTurn(input: TurnInput): Promise<TurnResult>;
+}
+
+/** A chat-enabled agent's engine: its template's `chat.engine`, else claude-cli for a claude harness, else openai. */
+export function chatEngineFor(configured: ChatEngine['name'] | undefined, harness: string): ChatEngine['name'] {
+  return configured ?? (harness === 'claude' ? 'claude-cli' : 'openai');
 }

@@ -158,11 +158,14 @@ class Turn {
       this.iterations++;
       const usage = usageOf(reply.usage, settings.price);
       addUsage(this.usage, usage);
-      this.content = reply.content || null;
+      const text = reply.content || null;
+      // Only a reply that asks for no tools is the turn's final one: a turn stopped after a tool-calling iteration
+      // has no reply, even when that iteration said something before its calls.
+      this.content = reply.toolCalls.length ? null : text;
       const reasoningTokens = Number(reply.usage?.completion_tokens_details?.reasoning_tokens) || null;
       events.message({
         role: 'assistant',
-        content: this.content,
+        content: text,
         tool_calls: reply.toolCalls.length ? reply.toolCalls : null,
         tool_call_id: null,
         thinking_content: reply.thinking || null,
@@ -173,7 +176,7 @@ class Turn {
       });
       messages.push({
         role: 'assistant',
-        content: this.content,
+        content: text,
         ...(reply.toolCalls.length ? { tool_calls: reply.toolCalls } : {}),
       });
       if (!reply.toolCalls.length) return;

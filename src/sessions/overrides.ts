@@ -46,13 +46,11 @@ function issueField(prefix: string, issue: z.core.$ZodIssue): string {
 
 /**
  * A zod failure as a `ValidationFailure` with fields under `prefix`. An unknown key is reported before any other
- * fault, since a misspelt key is usually why a required one looks missing; `unknownProblem` replaces zod's wording
- * for it.
+ * fault, since a misspelt key is usually why a required one looks missing.
  */
-export function zodFailure(prefix: string, error: z.ZodError, unknownProblem?: string): ValidationFailure {
+function zodFailure(prefix: string, error: z.ZodError): ValidationFailure {
   const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0]!;
-  const problem = issue.code === 'unrecognized_keys' && unknownProblem ? unknownProblem : issue.message;
-  return invalid(issueField(prefix, issue), problem);
+  return invalid(issueField(prefix, issue), issue.message);
 }
 
 /**

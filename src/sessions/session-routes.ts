@@ -101,7 +101,7 @@ export const sessionRoutes: FastifyPluginAsync<{
     if (parsed.response === 'sse') caps.holdOpen(req.principal, reply.raw);
     let message: string | null = null;
     let parts: ReturnType<typeof userMessageParts> = [];
-    let firstAttachmentType: string | undefined;
+    let firstAttachmentType: string | null | undefined;
     if (!parsed.continue) {
       message = parsed.message.includes('@')
         ? await expandMentions(parsed.message, mentionScope(name))
@@ -283,7 +283,8 @@ function sendOutcome(reply: FastifyReply, sessionId: string, o: TurnOutcome) {
     tokenUsage: o.done.tokenUsage,
     toolCalls: o.done.toolCalls,
     ...(o.done.cancelled ? { cancelled: true, cancelReason: o.done.cancelReason ?? null } : {}),
-  });
+    done: o.done,
+  } satisfies ChatTurnResponse);
 }
 
 /**

@@ -118,15 +118,39 @@ export const LlmSettings = z.strictObject({
 });
 export type LlmSettings = z.infer<typeof LlmSettings>;
 
-/** `POST /agents/:name/chat` answered as JSON: the assistant's reply to the turn. */
-export const ChatTurnResponse = z.object({
-  sessionId: z.string(),
-  message: z.object({ role: z.literal('assistant'), content: z.string() }),
+/**
+ * The `done` event: the turn's end, with the session after it. `cancelled` and `cancelReason` are there only when a
+ * cancel (user, disconnect, budget, shutdown) interrupted the loop.
+ */
+export const TurnDone = z.object({
+  session: Session,
+  agentName: z.string(),
+  model: z.string(),
+  iterations: z.number().int(),
+  durationMs: z.number(),
   tokenUsage: TokenUsage,
   toolCalls: z.array(ToolCallSummary),
   cancelled: z.literal(true).optional(),
   cancelReason: z.string().nullable().optional(),
 });
+export type TurnDone = z.infer<typeof TurnDone>;
+
+/**
+ * `POST /agents/:name/chat` answered as JSON: the assistant's reply to the turn, and the turn's `done` as the SSE
+ * stream ends it (so a cancel reads as `done.cancelled` / `done.cancelReason`, as the spec says). `content` is null
+ * when the turn was cancelled before a final reply; `cancelled`/`cancelReason` at the top level are kept for clients
+ * written before `done` was added.
+ */
+export const ChatTurnResponse = z.object({
+  sessionId: z.string(),
+  message: z.object({ role: z.literal('assistant'), content: z.string().nullable() }),
+  tokenUsage: TokenUsage,
+  toolCalls: z.array(ToolCallSummary),
+  cancelled: z.literal(true).optional(),
+  cancelReason: z.string().nullable().optional(),
+  done: TurnDone,
+});
+export type ChatTurnResponse = z.infer<typeof ChatTurnResponse>;
 export const SessionCancelResponse = z.object({ sessionId: z.string(), cancelled: z.boolean() });
 export const SessionPatchResponse = z.object({ session: Session });
 /** `GET /sessions/:id/config`: the session's own settings, its agent's, and what a turn runs with. */

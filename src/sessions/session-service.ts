@@ -1,14 +1,7 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { HttpError } from '../http/envelope.js';
 import type { ChatEngine, ContentPart, EngineMessage, TurnResult, TurnSettings } from './engine.js';
-import type {
-  LlmSettings,
-  Session,
-  SessionMessage,
-  ToolCallSummary,
-  TokenUsage,
-  TurnError,
-} from './session-schemas.js';
+import type { LlmSettings, Session, SessionMessage, TokenUsage, TurnDone, TurnError } from './session-schemas.js';
 import { resolveSettings } from './overrides.js';
 import type { SessionStore } from './session-store.js';
 import type { SessionStreams, StreamEventName } from './session-streams.js';
@@ -34,22 +27,9 @@ export interface TurnRequest {
   sessionId?: string | undefined;
   /** With attachments: this turn's whole user content (text part first), sent but never stored. */
   parts: ContentPart[];
-  /** The first attachment's type, skipped ones included: set whenever attachments were given. */
-  firstAttachmentType?: string | undefined;
+  /** The first attachment's type (null: it has none), skipped ones included: set whenever attachments were given. */
+  firstAttachmentType?: string | null | undefined;
   overrides: LlmSettings;
-}
-
-/** What the `done` event carries. */
-export interface TurnDone {
-  session: Session;
-  agentName: string;
-  model: string;
-  iterations: number;
-  durationMs: number;
-  tokenUsage: TokenUsage;
-  toolCalls: ToolCallSummary[];
-  cancelled?: boolean;
-  cancelReason?: string | null;
 }
 
 export type TurnOutcome =
@@ -139,8 +119,12 @@ export class SessionService {
       if (session.agent_name !== agent.name)
         throw new HttpError(404, `session ${req.sessionId} belongs to another agent`, 'SESSION_NOT_FOUND');
       if (session.status === 'closed') throw new HttpError(400, `session ${session.id} is closed`, 'SESSION_CLOSED');
+      if (agent.engine === 'claude-cli')
+        refuseClaudeTemperature(req.overrides, this.deps.store.overrides(session.id), agent.defaults);
     } else {
-      session = this.deps.store.create(agent.name, req.overrides.model ?? agent.defaults.model);
+      if (agent.engine === 'claude-cli') refuseClaudeTemperature(req.overrides, {}, agent.defaults);
+      // The per-call model is this call's only: the session starts on the agent's.
+      session = this.deps.store.create(agent.name, agent.defaults.model);
     }
     const abort = new AbortController();
     const turnId = `turn_${++this.turns}`;
@@ -193,10 +177,13 @@ export class SessionService {
 
   /** Sticky overrides (PATCH) and close. */
   patch(sessionId: string, p: { overrides?: LlmSettings; status?: 'active' | 'closed' }): Session {
-    this.session(sessionId);
+    const session = this.session(sessionId);
+    const agent = this.deps.agent(session.agent_name);
+    if (agent?.engine === 'claude-cli' && p.overrides) refuseClaudeTemperature({}, p.overrides, {});
     const merged = p.overrides ? { ...this.deps.store.overrides(sessionId), ...p.overrides } : undefined;
     return this.deps.store.update(sessionId, {
       ...(merged ? { overrides: merged } : {}),
+      ...(merged?.model !== undefined ? { model: merged.model } : {}),
       ...(p.status ? { status: p.status } : {}),
     });
   }
@@ -240,10 +227,10 @@ export class SessionService {
       if (abort.signal.aborted) return this.cancelled(sessionId, String(abort.signal.reason), fail);
       if (req.message !== null)
         store.append(sessionId, { role: 'user', content: req.message, tool_calls: null, tool_call_id: null });
-      const settings: TurnSettings = {
-        ...agent.defaults,
-        ...resolveSettings(req.overrides, store.overrides(sessionId), agent.defaults),
-      };
+      const sticky = store.overrides(sessionId);
+      const settings: TurnSettings = { ...agent.defaults, ...resolveSettings(req.overrides, sticky, agent.defaults) };
+      // The session row records the model without this call's overrides, which are never stored.
+      const sessionModel = resolveSettings(null, sticky, agent.defaults).model;
       const history = this.history(sessionId, req.parts);
       const engine = this.deps.engines[agent.engine];
       const onMessages: TokenUsage = { ...ZERO };
@@ -252,6 +239,7 @@ export class SessionService {
         result = await engine.runTurn({
           sessionId,
           history,
+          continued: req.message === null,
           settings,
           workspace: agent.workspace,
           resumeId: store.resumeId(sessionId),
@@ -265,7 +253,7 @@ export class SessionService {
             toolChunk: (c) => emit('tool.chunk', c),
             message: (m) => {
               for (const k of ['input', 'output', 'cache', 'cost'] as const) onMessages[k] += m.tokenUsage?.[k] ?? 0;
-              const stored = store.append(sessionId, m, settings.model);
+              const stored = store.append(sessionId, m, sessionModel);
               emit('message', stored);
               return stored;
             },
@@ -356,4 +344,26 @@ function unaccounted(turn: TokenUsage, messages: TokenUsage): TokenUsage | null 
     cost: Math.max(0, turn.cost - messages.cost),
   };
   return rest.input || rest.output || rest.cost ? rest : null;
+}
+
+/**
+ * The Claude CLI has no setting for the sampling temperature, so a temperature bound for a claude-cli turn is refused
+ * with the layer that set it named (this call's overrides, the session's PATCH, the template), never dropped.
+ */
+function refuseClaudeTemperature(perCall: LlmSettings, session: LlmSettings, agent: LlmSettings): void {
+  const field =
+    perCall.temperature !== undefined
+      ? 'overrides.temperature'
+      : session.temperature !== undefined
+        ? 'temperature'
+        : agent.temperature !== undefined
+          ? 'chat.temperature'
+          : null;
+  if (field)
+    throw new HttpError(
+      400,
+      `${field}: the claude-cli engine cannot set a temperature (the Claude CLI has no such setting); leave it out`,
+      'VALIDATION_ERROR',
+      { field },
+    );
 }

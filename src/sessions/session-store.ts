@@ -81,6 +81,7 @@ export class SessionStore {
       status?: 'active' | 'closed';
       resumeId?: string | null;
       lastError?: SessionError | null;
+      model?: string;
     },
   ): Session {
     const sets = ['updated_at = @now'];
@@ -88,6 +89,7 @@ export class SessionStore {
     if (patch.overrides !== undefined) (sets.push('overrides = @ov'), (args.ov = JSON.stringify(patch.overrides)));
     if (patch.status !== undefined) (sets.push('status = @status'), (args.status = patch.status));
     if (patch.resumeId !== undefined) (sets.push('resume_id = @rid'), (args.rid = patch.resumeId));
+    if (patch.model !== undefined) (sets.push('model = @model'), (args.model = patch.model));
     if (patch.lastError !== undefined)
       (sets.push('last_error = @err'), (args.err = patch.lastError && JSON.stringify(patch.lastError)));
     this.db.prepare(`UPDATE chat_sessions SET ${sets.join(', ')} WHERE id = @id`).run(args);

@@ -29,9 +29,10 @@ function inlineCode(s: string): string {
 }
 
 /**
- * The failure card's text, in the spec's format. The spec's "<n> attempt(s)" is written as proper English ("1
- * attempt", "3 attempts"). The error sits in a fenced block whose fence is longer than any backtick run inside it,
- * so an error containing ``` cannot end the block and spill markdown into the card.
+ * The failure card's text, the spec's template to the letter ("<n> attempt(s)" included: a client may read the card
+ * by that template, so it is not reworded to "1 attempt" / "3 attempts"). The error sits in a fenced block whose
+ * fence is longer than any backtick run inside it, so an error containing ``` cannot end the block and spill markdown
+ * into the card.
  */
 export function failureCardText(input: {
   task: string;
@@ -44,7 +45,7 @@ export function failureCardText(input: {
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(error) + 1));
   return [
     `**Task failed: ${input.task}**`,
-    `Run ${inlineCode(input.runId)} · ${input.attempts} ${input.attempts === 1 ? 'attempt' : 'attempts'}`,
+    `Run ${inlineCode(input.runId)} · ${input.attempts} attempt(s)`,
     fence,
     error,
     fence,

@@ -1,4 +1,4 @@
-import type { Config } from '../config/schema.js';
+import type { Config, Harness } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
 import type { PersistentOutcome } from './task-runner.js';
 
@@ -10,9 +10,10 @@ interface Turn {
 
 /**
  * Persistent task firings: the prompt goes into the task's own agent (named like the task, spawned on first use from
- * the task's template, environments and workspace) through the chat delivery path, and the run lasts until that agent's turn ends (its Stop
- * hook) or the task's timeout passes. While the turn is in flight the agent's posts and asks are filed under the run.
- * Failures say which stage failed, as the spec's free-form strings: `enqueue: …`, `rejected: …`, `await: …`.
+ * the task's template with its environments, workspace, model and harness) through the chat delivery path, and the
+ * run lasts until that agent's turn ends (its Stop hook) or the task's timeout passes. While the turn is in flight the
+ * agent's posts and asks are filed under the run. Failures say which stage failed, as the spec's free-form strings:
+ * `enqueue: …`, `rejected: …`, `await: …`.
  */
 export class PersistentRuns {
   private readonly turns = new Map<string, Turn>();
@@ -22,7 +23,14 @@ export class PersistentRuns {
       config(): Config;
       clock: Clock;
       agentExists(name: string): boolean;
-      spawn(req: { name: string; template: string; environments?: string[]; workspace?: string }): Promise<unknown>;
+      spawn(req: {
+        name: string;
+        template: string;
+        environments?: string[];
+        workspace?: string;
+        model?: string;
+        harness?: Harness;
+      }): Promise<unknown>;
       start(name: string): Promise<unknown>;
       isRunning(name: string): boolean;
       deliver(agent: string, text: string): Promise<unknown>;
@@ -52,13 +60,15 @@ export class PersistentRuns {
     if (!t?.template) return { ok: false, error: `task: ${task} has no template` };
     const agent = task;
     try {
-      // The task's own environments and workspace go to its agent, as they would to a oneshot run of the task.
+      // The task's own environments, workspace, model and harness go to its agent, as they would to a oneshot run.
       if (!this.deps.agentExists(agent))
         await this.deps.spawn({
           name: agent,
           template: t.template,
           ...(t.environments ? { environments: t.environments } : {}),
           ...(t.workspace ? { workspace: t.workspace } : {}),
+          ...(t.model ? { model: t.model } : {}),
+          ...(t.harness ? { harness: t.harness } : {}),
         });
       else if (!this.deps.isRunning(agent)) await this.deps.start(agent);
     } catch (err) {

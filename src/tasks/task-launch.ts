@@ -45,6 +45,22 @@ export function resolveTask(config: Config, name: string, task: TaskConfig, home
   return { ...r, command: task.command ?? r.command, defaultWorkspace };
 }
 
+/**
+ * The values a firing of the task runs with. A persistent task runs in its agent, which took the task's values when a
+ * run first spawned it and keeps them: once that agent exists its own are reported (the config may have changed
+ * since), so a task or run never names a model or harness that was not used.
+ */
+export function taskValues(
+  config: Config,
+  name: string,
+  home: string,
+  agentValues: (agent: string) => RunValues | undefined,
+): RunValues {
+  const task = config.tasks[name]!;
+  const r = (task.runtime === 'persistent' ? agentValues(name) : undefined) ?? resolveTask(config, name, task, home);
+  return { workspace: r.workspace, model: r.model, harness: r.harness };
+}
+
 /** Where a run's generated files and its log live: `$LEO_HOME/state/tasks/<task>/runs/<run id>[.log]`. */
 export function runPaths(paths: LeoPaths, task: string, runId: string): { dir: string; logPath: string } {
   const runs = path.join(paths.stateDir, 'tasks', task, 'runs');

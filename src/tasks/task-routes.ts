@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import type { Clock } from '../core/clock.js';
 import { Access } from '../http/access.js';
 import { HttpError, notFound, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
@@ -25,6 +26,8 @@ const RunAnnounced = z.object({ id: z.string(), status: TaskRunStatus });
 const FailureCardPosted = z.object({ id: z.string(), agent: z.string() });
 
 export const taskRoutes: FastifyPluginAsync<{
+  /** Stamps a run announced without started_at with the time it was received. */
+  clock: Clock;
   publisher: RunPublisher;
   cards: TaskCards;
   runner: TaskRunner;
@@ -33,7 +36,7 @@ export const taskRoutes: FastifyPluginAsync<{
   tasks(): Task[];
   /** Where a oneshot run writes its log while it runs (its stored record names it only once it has finished). */
   runLogPath(task: string, runId: string): string;
-}> = async (app, { publisher, cards, runner, taskExists, tasks, runLogPath }) => {
+}> = async (app, { clock, publisher, cards, runner, taskExists, tasks, runLogPath }) => {
   app.post(
     '/observe/task-run',
     {
@@ -42,7 +45,7 @@ export const taskRoutes: FastifyPluginAsync<{
       schema: { body: TaskRunEventBody, response: { 200: okOf(RunAnnounced) } },
     },
     async (req) => {
-      const event = normalizeTaskRunEvent(req.body);
+      const event = normalizeTaskRunEvent(req.body, clock.now());
       if (!event.ok) throw new HttpError(400, event.error);
       publisher.publish(event.type, event.run);
       return ok({ id: event.run.id, status: event.run.status });

@@ -55,9 +55,9 @@ export type NormalizedTaskRunEvent = { ok: true; type: TaskRunEventType; run: Ta
 /**
  * Turns an untrusted task-run event into a run the daemon can publish and retain: status derived from type, id and
  * task required, display text cut to its limit. A run that omits started_at is stamped `receivedAt` (the route's
- * clock); without one it is refused. A running run has ended_at null and no duration; error is null unless failed.
+ * clock), never refused for it. A running run has ended_at null and no duration; error is null unless failed.
  */
-export function normalizeTaskRunEvent(body: unknown, receivedAt?: number): NormalizedTaskRunEvent {
+export function normalizeTaskRunEvent(body: unknown, receivedAt: number): NormalizedTaskRunEvent {
   const parsed = TaskRunEventBody.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -69,8 +69,7 @@ export function normalizeTaskRunEvent(body: unknown, receivedAt?: number): Norma
   const task = cut(input.task.trim(), TASK_RUN_LIMITS.task);
   if (!id) return { ok: false, error: 'run.id: must not be empty' };
   if (!task) return { ok: false, error: 'run.task: must not be empty' };
-  const startedAt = input.started_at ?? (receivedAt === undefined ? null : rfc3339(receivedAt));
-  if (startedAt === null) return { ok: false, error: 'run.started_at: required' };
+  const startedAt = input.started_at ?? rfc3339(receivedAt);
 
   const status = STATUS_FOR[type];
   const run: TaskRun = {

@@ -10,7 +10,7 @@ import { meterRun, type TurnMeter } from './run-usage.js';
 import type { runOneshot } from './oneshot-runner.js';
 import type { RunPublisher } from './run-publisher.js';
 import type { TaskCards } from './task-cards.js';
-import { resolveTask, runPaths, type RunValues } from './task-launch.js';
+import { runPaths, taskValues, type RunValues } from './task-launch.js';
 
 /** What a persistent firing reports: the free-form stage strings of the spec on failure. */
 export type PersistentOutcome = { ok: true } | { ok: false; error: string };
@@ -25,6 +25,8 @@ export interface TaskRunnerDeps {
   launch: { baseUrl(): string; agentToken: string; leoBin: string; nodeBin: string };
   /** Runs a persistent task's prompt in its agent and waits for the turn to end. */
   persistent(task: string, runId: string, signal: AbortSignal): Promise<PersistentOutcome>;
+  /** The values an agent runs with, if it exists: a persistent task's run reports its agent's (see taskValues). */
+  agentValues(agent: string): RunValues | undefined;
   /** Meters a oneshot run's turns into its owner's usage. */
   usage: TurnMeter;
   /** The process runner; tests may hand in their own. */
@@ -72,8 +74,7 @@ export class TaskRunner {
   private async run(task: string, runId: string, config: Config, signal: AbortSignal): Promise<TaskRun> {
     const t = config.tasks[task]!;
     const startedAt = this.deps.clock.now();
-    const r = resolveTask(config, task, t, this.deps.paths.home);
-    let values: RunValues = { workspace: r.workspace, model: r.model, harness: r.harness };
+    let values = taskValues(config, task, this.deps.paths.home, this.deps.agentValues);
     const base = (v: RunValues): TaskRun => ({
       id: runId,
       task,

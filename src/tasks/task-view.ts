@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 import type { Config } from '../config/schema.js';
 import { rfc3339 } from '../core/time.js';
 import type { Task } from '../observe/schemas.js';
-import { resolveTask } from './task-launch.js';
+import { taskValues, type RunValues } from './task-launch.js';
 
 /** The local time zone name, what a task without `timezone` is scheduled in. */
 export const localZone = (): string => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
@@ -38,20 +38,22 @@ export function nextRunAt(schedule: string, timezone: string, now: number): numb
 }
 
 /**
- * Config-level description of every task for /api/v1/state, with the values resolved for its next firing (the same
- * cascade a run resolves, so a task without `workspace:` shows the default workspace it runs in).
+ * Config-level description of every task for /api/v1/state, with the values its next firing runs with (taskValues:
+ * the cascade a run resolves, so a task without `workspace:` shows the default workspace it runs in, or a persistent
+ * task's agent's own). Only a persistent task names a template (observability-api.md, Task).
  */
 export function taskViews(
   config: Config,
   home: string,
   now: number,
   lastRunAt: (task: string) => number | null,
+  agentValues: (agent: string) => RunValues | undefined,
 ): Task[] {
   return Object.keys(config.tasks)
     .sort()
     .map((name) => {
       const t = config.tasks[name]!;
-      const r = resolveTask(config, name, t, home);
+      const v = taskValues(config, name, home, agentValues);
       const timezone = t.timezone ?? localZone();
       const last = lastRunAt(name);
       const next = t.enabled ? nextRunAt(t.schedule, timezone, now) : null;
@@ -61,10 +63,8 @@ export function taskViews(
         timezone,
         enabled: t.enabled,
         runtime: t.runtime,
-        ...(t.template ? { template: t.template } : {}),
-        workspace: r.workspace,
-        model: r.model,
-        harness: r.harness,
+        ...(t.runtime === 'persistent' && t.template ? { template: t.template } : {}),
+        ...v,
         last_run_at: last === null ? null : rfc3339(last),
         next_run_at: next === null ? null : rfc3339(next),
       };

@@ -20,6 +20,7 @@ describe('a delivery that waits out the input box', () => {
             note: () => {},
             press: async () => {},
             openPrompt: () => null,
+            held: () => {},
           });
         },
       },

@@ -12,6 +12,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { resolvePaths } from '../../src/core/home.js';
 import { createLogger } from '../../src/core/logger.js';
+import { rfc3339 } from '../../src/core/time.js';
 import { EventBus } from '../../src/events/bus.js';
 import { ActivityTracker } from '../../src/observe/activity-tracker.js';
 import type { BusEvent } from '../../src/events/event.js';
@@ -33,7 +34,10 @@ class FakeTmux implements SessionControl {
     this.sessions.delete(from);
     this.sessions.set(to, { ...s, name: to });
   }
+  /** Holds list-sessions until released: a tmux slow to answer at boot. */
+  listGate: Promise<void> | null = null;
   async listSessions() {
+    await this.listGate;
     return [...this.sessions.values()];
   }
   /** What each session's pane shows; an exited one says why. */
@@ -167,11 +171,12 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
     await new Promise((r) => setTimeout(r, 10));
     assert.equal(sup.get('den').status, 'running');
     assert.deepEqual(launcher.launches.at(-1), { name: 'den', resume: true });
+    // Each change carries what it moved: the crash the restart count, the relaunch the start time.
     assert.deepEqual(
-      events.map((e) => [e.type, e.data.status]),
+      events.map((e) => [e.type, e.data.status, e.data.started_at, e.data.restarts, e.data.stop_reason]),
       [
-        ['agent_state_changed', 'starting'],
-        ['agent_state_changed', 'running'],
+        ['agent_state_changed', 'starting', rfc3339(clock.now() - 1000), 1, null],
+        ['agent_state_changed', 'running', rfc3339(clock.now()), 1, null],
       ],
     );
     // A second crash right away waits twice as long.
@@ -215,8 +220,8 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
       /exited 5 times in a row soon after starting \(exit 1: No conversation found to continue\)/,
     );
     assert.deepEqual(
-      events.map((e) => [e.type, e.data.status]),
-      [['agent_state_changed', 'stopped']],
+      events.map((e) => [e.type, e.data.status, e.data.restarts, e.data.stop_reason]),
+      [['agent_state_changed', 'stopped', MAX_CONSECUTIVE_CRASHES - 1, a.stop_reason]],
     );
     assert.equal(notes.length, 1);
     assert.match(notes[0]!.text, /den was stopped: it exited 5 times.*leo agent start den/);
@@ -228,12 +233,19 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
     sup = build();
     await sup.restore();
     assert.match(sup.get('den').stop_reason ?? '', /exited 5 times/);
+    clock.advance(5000);
+    events.length = 0;
     await sup.start('den');
     assert.equal(sup.get('den').stop_reason, null);
     assert.equal(sup.get('den').status, 'running');
+    // The start says it cleared the reason and when the agent started.
+    assert.deepEqual(
+      events.map((e) => [e.type, e.data.status, e.data.started_at, e.data.stop_reason]),
+      [['agent_state_changed', 'running', rfc3339(clock.now()), null]],
+    );
   });
 
-  it('restore adopts live sessions, reports restoring until started, and stops one that fails', async () => {
+  it('restore: restoring from the first answer while tmux is slow to list, then the adoption and starts announced', async () => {
     await sup.spawn({ name: 'live', template: 't' });
     await sup.spawn({ name: 'gone', template: 't' });
     await sup.spawn({ name: 'broken', template: 't' });
@@ -241,19 +253,47 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
     await sup.stop('off');
     tmux.sessions.delete('leo-gone');
     tmux.sessions.delete('leo-broken');
+    const liveSince = Date.UTC(2025, 11, 31, 23);
+    tmux.sessions.get('leo-live')!.created = liveSince / 1000;
     launcher.launches = [];
     events.length = 0;
 
     sup = build();
+    const statuses = () => sup.list().map((a) => [a.name, a.status, a.wake_on_message]);
+    const restoringAll = [
+      ['broken', 'restoring', false],
+      ['gone', 'restoring', false],
+      ['live', 'restoring', false],
+      ['off', 'stopped', false],
+    ];
+    assert.deepEqual(statuses(), restoringAll, 'before the restore has begun');
+    let listed!: () => void;
+    tmux.listGate = new Promise((r) => (listed = r));
     let release!: () => void;
     launcher.gate = new Promise((r) => (release = r));
     launcher.fail.add('broken');
     const restoring = sup.restore();
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(statuses(), restoringAll, 'while tmux has not answered');
+    assert.deepEqual(
+      events.map((e) => [e.type, e.data.agent, e.data.status, e.data.wake_on_message]),
+      [
+        ['agent_state_changed', 'broken', 'restoring', false],
+        ['agent_state_changed', 'gone', 'restoring', false],
+        ['agent_state_changed', 'live', 'restoring', false],
+      ],
+      'entering restoring is published before tmux is listed',
+    );
+    events.length = 0;
+    listed();
     await new Promise((r) => setImmediate(r));
     assert.equal(sup.get('live').status, 'running');
     assert.equal(sup.get('gone').status, 'restoring');
-    assert.equal(sup.get('gone').wake_on_message, false);
-    assert.equal(sup.get('off').status, 'stopped');
+    // The adoption is announced with the start the agent had under the last daemon.
+    assert.deepEqual(
+      events.map((e) => [e.data.agent, e.data.status, e.data.started_at, e.data.restarts]),
+      [['live', 'running', rfc3339(liveSince), 0]],
+    );
     release();
     await restoring;
     assert.deepEqual(launcher.launches, [{ name: 'gone', resume: true }]);
@@ -261,21 +301,13 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
     assert.equal(sup.get('broken').status, 'stopped');
     assert.equal(sup.get('broken').wake_on_message, false, 'a failed restore is a deliberate stop');
     assert.deepEqual(
-      events.slice(0, 2).map((e) => [e.type, e.data.agent, e.data.status, e.data.wake_on_message]),
-      [
-        ['agent_state_changed', 'broken', 'restoring', false],
-        ['agent_state_changed', 'gone', 'restoring', false],
-      ],
-      'entering restoring is published before any start',
-    );
-    assert.deepEqual(
       events
-        .slice(2)
-        .map((e) => [e.data.agent, e.data.status])
+        .slice(1)
+        .map((e) => [e.data.agent, e.data.status, e.data.started_at, e.data.stop_reason])
         .sort(),
       [
-        ['broken', 'stopped'],
-        ['gone', 'running'],
+        ['broken', 'stopped', null, 'it could not be restarted when the daemon started: boom'],
+        ['gone', 'running', rfc3339(clock.now()), null],
       ],
     );
   });

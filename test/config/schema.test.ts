@@ -129,6 +129,23 @@ tasks:
     assert.deepEqual(!res.ok && res.errors, ['leo.yaml:2: chat.question_timeout: must be at most 1h, got "2h"']);
   });
 
+  it("a template's chat block takes reasoning; temperature only where the engine can set it (issue 29 item 11)", () => {
+    const c = load('templates:\n  t:\n    chat: { enabled: true, reasoning: { effort: high, max_tokens: 4000 } }\n');
+    assert.deepEqual(c.templates['t']?.chat?.reasoning, { effort: 'high', max_tokens: 4000 });
+    load('templates:\n  o:\n    harness: claude\n    chat: { engine: openai, temperature: 0.2 }\n');
+    for (const chat of ['{ temperature: 0.2 }', '{ engine: claude-cli, temperature: 0.2 }']) {
+      const res = parseConfig(`templates:\n  c:\n    harness: claude\n    chat: ${chat}\n`, {
+        file: 'leo.yaml',
+        home: HOME,
+      });
+      assert.equal(res.ok, false, chat);
+      assert.match(
+        !res.ok ? res.errors.join('\n') : '',
+        /templates\.c\.chat\.temperature: the claude-cli chat engine cannot set a temperature/,
+      );
+    }
+  });
+
   it('a malformed duration is an error naming the key and line', () => {
     const res = parseConfig('chat:\n\n  permission_timeout: soon\n', { file: 'leo.yaml', home: HOME });
     assert.equal(res.ok, false);
@@ -314,5 +331,26 @@ describe('chat.vapid_subject', () => {
         /^leo\.yaml:2: chat\.vapid_subject: must be a real mailto: address or https: URL .*"mailto:you@example\.com".*Apple/,
       );
     }
+  });
+});
+
+describe("a persistent task's harness", () => {
+  const withTask = (template: string, harness: string) =>
+    parseConfig(
+      `templates:\n  t: ${template}\ntasks:\n  job:\n    schedule: "0 6 * * *"\n    runtime: persistent\n` +
+        `    template: t\n    harness: ${harness}\n    prompt: go\n`,
+      { file: 'leo.yaml', home: HOME },
+    );
+  it('is refused, by name, where its agent could not run the template command under it', () => {
+    const shellOnly = withTask('{ harness: shell, command: "exec cat" }', 'claude');
+    assert.ok(!shellOnly.ok);
+    assert.match(shellOnly.errors.join('\n'), /tasks\.job\.harness.*command is a command line, and harness claude/);
+    const noCommand = withTask('{ harness: claude }', 'shell');
+    assert.ok(!noCommand.ok);
+    assert.match(noCommand.errors.join('\n'), /tasks\.job\.harness.*harness shell runs the template's command/);
+  });
+  it('is taken where it can run: another CLI, or shell over a program path', () => {
+    assert.ok(withTask('{ harness: claude }', 'codex').ok);
+    assert.ok(withTask('{ harness: claude, command: /bin/cat }', 'shell').ok);
   });
 });

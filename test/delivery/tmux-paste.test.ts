@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ENTER_ATTEMPTS, pasteAndSubmit, type PasteTarget } from '../../src/delivery/tmux-paste.js';
+import type { NeedsInputHold } from '../../src/observe/schemas.js';
 import type { Screen } from '../../src/delivery/screen/screen.js';
 
 /**
@@ -82,6 +83,8 @@ function harness(opts: {
 }) {
   const calls: string[] = [];
   const notes: string[] = [];
+  /** Each call to the alert seam, with whether the paste had happened yet. */
+  const alerts: { hold: NeedsInputHold | null; pasted: boolean }[] = [];
   const before = [...opts.before];
   const start = opts.onStart ? { replacedOnSubmit: true as const } : {};
   let current: Screen = before.shift() ?? { kind: 'input', text: '', ...start };
@@ -125,9 +128,10 @@ function harness(opts: {
       note: (t: string) => void notes.push(t),
       press: (keys: readonly string[]) => target.sendKeys('leo-den', keys),
       openPrompt: () => opts.prompt?.() ?? null,
+      held: (hold: NeedsInputHold | null) => void alerts.push({ hold, pasted: calls.includes('paste') }),
     },
   };
-  return { target, screen, calls, notes, left: () => next.length };
+  return { target, screen, calls, notes, alerts, left: () => next.length };
 }
 
 describe('paste into a harness whose screen is read', () => {
@@ -273,7 +277,13 @@ describe('no key while a permission prompt is open or a dialog covers the box (i
     const p = pane(1);
     const notes: string[] = [];
     const prompt = promptFor(1_000);
-    const wait = { agent: 'den', timeoutMs: 10_000, note: (t: string) => void notes.push(t), press: async () => {} };
+    const wait = {
+      agent: 'den',
+      timeoutMs: 10_000,
+      note: (t: string) => void notes.push(t),
+      press: async () => {},
+      held: () => {},
+    };
     const started = Date.now();
     await pasteAndSubmit(p, 'leo-den', 'hi', { wait: { ...wait, openPrompt: prompt } });
     assert.ok(Date.now() - started >= 1_000);
@@ -283,10 +293,91 @@ describe('no key while a permission prompt is open or a dialog covers the box (i
 
   it('a program whose screen is not read: a prompt that opens after the first Enter stops further presses', async () => {
     const p = pane(Infinity);
-    const wait = { agent: 'den', timeoutMs: 10_000, note: () => {}, press: async () => {} };
+    const wait = { agent: 'den', timeoutMs: 10_000, note: () => {}, press: async () => {}, held: () => {} };
     await pasteAndSubmit(p, 'leo-den', 'hi', {
       wait: { ...wait, openPrompt: promptFor(60_000, () => p.calls.includes('enter')) },
     });
     assert.deepEqual(p.calls, ['paste:bracketed', 'enter']);
+  });
+});
+
+/**
+ * The alerts raised, in order: each look reports the hold it sees, and the alert service keeps one alert per hold, so
+ * a hold counts when it differs from what was reported just before (a clear included).
+ */
+function raised(h: { alerts: { hold: NeedsInputHold | null }[] }): NeedsInputHold[] {
+  let last = 'null';
+  return h.alerts.flatMap(({ hold }) => {
+    const key = JSON.stringify(hold);
+    const changed = key !== last;
+    last = key;
+    return hold && changed ? [hold] : [];
+  });
+}
+
+describe("the agent's own needs_input alert while a message waits (issue 29 item 7)", () => {
+  it('a dialog Leo leaves to a person raises it once, quoting the question; the box coming back clears it', async () => {
+    const dialog: Screen = { kind: 'dialog', question: 'Do you want to use this API key?', options: ['Yes', 'No'] };
+    const h = harness({ before: [...Array(10).fill(dialog), { kind: 'input', text: '' }], takesAtEnter: 1 });
+    await pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen);
+    assert.deepEqual(raised(h), [
+      {
+        reason: 'dialog',
+        text: 'Its terminal is asking “Do you want to use this API key?” (Yes / No). Answer it there; your message waits for it.',
+      },
+    ]);
+    // Cleared when the dialog went, before anything was typed, and never raised again.
+    const cleared = h.alerts.findIndex((a) => a.hold === null);
+    assert.ok(cleared > 0 && !h.alerts[cleared]!.pasted, 'cleared once the box showed, before the paste');
+    assert.equal(h.alerts.at(-1)!.hold, null);
+  });
+
+  it('text someone left in the box raises it without quoting that text; clearing the box clears it', async () => {
+    const busy: Screen = { kind: 'input', text: 'rm -rf my half-typed thought' };
+    const h = harness({ before: [...Array(16).fill(busy), { kind: 'input', text: '' }], takesAtEnter: 1 });
+    await pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen);
+    assert.deepEqual(
+      raised(h).map((a) => a.reason),
+      ['unsent_text'],
+    );
+    assert.doesNotMatch(raised(h)[0]!.text, /half-typed/);
+    assert.ok(
+      h.alerts.some((a) => a.hold === null && !a.pasted),
+      'cleared before the paste',
+    );
+  });
+
+  it('a dialog Leo answers itself, a permission card open for the question, or a short redraw raise nothing', async () => {
+    const trust: Screen = { kind: 'dialog', question: 'Trust?', options: ['No', 'Yes'], answer: ['Down', 'Enter'] };
+    const answered = harness({ before: [trust, trust, trust, trust, trust, trust], takesAtEnter: 1 });
+    await pasteAndSubmit(answered.target, 'leo-den', '[Leo Chat] hi', answered.screen);
+    assert.deepEqual(raised(answered), []);
+
+    const permission: Screen = { kind: 'dialog', question: 'Do you want to proceed?', options: ['Yes', 'No'] };
+    const carded = harness({
+      before: [permission, permission, { kind: 'input', text: '' }],
+      takesAtEnter: 1,
+      prompt: promptFor(2_500),
+    });
+    await pasteAndSubmit(carded.target, 'leo-den', '[Leo Chat] hi', carded.screen);
+    assert.deepEqual(raised(carded), [], 'the card alerts; the agent’s own alert gives way');
+
+    const redraw = harness({ before: [permission, permission, { kind: 'input', text: '' }], takesAtEnter: 1 });
+    await pasteAndSubmit(redraw.target, 'leo-den', '[Leo Chat] hi', redraw.screen);
+    assert.deepEqual(raised(redraw), [], 'half a second of a dialog is a redraw, not a question');
+  });
+
+  it('raised before a card opens for the same question, it is cleared as the card opens', async () => {
+    const dialog: Screen = { kind: 'dialog', question: 'Do you want to proceed?', options: ['Yes', 'No'] };
+    let h: ReturnType<typeof harness> | undefined;
+    h = harness({
+      before: [...Array(9).fill(dialog), { kind: 'input', text: '' }],
+      takesAtEnter: 1,
+      prompt: promptFor(1_000, () => raised(h!).length > 0),
+    });
+    await pasteAndSubmit(h.target, 'leo-den', '[Leo Chat] hi', h.screen);
+    assert.equal(raised(h).length, 1);
+    const last = h.alerts.findLastIndex((a) => a.hold !== null);
+    assert.equal(h.alerts[last + 1]?.hold, null, 'cleared at once when the card opened');
   });
 });

@@ -80,7 +80,7 @@ describe('oneshot codex tasks', () => {
     // Codex prints its banner first: the card leads with the cause Codex printed last.
     assert.match(
       failure.text,
-      /^\*\*Task failed: refused\*\*\nRun `[0-9A-Z]+` · 1 attempt\n```\nexit 1: This model is not available\.\n/,
+      /^\*\*Task failed: refused\*\*\nRun `[0-9A-Z]+` · 1 attempt\(s\)\n```\nexit 1: This model is not available\.\n/,
     );
   });
 });

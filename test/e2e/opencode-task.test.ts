@@ -75,6 +75,6 @@ describe('oneshot opencode tasks (real CLI)', () => {
     );
     assert.equal(failure.kind, 'task');
     assert.match(failure.text, /^\*\*Task failed: broken\*\*/);
-    assert.match(failure.text, new RegExp(`Run \`${brokenRun}\` · 1 attempt`));
+    assert.match(failure.text, new RegExp(`Run \`${brokenRun}\` · 1 attempt\\(s\\)`));
   });
 });

@@ -3,12 +3,16 @@ import { describe, it } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
 import { EventBus } from '../../src/events/bus.js';
 import type { BusEvent } from '../../src/events/event.js';
+import type { EventType } from '../../src/events/event-types.js';
 
 describe('EventBus', () => {
   it('stamps a monotonic seq and an RFC 3339 time on every event', () => {
     const bus = new EventBus(new ManualClock(Date.UTC(2026, 6, 31, 22, 40, 6)));
-    const a = bus.publish('agent_activity', { agent: 'den' });
-    const b = bus.publish('agent_stopped', { agent: 'den' });
+    const got: BusEvent[] = [];
+    bus.subscribe({ deliver: (e) => got.push(e) });
+    bus.publish('agent_activity', { agent: 'den' });
+    bus.publish('agent_stopped', { agent: 'den' });
+    const [a, b] = got as [BusEvent, BusEvent];
     assert.deepEqual([a.seq, b.seq], [1, 2]);
     assert.match(a.at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
     assert.equal(new Date(a.at).getTime(), Date.UTC(2026, 6, 31, 22, 40, 6));
@@ -49,5 +53,32 @@ describe('EventBus', () => {
     bus.subscribe({ deliver: (e) => logs[2]!.push(e.seq) });
     bus.publish('agent_activity');
     for (const l of logs) assert.deepEqual(l, [1, 2]);
+  });
+
+  it('numbers each audience’s stream on its own: a fleet reader sees no gap where chat events went by', () => {
+    const bus = new EventBus(new ManualClock());
+    bus.publish('chat.message');
+    const fleet: BusEvent[] = [];
+    const chat: BusEvent[] = [];
+    const f = bus.subscribe({ deliver: (e) => fleet.push(e) }, 'fleet');
+    const c = bus.subscribe({ deliver: (e) => chat.push(e) }, 'chat');
+    assert.deepEqual([f.startSeq, c.startSeq], [0, 1]);
+    const types = ['agent_activity', 'chat.message', 'chat.updated', 'agent_stopped', 'chat.read', 'agent_usage'];
+    for (const type of types) bus.publish(type as EventType, { type });
+    assert.deepEqual(
+      fleet.map((e) => [e.seq, e.data.seq, e.type]),
+      [
+        [1, 1, 'agent_activity'],
+        [2, 2, 'agent_stopped'],
+        [3, 3, 'agent_usage'],
+      ],
+    );
+    assert.deepEqual(
+      chat.map((e) => e.seq),
+      [2, 3, 4, 5, 6, 7],
+    );
+    assert.match(fleet[1]!.frame, /^event: agent_stopped\ndata: \{"seq":2,/);
+    assert.deepEqual([bus.lastSeq('fleet'), bus.lastSeq('chat')], [3, 7]);
+    assert.deepEqual(bus.stats(), { subscribers: 2, published: 7 });
   });
 });

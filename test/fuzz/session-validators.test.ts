@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { INLINE_MAX_BYTES, parseAttachments, userMessageParts } from '../../src/sessions/attachments.js';
+import { parseAttachments, userMessageParts } from '../../src/sessions/attachments.js';
 import { parseChatRequest } from '../../src/sessions/chat-request.js';
 import { parseOverrides, type ValidationFailure } from '../../src/sessions/overrides.js';
 import { LlmSettings } from '../../src/sessions/session-schemas.js';
@@ -102,20 +102,20 @@ describe('fuzz: agent chat endpoint validators', () => {
     );
   });
 
-  it('parseAttachments: never throws; kept attachments carry a usable http(s) URL or valid base64 under the cap', () => {
+  it('parseAttachments: never throws; refuses only a non-array or an over-cap attachment; data is normalized', () => {
     fc.assert(
       fc.property(fc.oneof(fc.array(attachment, { maxLength: 4 }), fieldyJson), (value) => {
         const r = parseAttachments(value);
-        if (!r.ok) return assertFailure(r, 'attachments');
+        if (!r.ok) {
+          assertFailure(r, 'attachments');
+          // The spec's two conditions only (issue 29 item 9); the fuzzed data is far under the cap.
+          return assert.equal(r.details.field, 'attachments');
+        }
         for (const a of r.value) {
-          const source = 'source' in a ? a.source : { data: a.data, mediaType: 'audio' };
-          if ('url' in source) assert.match(new URL(source.url).protocol, /^https?:$/);
-          else {
-            assert.match(source.data, /^[A-Za-z0-9+/]*={0,2}$/);
-            assert.equal(source.data.length % 4, 0);
-            assert.ok(Buffer.from(source.data, 'base64').length <= INLINE_MAX_BYTES);
-            assert.doesNotMatch(source.mediaType, /[;,\s]/, 'nothing that could break out of a data: URL');
-          }
+          const data = 'source' in a ? ('data' in a.source ? a.source.data : null) : a.data;
+          if (data === null) continue;
+          assert.doesNotMatch(data, /\s/);
+          assert.equal(data.length % 4, 0);
         }
         const parts = userMessageParts('hi', r.value);
         assert.equal(parts.length, r.value.length + 1);
@@ -124,7 +124,7 @@ describe('fuzz: agent chat endpoint validators', () => {
     );
   });
 
-  it('parseChatRequest: never throws; a request names its mode, and a new turn has something to send', () => {
+  it('parseChatRequest: never throws; a request names its mode, and a new turn sends the message given', () => {
     const body = fc.oneof(
       {
         weight: 5,
@@ -149,12 +149,10 @@ describe('fuzz: agent chat endpoint validators', () => {
         const r = parseChatRequest(value);
         if (!r.ok) return assertFailure(r, '');
         const b = value as Record<string, unknown>;
-        assert.equal(r.value.response, b.fireAndForget ? 'fireAndForget' : b.sse ? 'sse' : 'json');
+        assert.equal(r.value.response, b.fireAndForget === true ? 'fireAndForget' : b.sse === true ? 'sse' : 'json');
         assert.deepEqual(LlmSettings.parse(r.value.overrides), r.value.overrides);
-        if (r.value.continue) {
-          assert.ok(r.value.sessionId.length > 0);
-          assert.ok(b.message === undefined && b.attachments === undefined);
-        } else assert.ok(r.value.message.trim() !== '' || r.value.attachments.length > 0);
+        if (r.value.continue) assert.ok(r.value.sessionId.length > 0);
+        else assert.equal(r.value.message, b.message);
       }),
       fuzzParams(1500),
     );

@@ -1,6 +1,9 @@
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { startTestDaemon, type TestDaemon } from './daemon.js';
+import { request } from './http.js';
 import { tempDir } from './temp-home.js';
 
 /**
@@ -27,4 +30,18 @@ export function makeChangedRepo(root = tempDir('leo-repo-')) {
   fs.writeFileSync(path.join(repo, 'notes/new file.md'), 'a new note\nline two\n');
   fs.rmSync(path.join(repo, 'gone.txt'));
   return { root, repo, outside };
+}
+
+/** A test daemon whose one agent, `dev` (a shell running cat), works in `repo`. */
+export async function startRepoAgent(repo: string, web = ''): Promise<TestDaemon> {
+  const t = await startTestDaemon({
+    config: `templates:\n  dev: { harness: shell, command: "exec cat", workspace: ${JSON.stringify(repo)} }\n`,
+    web,
+  });
+  const r = await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
+    token: t.daemon.operatorToken,
+    body: { template: 'dev', name: 'dev' },
+  });
+  assert.equal(r.status, 201, r.text);
+  return t;
 }

@@ -1,7 +1,8 @@
 // Issue 20 item 2: a dashboard (API-client) token got every conversation on /api/v1/events — messages, answers,
 // transcripts and permission prompts' command lines — while the chat routes answer it 403. The attack: hold a
 // dashboard's stream (with and without can_post) beside the operator's, a device's and the socket's while every kind
-// of chat event happens through the real routes, the real permission hook and the real voice pipeline.
+// of chat event happens through the real routes, the real permission hook and the real voice pipeline. The same
+// traffic checks that each stream is numbered without a gap (issue 29 item 1).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,13 +19,26 @@ import { issueTokens, type Tokens } from './principals.js';
 
 const whisperBuilt = fs.existsSync(path.join(nativeBinDir(), 'whisper-cli'));
 
+/** Every principal that may read the stream: four token kinds over TCP, and the unix socket. */
+const READERS = ['operator', 'device', 'client', 'poster', 'socket'] as const;
+type Reader = (typeof READERS)[number];
+
 describe('/api/v1/events carries conversations only to those who may read them', () => {
   let t: TestDaemon;
   let tokens: Tokens;
   let scratch = '';
-  const streams: Record<string, SseClient> = {};
+  const streams = {} as Record<Reader, SseClient>;
+  const snapshots = {} as Record<Reader, number>;
   const op = (method: string, p: string, body?: unknown) =>
     request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
+  /** The seq of the /api/v1/state this reader reads. */
+  const stateSeq = async (who: Reader): Promise<number> => {
+    const r = await (who === 'socket'
+      ? request(t.socket, 'GET', '/api/v1/state')
+      : request(t.tcp, 'GET', '/api/v1/state', { token: tokens[who] }));
+    assert.equal(r.status, 200, `${who}: ${r.text}`);
+    return r.json.data.seq;
+  };
 
   before(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-event-filter-'));
@@ -34,10 +48,14 @@ describe('/api/v1/events carries conversations only to those who may read them',
     });
     assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     tokens = await issueTokens(t.tcp, t.daemon.paths, 'den');
-    for (const who of ['operator', 'device', 'client', 'poster'] as const)
-      streams[who] = await SseClient.open(t.tcp, '/api/v1/events', tokens[who]);
-    streams.socket = await SseClient.open(t.socket, '/events');
-    for (const s of Object.values(streams)) await s.waitFor(1);
+    // Each reader's snapshot right before its stream: nothing happens in between, so both stand at the same seq.
+    for (const who of READERS) {
+      snapshots[who] = await stateSeq(who);
+      streams[who] = await (who === 'socket'
+        ? SseClient.open(t.socket, '/events')
+        : SseClient.open(t.tcp, '/api/v1/events', tokens[who]));
+      await streams[who].waitFor(1);
+    }
   });
   after(async () => {
     for (const s of Object.values(streams)) s.close();
@@ -142,12 +160,12 @@ describe('/api/v1/events carries conversations only to those who may read them',
       );
     }
 
-    // A fleet event after all of it: each stream has had everything before it (one seq order for all).
+    // A fleet event after all of it: each stream has had everything before it.
     assert.equal((await op('POST', '/api/v1/agents/den/restart')).status, 200);
     for (const s of Object.values(streams))
       await until('the restart', () => s.events.some((e) => e.event === 'agent_spawned'), 15_000);
 
-    for (const who of ['operator', 'device', 'socket']) {
+    for (const who of ['operator', 'device', 'socket'] as const) {
       const events = streams[who]!.events;
       const messages = new Set(events.filter((e) => e.event === 'chat.message').map((e) => e.data.message.id));
       assert.deepEqual(
@@ -160,7 +178,7 @@ describe('/api/v1/events carries conversations only to those who may read them',
       const text = JSON.stringify(events);
       for (const s of secrets) assert.ok(text.includes(s), `${who} reads ${s}`);
     }
-    for (const who of ['client', 'poster']) {
+    for (const who of ['client', 'poster'] as const) {
       const events = streams[who]!.events;
       assert.deepEqual(
         events.filter((e) => e.event.startsWith('chat.')).map((e) => `${e.event} ${e.data.change ?? ''}`),
@@ -173,13 +191,56 @@ describe('/api/v1/events carries conversations only to those who may read them',
         events.some((e) => e.event === 'agent_stopped'),
         `${who}: the fleet events still arrive`,
       );
-      // Nothing was skipped but chat events: the stream's seqs are the operator's minus theirs.
-      const expected = streams.operator!.events.filter((e) => e.event !== 'hello' && !e.event.startsWith('chat.'));
-      const got = events.filter((e) => e.event !== 'hello');
+      // Nothing was skipped but chat events: the fleet events the operator's stream had by then, in the same order.
+      const fleet = (list: typeof events, upTo: number) =>
+        list
+          .filter((e) => e.event !== 'hello' && !e.event.startsWith('chat.'))
+          .slice(0, upTo)
+          .map(({ event, data: { seq: _seq, ...rest } }) => JSON.stringify([event, rest]));
+      const got = fleet(events, Infinity);
+      assert.deepEqual(got, fleet(streams.operator.events, got.length));
+    }
+  });
+
+  it('every reader’s stream counts up by one from its hello, and its /state seq is where its stream stands', async () => {
+    // Issue 29 item 1: a dashboard's stream skips the chat events above, yet shows no gap for them.
+    const gapless = (who: Reader) => {
+      const [hello, ...events] = streams[who].events;
       assert.deepEqual(
-        got.map((e) => e.data.seq),
-        expected.filter((e) => e.data.seq <= got.at(-1)!.data.seq).map((e) => e.data.seq),
+        events.map((e) => e.data.seq),
+        events.map((_, i) => hello!.data.seq + 1 + i),
+        `${who}: ${events.map((e) => `${e.data.seq}:${e.event}`).join(' ')}`,
       );
+    };
+    for (const who of READERS) gapless(who);
+    const isRestart = (e: { event: string }) => e.event === 'agent_spawned';
+    for (const who of READERS) {
+      const stream = streams[who];
+      assert.equal(
+        snapshots[who],
+        stream.events[0]!.data.seq,
+        `${who}: its snapshot before the stream and its hello agree`,
+      );
+      // /state is never behind what the stream has carried, and the stream reaches the seq /state gives.
+      const seq = await stateSeq(who);
+      assert.ok(seq >= stream.events.find(isRestart)!.data.seq, `${who}: /state is not behind its stream`);
+      await until(
+        `${who}'s stream to reach /state's seq ${seq}`,
+        () => stream.events.at(-1)!.data.seq >= seq,
+        5000,
+        20,
+      );
+      gapless(who);
+    }
+    // A reader opening its stream now starts where its snapshot stands (between the two reads around it).
+    for (const who of READERS) {
+      const before = await stateSeq(who);
+      const again = await (who === 'socket'
+        ? SseClient.open(t.socket, '/events')
+        : SseClient.open(t.tcp, '/api/v1/events', tokens[who]));
+      const seq = (await again.waitFor(1))[0]!.data.seq;
+      again.close();
+      assert.ok(before <= seq && seq <= (await stateSeq(who)), `${who}: a new stream's hello ${seq} is its snapshot's`);
     }
   });
 });

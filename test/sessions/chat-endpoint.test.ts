@@ -82,12 +82,18 @@ templates:
     chat: { enabled: true, engine: openai, base_url: "${llm.baseUrl}", api_key_env: OPENAI_KEY, model: gpt-test, price: { input: 1, output: 2 } }
   plain: { harness: shell, command: "exec cat" }
   cc: { harness: shell, command: "exec cat", chat: { enabled: true, engine: claude-cli } }
+  tight:
+    harness: shell
+    command: "exec cat"
+    environments: [keys]
+    chat: { enabled: true, engine: openai, base_url: "${llm.baseUrl}", api_key_env: OPENAI_KEY, model: gpt-test, budget: { max_tokens: 50 }, reasoning: { effort: low } }
 `,
     });
     for (const [template, name] of [
       ['bot', 'bot'],
       ['plain', 'plain'],
       ['cc', 'cc'],
+      ['tight', 'tight'],
     ])
       assert.equal((await op('POST', '/api/v1/agents/spawn', { template, name })).status, 201);
     workspace = (await op('GET', '/api/v1/agents/bot')).json.data.workspace;
@@ -284,6 +290,105 @@ templates:
         (last.event === 'done' && last.data.cancelled === true),
       JSON.stringify(last),
     );
+  });
+
+  it('a cancel after a tool-calling iteration has the spec shapes: JSON done.cancelled, SSE error CANCELLED (issue 29 item 10)', async () => {
+    const id = (await chat('bot', { message: 'start a session' })).json.sessionId;
+    // The model says something before its tool call: that text is no final reply, so the cancel still ends the turn
+    // without one.
+    const napping = { text: 'Let me nap first.', toolCalls: [{ name: 'sleep', arguments: { seconds: 60 } }] };
+    const whileNapping = async (turn: Promise<unknown>) => {
+      await until(
+        'the tool-calling iteration',
+        async () =>
+          (await op('GET', `/sessions/${id}/messages`)).json.messages.at(-1)?.tool_calls?.[0]?.function.name ===
+          'sleep',
+        5000,
+        20,
+      );
+      assert.equal((await op('POST', `/sessions/${id}/cancel`)).json.cancelled, true);
+      return turn;
+    };
+
+    llm.enqueue(napping);
+    const json = (await whileNapping(chat('bot', { message: 'nap', sessionId: id }))) as Awaited<
+      ReturnType<typeof chat>
+    >;
+    assert.equal(json.status, 200, json.text);
+    assert.equal(json.json.message.content, null);
+    assert.deepEqual([json.json.done.cancelled, json.json.done.cancelReason], [true, 'user_cancel']);
+    assert.equal(json.json.done.session.id, id);
+
+    llm.enqueue(napping);
+    const { events } = (await whileNapping(
+      chatSse(t.daemon.port, t.daemon.operatorToken, 'bot', { message: 'nap again', sessionId: id }),
+    )) as { events: SseEvent[] };
+    assert.deepEqual(events.at(-1), {
+      event: 'error',
+      data: { error: 'Cancelled (user_cancel)', code: 'CANCELLED', details: { reason: 'user_cancel' } },
+    });
+    assert.equal(events.filter((e) => e.event === 'done').length, 0);
+
+    // A budget stop is the same cancel, with reason budget_exceeded.
+    const overBudget = {
+      text: 'Looking around.',
+      toolCalls: [{ name: 'list_dir', arguments: {} }],
+      usage: { prompt_tokens: 400, completion_tokens: 20 },
+    };
+    llm.enqueue(overBudget);
+    const stopped = await chat('tight', { message: 'look around' });
+    assert.equal(stopped.status, 200, stopped.text);
+    assert.deepEqual(
+      [stopped.json.message.content, stopped.json.done.cancelled, stopped.json.done.cancelReason],
+      [null, true, 'budget_exceeded'],
+    );
+    llm.enqueue(overBudget);
+    const sse = await chatSse(t.daemon.port, t.daemon.operatorToken, 'tight', { message: 'look again' });
+    assert.deepEqual(
+      [sse.events.at(-1)?.event, sse.events.at(-1)?.data.code, sse.events.at(-1)?.data.details],
+      ['error', 'CANCELLED', { reason: 'budget_exceeded' }],
+    );
+  });
+
+  it('unknown top-level fields are ignored, not a 400 (issue 29 item 9)', async () => {
+    llm.enqueue({ text: 'Fine.' });
+    const r = await chat('bot', { message: 'hi', stream: true, user: 'me', metadata: { a: 1 } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.message.content, 'Fine.');
+    const unknown = await chat('bot', { message: 'hi', sessionId: 42 });
+    assert.deepEqual([unknown.status, unknown.json.code], [404, 'SESSION_NOT_FOUND']);
+  });
+
+  it('per-call overrides are stored nowhere, the model included; reasoning comes from the template (issue 29 item 11)', async () => {
+    llm.enqueue({ text: 'From the other model.' });
+    const first = await chat('bot', { message: 'hi', overrides: { model: 'gpt-other' } });
+    assert.equal(first.status, 200, first.text);
+    assert.equal(llm.completionRequests().at(-1)!.body.model, 'gpt-other');
+    assert.equal(first.json.done.model, 'gpt-other', 'done says what the turn ran on');
+    const id = first.json.sessionId;
+    const stored = async () => (await op('GET', `/sessions/${id}`)).json.session.model;
+    assert.equal(await stored(), 'gpt-test', 'a new session starts on the agent model');
+    llm.enqueue({ text: 'Again.' });
+    await chat('bot', { message: 'again', sessionId: id, overrides: { model: 'gpt-third' } });
+    assert.equal(await stored(), 'gpt-test');
+    await op('PATCH', `/sessions/${id}`, { model: 'gpt-sticky' });
+    assert.equal(await stored(), 'gpt-sticky', 'a PATCH is what makes a model stick');
+    assert.deepEqual((await op('GET', `/sessions/${id}/config`)).json.session, { model: 'gpt-sticky' });
+
+    const cc = await chat('cc', { message: 'hi', overrides: { temperature: 0.5 } });
+    assert.deepEqual(
+      [cc.status, cc.json.code, cc.json.details],
+      [400, 'VALIDATION_ERROR', { field: 'overrides.temperature' }],
+    );
+    assert.match(cc.json.error, /claude-cli engine cannot set a temperature/);
+
+    llm.enqueue({ text: 'Low effort.' });
+    const low = await chat('tight', { message: 'think a little' });
+    assert.equal(low.status, 200, low.text);
+    assert.deepEqual(llm.completionRequests().at(-1)!.body.reasoning, { effort: 'low' });
+    assert.deepEqual((await op('GET', `/sessions/${low.json.sessionId}/config`)).json.agent.reasoning, {
+      effort: 'low',
+    });
   });
 
   it('@-mentions attach workspace files, never anything in Leo state (even through a symlink)', async () => {

@@ -33,41 +33,47 @@ describe('parseChatRequest', () => {
     assert.equal(value({ message: 'hi', sessionId: 'sess_1', continue: false }).sessionId, 'sess_1');
   });
 
-  it('refuses a body that is not an object', () => {
-    for (const b of [null, undefined, [], 'hi', 1]) failsOn(b, 'body');
+  it('a body that is not an object has no message (issue 29 item 9)', () => {
+    for (const b of [null, undefined, [], 'hi', 1]) failsOn(b, 'message');
   });
 
-  it('message: required unless continue, a string, not blank without attachments', () => {
+  it('message: required unless continue, and a string; a blank one is sent as it is', () => {
     failsOn({}, 'message');
     failsOn({ sessionId: 's' }, 'message');
-    failsOn({ message: 5 }, 'message');
+    assert.match(failsOn({ message: 5 }, 'message'), /must be a string/);
     failsOn({ message: null }, 'message');
-    failsOn({ message: '  \n' }, 'message');
-    failsOn({ message: '', attachments: [{ type: 'hologram' }] }, 'message');
+    const blank = value({ message: '  \n' });
+    assert.equal(!blank.continue && blank.message, '  \n');
     const withImage = value({ message: '', attachments: [{ type: 'image', url: 'https://example.com/a.png' }] });
     assert.equal(!withImage.continue && withImage.attachments.length, 1);
   });
 
-  it('sessionId, sse, fireAndForget and continue must have their types', () => {
-    failsOn({ message: 'm', sessionId: 7 }, 'sessionId');
-    failsOn({ message: 'm', sessionId: '' }, 'sessionId');
-    failsOn({ message: 'm', sessionId: null }, 'sessionId');
-    failsOn({ message: 'm', sse: 'true' }, 'sse');
-    failsOn({ message: 'm', fireAndForget: 1 }, 'fireAndForget');
-    failsOn({ message: 'm', continue: 'yes' }, 'continue');
+  it('ignores unknown top-level fields and reads the flags as the spec does (issue 29 item 9)', () => {
+    assert.deepEqual(value({ message: 'm', sesionId: 's', top_p: 1, stream: true }), value({ message: 'm' }));
+    for (const flags of [{ sse: 'true' }, { fireAndForget: 1 }, { continue: 'yes' }, { sse: null }])
+      assert.equal(value({ message: 'm', ...flags }).response, 'json', JSON.stringify(flags));
+    assert.equal(value({ message: 'm', continue: 'yes', sessionId: 's' }).continue, false);
+    // Omitted, or naming no session of ours (the turn answers 404 SESSION_NOT_FOUND for it).
+    assert.equal(value({ message: 'm', sessionId: null }).sessionId, null);
+    assert.equal(value({ message: 'm', sessionId: '' }).sessionId, null);
+    assert.equal(value({ message: 'm', sessionId: 7 }).sessionId, '7');
   });
 
-  it('continue: true needs a sessionId and takes neither message nor attachments', () => {
+  it('continue: true needs a sessionId; a message or attachments next to it are ignored', () => {
     failsOn({ continue: true }, 'sessionId');
     failsOn({ continue: true, message: 'again' }, 'sessionId');
-    assert.match(failsOn({ continue: true, sessionId: 's', message: 'again' }, 'message'), /continue/);
-    failsOn({ continue: true, sessionId: 's', attachments: [] }, 'attachments');
-    assert.deepEqual(value({ continue: true, sessionId: 's', overrides: { temperature: 0 } }), {
+    failsOn({ continue: true, sessionId: '' }, 'sessionId');
+    const resumed = {
       response: 'json',
       overrides: { temperature: 0 },
       continue: true,
       sessionId: 's',
-    });
+    };
+    assert.deepEqual(value({ continue: true, sessionId: 's', overrides: { temperature: 0 } }), resumed);
+    assert.deepEqual(
+      value({ continue: true, sessionId: 's', message: 'again', attachments: 'x', overrides: { temperature: 0 } }),
+      resumed,
+    );
   });
 
   it('sse streams, fireAndForget detaches, and fireAndForget wins when both are set', () => {
@@ -79,33 +85,21 @@ describe('parseChatRequest', () => {
     assert.equal(value({ continue: true, sessionId: 's', fireAndForget: true }).response, 'fireAndForget');
   });
 
-  it('refuses unknown top-level fields, naming them and listing the accepted ones', () => {
-    const message = failsOn({ message: 'm', sesionId: 's' }, 'sesionId');
-    assert.match(message, /unknown field/);
-    assert.match(message, /message, sessionId, sse, fireAndForget, continue, attachments, overrides/);
-    // Even next to another fault: the typo usually explains it.
-    failsOn({ sesionId: 's', continue: true }, 'sesionId');
-    failsOn({ message: 'm', top_p: 1 }, 'top_p');
-  });
-
-  it('attachments: must be an array; item faults carry their index', () => {
+  it('attachments: must be an array; the first given type is kept for engines that take none', () => {
     failsOn({ message: 'm', attachments: {} }, 'attachments');
     failsOn({ message: 'm', attachments: null }, 'attachments');
-    failsOn(
-      {
-        message: 'm',
-        attachments: [
-          { type: 'image', url: 'https://e.com/a.png' },
-          { type: 'image', data: PNG },
-        ],
-      },
-      'attachments[1].mediaType',
-    );
     const v = value({
       message: 'm',
-      attachments: [{ type: 'image', mediaType: 'image/png', data: PNG }, { type: 'hologram' }],
+      attachments: [{ type: 'hologram' }, { type: 'image', mediaType: 'image/png', data: PNG }],
     });
-    assert.deepEqual(!v.continue && v.attachments, [{ type: 'image', source: { data: PNG, mediaType: 'image/png' } }]);
+    assert.deepEqual(!v.continue && [v.attachments, v.firstAttachmentType], [
+      [{ type: 'image', source: { data: PNG, mediaType: 'image/png' } }],
+      'hologram',
+    ]);
+    const untyped = value({ message: 'm', attachments: ['x'] });
+    assert.deepEqual(!untyped.continue && [untyped.attachments, untyped.firstAttachmentType], [[], null]);
+    const none = value({ message: 'm', attachments: [] });
+    assert.equal(!none.continue && 'firstAttachmentType' in none, false);
   });
 
   it('overrides: validated against the whitelist, with the overrides. prefix', () => {

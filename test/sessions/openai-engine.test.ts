@@ -391,6 +391,18 @@ describe('OpenAiEngine', () => {
     assert.ok(rec.of('chunk').length < 10);
   });
 
+  it('a cancel after a tool-calling iteration that said something leaves the turn with no reply (issue 29 item 10)', async () => {
+    await serve({ text: 'Let me nap first.', toolCalls: [{ name: 'sleep', arguments: { seconds: 60 } }] });
+    const ctl = new AbortController();
+    const turn = run([user('nap')], { signal: ctl.signal });
+    await until('the tool to start', () => rec.messages.length === 1, 5000, 10);
+    ctl.abort('user_cancel');
+    const r = await turn;
+    assert.deepEqual(r.cancelled, { reason: 'user_cancel' });
+    assert.equal(r.content, null, 'the text before a tool call is not the final reply');
+    assert.equal(rec.messages[0]?.content, 'Let me nap first.', 'it is still stored with its tool call');
+  });
+
   it('cancels a running bash on user cancel and leaves no process behind', async () => {
     await serve({
       toolCalls: [

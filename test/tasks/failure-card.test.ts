@@ -5,12 +5,12 @@ import { failureCardText, TaskFailureBody } from '../../src/tasks/failure-card.j
 const card = { task: 'daily-news', runId: '01JRUN', attempts: 3, error: 'exit status 1', logPath: '/l/run.log' };
 
 describe('failureCardText', () => {
-  it('is the spec’s card, attempts in proper English', () => {
+  it('is the spec’s card to the letter: "<n> attempt(s)"', () => {
     assert.equal(
       failureCardText(card),
-      '**Task failed: daily-news**\nRun `01JRUN` · 3 attempts\n```\nexit status 1\n```\nLog: `/l/run.log`',
+      '**Task failed: daily-news**\nRun `01JRUN` · 3 attempt(s)\n```\nexit status 1\n```\nLog: `/l/run.log`',
     );
-    assert.match(failureCardText({ ...card, attempts: 1 }), /^Run `01JRUN` · 1 attempt$/m);
+    assert.match(failureCardText({ ...card, attempts: 1 }), /^Run `01JRUN` · 1 attempt\(s\)$/m);
   });
 
   it('shows the first 500 code points of the error', () => {
@@ -24,7 +24,7 @@ describe('failureCardText', () => {
     const text = failureCardText({ ...card, error });
     assert.equal(
       text,
-      '**Task failed: daily-news**\nRun `01JRUN` · 3 attempts\n``````\n' + error + '\n``````\nLog: `/l/run.log`',
+      '**Task failed: daily-news**\nRun `01JRUN` · 3 attempt(s)\n``````\n' + error + '\n``````\nLog: `/l/run.log`',
     );
   });
 

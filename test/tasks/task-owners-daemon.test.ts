@@ -20,10 +20,11 @@ import { until } from '../helpers/wait.js';
 
 const envOf = (t: TestDaemon) => ({ ...process.env, LEO_HOME: t.home, LEO_USER_HOME: t.home });
 
-function config(denWorkspace: string, keeperWorkspace: string, chat = ''): string {
+function config(denWorkspace: string, keeperWorkspace: string, chat = '', switcherModel = 'task-model'): string {
   return `${chat}
 templates:
   cat: { harness: shell, command: "exec cat" }
+  not-claude: { harness: claude, command: /bin/cat }
   den-work: { harness: shell, command: "exec cat", workspace: ${JSON.stringify(denWorkspace)} }
 environments:
   flavour: { TASK_FLAVOUR: mint }
@@ -48,6 +49,13 @@ tasks:
     workspace: ${JSON.stringify(keeperWorkspace)}
     environments: [flavour]
     prompt: keep going
+  switcher:
+    schedule: "0 0 1 1 *"
+    runtime: persistent
+    template: not-claude
+    harness: shell
+    model: ${switcherModel}
+    prompt: switch
 `;
 }
 
@@ -128,6 +136,41 @@ describe('task owners, task output and Leo Chat messages in the daemon', () => {
       [keeper.environments, keeper.environments_source, keeper.workspace],
       [['flavour'], 'override', path.join(t.home, 'keeper-work')],
     );
+  });
+
+  it('only a persistent task names a template: a oneshot one resolves through its template but carries none', async () => {
+    const tasks = (await op('GET', '/api/v1/state')).json.data.tasks;
+    assert.equal(tasks.find((x: any) => x.name === 'switcher').template, 'not-claude');
+    assert.equal('template' in tasks.find((x: any) => x.name === 'by-template'), false);
+  });
+
+  it("a persistent task's model and harness are its agent's, and every report of them names what the agent runs", async () => {
+    const state = async () => (await op('GET', '/api/v1/state')).json.data;
+    const reported = (x: any) => [x.harness, x.model];
+    const runEvents = (runId: string) =>
+      sse.events.filter((e) => e.event.startsWith('task_run_') && e.data.run?.id === runId);
+    const before = (await state()).tasks;
+    assert.deepEqual(reported(before.find((x: any) => x.name === 'switcher')), ['shell', 'task-model']);
+
+    const first = await fireTask(t, 'switcher');
+    assert.equal((await finished('switcher', first)).status, 'succeeded');
+    const agent = (await state()).agents.find((a: any) => a.name === 'switcher');
+    assert.deepEqual(reported(agent), ['shell', 'task-model'], "the agent runs on the task's, not the template's");
+    await sse.waitUntil(() => runEvents(first).length === 2);
+    for (const e of runEvents(first)) assert.deepEqual(reported(e.data.run), ['shell', 'task-model'], e.event);
+
+    // The task's model changes in leo.yaml while its agent lives on: the agent keeps what it was spawned with, and
+    // that is what the task and its next run report.
+    fs.writeFileSync(
+      path.join(t.home, 'leo.yaml'),
+      testConfig(config(path.join(t.home, 'den-work'), path.join(t.home, 'keeper-work'), '', 'newer-model')),
+    );
+    assert.equal((await t.daemon.reloadConfig('test')).ok, true);
+    assert.deepEqual(reported((await state()).tasks.find((x: any) => x.name === 'switcher')), ['shell', 'task-model']);
+    const second = await fireTask(t, 'switcher');
+    await finished('switcher', second);
+    await sse.waitUntil(() => runEvents(second).length === 2);
+    for (const e of runEvents(second)) assert.deepEqual(reported(e.data.run), ['shell', 'task-model'], e.event);
   });
 
   it('a Leo Chat message counts in recent_messages and agent_message, with no from (a human sent it)', async () => {

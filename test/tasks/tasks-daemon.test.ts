@@ -9,6 +9,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { nextRunAt } from '../../src/tasks/task-view.js';
+import { rfc3339 } from '../../src/core/time.js';
 import { runLeoAsync } from '../helpers/cli.js';
 import { killTmuxServer } from '../helpers/daemon.js';
 import { request, type Target } from '../helpers/http.js';
@@ -183,7 +184,7 @@ describe('scheduled tasks in the daemon', () => {
     assert.equal(cards[0].run_id, r.json.data.run_id);
     assert.match(
       cards[0].text,
-      new RegExp(`^\\*\\*Task failed: boom\\*\\*\\nRun \`${r.json.data.run_id}\` · 2 attempts\\n\`\`\`\\n`),
+      new RegExp(`^\\*\\*Task failed: boom\\*\\*\\nRun \`${r.json.data.run_id}\` · 2 attempt\\(s\\)\\n\`\`\`\\n`),
     );
     assert.ok(cards[0].text.endsWith(`\nLog: \`${logPath}\``), cards[0].text);
     assert.match(cards[0].text, /it broke/);
@@ -234,6 +235,14 @@ describe('scheduled tasks in the daemon', () => {
     await sse.waitUntil(() => sse.events.slice(mark).some((e) => e.event === 'task_run_started'));
     const seen = sse.events.slice(mark).find((e) => e.event === 'task_run_started')!.data.run;
     assert.deepEqual([seen.status, seen.model.length, seen.workspace.length], ['running', 200, 1024]);
+    // A run announced without started_at is stamped with the time the daemon received it, not refused.
+    const unstamped = await request(sock, 'POST', '/observe/task-run', {
+      body: { type: 'task_run_started', run: { id: 'ext-2', task: 'external' } },
+    });
+    assert.equal(unstamped.status, 200, unstamped.text);
+    const isExt2 = (e: SseMessage) => e.event === 'task_run_started' && e.data.run.id === 'ext-2';
+    await sse.waitUntil(() => sse.events.some(isExt2));
+    assert.equal(sse.events.find(isExt2)!.data.run.started_at, rfc3339(clock.now()));
     const overTcp = await request(tcp, 'POST', '/observe/task-run', {
       token: daemon.operatorToken,
       body: { type: 'task_run_started', run },

@@ -3,13 +3,12 @@
 // isolate); the app draws each as its code point, so what the owner reads is the order the bytes are in. A zero-width
 // joiner in prose (an emoji sequence) is left alone.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { makeChangedRepo } from '../helpers/git-repo.js';
+import type { TestDaemon } from '../helpers/daemon.js';
+import { makeChangedRepo, startRepoAgent } from '../helpers/git-repo.js';
 import { request } from '../helpers/http.js';
 import { agentPost, launchBrowser, pairedPage, Screenshots } from './browser.js';
 
@@ -32,15 +31,7 @@ describe('Leo Web: bidi controls are drawn, never obeyed', () => {
       path.join(repo, 'src/app.ts'),
       `const isAdmin = false; /* ${RLO}${LRI} } if (isAdmin) ${LRI} */\n`,
     );
-    execFileSync('git', ['-C', repo, 'status', '--porcelain']);
-    t = await startTestDaemon({
-      config: `templates:\n  dev: { harness: shell, command: "exec cat", workspace: ${JSON.stringify(repo)} }\n`,
-    });
-    const r = await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-      token: t.daemon.operatorToken,
-      body: { template: 'dev', name: 'dev' },
-    });
-    assert.equal(r.status, 201, r.text);
+    t = await startRepoAgent(repo);
     browser = await launchBrowser();
     ({ page } = await pairedPage(browser, t, 'phone'));
   });

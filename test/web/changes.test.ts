@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { makeChangedRepo } from '../helpers/git-repo.js';
+import type { TestDaemon } from '../helpers/daemon.js';
+import { makeChangedRepo, startRepoAgent } from '../helpers/git-repo.js';
 import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
 import { CHROMIUM, DESKTOP, PHONE, launchBrowser, pairedPage, Screenshots, watchPage } from './browser.js';
@@ -20,15 +20,7 @@ describe('Leo Web: changed files', () => {
 
   before(async () => {
     const { repo } = makeChangedRepo();
-    t = await startTestDaemon({
-      config: `templates:\n  dev: { harness: shell, command: "exec cat", workspace: ${JSON.stringify(repo)} }\n`,
-      web: '  allowed_hosts: [leo.test]\n',
-    });
-    const r = await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-      token: t.daemon.operatorToken,
-      body: { template: 'dev', name: 'dev' },
-    });
-    assert.equal(r.status, 201, r.text);
+    t = await startRepoAgent(repo, '  allowed_hosts: [leo.test]\n');
     browser = await launchBrowser();
     ({ page } = await pairedPage(browser, t, 'phone'));
   });

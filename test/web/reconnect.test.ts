@@ -1,26 +1,17 @@
 // Leo Web after a daemon restart (issue 27): the daemon stopped and started again on the same port, the app is back
 // live within seconds of its return — it used to wait out a backoff that had grown to 30 s, up to 45 s in all.
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { ManualClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { killTmuxServer, type TestDaemon } from '../helpers/daemon.js';
+import { freePort } from '../helpers/free-port.js';
 import { endProcessesIn } from '../helpers/strays.js';
 import { makeTempHome, testConfig } from '../helpers/temp-home.js';
 import { backoffMs } from '../../src/web/stores/backoff.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
-
-/** A port free right now, so the daemon can be started twice on the same one. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

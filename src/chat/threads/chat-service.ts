@@ -5,6 +5,7 @@ import type { EventBus } from '../../events/bus.js';
 import type { AttachmentStore } from '../attachments/attachments.js';
 import type { ChatStore, NewMessage, Page } from './chat-store.js';
 import { formatDelivery, type ReplyContext } from './delivery-format.js';
+import { typedAfterRestartNote } from './restart-note.js';
 import { answerLabels } from '../asks/ask-answer.js';
 import type { AskInput } from '../asks/ask-input.js';
 import type { Deliverer } from '../../delivery/deliverer.js';
@@ -61,6 +62,13 @@ export interface DeliveryListener {
 }
 
 export type ChatChange = 'state' | 'answer' | 'transcript' | 'attachments';
+
+interface DeliveryOptions {
+  /** False: a voice note goes as its audio alone (sent anyway after no words were heard). */
+  transcribe?: boolean;
+  /** A leftover of the outbox, typed after a restart: the thread says so once it is in. */
+  afterRestart?: boolean;
+}
 
 /**
  * How old a message a restart caught unsent may be and still be delivered after it: older, its sender has likely
@@ -156,7 +164,7 @@ export class ChatService {
       throw new HttpError(409, `message ${id} is not a voice note held for having no words`, 'not_held');
     this.deps.pending.check(agent);
     const message = this.setState(id, 'pending')!;
-    this.track(this.deliver(message, how === 'retry').finally(this.deps.pending.hold(agent)));
+    this.track(this.deliver(message, { transcribe: how === 'retry' }).finally(this.deps.pending.hold(agent)));
     return message;
   }
 
@@ -201,7 +209,8 @@ export class ChatService {
   /**
    * At start-up, before the agents are restored: settles the messages the restart caught pending. chat.db is their
    * durable outbox. One no route had started on never reached the agent: if it is younger than OUTBOX_MAX_AGE_MS it
-   * is delivered now, ahead of anything sent since, once agentsRestored() says which agents run; older, it fails with
+   * is delivered now, ahead of anything sent since, once agentsRestored() says which agents run, and a note says it
+   * was typed after the restart, and when (typedAfterRestartNote); older, it fails with
    * "send it again". One a route had started on may already be in the agent's terminal: it fails with a note that
    * says so, and is never typed twice.
    */
@@ -222,7 +231,7 @@ export class ChatService {
           `Leo restarted before your message was delivered, over ${OUTBOX_MAX_AGE_MS / 60_000} minutes after you ` +
             'sent it; please send it again if it still applies.',
         );
-      else this.track(this.deliver(m).finally(this.deps.pending.hold(m.agent)));
+      else this.track(this.deliver(m, { afterRestart: true }).finally(this.deps.pending.hold(m.agent)));
     }
   }
 
@@ -307,8 +316,7 @@ export class ChatService {
     this.inFlight.add(tracked);
   }
 
-  /** `transcribe` false: a voice note goes as its audio alone (sent anyway after no words were heard). */
-  private async deliver(message: Message, transcribe = true): Promise<void> {
+  private async deliver(message: Message, opts: DeliveryOptions = {}): Promise<void> {
     // Nothing reaches the agent before the caller's synchronous work is done: a send made inside a transaction (an
     // ask's answer and its reply) must not be typed into a terminal before, or without, its commit. At start-up the
     // gate also holds every delivery, in order, until the agents are restored: before that an agent still running in
@@ -316,10 +324,13 @@ export class ChatService {
     await this.gate;
     // One agent's messages go through start, transcription and typing one at a time, in the order they were sent: a
     // burst to a stopped agent starts it once, and a text after a voice note waits for the note's transcript.
-    return this.lanes.run(message.agent, () => this.deliverInOrder(message, transcribe));
+    return this.lanes.run(message.agent, () => this.deliverInOrder(message, opts));
   }
 
-  private async deliverInOrder(message: Message, transcribe: boolean): Promise<void> {
+  private async deliverInOrder(
+    message: Message,
+    { transcribe = true, afterRestart = false }: DeliveryOptions,
+  ): Promise<void> {
     const { agents, deliverer, logger } = this.deps;
     try {
       if (!agents.isRunning(message.agent)) {
@@ -337,7 +348,11 @@ export class ChatService {
         this.deps.store.markDeliveryStarted(message.id);
         this.deps.deliveries?.started(message.agent, message.id, text);
       });
-      this.setState(message.id, 'delivered');
+      // Delivered and its note together, as a failure and its note are.
+      this.deps.store.atomically(() => {
+        this.setState(message.id, 'delivered');
+        if (afterRestart) this.note(message.agent, typedAfterRestartNote(message, this.deps.clock.now()));
+      });
       this.deps.deliveries?.delivered(message.agent, message.id);
       logger.debug({ agent: message.agent, id: message.id, route }, 'chat message delivered');
     } catch (err) {

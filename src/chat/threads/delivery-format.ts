@@ -1,14 +1,15 @@
 /** How a chat message reads when typed into an agent (leo-chat.md, Delivery). Pure. */
 
+/** How much of a task card a reply to it quotes; a reply to an ask quotes the whole question (leo-chat.md). */
 export const CARD_TEXT_LIMIT = 1500;
 
 export type ReplyContext =
   | { kind: 'task'; task: string; runId: string; at: string; text: string }
   | { kind: 'ask'; messageId: string; at: string; question: string; answer?: unknown };
 
-function cut(text: string, limit = CARD_TEXT_LIMIT): string {
+function cutCard(text: string): string {
   const chars = [...text];
-  return chars.length <= limit ? text : `${chars.slice(0, limit).join('')}…`;
+  return chars.length <= CARD_TEXT_LIMIT ? text : `${chars.slice(0, CARD_TEXT_LIMIT).join('')}…`;
 }
 
 /**
@@ -25,9 +26,9 @@ export function formatDelivery(
   const lines = [`[Leo Chat${sender ? ` from ${sender}` : ''}] ${text}`];
   if (attachmentPaths.length) lines.push(`Attachments: ${attachmentPaths.join(', ')}`);
   if (reply?.kind === 'task')
-    lines.push(`In reply to task ${reply.task} run ${reply.runId} (${reply.at}): ${cut(reply.text)}`);
+    lines.push(`In reply to task ${reply.task} run ${reply.runId} (${reply.at}): ${cutCard(reply.text)}`);
   if (reply?.kind === 'ask') {
-    lines.push(`In reply to your leo_chat_ask ${reply.messageId} (${reply.at}): ${cut(reply.question)}`);
+    lines.push(`In reply to your leo_chat_ask ${reply.messageId} (${reply.at}): ${reply.question}`);
     if (reply.answer !== undefined) lines.push(`Answer: ${JSON.stringify(reply.answer)}`);
   }
   return lines.join('\n');

@@ -2,6 +2,7 @@ import { PINNED_AGENT } from '../../chat/threads/message.js';
 import type { FleetRow } from '../stores/fleet.js';
 import { route, threadHref } from '../stores/route.js';
 import { TurnErrorBadge, TurnErrorReason } from './TurnError.js';
+import { NeedsInputReason } from './NeedsInput.js';
 import { showBidiControls } from '../../chat/permissions/visible-text.js';
 
 const STATUS: Record<string, string> = {
@@ -14,7 +15,8 @@ const STATUS: Record<string, string> = {
 /**
  * One agent, or a thread with no agent (its row says so). current_action.detail is untrusted pane text: it is
  * rendered as a text node (Preact escapes it) and never parsed; an unknown status reads as stopped, as the spec asks.
- * `needsYou` (a prompt, ask or questions card open) outranks the pane's working/idle: the agent waits on the owner.
+ * `needsYou` (a prompt, ask or questions card open) outranks the pane's working/idle: the agent waits on the owner, as
+ * it does when its terminal holds it (needs_input).
  */
 export function AgentCard({
   row: { name, agent },
@@ -31,7 +33,8 @@ export function AgentCard({
   const label = agent?.display_name ?? name;
   const r = route.value;
   const open = r.screen === 'thread' && r.agent === name;
-  const activity = needsYou ? 'needs-you' : (agent?.activity ?? 'unknown');
+  const waiting = needsYou || Boolean(agent?.needs_input);
+  const activity = waiting ? 'needs-you' : (agent?.activity ?? 'unknown');
   return (
     <li
       class={`agent agent-${status} activity-${activity}`}
@@ -66,7 +69,7 @@ export function AgentCard({
         {agent ? (
           <div class="agent-meta">
             <span class={`agent-status status-${status}`}>{dormant ?? STATUS[status]}</span>
-            {needsYou ? (
+            {waiting ? (
               <span class="agent-activity">needs you</span>
             ) : (
               status === 'running' &&
@@ -85,6 +88,7 @@ export function AgentCard({
         )}
         {agent?.stop_reason && <div class="agent-reason">{agent.stop_reason}</div>}
         <TurnErrorReason error={agent?.turn_error} class="agent-reason" />
+        <NeedsInputReason alert={agent?.needs_input} class="agent-needs-input" />
       </div>
     </li>
   );

@@ -111,6 +111,9 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
     case 'agent_turn_error':
       patch(e.data.agent, (a) => ({ ...a, turn_error: e.data.turn_error }));
       return null;
+    case 'agent_needs_input':
+      patch(e.data.agent, (a) => ({ ...a, needs_input: e.data.needs_input }));
+      return null;
     case 'chat.message':
     case 'chat.updated':
       return 'threads';

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { formatLocal, parseReminderTime, ReminderError } from '../../../src/chat/reminders/reminders.js';
+import { parseReminderTime, ReminderError } from '../../../src/chat/reminders/reminders.js';
+import { formatLocal } from '../../../src/core/local-time.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { startDaemon, type Daemon } from '../../../src/daemon/daemon.js';
@@ -18,6 +19,7 @@ templates:
 const NOW = Date.parse('2026-10-13T12:00:00Z');
 const HOUR = 3600_000;
 const REMINDERS_JS = new URL('../../../src/chat/reminders/reminders.js', import.meta.url).href;
+const LOCAL_TIME_JS = new URL('../../../src/core/local-time.js', import.meta.url).href;
 
 describe('reminder times', () => {
   it('need seconds, an offset, the future and at most a calendar year', () => {
@@ -76,17 +78,24 @@ describe('reminder times', () => {
     ];
     for (const [tz, at, want] of cases) {
       // The default zone is the process's own: TZ, as a daemon started with it would have.
-      assert.equal(inZone(tz, `console.log(m.formatLocal(Date.parse(${JSON.stringify(at)})))`), want, `TZ=${tz}`);
+      assert.equal(inZone(tz, `console.log(lt.formatLocal(Date.parse(${JSON.stringify(at)})))`), want, `TZ=${tz}`);
       assert.equal(formatLocal(Date.parse(at), tz), want, `${tz} (injected)`);
     }
   });
 });
 
-/** Runs `code` (with the reminders module as `m`) in a node child whose TZ is `tz`; returns its stdout line. */
+/**
+ * Runs `code` (with the reminders module as `m`, core/local-time as `lt`) in a node child whose TZ is `tz`; returns its
+ * stdout line.
+ */
 function inZone(tz: string, code: string): string {
   const r = spawnSync(
     process.execPath,
-    ['--input-type=module', '-e', `import * as m from ${JSON.stringify(REMINDERS_JS)};\n${code}`],
+    [
+      '--input-type=module',
+      '-e',
+      `import * as m from ${JSON.stringify(REMINDERS_JS)};\nimport * as lt from ${JSON.stringify(LOCAL_TIME_JS)};\n${code}`,
+    ],
     {
       env: { ...process.env, TZ: tz },
       encoding: 'utf8',

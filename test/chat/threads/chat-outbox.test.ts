@@ -7,9 +7,11 @@ import path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { ChatService, OUTBOX_MAX_AGE_MS, type ChatServiceDeps } from '../../../src/chat/threads/chat-service.js';
 import { ChatStore } from '../../../src/chat/threads/chat-store.js';
+import { typedAfterRestartNote } from '../../../src/chat/threads/restart-note.js';
 import { Deliverer } from '../../../src/delivery/deliverer.js';
 import { ThreadNotes } from '../../../src/chat/threads/thread-notes.js';
 import { ManualClock } from '../../../src/core/clock.js';
+import { formatLocal } from '../../../src/core/local-time.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { EventBus } from '../../../src/events/bus.js';
 import { openDatabase } from '../../../src/store/database.js';
@@ -51,6 +53,22 @@ function restartedDaemon(t: TestContext) {
 const flush = () => new Promise((r) => setTimeout(r, 20));
 
 describe('messages a restart caught pending', () => {
+  it('the note on a message typed late quotes its first line, cut at 60 characters, or names a voice note', () => {
+    const sentAt = Date.parse('2026-12-01T10:00:00Z');
+    const msg = (text: string, kind = 'text') => ({ text, kind, agent: 'den', ts: '2026-12-01T10:00:00Z' }) as never;
+    // Typed the next day (the daemon was down over midnight, in any zone): the typing time carries its date.
+    const nextDay = sentAt + 24 * 3600_000;
+    assert.equal(
+      typedAfterRestartNote(msg(`${'x'.repeat(70)}\nsecond line`), nextDay),
+      `Leo restarted before your message “${'x'.repeat(60)}…” reached den (sent ${formatLocal(sentAt)}); it was ` +
+        `typed in after the restart, on ${formatLocal(nextDay)}.`,
+    );
+    assert.match(
+      typedAfterRestartNote(msg('', 'voice'), sentAt + 60_000),
+      /^Leo restarted before your voice note reached den \(sent .+\); it was typed in after the restart, at \d\d:\d\d \S+\.$/,
+    );
+  });
+
   it('one never started and recent is delivered after the restart, once the agents are restored, ahead of newer sends', async (t) => {
     const d = restartedDaemon(t);
     const old = d.pending('sent 11 minutes before the restart');
@@ -85,10 +103,17 @@ describe('messages a restart caught pending', () => {
       .page('den', { limit: 50 })
       .messages.filter((m) => m.kind === 'system')
       .map((m) => m.text);
+    // Each leftover typed after the restart says so, and when; the message sent meanwhile was never held back.
+    const typedAt = d.clock.now();
+    const late = (m: { text: string; ts: string }) =>
+      `Leo restarted before your message “${m.text}” reached den (sent ${formatLocal(Date.parse(m.ts))}); it was ` +
+      `typed in after the restart, at ${formatLocal(typedAt).split(' ').slice(4).join(' ')}.`;
     assert.deepEqual(notes, [
       'Leo restarted before your message was delivered, over 10 minutes after you sent it; please send it again if ' +
         'it still applies.',
       'Leo restarted while typing your message into den; it may have arrived, so check before resending.',
+      late(first),
+      late(second),
     ]);
   });
 });

@@ -109,12 +109,16 @@ describe('ChatStore', () => {
 });
 
 describe('delivery text format', () => {
-  it('is the spec format: [Leo Chat], Attachments, In reply to task / ask, card text cut at 1500', () => {
+  it('is the spec format: [Leo Chat], Attachments, In reply to task / ask, card text cut at 1500, ask whole', () => {
     assert.equal(formatDelivery('hello', []), '[Leo Chat] hello');
     assert.equal(formatDelivery('see', ['/a/x.png', '/a/y.pdf']), '[Leo Chat] see\nAttachments: /a/x.png, /a/y.pdf');
     const long = 'é'.repeat(2000);
     const task = formatDelivery('why?', [], { kind: 'task', task: 'daily-news', runId: 'r1', at: 'T', text: long });
     assert.equal(task.split('\n')[1], `In reply to task daily-news run r1 (T): ${'é'.repeat(1500)}…`);
+    // The 1500-character cut is the task card's: a late answer quotes its whole question.
+    const question = `${'Which of these? '.repeat(150)}the end`;
+    const ask = formatDelivery('Yes', [], { kind: 'ask', messageId: 'A1', at: 'T', question, answer: {} });
+    assert.equal(ask.split('\n')[1], `In reply to your leo_chat_ask A1 (T): ${question}`);
     assert.equal(
       formatDelivery('Yes', [], {
         kind: 'ask',

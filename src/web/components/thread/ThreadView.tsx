@@ -14,6 +14,7 @@ import { outbox } from '../../stores/outbox.js';
 import { watchPresence } from '../../stores/presence.js';
 import { TurnErrorReason } from '../TurnError.js';
 import { mayRunFleet } from '../../stores/caller.js';
+import { NeedsInputReason } from '../NeedsInput.js';
 
 /**
  * One agent's thread: its header, the virtualized message list (MessageList) opened at the newest message or at
@@ -63,6 +64,7 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
         <ConnectionBadge />
       </header>
       <TurnErrorReason error={a?.turn_error} class="thread-turn-error" badge />
+      <NeedsInputReason alert={a?.needs_input} class="thread-needs-input" />
       {terminalShown.value && !agentless && <LazyTerminal agent={agent} />}
       {threadError.value ? (
         <p class="empty error">{threadError.value}</p>
