@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AskOption } from '../chat/asks/ask-input.js';
-import { needsWholeView } from '../chat/permissions/visible-text.js';
+import { needsWholeView, showBidiControls } from '../chat/permissions/visible-text.js';
 import { InputType, MessageKind, type Message } from '../chat/threads/message.js';
 
 /**
@@ -16,6 +16,9 @@ import { InputType, MessageKind, type Message } from '../chat/threads/message.js
  *   prompt each carry their own alert, so the agent's own needs_input alert (a harness "waiting for input"
  *   notification) is dropped while one is open: see shouldDropNeedsInput.
  * - Inbound messages and system notes push nothing.
+ *
+ * The phone's OS draws a notification, so bidi controls in the agent's text and labels are sent drawn as code points
+ * (⟨U+202E⟩), as the app draws them: a notification cannot read other than its card (issue 28).
  *
  * Size: APNs caps a payload at 4096 bytes and Web Push services guarantee 4096 bytes of encrypted body (aes128gcm
  * spends 103 of them), so a record is kept within PUSH_RECORD_MAX_BYTES of JSON, leaving about 1 KB for the
@@ -94,7 +97,7 @@ export function pushForMessage(message: Message, agentDisplay: string): PushReco
     kind: 'chat',
     agent: message.agent,
     title,
-    body: clip(postBody(message), BODY_MAX_BYTES),
+    body: clip(showBidiControls(postBody(message)), BODY_MAX_BYTES),
     message_id: message.id,
     message_kind: message.kind,
   };
@@ -118,7 +121,7 @@ export function needsInputPush(agent: string, agentDisplay: string, text: string
     kind: 'needs_input',
     agent,
     title: clip(agentDisplay || agent, TITLE_MAX_BYTES),
-    body: clip(text, BODY_MAX_BYTES),
+    body: clip(showBidiControls(text), BODY_MAX_BYTES),
   };
 }
 
@@ -157,7 +160,7 @@ function shownWhole(p: Message['permission']): boolean {
 }
 
 function pushOption(o: AskOption): PushOption {
-  return { value: o.value, label: o.label };
+  return { value: o.value, label: showBidiControls(o.label) };
 }
 
 const utf8 = new TextEncoder();

@@ -142,6 +142,13 @@ describe('pushForMessage: asks', () => {
     });
   });
 
+  it("bidi controls in the question, the labels and an agent's alert are sent drawn, as the app draws them", () => {
+    const p = push(ask({ type: 'buttons', options: opts('Keep \u202Ella') }, { text: 'Delete \u202Esgol?' }));
+    assert.equal(p?.body, 'Delete ⟨U+202E⟩sgol?');
+    assert.deepEqual(p?.kind === 'chat' && p.options, [{ value: 'keep \u202Ella', label: 'Keep ⟨U+202E⟩lla' }]);
+    assert.equal(needsInputPush('den', 'Den', 'Trust \u2066this\u2069?').body, 'Trust ⟨U+2066⟩this⟨U+2069⟩?');
+  });
+
   it('input_type is always sent on an ask; options only on buttons', () => {
     for (const type of ['radio', 'checkboxes'] as const) {
       const p = push(ask({ type, options: opts('A', 'B'), ...(type === 'checkboxes' ? { min: 0, max: 2 } : {}) }));
