@@ -178,8 +178,14 @@ describe('chat across a daemon restart', () => {
         }
         const stateOf = (id: string) => messages.find((m) => m.id === id)?.state;
         assert.deepEqual([stateOf(old.id), stateOf(typing.id), stateOf(fresh.id)], ['failed', 'failed', 'delivered']);
+        const notes = messages.filter((m) => m.kind === 'system').map((m) => m.text);
+        // The recent one is typed after the restart, and its note says so (issue 29 item 6).
+        assert.match(
+          notes.at(-1) ?? '',
+          /^Leo restarted before your message “queued a minute ago” reached den \(sent .+\); it was typed in after the restart, at .+\.$/,
+        );
         assert.deepEqual(
-          messages.filter((m) => m.kind === 'system').map((m) => m.text),
+          notes.slice(0, -1),
           [
             'Leo restarted before your message was delivered, over 10 minutes after you sent it; please send it ' +
               'again if it still applies.',
