@@ -1,4 +1,5 @@
 import { signal } from '@preact/signals';
+import { showBidiControls } from '../../chat/permissions/visible-text.js';
 
 /**
  * What the open thread's visually hidden live region says: the agent's name and the first words of a message that
@@ -24,7 +25,8 @@ function flush(): void {
   timer = null;
   const newest = queued.at(-1);
   if (!newest) return;
-  const words = firstWords(newest.text);
+  // Read out as the thread draws it: a bidi control is said as its code point, never obeyed.
+  const words = firstWords(showBidiControls(newest.text));
   announcement.value =
     queued.length === 1 ? `${newest.who}: ${words}` : `${newest.who}, ${queued.length} new messages: ${words}`;
   queued = [];
