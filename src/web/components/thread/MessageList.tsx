@@ -64,6 +64,14 @@ export function MessageList({ agent }: { agent: string }) {
   const shift = firstId.current !== undefined && shown.length > 0 && shown[0]!.id < firstId.current;
   firstId.current = shown[0]?.id;
 
+  // Straight to the scroller's end rather than virtua's scrollToIndex: that one keeps re-aiming at its target for a
+  // while as rows are measured, and would pull back a reader who flicks up just after a message arrived. Rows measured
+  // later resize the content, and the observer below follows them.
+  const toEnd = () => {
+    const box = scroller.current;
+    if (box && newer.peek() === null) box.scrollTop = box.scrollHeight;
+  };
+
   useLayoutEffect(() => {
     const h = list.current;
     // A thread (re)opened at its newest page starts at the bottom.
@@ -77,16 +85,10 @@ export function MessageList({ agent }: { agent: string }) {
         h.scrollToIndex(i, { align: 'center' });
       }
     } else if (following.current && newer.peek() === null) {
-      h.scrollToIndex(shown.length - 1, { align: 'end' });
+      toEnd();
       seenAll();
     }
   }, [shown, target]);
-
-  const toEnd = () => {
-    const h = list.current;
-    const n = messages.peek().length;
-    if (h && n > 0 && newer.peek() === null) h.scrollToIndex(n - 1, { align: 'end' });
-  };
 
   // Rows measured anew after they rendered (markdown loading, an image, a card) and a resized list (a rotated phone,
   // a wider window) move the end without the reader scrolling: while following, go after it, and for a moment let
@@ -146,7 +148,7 @@ export function MessageList({ agent }: { agent: string }) {
   const toLatest = () => {
     following.current = true;
     if (newer.value !== null) void openLatest();
-    else list.current?.scrollToIndex(shown.length - 1, { align: 'end' });
+    else toEnd();
     seenAll();
   };
 
