@@ -24,6 +24,8 @@ const AT_BOTTOM = 24;
 const HIGHLIGHT_MS = 2500;
 /** After a resize, scroll events are the resize's for this long, not the reader's. */
 const SETTLE_MS = 400;
+/** How long virtua may still re-aim a scrollToIndex (150 ms after the last row measured), with a margin. */
+const FOLLOW_AIM_MS = 600;
 
 /** A row re-renders only when its message changes, not whenever the list does (markdown is not free). */
 const Row = memo(MessageView);
@@ -64,12 +66,16 @@ export function MessageList({ agent }: { agent: string }) {
   const shift = firstId.current !== undefined && shown.length > 0 && shown[0]!.id < firstId.current;
   firstId.current = shown[0]?.id;
 
-  // Straight to the scroller's end rather than virtua's scrollToIndex: that one keeps re-aiming at its target for a
-  // while as rows are measured, and would pull back a reader who flicks up just after a message arrived. Rows measured
-  // later resize the content, and the observer below follows them.
+  // virtua's scrollToIndex keeps re-aiming at the end for a while as rows are measured (FOLLOW_AIM_MS); a reader who
+  // flicks up inside that window must not be pulled back, so onScroll hands virtua the reader's offset instead (which
+  // virtua then holds while rows are measured, as it held the end).
+  const aimedAt = useRef(0);
   const toEnd = () => {
-    const box = scroller.current;
-    if (box && newer.peek() === null) box.scrollTop = box.scrollHeight;
+    const h = list.current;
+    const n = messages.peek().length;
+    if (!h || n === 0 || newer.peek() !== null) return;
+    aimedAt.current = performance.now();
+    h.scrollToIndex(n - 1, { align: 'end' });
   };
 
   useLayoutEffect(() => {
@@ -138,8 +144,11 @@ export function MessageList({ agent }: { agent: string }) {
     last.current = { offset, size: h.scrollSize, viewport: h.viewportSize };
     if (fromBottom < AT_BOTTOM && newer.value === null) following.current = true;
     // Away from the bottom without moving up: the content grew under a reader who was following.
-    else if (movedUp || newer.value !== null) following.current = false;
-    else if (following.current) toEnd();
+    else if (movedUp || newer.value !== null) {
+      following.current = false;
+      // Near the top, an older page is about to go in above and virtua's shift must move the offset: no pin there.
+      if (movedUp && offset >= EDGE && performance.now() - aimedAt.current < FOLLOW_AIM_MS) h.scrollTo(offset);
+    } else if (following.current) toEnd();
     if (following.current) seenAll();
     if (offset < EDGE && older.value) void loadOlder();
     if (fromBottom < EDGE && newer.value) void loadNewer();
