@@ -1,7 +1,7 @@
 import { readTailLines } from '../src/chat/replies/transcript.js';
 import { claudeLastTurnEnded, claudeTurnUsage } from '../src/usage/claude-usage.js';
 import { codexTurnUsage } from '../src/usage/codex-usage.js';
-import type { HarnessTurn } from '../src/usage/turn-usage.js';
+import type { HarnessTurn } from '../src/wire/usage.js';
 
 export interface TurnUsageInput {
   harness: 'claude' | 'codex';

@@ -27,7 +27,7 @@ import { realExec } from '../../src/core/exec.js';
 import { createLogger } from '../../src/core/logger.js';
 import { transcriptionLanes } from '../../src/daemon/chat-wiring.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
-import type { EventType } from '../../src/events/event-types.js';
+import type { EventType } from '../../src/wire/event-types.js';
 import { findOnPath, resolveProgram } from '../../src/native/programs.js';
 import { Tmux } from '../../src/tmux/tmux.js';
 import { writeWeightlessModel } from '../../test/helpers/whisper-model.js';

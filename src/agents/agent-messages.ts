@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
 import type { EventBus } from '../events/bus.js';
-import type { AgentMessage } from '../observe/schemas.js';
+import type { AgentMessage } from '../wire/fleet.js';
 
 export const RECENT_MESSAGES_CAP = 50;
 export const RECENT_MESSAGES_MAX_AGE_MS = 10 * 60_000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HarnessSchema } from '../config/schema.js';
-import { AgentName } from '../core/names.js';
+import { AgentName } from '../wire/names.js';
 
 export const AgentState = z.enum(['active', 'stopped', 'parked']);
 export type AgentState = z.infer<typeof AgentState>;

@@ -4,10 +4,17 @@ import { Access, type RouteAccess } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
-import { Agent } from '../observe/schemas.js';
+import { Agent } from '../wire/fleet.js';
 import { AgentError } from './agent-error.js';
-import { AgentName } from '../core/names.js';
-import { AppearanceBody, EnvironmentsBody, RemovedAgent, RenameBody, SpawnBody, TemplateBody } from './agent-bodies.js';
+import { AgentName } from '../wire/names.js';
+import {
+  AppearanceBody,
+  EnvironmentsBody,
+  RemovedAgent,
+  RenameBody,
+  SpawnBody,
+  TemplateBody,
+} from '../wire/agent-bodies.js';
 import type { Supervisor } from './supervisor.js';
 
 const NameParams = z.object({ name: z.string().min(1).max(64) });

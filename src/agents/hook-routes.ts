@@ -4,7 +4,7 @@ import { Access } from '../http/access.js';
 import { ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
-import { AgentName } from '../core/names.js';
+import { AgentName } from '../wire/names.js';
 import type { HookRouter } from './hook-router.js';
 
 /** What `leo hook <event>` posts: the agent it runs for (LEO_AGENT) and the harness's hook input, untouched. */

@@ -7,7 +7,7 @@ import { parseInput } from '../http/validate.js';
 import { DeliveryError } from '../delivery/deliverer.js';
 import { isSessionGone } from '../tmux/tmux.js';
 import { AgentError } from './agent-error.js';
-import { AgentName } from '../core/names.js';
+import { AgentName } from '../wire/names.js';
 
 export const AgentMessageBody = z.strictObject({ to: AgentName, text: z.string().min(1).max(100_000) });
 export const OperatorMessageBody = z.strictObject({ text: z.string().min(1).max(100_000) });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config, Harness } from '../config/schema.js';
-import type { Appearance } from '../observe/schemas.js';
+import type { Appearance } from '../wire/fleet.js';
 import type { AgentRecord } from './agent-record.js';
 import { globMatches } from './name-glob.js';
 

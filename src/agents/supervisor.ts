@@ -6,7 +6,7 @@ import type { Logger } from '../core/logger.js';
 import { rfc3339 } from '../core/time.js';
 import type { EventBus } from '../events/bus.js';
 import type { ActivitySnapshot } from '../observe/activity-tracker.js';
-import type { Agent, AgentStatus, Appearance } from '../observe/schemas.js';
+import type { Agent, AgentStatus, Appearance } from '../wire/fleet.js';
 import type { SessionInfo } from '../tmux/list-format.js';
 import { AgentError, stayingDown } from './agent-error.js';
 import type { AgentRecord } from './agent-record.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Exec } from '../core/exec.js';
 import { AgentError } from './agent-error.js';
 import type { AgentRecord } from './agent-record.js';
-import { refProblem, repoProblem } from './git-args.js';
+import { refProblem, repoProblem } from '../wire/git-args.js';
 
 /**
  * Makes an agent's workspace exist before its first start: an agent with a repo gets a clone (on its branch, created

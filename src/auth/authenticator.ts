@@ -1,4 +1,4 @@
-import type { Principal } from './token-kinds.js';
+import type { Principal } from '../wire/token-kinds.js';
 import { sameSecret } from './secrets.js';
 import type { TokenStore } from './token-store.js';
 

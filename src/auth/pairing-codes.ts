@@ -4,7 +4,7 @@ import { rfc3339 } from '../core/time.js';
 import type { Database } from '../store/database.js';
 import { hashToken } from './secrets.js';
 import { DuplicateTokenNameError, type TokenStore } from './token-store.js';
-import type { TokenRecord } from './token-wire.js';
+import type { TokenRecord } from '../wire/tokens.js';
 
 /** How long a pairing code stays redeemable: long enough to reach for a phone, short enough to be worth little. */
 export const PAIRING_CODE_TTL_MS = 10 * 60_000;

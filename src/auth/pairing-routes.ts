@@ -7,7 +7,7 @@ import { parseInput } from '../http/validate.js';
 import { pairingLink } from './pairing-link.js';
 import type { PairingCodes } from './pairing-codes.js';
 import { DuplicateTokenNameError } from './token-store.js';
-import { TokenName, TokenRecord } from './token-wire.js';
+import { TokenName, TokenRecord } from '../wire/tokens.js';
 
 /** fleet: the device is granted fleet writes (spawn, environments, lifecycle, task runs); off unless asked for. */
 export const CreatePairingCodeBody = z.strictObject({ name: TokenName, fleet: z.boolean().default(false) });

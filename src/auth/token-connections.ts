@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Principal } from './token-kinds.js';
+import type { Principal } from '../wire/token-kinds.js';
 
 /**
  * The requests in flight on each paired device's and API client's token, so that revoking the token ends them at

@@ -4,9 +4,9 @@ import { Access } from '../http/access.js';
 import { conflict, HttpError, notFound, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
-import { Caller, callerOf } from './caller.js';
+import { Caller, callerOf } from '../wire/caller.js';
 import { DuplicateTokenNameError, type TokenGrants, type TokenStore } from './token-store.js';
-import { DeviceScopeBody, TokenName, type IssuedTokenKind, TokenRecord } from './token-wire.js';
+import { DeviceScopeBody, TokenName, type IssuedTokenKind, TokenRecord } from '../wire/tokens.js';
 
 export const CreateDeviceBody = z.strictObject({ name: TokenName, fleet: z.boolean().default(false) });
 export const CreateClientBody = z.strictObject({ name: TokenName, can_post: z.boolean().default(false) });

@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { rfc3339 } from '../core/time.js';
 import { hashToken, newToken } from './secrets.js';
-import type { IssuedTokenKind, TokenRecord } from './token-wire.js';
+import type { IssuedTokenKind, TokenRecord } from '../wire/tokens.js';
 
 export class DuplicateTokenNameError extends Error {}
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Agent } from '../observe/schemas.js';
+import type { Agent } from '../wire/fleet.js';
 import { callDaemon } from './socket-client.js';
 
 /** `leo agent …`: the operator API's agent operations, through the daemon's socket. */

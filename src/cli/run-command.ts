@@ -5,7 +5,7 @@ import { resolvePaths, userHome } from '../core/home.js';
 import { newId } from '../core/ids.js';
 import { LEO_BIN } from '../core/leo-bin.js';
 import { rfc3339 } from '../core/time.js';
-import type { TaskRun } from '../observe/schemas.js';
+import type { TaskRun } from '../wire/fleet.js';
 import { fireOneshot } from '../tasks/oneshot-firing.js';
 import { taskOwner } from '../tasks/owner.js';
 import type { TaskRunEventType } from '../tasks/task-run-ingress.js';

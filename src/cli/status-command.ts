@@ -2,8 +2,8 @@ import { loadConfigFile } from '../config/load.js';
 import { resolvePaths, userHome } from '../core/home.js';
 import { runChecks } from '../doctor/checks.js';
 import type { DaemonInfo } from '../http/system-routes.js';
-import type { Message } from '../chat/threads/message.js';
-import type { StateSnapshot } from '../observe/schemas.js';
+import type { Message } from '../wire/message.js';
+import type { StateSnapshot } from '../wire/fleet.js';
 import { doctorWarnings, formatStatus, type StatusSnapshot } from '../status/status-report.js';
 import { callDaemon } from './socket-client.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ensureTokenFile } from '../auth/token-file.js';
 import { DuplicateTokenNameError, TokenStore, type TokenGrants } from '../auth/token-store.js';
-import { TokenName, type IssuedTokenKind, type TokenRecord } from '../auth/token-wire.js';
+import { TokenName, type IssuedTokenKind, type TokenRecord } from '../wire/tokens.js';
 import { systemClock } from '../core/clock.js';
 import { resolvePaths } from '../core/home.js';
 import { openDatabase } from '../store/database.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { TemplateSummary } from './template-summary.js';
+import { TemplateSummary } from '../wire/templates.js';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';

@@ -15,7 +15,7 @@ import path from 'node:path';
 import ms from 'ms';
 import { z } from 'zod';
 import { globProblem } from '../agents/name-glob.js';
-import { NameSchema } from '../core/names.js';
+import { NameSchema } from '../wire/names.js';
 import { chatEngineFor } from '../sessions/engine.js';
 import { Reasoning } from '../sessions/session-schemas.js';
 

@@ -8,7 +8,7 @@ import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../events/features.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import type { Database } from '../store/database.js';
-import type { HarnessTurn } from '../usage/turn-usage.js';
+import type { HarnessTurn } from '../wire/usage.js';
 import { UsageMeter } from '../usage/usage-meter.js';
 import { usageRoutes } from '../usage/usage-routes.js';
 import { UsageStore } from '../usage/usage-store.js';

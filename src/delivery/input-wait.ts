@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { NeedsInputHold } from '../observe/schemas.js';
+import type { NeedsInputHold } from '../wire/fleet.js';
 import type { Screen } from './screen/screen.js';
 import { DeliveryTimeout } from './deliverer.js';
 import { DialogAnswers } from './dialog-answers.js';

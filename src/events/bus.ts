@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
 import { sseFrame, type BusEvent } from './event.js';
-import { AUDIENCES, audienceOf, receives, type EventAudience, type EventType } from './event-types.js';
+import { AUDIENCES, audienceOf, receives, type EventAudience, type EventType } from '../wire/event-types.js';
 
 export interface Subscriber {
   /** Called synchronously inside publish, in seq order. Must not throw and must not block. */

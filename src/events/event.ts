@@ -1,4 +1,4 @@
-import type { EventAudience } from './event-types.js';
+import type { EventAudience } from '../wire/event-types.js';
 
 /**
  * A published event as one audience receives it. Stamped once per audience by the bus, with that audience's `seq`;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
-import './event-payloads.js';
+import '../wire/events.js';
 import type { SseHub } from './sse-hub.js';
 import type { StreamCaps } from './stream-caps.js';
 

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import type { Principal } from '../auth/token-kinds.js';
+import type { Principal } from '../wire/token-kinds.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { EventBus } from './bus.js';
 import { sseFrame } from './event.js';
-import { readerAudience } from './event-types.js';
+import { readerAudience } from '../wire/event-types.js';
 import type { FeatureSet } from './features.js';
 import { FlushScheduler } from './flush-scheduler.js';
 import { SseStream } from './sse-stream.js';

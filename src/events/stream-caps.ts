@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/token-kinds.js';
+import type { Principal } from '../wire/token-kinds.js';
 import { HttpError } from '../http/envelope.js';
 
 /** How long a caller refused for the global stream cap is told to wait. */

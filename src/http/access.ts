@@ -1,4 +1,4 @@
-import type { Principal, TokenKind } from '../auth/token-kinds.js';
+import type { Principal, TokenKind } from '../wire/token-kinds.js';
 
 /**
  * What a route admits. Every route declares one (the server refuses to register a route without it), which is what

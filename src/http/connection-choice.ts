@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/token-kinds.js';
+import type { Principal } from '../wire/token-kinds.js';
 
 /**
  * Who a connection last carried a valid token for. `client` tokens (dashboards, API clients, the agents' token) give

@@ -5,7 +5,7 @@ import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fast
 import { z } from 'zod';
 import { LEO_VERSION } from '../core/version.js';
 import type { RouteAccess } from './access.js';
-import { apiComponents } from '../core/api-components.js';
+import { apiComponents } from '../wire/components.js';
 import { ErrorEnvelope } from './envelope.js';
 
 /** The success envelope around a route's data: `{ok: true, data}`. */

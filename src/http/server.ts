@@ -12,7 +12,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { Logger } from 'pino';
-import type { Principal } from '../auth/token-kinds.js';
+import type { Principal } from '../wire/token-kinds.js';
 import { decideAccess, type RouteAccess } from './access.js';
 import type { ConnectionCap } from './connection-cap.js';
 import { holderOf } from './connection-choice.js';

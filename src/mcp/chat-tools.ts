@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { ChatService } from '../chat/threads/chat-service.js';
-import { AskToolInput, parseAskRequest } from '../chat/asks/ask-input.js';
+import { AskToolInput, parseAskRequest } from '../wire/ask-input.js';
 import type { AskService } from '../chat/asks/asks.js';
 import type { ReminderService } from '../chat/reminders/reminders.js';
-import { Message } from '../chat/threads/message.js';
+import { Message } from '../wire/message.js';
 import type { CallerLookup, ToolCaller } from './tool-caller.js';
 
 /**

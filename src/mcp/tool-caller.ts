@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AgentName } from '../core/names.js';
+import { AgentName } from '../wire/names.js';
 import { HttpError, notFound } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
-import { PINNED_AGENT } from '../chat/threads/message.js';
+import { PINNED_AGENT } from '../wire/message.js';
 
 /**
  * The headers a caller of the agent tools identifies itself by. A headless task run sets the task ones so its posts

@@ -1,7 +1,7 @@
 import type { Harness } from '../config/schema.js';
 import type { SessionInfo } from '../tmux/list-format.js';
 import { rfc3339 } from '../core/time.js';
-import type { Activity, AgentActivityEvent, CurrentAction } from './schemas.js';
+import type { Activity, AgentActivityEvent, CurrentAction } from '../wire/fleet.js';
 
 /**
  * The activity state machine and its publish rate limit. Pure: it is fed sweep results and the Clock's `now`, and

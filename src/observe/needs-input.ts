@@ -2,7 +2,7 @@ import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
 import type { EventBus } from '../events/bus.js';
 import { AgentMarks } from './agent-marks.js';
-import type { NeedsInput, NeedsInputHold } from './schemas.js';
+import type { NeedsInput, NeedsInputHold } from '../wire/fleet.js';
 
 /**
  * Each agent's own needs_input alert (Agent.needs_input, event agent_needs_input): its terminal holds it on something

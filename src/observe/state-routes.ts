@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Principal } from '../auth/token-kinds.js';
+import type { Principal } from '../wire/token-kinds.js';
 import { LEO_VERSION } from '../core/version.js';
 import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
 import { Access } from '../http/access.js';
 import { okOf } from '../http/openapi.js';
-import { StateSnapshot, type Agent, type AgentMessage, type Task, type TaskRun } from './schemas.js';
+import { StateSnapshot, type Agent, type AgentMessage, type Task, type TaskRun } from '../wire/fleet.js';
 import { SnapshotCache } from './snapshot-cache.js';
 
 export interface StateSources {

@@ -2,7 +2,7 @@ import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
 import type { EventBus } from '../events/bus.js';
 import { AgentMarks } from './agent-marks.js';
-import type { TurnError } from './schemas.js';
+import type { TurnError } from '../wire/fleet.js';
 
 /**
  * Each agent's failed last turn (Agent.turn_error), published as agent_turn_error so the fleet shows it without a

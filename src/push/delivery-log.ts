@@ -1,4 +1,4 @@
-import type { DeliveryEntry } from './push-wire.js';
+import type { DeliveryEntry } from '../wire/push.js';
 import type { DeliveryOutcome } from './dispatcher.js';
 import type { PushRecord } from './push-payload.js';
 

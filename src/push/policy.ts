@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentName } from '../core/names.js';
+import type { PushPrefs, QuietHours } from '../wire/push.js';
 import type { PushRecord } from './push-payload.js';
 
 /**
@@ -22,29 +22,6 @@ import type { PushRecord } from './push-payload.js';
  *    answer; the agent's own needs_input alerts replace each other (`needs_input:<agent>`). What wants an answer goes
  *    at high urgency, posts at normal.
  */
-
-export const PushMode = z.enum(['all', 'asks_only', 'none']);
-export type PushMode = z.infer<typeof PushMode>;
-
-const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:MM (24-hour)');
-
-export const QuietHours = z.object({
-  start: HHMM,
-  end: HHMM,
-  timezone: z
-    .string()
-    .refine((tz) => isTimeZone(tz), 'unknown IANA time zone')
-    .optional(),
-});
-export type QuietHours = z.infer<typeof QuietHours>;
-
-export const PushPrefs = z.object({
-  mode: PushMode.default('all'),
-  /** Per-agent modes, overriding `mode` for the agents named. */
-  agents: z.record(AgentName, PushMode).optional(),
-  quiet_hours: QuietHours.optional(),
-});
-export type PushPrefs = z.infer<typeof PushPrefs>;
 
 export interface Presence {
   /** Whether some client has this agent's thread open right now. */
@@ -115,13 +92,4 @@ function localMinutes(now: number, timeZone: string | undefined): number {
     else if (p.type === 'minute') m = Number(p.value);
   }
   return h * 60 + m;
-}
-
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PushPrefs, PushUrgency } from './policy.js';
+import { PushUrgency } from './policy.js';
+import { PushPrefs } from '../wire/push.js';
 import { ChatPush, NeedsInputPush, TestPush } from './push-payload.js';
 
 /**

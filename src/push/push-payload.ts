@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { AskOption } from '../chat/asks/ask-input.js';
-import { needsWholeView, showBidiControls } from '../chat/permissions/visible-text.js';
-import { InputType, MessageKind, type Message } from '../chat/threads/message.js';
+import type { AskOption } from '../wire/ask-input.js';
+import { needsWholeView, showBidiControls } from '../wire/visible-text.js';
+import { InputType, MessageKind, type Message } from '../wire/message.js';
 
 /**
  * What a chat message pushes (leo-chat.md, "Push"). Pure: the caller hands in the stored message and the agent's

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
-import type { Principal } from '../auth/token-kinds.js';
+import type { Principal } from '../wire/token-kinds.js';
 import { HttpError, notFound, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
@@ -12,13 +12,14 @@ import {
   SubscriptionSummary,
   TestPushResult,
   VapidPublicKey,
-} from './push-wire.js';
-import { AgentName } from '../core/names.js';
+} from '../wire/push.js';
+import { AgentName } from '../wire/names.js';
 import { viewerOf, type PresenceBoard } from './presence-board.js';
 import { NewSubscription, type SubscriptionScope, type SubscriptionStore } from './subscription-store.js';
 import { entryOf, type DeliveryLog } from './delivery-log.js';
 import type { DeliveryOutcome, SendOptions } from './dispatcher.js';
-import { PushPrefs, type PushPolicy } from './policy.js';
+import type { PushPolicy } from './policy.js';
+import { PushPrefs } from '../wire/push.js';
 import type { TestPush } from './push-payload.js';
 
 export const PresenceReport = z.strictObject({ viewing: z.boolean() });

@@ -3,8 +3,8 @@ import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { rfc3339 } from '../core/time.js';
 import type { Database } from '../store/database.js';
-import type { PushPrefs } from './policy.js';
-import type { SubscriptionSummary } from './push-wire.js';
+import type { PushPrefs } from '../wire/push.js';
+import type { SubscriptionSummary } from '../wire/push.js';
 import { Subscription, WebPushSubscription, WebhookSubscription } from './provider.js';
 
 /** What a device registers: a subscription without the id the daemon assigns. */

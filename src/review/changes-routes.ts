@@ -5,8 +5,8 @@ import { Access } from '../http/access.js';
 import { HttpError, notFound, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
-import { NameSchema } from '../core/names.js';
-import { Changes, FileDiff } from './changes-schemas.js';
+import { NameSchema } from '../wire/names.js';
+import { Changes, FileDiff } from '../wire/changes.js';
 import { relativePathProblem, staysInside } from './workspace-path.js';
 import { NotARepoError, type WorkspaceChanges } from './workspace-changes.js';
 

@@ -1,4 +1,4 @@
-import type { ChangedFile, ChangeKind } from './changes-schemas.js';
+import type { ChangedFile, ChangeKind } from '../wire/changes.js';
 
 /** Fields before the path in each porcelain v2 record type (git-status(1), "Porcelain Format Version 2"). */
 const FIELDS_BEFORE_PATH: Record<string, number> = { '1': 8, '2': 9, u: 10 };

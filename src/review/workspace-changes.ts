@@ -1,5 +1,5 @@
 import type { Exec, ExecResult } from '../core/exec.js';
-import { CHANGES_MAX_FILES, DIFF_MAX_BYTES, type ChangedFile } from './changes-schemas.js';
+import { CHANGES_MAX_FILES, DIFF_MAX_BYTES, type ChangedFile } from '../wire/changes.js';
 import { parsePorcelainV2 } from './git-status.js';
 
 export class NotARepoError extends Error {}

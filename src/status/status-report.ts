@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { Message } from '../chat/threads/message.js';
+import { Message } from '../wire/message.js';
 import { CheckResult } from '../doctor/checks.js';
 import { DaemonInfo } from '../http/system-routes.js';
-import { StateSnapshot, type Agent } from '../observe/schemas.js';
+import { StateSnapshot, type Agent } from '../wire/fleet.js';
 
 /** Everything `leo status` shows; `leo status --json` prints it as is. */
 export const StatusSnapshot = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NameSchema } from '../core/names.js';
+import { NameSchema } from '../wire/names.js';
 
 /** How much of the error a card shows (leo-chat.md, Task failure cards), counted in code points. */
 export const CARD_ERROR_CHARS = 500;

@@ -1,4 +1,4 @@
-import type { TaskRun } from '../observe/schemas.js';
+import type { TaskRun } from '../wire/fleet.js';
 
 /** The spec's MaxRecentRuns: how many runs recent_runs (and the run log) hold. */
 export const MAX_RECENT_RUNS = 50;

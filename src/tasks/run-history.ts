@@ -1,5 +1,5 @@
 import { rfc3339 } from '../core/time.js';
-import type { TaskRun } from '../observe/schemas.js';
+import type { TaskRun } from '../wire/fleet.js';
 import type { Database } from '../store/database.js';
 
 interface Row {

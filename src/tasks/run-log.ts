@@ -1,4 +1,4 @@
-import type { TaskRun } from '../observe/schemas.js';
+import type { TaskRun } from '../wire/fleet.js';
 import { MAX_RECENT_RUNS, startedMs } from './recent-runs.js';
 
 interface Entry {

@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { EventBus } from '../events/bus.js';
-import type { TaskRun } from '../observe/schemas.js';
+import type { TaskRun } from '../wire/fleet.js';
 import { MAX_RECENT_RUNS, mergeRecentRuns } from './recent-runs.js';
 import type { TaskRunEventType } from './task-run-ingress.js';
 import type { RunHistory } from './run-history.js';

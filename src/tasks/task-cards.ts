@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import type { Message } from '../chat/threads/message.js';
+import type { Message } from '../wire/message.js';
 import { failureCardText, type TaskFailureBody } from './failure-card.js';
 import { chatOffError } from '../chat/chat-off.js';
 import { taskOwner } from './owner.js';

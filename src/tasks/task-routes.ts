@@ -5,15 +5,15 @@ import { Access } from '../http/access.js';
 import { HttpError, notFound, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
-import { NameSchema } from '../core/names.js';
+import { NameSchema } from '../wire/names.js';
 import { TaskFailureBody } from './failure-card.js';
 import type { RunPublisher } from './run-publisher.js';
 import type { TaskCards } from './task-cards.js';
 import { TASK_RUN_BODY_MAX_BYTES, TaskRunEventBody, normalizeTaskRunEvent } from './task-run-ingress.js';
 import type { TaskRunner } from './task-runner.js';
-import { TaskRunStatus, type Task } from '../observe/schemas.js';
+import { TaskRunStatus, type Task } from '../wire/fleet.js';
 import { readTail } from './log-tail.js';
-import { RUN_LOG_TAIL_BYTES, RunLogTail, TASK_RUNS_SHOWN, TaskDetail, TaskRunStarted } from './task-wire.js';
+import { RUN_LOG_TAIL_BYTES, RunLogTail, TASK_RUNS_SHOWN, TaskDetail, TaskRunStarted } from '../wire/tasks.js';
 
 /**
  * Task routes: the socket-only ingress `leo run` announces its runs and failure cards through, "run this task now"

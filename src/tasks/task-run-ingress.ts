@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isRealTime, rfc3339 } from '../core/time.js';
-import type { TaskRun } from '../observe/schemas.js';
+import type { TaskRun } from '../wire/fleet.js';
 
 /** POST /observe/task-run's body cap (observability-api.md, Task-run ingress). */
 export const TASK_RUN_BODY_MAX_BYTES = 64 * 1024;

@@ -4,7 +4,7 @@ import type { LeoPaths } from '../core/home.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import { rfc3339 } from '../core/time.js';
-import type { TaskRun } from '../observe/schemas.js';
+import type { TaskRun } from '../wire/fleet.js';
 import { fireOneshot } from './oneshot-firing.js';
 import { meterRun, type TurnMeter } from './run-usage.js';
 import type { runOneshot } from './oneshot-runner.js';

@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 import type { Config } from '../config/schema.js';
 import { rfc3339 } from '../core/time.js';
-import type { Task } from '../observe/schemas.js';
+import type { Task } from '../wire/fleet.js';
 import { taskValues, type RunValues } from './task-launch.js';
 
 /** The local time zone name, what a task without `timezone` is scheduled in. */

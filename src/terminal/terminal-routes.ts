@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { AgentName } from '../core/names.js';
+import { AgentName } from '../wire/names.js';
 import type { Clock } from '../core/clock.js';
 import { sseFrame } from '../events/event.js';
 import { FlushScheduler } from '../events/flush-scheduler.js';
@@ -10,7 +10,7 @@ import { Access } from '../http/access.js';
 import { HttpError, notFound, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
-import { KeysPressed, TerminalKeysBody, TerminalScreen } from './screen.js';
+import { KeysPressed, TerminalKeysBody, TerminalScreen } from '../wire/terminal.js';
 import type { TerminalWatch } from './terminal-watch.js';
 import type { StreamCaps } from '../events/stream-caps.js';
 

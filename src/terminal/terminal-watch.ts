@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
-import type { TerminalScreen } from './screen.js';
+import type { TerminalScreen } from '../wire/terminal.js';
 
 export type ScreenListener = (
   e: { kind: 'screen'; screen: TerminalScreen } | { kind: 'ended'; reason: string },

@@ -8,7 +8,7 @@
 // (titles, summaries) are not in the transcript and are not counted; the transcript holds no cost for an interactive
 // session (a `cost-state` line is written by `claude -p` only), so cost comes from `usage.prices`.
 import { z } from 'zod';
-import type { HarnessTurn, TokenCounts } from './turn-usage.js';
+import type { HarnessTurn, TokenCounts } from '../wire/usage.js';
 
 const count = z.number().int().nonnegative().catch(0);
 

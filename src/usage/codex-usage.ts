@@ -8,7 +8,7 @@
 // turn's `model`. OpenAI counts cached input inside input_tokens, so it is taken out here (TurnUsage counts it once, as
 // cache_read_tokens); reasoning is inside output_tokens already. The rollout holds no cost.
 import { z } from 'zod';
-import type { HarnessTurn } from './turn-usage.js';
+import type { HarnessTurn } from '../wire/usage.js';
 
 const count = z.number().int().nonnegative().catch(0);
 

@@ -2,7 +2,7 @@
 // `usage: {input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd}` (cost_usd may be null), the
 // turn's own id in `turn_id` or `prompt_id` (the user message that began it) when it has one. Pure over the payload.
 import { createHash } from 'node:crypto';
-import { TurnUsage, type HarnessTurn } from './turn-usage.js';
+import { TurnUsage, type HarnessTurn } from '../wire/usage.js';
 
 const Payload = TurnUsage.extend({ cost_usd: TurnUsage.shape.cost_usd.optional() });
 

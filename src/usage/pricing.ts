@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import type { HarnessTurn, TurnUsage } from './turn-usage.js';
+import type { HarnessTurn, TurnUsage } from '../wire/usage.js';
 
 export type ModelPrices = Config['usage']['prices'];
 

@@ -5,7 +5,7 @@ import type { Harness } from '../config/schema.js';
 import type { TurnUsageInput } from '../../workers/turn-usage.js';
 import { opencodeTurnUsage } from './opencode-usage.js';
 import { pricedUsage, type ModelPrices } from './pricing.js';
-import { addTurn, emptyTotals, type AgentUsageEvent, type HarnessTurn, type UsageTotals } from './turn-usage.js';
+import { addTurn, emptyTotals, type AgentUsageEvent, type HarnessTurn, type UsageTotals } from '../wire/usage.js';
 import type { DayUsage, UsageStore } from './usage-store.js';
 
 export interface UsageMeterDeps {

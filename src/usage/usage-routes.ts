@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { NameSchema } from '../core/names.js';
+import { NameSchema } from '../wire/names.js';
 import { Access } from '../http/access.js';
 import { notFound, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
 import { parseInput } from '../http/validate.js';
-import { AgentUsageDays } from './turn-usage.js';
+import { AgentUsageDays } from '../wire/usage.js';
 import type { UsageMeter } from './usage-meter.js';
 
 const MAX_USAGE_DAYS = 366;

@@ -1,5 +1,5 @@
 import type { Database } from '../store/database.js';
-import { emptyTotals, type TurnUsage, type UsageTotals } from './turn-usage.js';
+import { emptyTotals, type TurnUsage, type UsageTotals } from '../wire/usage.js';
 
 /** One recorded turn. */
 export interface UsageRecord {

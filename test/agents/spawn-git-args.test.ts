@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SpawnBody } from '../../src/agents/agent-bodies.js';
-import { refProblem, repoProblem } from '../../src/agents/git-args.js';
+import { SpawnBody } from '../../src/wire/agent-bodies.js';
+import { refProblem, repoProblem } from '../../src/wire/git-args.js';
 import { Workspaces } from '../../src/agents/workspaces.js';
 import { realExec, type Exec } from '../../src/core/exec.js';
 

@@ -7,7 +7,7 @@ import { startDaemon } from '../../src/daemon/daemon.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
-import { ReadMarker } from '../../src/chat/threads/message.js';
+import { ReadMarker } from '../../src/wire/message.js';
 
 const CONFIG = `
 environments:

@@ -5,7 +5,7 @@ import type { TestContext } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Message } from '../../src/chat/threads/message.js';
+import type { Message } from '../../src/wire/message.js';
 import { rfc3339 } from '../../src/core/time.js';
 import { LEO_BIN } from '../helpers/cli.js';
 import { killTmuxServer, paneText } from '../helpers/daemon.js';

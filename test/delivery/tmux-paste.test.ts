@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ENTER_ATTEMPTS, pasteAndSubmit, type PasteTarget } from '../../src/delivery/tmux-paste.js';
-import type { NeedsInputHold } from '../../src/observe/schemas.js';
+import type { NeedsInputHold } from '../../src/wire/fleet.js';
 import type { Screen } from '../../src/delivery/screen/screen.js';
 
 /**

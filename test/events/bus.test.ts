@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
 import { EventBus } from '../../src/events/bus.js';
 import type { BusEvent } from '../../src/events/event.js';
-import type { EventType } from '../../src/events/event-types.js';
+import type { EventType } from '../../src/wire/event-types.js';
 
 describe('EventBus', () => {
   it('stamps a monotonic seq and an RFC 3339 time on every event', () => {

@@ -10,16 +10,11 @@ import {
   normalizeAskInput,
   parseAskRequest,
   type AskSource,
-} from '../../src/chat/asks/ask-input.js';
-import {
-  ASK_TEXT_MAX_CHARS,
-  answerSummaryLine,
-  validateAnswer,
-  type AnswerBody,
-} from '../../src/chat/asks/ask-answer.js';
+} from '../../src/wire/ask-input.js';
+import { ASK_TEXT_MAX_CHARS, answerSummaryLine, validateAnswer, type AnswerBody } from '../../src/wire/ask-answer.js';
 import { parseTranscriptLines } from '../../src/chat/replies/transcript.js';
 import { ReminderError, parseReminderTime } from '../../src/chat/reminders/reminders.js';
-import { TaskRun } from '../../src/observe/schemas.js';
+import { TaskRun } from '../../src/wire/fleet.js';
 import { TASK_RUN_LIMITS, normalizeTaskRunEvent } from '../../src/tasks/task-run-ingress.js';
 import { fieldyJson, hostileString, wellFormed } from './arbitraries.js';
 import { fuzzParams } from './fuzz-params.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { TokenKind } from '../../src/auth/token-kinds.js';
+import type { TokenKind } from '../../src/wire/token-kinds.js';
 import type { RouteEntry } from '../../src/http/server.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { send } from './raw-http.js';

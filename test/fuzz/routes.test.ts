@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { TokenKind } from '../../src/auth/token-kinds.js';
-import { AskToolInput, parseAskRequest } from '../../src/chat/asks/ask-input.js';
+import { TokenKind } from '../../src/wire/token-kinds.js';
+import { AskToolInput, parseAskRequest } from '../../src/wire/ask-input.js';
 import { ErrorEnvelope } from '../../src/http/envelope.js';
 import type { RouteEntry } from '../../src/http/server.js';
 import type { TestDaemon } from '../helpers/daemon.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import path from 'node:path';
 import type { TestDaemon } from './daemon.js';
-import type { Message } from '../../src/chat/threads/message.js';
+import type { Message } from '../../src/wire/message.js';
 import { request } from './http.js';
 import { until } from './wait.js';
 

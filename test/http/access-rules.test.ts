@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Principal } from '../../src/auth/token-kinds.js';
+import type { Principal } from '../../src/wire/token-kinds.js';
 import { Access, decideAccess } from '../../src/http/access.js';
 import { checkHostAndOrigin, hostnameOf } from '../../src/http/host-gate.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import type { Principal } from '../../src/auth/token-kinds.js';
+import type { Principal } from '../../src/wire/token-kinds.js';
 import { ConnectionCap, connectionCeiling } from '../../src/http/connection-cap.js';
 import {
   evictForNewcomer,

@@ -8,7 +8,7 @@ import { rfc3339 } from '../../src/core/time.js';
 import { EventBus } from '../../src/events/bus.js';
 import { NeedsInputAlerts } from '../../src/observe/needs-input.js';
 import { shouldDropNeedsInput } from '../../src/push/push-payload.js';
-import type { Message } from '../../src/chat/threads/message.js';
+import type { Message } from '../../src/wire/message.js';
 import { message } from '../push/helpers.js';
 
 const START = Date.parse('2026-12-04T21:00:00Z');

@@ -5,7 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import type { Message } from '../../src/chat/threads/message.js';
+import type { Message } from '../../src/wire/message.js';
 import type { PushLogger } from '../../src/push/dispatcher.js';
 
 export function message(over: Partial<Message> = {}): Message {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PushPrefs, collapseKey, decidePush, inQuietHours, type Presence } from '../../src/push/policy.js';
+import { collapseKey, decidePush, inQuietHours, type Presence } from '../../src/push/policy.js';
+import { PushPrefs } from '../../src/wire/push.js';
 import { needsInputPush, pushForMessage, type PushRecord } from '../../src/push/push-payload.js';
 import { message } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AskOption } from '../../src/chat/asks/ask-input.js';
-import { Message } from '../../src/chat/threads/message.js';
+import type { AskOption } from '../../src/wire/ask-input.js';
+import { Message } from '../../src/wire/message.js';
 import {
   BODY_MAX_BYTES,
   PUSH_RECORD_MAX_BYTES,

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { EVENT_AUDIENCE, type EventType } from '../../src/events/event-types.js';
+import { EVENT_AUDIENCE, type EventType } from '../../src/wire/event-types.js';
 import type { RouteEntry } from '../../src/http/server.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request, type Target } from '../helpers/http.js';

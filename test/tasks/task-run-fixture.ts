@@ -1,5 +1,5 @@
 import { rfc3339 } from '../../src/core/time.js';
-import type { TaskRun } from '../../src/observe/schemas.js';
+import type { TaskRun } from '../../src/wire/fleet.js';
 
 export const T0 = Date.UTC(2026, 9, 15, 18);
 export const MIN = 60_000;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { rfc3339 } from '../../src/core/time.js';
-import { TaskRun } from '../../src/observe/schemas.js';
+import { TaskRun } from '../../src/wire/fleet.js';
 import { normalizeTaskRunEvent, TASK_RUN_BODY_MAX_BYTES } from '../../src/tasks/task-run-ingress.js';
 
 const STARTED = '2026-10-15T14:00:00-04:00';

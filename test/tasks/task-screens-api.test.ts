@@ -3,7 +3,7 @@
 // Real oneshot shell runs through the daemon's runner.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { RUN_LOG_TAIL_BYTES } from '../../src/tasks/task-wire.js';
+import { RUN_LOG_TAIL_BYTES } from '../../src/wire/tasks.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';

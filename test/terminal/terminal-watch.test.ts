@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
-import type { TerminalScreen } from '../../src/terminal/screen.js';
+import type { TerminalScreen } from '../../src/wire/terminal.js';
 import { TerminalWatch, type ScreenListener } from '../../src/terminal/terminal-watch.js';
 
 class Gone extends Error {}

@@ -10,7 +10,7 @@ import { createLogger } from '../../src/core/logger.js';
 import { EventBus } from '../../src/events/bus.js';
 import { openDatabase } from '../../src/store/database.js';
 import { moveAgentRows } from '../../src/store/agent-rows.js';
-import type { HarnessTurn } from '../../src/usage/turn-usage.js';
+import type { HarnessTurn } from '../../src/wire/usage.js';
 import { UsageMeter } from '../../src/usage/usage-meter.js';
 import { UsageStore } from '../../src/usage/usage-store.js';
 

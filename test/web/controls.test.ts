@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
-import type { TurnUsage } from '../../src/usage/turn-usage.js';
+import type { TurnUsage } from '../../src/wire/usage.js';
 import { UsageStore } from '../../src/usage/usage-store.js';
 import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';

@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import { assertNoTokenInArgv, optionValue, sessionEnv, tomlString } from './common.js';
 import { hookCommand, hookTimeoutSeconds, installedHookEvents, type LeoHookEvent } from './leo-hooks.js';
 import { leoInstructions } from '../instructions/leo-instructions.js';
-import { CLAUDE_DECISIONS, type DecisionFormat } from '../../chat/permissions/permission-prompt.js';
+import { CLAUDE_DECISIONS, type DecisionFormat } from '../../wire/permission.js';
 import {
   AGENT_TOKEN_ENV,
   HARNESS_MCP_TOOL_TIMEOUT_MS,

@@ -1,11 +1,11 @@
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { rfc3339 } from '../../core/time.js';
 import type { EventBus } from '../../events/bus.js';
-import { answerLabels, answerSummaryLine, validateAnswer, type AnswerBody } from './ask-answer.js';
-import { askDeadline, type AskInput } from './ask-input.js';
+import { answerLabels, answerSummaryLine, validateAnswer, type AnswerBody } from '../../wire/ask-answer.js';
+import { askDeadline, type AskInput } from '../../wire/ask-input.js';
 import type { ChatService } from '../threads/chat-service.js';
 import type { ChatStore } from '../threads/chat-store.js';
-import type { Message } from '../threads/message.js';
+import type { Message } from '../../wire/message.js';
 
 /** One leo_chat_ask call waits at most this long, under Leo's 32-minute MCP tool ceiling. */
 export const ASK_CALL_WINDOW_MS = 30 * 60_000;

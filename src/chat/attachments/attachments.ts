@@ -7,7 +7,7 @@ import { encodeTime } from 'ulid';
 import { newId } from '../../core/ids.js';
 import { rfc3339 } from '../../core/time.js';
 import type { Database } from '../../store/database.js';
-import type { AttachmentRef } from '../threads/message.js';
+import type { AttachmentRef } from '../../wire/message.js';
 import { HEAD_BYTES, sniffMedia } from './audio-magic.js';
 
 /** Whether a file is audio by its bytes, ffprobe judging (on the pool): workers/audio-judge.ts. */

@@ -1,10 +1,10 @@
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { rfc3339 } from '../../core/time.js';
 import type { EventBus } from '../../events/bus.js';
-import type { AnswerBody } from '../asks/ask-answer.js';
+import type { AnswerBody } from '../../wire/ask-answer.js';
 import { AskError } from '../asks/asks.js';
 import type { ChatStore } from '../threads/chat-store.js';
-import type { Message } from '../threads/message.js';
+import type { Message } from '../../wire/message.js';
 import { answerPermissionDialog, permissionDialog, type AgentTerminal } from '../../delivery/permission-dialog.js';
 import type { DialogWatch } from './dialog-watch.js';
 import {
@@ -17,13 +17,13 @@ import {
   permissionInput,
   validatePermissionAnswer,
   type DecisionFormat,
-} from './permission-prompt.js';
+} from '../../wire/permission.js';
 import {
   buildQuestionsInput,
   updatedInputFor,
   validateQuestionsAnswer,
   type QuestionsInput,
-} from '../asks/questions.js';
+} from '../../wire/questions.js';
 
 /** What the hook prints: a decision JSON, or nothing (Claude's own dialog stands). */
 export interface PromptOutcome {

@@ -6,13 +6,13 @@ import type { AttachmentStore } from '../attachments/attachments.js';
 import type { ChatStore, NewMessage, Page } from './chat-store.js';
 import { formatDelivery, type ReplyContext } from './delivery-format.js';
 import { typedAfterRestartNote } from './restart-note.js';
-import { answerLabels } from '../asks/ask-answer.js';
-import type { AskInput } from '../asks/ask-input.js';
+import { answerLabels } from '../../wire/ask-answer.js';
+import type { AskInput } from '../../wire/ask-input.js';
 import type { Deliverer } from '../../delivery/deliverer.js';
 import type { PendingLimit } from './pending-limit.js';
 import type { ThreadNotes } from './thread-notes.js';
-import { PINNED_AGENT, type Message, type ReadMarker, type Thread } from './message.js';
-import { NO_SPEECH, noSpeech } from './no-speech.js';
+import { PINNED_AGENT, type Message, type ReadMarker, type Thread } from '../../wire/message.js';
+import { NO_SPEECH, noSpeech } from '../../wire/no-speech.js';
 import { HttpError, notFound } from '../../http/envelope.js';
 import { stayingDown } from '../../agents/agent-error.js';
 

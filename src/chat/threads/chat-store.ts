@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { newId } from '../../core/ids.js';
 import { rfc3339 } from '../../core/time.js';
 import type { Database } from '../../store/database.js';
-import type { AttachmentRef, Message, MessagePage, MessageState } from './message.js';
+import type { AttachmentRef, Message, MessagePage, MessageState } from '../../wire/message.js';
 
 interface Row {
   id: string;

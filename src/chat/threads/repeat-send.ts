@@ -1,4 +1,4 @@
-import type { Message } from './message.js';
+import type { Message } from '../../wire/message.js';
 
 /** What a send asks to store: the fields a repeat under the same client_id must match. */
 export interface SendRequest {

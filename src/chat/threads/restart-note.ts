@@ -1,5 +1,5 @@
 import { formatLocal } from '../../core/local-time.js';
-import type { Message } from './message.js';
+import type { Message } from '../../wire/message.js';
 
 /** How much of a message the note about its late typing quotes, so a person can tell which one it was. */
 const QUOTE_CHARS = 60;

@@ -1,6 +1,6 @@
 import type { EventBus } from '../../events/bus.js';
 import type { ChatStore } from './chat-store.js';
-import type { Message } from './message.js';
+import type { Message } from '../../wire/message.js';
 
 /**
  * System notes in an agent's thread ("Starting…", why a message failed, what the agent's terminal is asking). Built

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { AnswerBody } from '../../chat/asks/ask-answer.js';
-import type { SendBody } from '../../chat/threads/send-body.js';
-import { AttachmentRef, Message, MessagePage, ReadMarker, Thread } from '../../chat/threads/message.js';
+import type { AnswerBody } from '../../wire/ask-answer.js';
+import type { SendBody } from '../../wire/send-body.js';
+import { AttachmentRef, Message, MessagePage, ReadMarker, Thread } from '../../wire/message.js';
 import {
   Agent,
   AgentActivityEvent,
@@ -10,8 +10,8 @@ import {
   Appearance,
   StateSnapshot,
   TaskRun,
-} from '../../observe/schemas.js';
-import { KeysPressed, TerminalScreen, type TerminalKeysBody } from '../../terminal/screen.js';
+} from '../../wire/fleet.js';
+import { KeysPressed, TerminalScreen, type TerminalKeysBody } from '../../wire/terminal.js';
 import {
   RemovedAgent,
   type AppearanceBody,
@@ -19,11 +19,11 @@ import {
   type RenameBody,
   type SpawnBody,
   type TemplateBody,
-} from '../../agents/agent-bodies.js';
-import { TemplateSummary } from '../../config/template-summary.js';
-import { Changes, FileDiff } from '../../review/changes-schemas.js';
-import { RunLogTail, TaskDetail, TaskRunStarted } from '../../tasks/task-wire.js';
-import { AgentUsageDays, AgentUsageEvent } from '../../usage/turn-usage.js';
+} from '../../wire/agent-bodies.js';
+import { TemplateSummary } from '../../wire/templates.js';
+import { Changes, FileDiff } from '../../wire/changes.js';
+import { RunLogTail, TaskDetail, TaskRunStarted } from '../../wire/tasks.js';
+import { AgentUsageDays, AgentUsageEvent } from '../../wire/usage.js';
 import {
   DeliveryEntry,
   PresenceState,
@@ -31,10 +31,10 @@ import {
   SubscriptionSummary,
   TestPushResult,
   VapidPublicKey,
-} from '../../push/push-wire.js';
-import type { PushPrefs } from '../../push/policy.js';
-import { Caller } from '../../auth/caller.js';
-import { TokenRecord, type DeviceScopeBody } from '../../auth/token-wire.js';
+} from '../../wire/push.js';
+import type { PushPrefs } from '../../wire/push.js';
+import { Caller } from '../../wire/caller.js';
+import { TokenRecord, type DeviceScopeBody } from '../../wire/tokens.js';
 import { SseParser, type SseEvent } from './sse.js';
 
 /**

@@ -1,9 +1,9 @@
-import { PINNED_AGENT } from '../../chat/threads/message.js';
+import { PINNED_AGENT } from '../../wire/message.js';
 import type { FleetRow } from '../stores/fleet.js';
 import { route, threadHref } from '../stores/route.js';
 import { TurnErrorBadge, TurnErrorReason } from './TurnError.js';
 import { NeedsInputReason } from './NeedsInput.js';
-import { showBidiControls } from '../../chat/permissions/visible-text.js';
+import { showBidiControls } from '../../wire/visible-text.js';
 
 const STATUS: Record<string, string> = {
   running: 'Running',

@@ -1,5 +1,5 @@
-import type { NeedsInput } from '../../observe/schemas.js';
-import { showBidiControls } from '../../chat/permissions/visible-text.js';
+import type { NeedsInput } from '../../wire/fleet.js';
+import { showBidiControls } from '../../wire/visible-text.js';
 
 /**
  * What holds the agent at its terminal (Agent.needs_input: a dialog Leo leaves to a person, text left unsent in its

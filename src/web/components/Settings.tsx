@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import type { PushMode, PushPrefs } from '../../push/policy.js';
+import type { PushMode, PushPrefs } from '../../wire/push.js';
 import { fleet } from '../stores/fleet.js';
 import {
   deliveries,

@@ -1,4 +1,4 @@
-import type { TurnError } from '../../observe/schemas.js';
+import type { TurnError } from '../../wire/fleet.js';
 
 /**
  * The agent's last turn failed (Agent.turn_error, cleared when its next turn starts). The reason holds provider text

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { showBidiControls } from '../../chat/permissions/visible-text.js';
+import { showBidiControls } from '../../wire/visible-text.js';
 
 /**
  * What the open thread's visually hidden live region says: the agent's name and the first words of a message that

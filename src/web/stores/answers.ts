@@ -1,6 +1,6 @@
 import { effect, signal } from '@preact/signals';
-import type { AnswerBody } from '../../chat/asks/ask-answer.js';
-import type { Message } from '../../chat/threads/message.js';
+import type { AnswerBody } from '../../wire/ask-answer.js';
+import type { Message } from '../../wire/message.js';
 import { ApiError } from '../api/client.js';
 import { api, onUnpaired } from './auth.js';
 import { connection } from './connection.js';

@@ -1,5 +1,5 @@
 import { computed, signal } from '@preact/signals';
-import type { Caller } from '../../auth/caller.js';
+import type { Caller } from '../../wire/caller.js';
 import { ApiError } from '../api/client.js';
 import { api, onUnpaired } from './auth.js';
 

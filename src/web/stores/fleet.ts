@@ -1,6 +1,6 @@
 import { computed, signal } from '@preact/signals';
-import { PINNED_AGENT, type Thread } from '../../chat/threads/message.js';
-import type { Agent, StateSnapshot } from '../../observe/schemas.js';
+import { PINNED_AGENT, type Thread } from '../../wire/message.js';
+import type { Agent, StateSnapshot } from '../../wire/fleet.js';
 import type { FleetEvent } from '../api/client.js';
 
 /** The fleet as the snapshot-then-stream contract builds it: the snapshot replaces it, events patch it. */

@@ -1,8 +1,8 @@
 import { computed, signal } from '@preact/signals';
-import { validateAnswer, type AnswerBody } from '../../chat/asks/ask-answer.js';
-import { validateQuestionsAnswer } from '../../chat/asks/questions.js';
-import { validatePermissionAnswer } from '../../chat/permissions/permission-prompt.js';
-import { awaitsOwner, Message } from '../../chat/threads/message.js';
+import { validateAnswer, type AnswerBody } from '../../wire/ask-answer.js';
+import { validateQuestionsAnswer } from '../../wire/questions.js';
+import { validatePermissionAnswer } from '../../wire/permission.js';
+import { awaitsOwner, Message } from '../../wire/message.js';
 import type { FleetEvent } from '../api/client.js';
 
 /**

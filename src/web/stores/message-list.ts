@@ -1,4 +1,4 @@
-import type { Message } from '../../chat/threads/message.js';
+import type { Message } from '../../wire/message.js';
 
 /**
  * A thread's messages as a list sorted by id (ULIDs sort in the order the daemon stored them). Pure: every change

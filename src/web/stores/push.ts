@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
-import type { DeliveryEntry, SubscriptionSummary } from '../../push/push-wire.js';
-import type { PushPrefs } from '../../push/policy.js';
+import type { DeliveryEntry, SubscriptionSummary } from '../../wire/push.js';
+import type { PushPrefs } from '../../wire/push.js';
 import { api, onUnpaired } from './auth.js';
 
 /**

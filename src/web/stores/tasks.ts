@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
-import type { TaskRun } from '../../observe/schemas.js';
-import { TASK_RUNS_SHOWN, type TaskDetail } from '../../tasks/task-wire.js';
+import type { TaskRun } from '../../wire/fleet.js';
+import { TASK_RUNS_SHOWN, type TaskDetail } from '../../wire/tasks.js';
 import type { FleetEvent } from '../api/client.js';
 import { api, onUnpaired } from './auth.js';
 

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import type { TerminalKeysBody, TerminalScreen } from '../../terminal/screen.js';
+import type { TerminalKeysBody, TerminalScreen } from '../../wire/terminal.js';
 import { ApiError } from '../api/client.js';
 import { api, onUnpaired } from './auth.js';
 import { backoffMs } from './backoff.js';

@@ -1,5 +1,5 @@
 import { batch, signal } from '@preact/signals';
-import type { Message } from '../../chat/threads/message.js';
+import type { Message } from '../../wire/message.js';
 import type { FleetEvent, MessagePage } from '../api/client.js';
 import { announce, resetAnnouncements } from './announce.js';
 import { api, onUnpaired } from './auth.js';

@@ -14,7 +14,7 @@ import {
   turnReport,
   type OcMessage,
 } from '../../../src/agents/harness/opencode-plugin/session-log.js';
-import { summarizePermission } from '../../../src/chat/permissions/permission-prompt.js';
+import { summarizePermission } from '../../../src/wire/permission.js';
 import { captureReplies } from '../../../src/chat/replies/reply-capture.js';
 import { parseTranscriptLines } from '../../../src/chat/replies/transcript.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Message } from '../../../src/chat/threads/message.js';
+import type { Message } from '../../../src/wire/message.js';
 import type { BusEvent } from '../../../src/events/event.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { request } from '../../helpers/http.js';

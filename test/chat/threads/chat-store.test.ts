@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ChatStore } from '../../../src/chat/threads/chat-store.js';
 import { formatDelivery } from '../../../src/chat/threads/delivery-format.js';
-import { Message } from '../../../src/chat/threads/message.js';
+import { Message } from '../../../src/wire/message.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { openDatabase } from '../../../src/store/database.js';
 

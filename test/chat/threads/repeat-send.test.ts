@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Message } from '../../../src/chat/threads/message.js';
+import type { Message } from '../../../src/wire/message.js';
 import { isRepeatOf } from '../../../src/chat/threads/repeat-send.js';
 
 const stored: Message = {

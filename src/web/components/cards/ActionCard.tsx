@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { awaitsOwner, type Message } from '../../../chat/threads/message.js';
+import { awaitsOwner, type Message } from '../../../wire/message.js';
 import { AskCard } from './AskCard.js';
 import { PermissionCard } from './PermissionCard.js';
 import { PermissionInput } from './PermissionInput.js';
@@ -7,7 +7,7 @@ import { QuestionsCard } from './QuestionsCard.js';
 import { Settled } from './Settled.js';
 import { AnswerStatus } from './AnswerStatus.js';
 import { threadHref } from '../../stores/route.js';
-import { showBidiControls } from '../../../chat/permissions/visible-text.js';
+import { showBidiControls } from '../../../wire/visible-text.js';
 
 /**
  * One ask, permission prompt or questions card: answerable while open, its settlement after. In the inbox its agent's

@@ -1,4 +1,4 @@
-import type { Message } from '../../../chat/threads/message.js';
+import type { Message } from '../../../wire/message.js';
 import { answerNotes, cancelAnswer, queuedAnswers, type QueuedAnswer } from '../../stores/answers.js';
 
 function what(m: Message, a: QueuedAnswer): string {

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import type { AskInput } from '../../../chat/asks/ask-input.js';
-import type { Message } from '../../../chat/threads/message.js';
+import type { AskInput } from '../../../wire/ask-input.js';
+import type { Message } from '../../../wire/message.js';
 import { useSubmit } from './useSubmit.js';
-import { showBidiControls } from '../../../chat/permissions/visible-text.js';
+import { showBidiControls } from '../../../wire/visible-text.js';
 
 /** An agent's ask: buttons, radio, checkboxes (min/max) or text, with optional free text and placeholder. */
 export function AskCard({ m, input }: { m: Message; input: AskInput }) {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Message } from '../../../chat/threads/message.js';
+import type { Message } from '../../../wire/message.js';
 import { Countdown } from './Countdown.js';
 import { allowWithheldReason } from './PermissionInput.js';
 import { useSubmit } from './useSubmit.js';

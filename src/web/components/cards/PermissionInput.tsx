@@ -1,5 +1,5 @@
-import type { Message } from '../../../chat/threads/message.js';
-import { needsWholeView, preview, showInvisibles } from '../../../chat/permissions/visible-text.js';
+import type { Message } from '../../../wire/message.js';
+import { needsWholeView, preview, showInvisibles } from '../../../wire/visible-text.js';
 
 type Permission = NonNullable<Message['permission']>;
 

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import type { QuestionAnswerBody } from '../../../chat/asks/ask-answer.js';
-import type { QuestionsInput } from '../../../chat/asks/questions.js';
-import type { Message } from '../../../chat/threads/message.js';
+import type { QuestionAnswerBody } from '../../../wire/ask-answer.js';
+import type { QuestionsInput } from '../../../wire/questions.js';
+import type { Message } from '../../../wire/message.js';
 import { useSubmit } from './useSubmit.js';
-import { showBidiControls } from '../../../chat/permissions/visible-text.js';
+import { showBidiControls } from '../../../wire/visible-text.js';
 
 /** Claude's AskUserQuestion: every question at once, single or multi select, each with "Other" text; or dismiss. */
 export function QuestionsCard({ m, input }: { m: Message; input: QuestionsInput }) {

@@ -1,6 +1,6 @@
-import { answerSummaryLine } from '../../../chat/asks/ask-answer.js';
-import type { Message } from '../../../chat/threads/message.js';
-import { showBidiControls } from '../../../chat/permissions/visible-text.js';
+import { answerSummaryLine } from '../../../wire/ask-answer.js';
+import type { Message } from '../../../wire/message.js';
+import { showBidiControls } from '../../../wire/visible-text.js';
 
 const REASONS: Record<string, string> = {
   timeout: 'Timed out',

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { AnswerBody } from '../../../chat/asks/ask-answer.js';
-import type { Message } from '../../../chat/threads/message.js';
+import type { AnswerBody } from '../../../wire/ask-answer.js';
+import type { Message } from '../../../wire/message.js';
 import { queuedAnswers, submitAnswer } from '../../stores/answers.js';
 import { checkAnswer } from '../../stores/inbox.js';
 

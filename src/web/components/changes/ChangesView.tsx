@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Changes } from '../../../review/changes-schemas.js';
+import type { Changes } from '../../../wire/changes.js';
 import { api, onUnpaired } from '../../stores/auth.js';
 import { agentControlsHref, changesHref, threadHref } from '../../stores/route.js';
 import { saveDraft, flushDraft } from '../../stores/drafts.js';
 import { ScreenBar } from '../ScreenBar.js';
 import { DiffView } from './DiffView.js';
-import { showInvisibles } from '../../../chat/permissions/visible-text.js';
+import { showInvisibles } from '../../../wire/visible-text.js';
 
 const KIND: Record<string, string> = {
   modified: 'M',

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { FileDiff } from '../../../review/changes-schemas.js';
+import type { FileDiff } from '../../../wire/changes.js';
 import { parseUnifiedDiff, splitRows, type DiffRow } from '../../render/diff.js';
 import { api, onUnpaired } from '../../stores/auth.js';
-import { showBidiControls } from '../../../chat/permissions/visible-text.js';
+import { showBidiControls } from '../../../wire/visible-text.js';
 
 /** Wide enough for two columns of code side by side; narrower screens read the unified diff. */
 const SPLIT = window.matchMedia('(min-width: 1100px)');

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Agent } from '../../../observe/schemas.js';
+import type { Agent } from '../../../wire/fleet.js';
 import { api } from '../../stores/auth.js';
 import { useAction } from './useAction.js';
 

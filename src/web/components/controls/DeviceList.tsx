@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { TokenRecord } from '../../../auth/token-wire.js';
+import type { TokenRecord } from '../../../wire/tokens.js';
 import { api } from '../../stores/auth.js';
 import { caller } from '../../stores/caller.js';
 import { useAction } from './useAction.js';

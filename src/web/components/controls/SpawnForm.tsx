@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { TemplateSummary } from '../../../config/template-summary.js';
+import type { TemplateSummary } from '../../../wire/templates.js';
 import { api } from '../../stores/auth.js';
 import { threadHref } from '../../stores/route.js';
 import { ScreenBar } from '../ScreenBar.js';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Agent } from '../../../observe/schemas.js';
+import type { Agent } from '../../../wire/fleet.js';
 import { onUnpaired } from '../../stores/auth.js';
 import { upsertAgent } from '../../stores/fleet.js';
 import { recheckCallerAfter } from '../../stores/caller.js';

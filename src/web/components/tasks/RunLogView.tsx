@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { RunLogTail } from '../../../tasks/task-wire.js';
+import type { RunLogTail } from '../../../wire/tasks.js';
 import { api, onUnpaired } from '../../stores/auth.js';
 import { taskHref } from '../../stores/route.js';
 

@@ -1,4 +1,4 @@
-import type { TaskRun } from '../../../observe/schemas.js';
+import type { TaskRun } from '../../../wire/fleet.js';
 
 const LABEL: Record<TaskRun['status'], string> = { running: 'Running', succeeded: 'Succeeded', failed: 'Failed' };
 

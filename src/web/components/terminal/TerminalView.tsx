@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
-import type { TerminalKeysBody } from '../../../terminal/screen.js';
+import type { TerminalKeysBody } from '../../../wire/terminal.js';
 import { terminalLines, type TermRun } from '../../render/terminal-lines.js';
 import { agents } from '../../stores/fleet.js';
 import {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { AttachmentRef } from '../../../chat/threads/message.js';
+import type { AttachmentRef } from '../../../wire/message.js';
 import { api } from '../../stores/auth.js';
 
 const kb = (n: number) =>

@@ -1,7 +1,7 @@
 import { forwardRef, memo } from 'preact/compat';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { Virtualizer, type CustomItemComponentProps, type VirtualizerHandle } from 'virtua';
-import type { Message } from '../../../chat/threads/message.js';
+import type { Message } from '../../../wire/message.js';
 import {
   focus,
   followRequest,

@@ -1,4 +1,4 @@
-import type { Message } from '../../../chat/threads/message.js';
+import type { Message } from '../../../wire/message.js';
 import { markdown } from '../../render/markdown-loader.js';
 import { AttachmentView } from './AttachmentView.js';
 import { ActionCard } from '../cards/ActionCard.js';
@@ -6,8 +6,8 @@ import { enqueue } from '../../stores/outbox.js';
 import { taskHref } from '../../stores/route.js';
 import { isPlayable, VoiceMessage } from '../voice/VoiceMessage.js';
 import { HeldVoiceNote } from '../voice/HeldVoiceNote.js';
-import { NO_SPEECH } from '../../../chat/threads/no-speech.js';
-import { showBidiControls } from '../../../chat/permissions/visible-text.js';
+import { NO_SPEECH } from '../../../wire/no-speech.js';
+import { showBidiControls } from '../../../wire/visible-text.js';
 
 const STATE: Record<string, string> = {
   pending: 'Sending…',

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { AgentUsageDays, UsageTotals } from '../../../usage/turn-usage.js';
+import type { AgentUsageDays, UsageTotals } from '../../../wire/usage.js';
 import { api, onUnpaired } from '../../stores/auth.js';
 import { agents } from '../../stores/fleet.js';
 import { formatCost, formatDay, formatTokens, sumTotals, tokensOf } from './usage-format.js';

@@ -1,4 +1,4 @@
-import type { UsageTotals } from '../../../usage/turn-usage.js';
+import type { UsageTotals } from '../../../wire/usage.js';
 
 const compact = new Intl.NumberFormat([], { notation: 'compact', maximumFractionDigits: 1 });
 const dollars = new Intl.NumberFormat([], { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });

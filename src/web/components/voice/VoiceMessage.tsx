@@ -1,4 +1,4 @@
-import type { AttachmentRef, Message } from '../../../chat/threads/message.js';
+import type { AttachmentRef, Message } from '../../../wire/message.js';
 import { api } from '../../stores/auth.js';
 import { VoiceNote } from './VoiceNote.js';
 

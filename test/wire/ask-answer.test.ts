@@ -6,8 +6,8 @@ import {
   answerLabels,
   answerSummaryLine,
   validateAnswer,
-} from '../../../src/chat/asks/ask-answer.js';
-import { describeZodError, type AskInput } from '../../../src/chat/asks/ask-input.js';
+} from '../../src/wire/ask-answer.js';
+import { describeZodError, type AskInput } from '../../src/wire/ask-input.js';
 
 const yesNo = [
   { value: 'y', label: 'Yes' },

@@ -9,7 +9,7 @@ import {
   sessionPermissions,
   summarizePermission,
   validatePermissionAnswer,
-} from '../../../src/chat/permissions/permission-prompt.js';
+} from '../../src/wire/permission.js';
 
 describe('summarizePermission', () => {
   it('shows the command for Bash (with its description), the path, URL or query for the tools that have one', () => {

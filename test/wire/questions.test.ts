@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AnswerBody } from '../../../src/chat/asks/ask-answer.js';
-import { Answer } from '../../../src/chat/asks/ask-answer.js';
+import type { AnswerBody } from '../../src/wire/ask-answer.js';
+import { Answer } from '../../src/wire/ask-answer.js';
 import {
   MessageInput,
   QuestionsInput,
   buildQuestionsInput,
   updatedInputFor,
   validateQuestionsAnswer,
-} from '../../../src/chat/asks/questions.js';
+} from '../../src/wire/questions.js';
 
 /** Shaped like a real AskUserQuestion tool_input, extra fields included. */
 function toolInput() {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { noSpeech } from '../../../src/chat/threads/no-speech.js';
+import { noSpeech } from '../../src/wire/no-speech.js';
 
 describe('noSpeech: a transcript with no words', () => {
   it('empty, blank or only whisper non-speech markers has no words', () => {

@@ -1,9 +1,33 @@
 import { z } from 'zod';
-import { PushPrefs } from './policy.js';
+import { AgentName } from './names.js';
 
 /**
  * The push routes' answers that Leo Web reads (imported by src/web/api/client.ts): zod only, no node imports.
  */
+
+/** How a device wants its pushes; `decidePush` in src/push/policy.ts reads them. */
+export const PushMode = z.enum(['all', 'asks_only', 'none']);
+export type PushMode = z.infer<typeof PushMode>;
+
+const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:MM (24-hour)');
+
+export const QuietHours = z.object({
+  start: HHMM,
+  end: HHMM,
+  timezone: z
+    .string()
+    .refine((tz) => isTimeZone(tz), 'unknown IANA time zone')
+    .optional(),
+});
+export type QuietHours = z.infer<typeof QuietHours>;
+
+export const PushPrefs = z.object({
+  mode: PushMode.default('all'),
+  /** Per-agent modes, overriding `mode` for the agents named. */
+  agents: z.record(AgentName, PushMode).optional(),
+  quiet_hours: QuietHours.optional(),
+});
+export type PushPrefs = z.infer<typeof PushPrefs>;
 
 /** The listing shape: which device, which provider, its preferences; never an endpoint, key, URL or secret. */
 export const SubscriptionSummary = z.object({
@@ -38,3 +62,12 @@ export const RemovedSubscription = z.object({ id: z.string(), removed: z.literal
 export const TestPushResult = z.object({ deliveries: z.array(DeliveryEntry) });
 /** PUT /api/v1/chat/:agent/presence: the report as held, and how long until it lapses unless repeated. */
 export const PresenceState = z.object({ agent: z.string(), viewing: z.boolean(), expires_in_ms: z.number() });
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -16,7 +16,7 @@ import {
   parseAskRequest,
   type AskOrigin,
   type AskSource,
-} from '../../../src/chat/asks/ask-input.js';
+} from '../../src/wire/ask-input.js';
 
 const yesNo = [
   { value: 'y', label: 'Yes' },

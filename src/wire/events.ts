@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ReadMarker, Message } from '../chat/threads/message.js';
-import { component } from '../core/api-components.js';
+import { ReadMarker, Message } from './message.js';
+import { component } from './components.js';
 import {
   Agent,
   AgentActivityEvent,
@@ -10,8 +10,8 @@ import {
   AgentTurnErrorEvent,
   Appearance,
   TaskRun,
-} from '../observe/schemas.js';
-import { AgentUsageEvent } from '../usage/turn-usage.js';
+} from './fleet.js';
+import { AgentUsageEvent } from './usage.js';
 import type { EventType } from './event-types.js';
 
 /** What the bus stamps on every event's data (bus.ts): its place in the stream and when it was published. */

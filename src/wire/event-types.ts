@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/token-kinds.js';
+import type { Principal } from './token-kinds.js';
 
 /**
  * Who may receive an event on /api/v1/events. `fleet`: every reader (names, states, activity, task runs — what

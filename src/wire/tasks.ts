@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Task, TaskRun } from '../observe/schemas.js';
+import { Task, TaskRun } from './fleet.js';
 
 /**
  * Wire shapes of the task screens' routes (Leo Web, issue 17): pure zod, imported by the app. A task as /state shows

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { charCount } from '../asks/ask-input.js';
-import { ASK_TEXT_MAX_CHARS, type AnswerBody } from '../asks/ask-answer.js';
+import { charCount } from './ask-input.js';
+import { ASK_TEXT_MAX_CHARS, type AnswerBody } from './ask-answer.js';
 import { showInvisibles } from './visible-text.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { refProblem, repoProblem } from './git-args.js';
-import { AgentName, NameSchema } from '../core/names.js';
+import { AgentName, NameSchema } from './names.js';
 
 /** The agent routes' request bodies. Pure (zod only): Leo Web builds its requests from them. */
 

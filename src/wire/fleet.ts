@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { UsageTotals } from '../usage/turn-usage.js';
-import { component } from '../core/api-components.js';
+import { UsageTotals } from './usage.js';
+import { component } from './components.js';
 
 /**
  * The observability API's wire shapes (observability-api.md), one schema each, shared by routes, events and tests.

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { component } from '../../core/api-components.js';
-import { Answer } from '../asks/ask-answer.js';
-import { AskInputType } from '../asks/ask-input.js';
-import { MessageInput } from '../asks/questions.js';
+import { component } from './components.js';
+import { Answer } from './ask-answer.js';
+import { AskInputType } from './ask-input.js';
+import { MessageInput } from './questions.js';
 
 /** The spec's Message and Thread wire shapes (leo-chat.md, API). `state` is always present; `attachments` is []. */
 export const Direction = z.enum(['in', 'out']);
