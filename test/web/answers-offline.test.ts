@@ -25,21 +25,37 @@ describe('Leo Web: answers while the daemon cannot be reached', () => {
   const hook = (agent: string, command: string) => permissionRequest(t, agent, command);
   const decision = (stdout: string) => JSON.parse(stdout).hookSpecificOutput.decision.behavior as string;
   /**
-   * A finger on a card's button: a pointer click at its centre, found by the page itself. (Playwright's locator
-   * actions here waited for ever to resolve a button that was in the DOM and visible, once the context had been
-   * offline; page.evaluate and the mouse were unaffected.)
+   * A finger on a card's button: a pointer click at its centre, found by the page itself, once the button is what a
+   * person sees there (a row the list has not measured yet is hidden, and one being laid out still moves). (Playwright's
+   * locator actions here waited for ever to resolve a button that was in the DOM and visible, once the context had
+   * been offline; page.evaluate and the mouse were unaffected.)
    */
   const tap = async (p: Page, text: string, button: string) => {
-    const b = await p.evaluate(
-      ([text, button]) => {
-        const cards = [...(globalThis as any).document.querySelectorAll('[data-thread] .action-card')] as any[];
-        const card = cards.find((c) => c.textContent.includes(text));
-        const el = [...card.querySelectorAll('button')].find((x: any) => x.textContent.trim() === button) as any;
-        const r = el.getBoundingClientRect();
-        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-      },
-      [text, button] as const,
-    );
+    const find = () =>
+      p.evaluate(
+        ([text, button]) => {
+          const doc = (globalThis as any).document;
+          const cards = [...doc.querySelectorAll('[data-thread] .action-card')] as any[];
+          const card = cards.find((c) => c.textContent.includes(text));
+          const el = [...(card?.querySelectorAll('button') ?? [])].find(
+            (x: any) => x.textContent.trim() === button,
+          ) as any;
+          if (!el) return null;
+          const r = el.getBoundingClientRect();
+          const at = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+          return el.contains(doc.elementFromPoint(at.x, at.y)) ? at : null;
+        },
+        [text, button] as const,
+      );
+    const end = Date.now() + 10_000;
+    let b = await find();
+    for (;;) {
+      await p.waitForTimeout(50);
+      const again = await find();
+      if (b && again && b.x === again.x && b.y === again.y) break;
+      if (Date.now() > end) throw new Error(`no "${button}" to tap on the card "${text}"`);
+      b = again;
+    }
     await p.mouse.click(b.x, b.y);
   };
   const card = (p: Page, text: string) => p.locator('[data-thread="den"] .action-card', { hasText: text });

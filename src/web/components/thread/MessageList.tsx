@@ -140,7 +140,11 @@ export function MessageList({ agent }: { agent: string }) {
     const prev = last.current;
     const resizing = performance.now() - resizedAt.current < SETTLE_MS;
     const unresized = !resizing && h.scrollSize === prev.size && h.viewportSize === prev.viewport;
-    const movedUp = offset < prev.offset - 1 && (unresized || prev.offset - offset > h.viewportSize);
+    // A row that shrinks at the end (a card answered) pulls the offset up before any observer reports the resize; the
+    // scroller is then still at its very end, where no reader who moved up could be.
+    const box = scroller.current;
+    const clamped = box !== null && box.scrollHeight - box.clientHeight - box.scrollTop < 1;
+    const movedUp = !clamped && offset < prev.offset - 1 && (unresized || prev.offset - offset > h.viewportSize);
     last.current = { offset, size: h.scrollSize, viewport: h.viewportSize };
     if (fromBottom < AT_BOTTOM && newer.value === null) following.current = true;
     // Away from the bottom without moving up: the content grew under a reader who was following.
