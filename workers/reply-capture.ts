@@ -5,8 +5,9 @@ import {
   type EndedTurn,
   type TranscriptMark,
 } from '../src/chat/replies/reply-capture.js';
-import { parseRolloutLines } from '../src/chat/replies/codex-rollout.js';
-import { readTranscriptTail, type TranscriptFormat } from '../src/chat/replies/transcript.js';
+import { parseRolloutLines } from '../src/harnesses/codex/rollout.js';
+import { readTranscriptTail } from '../src/harnesses/claude/transcript.js';
+import type { TranscriptFormat } from '../src/harnesses/transcript-format.js';
 
 export interface ReplyCaptureInput {
   transcript: string;

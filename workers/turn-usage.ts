@@ -1,6 +1,6 @@
-import { readTailLines } from '../src/chat/replies/transcript.js';
-import { claudeLastTurnEnded, claudeTurnUsage } from '../src/usage/claude-usage.js';
-import { codexTurnUsage } from '../src/usage/codex-usage.js';
+import { readTailLines } from '../src/harnesses/tail-lines.js';
+import { claudeLastTurnEnded, claudeTurnUsage } from '../src/harnesses/claude/usage.js';
+import { codexTurnUsage } from '../src/harnesses/codex/usage.js';
 import type { HarnessTurn } from '../src/wire/usage.js';
 
 export interface TurnUsageInput {

@@ -6,9 +6,9 @@ import { ffprobeBeside, probe, resolveProgram } from '../native/programs.js';
 import BetterSqlite3 from 'better-sqlite3';
 import { schemaVersion } from '../store/migrate.js';
 import { migrations } from '../store/migrations.js';
-import { checkHarnessProgram } from '../agents/harness/program.js';
-import type { Harness } from '../agents/harness/types.js';
-import { checkHarnessLogin } from './harness-login.js';
+import { checkHarnessProgram } from '../harnesses/program.js';
+import type { Harness } from '../harnesses/types.js';
+import { checkHarnessLogin } from '../harnesses/login.js';
 
 /** One check's verdict; GET /api/v1/daemon carries the daemon's own (its PATH, its environment). */
 export const CheckResult = z.object({

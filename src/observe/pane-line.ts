@@ -4,7 +4,7 @@
  * printed, so nothing in it is trusted.
  */
 import type { Harness } from '../config/schema.js';
-import { withoutChrome } from './pane-chrome.js';
+import { withoutChrome } from '../harnesses/chrome.js';
 
 export const PANE_LINE_MAX = 120;
 

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Config, Harness, TaskConfig } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
-import { planHeadless } from '../agents/harness/headless.js';
-import type { LaunchPlan } from '../agents/harness/types.js';
+import { planHeadless } from '../harnesses/headless.js';
+import type { LaunchPlan } from '../harnesses/types.js';
 import { agentEnv, resolveAgent } from '../agents/resolve.js';
 
 /** The values a firing resolves (defaults → template → task), carried on every one of its run events. */

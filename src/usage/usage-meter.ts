@@ -3,7 +3,7 @@ import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
 import type { Harness } from '../config/schema.js';
 import type { TurnUsageInput } from '../../workers/turn-usage.js';
-import { opencodeTurnUsage } from './opencode-usage.js';
+import { opencodeTurnUsage } from '../harnesses/opencode/usage.js';
 import { pricedUsage, type ModelPrices } from './pricing.js';
 import { addTurn, emptyTotals, type AgentUsageEvent, type HarnessTurn, type UsageTotals } from '../wire/usage.js';
 import type { DayUsage, UsageStore } from './usage-store.js';

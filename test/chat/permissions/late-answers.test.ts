@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import { OPENCODE_DECISIONS } from '../../../src/agents/harness/opencode-plugin/protocol.js';
+import { OPENCODE_DECISIONS } from '../../../src/harnesses/opencode/opencode-plugin/protocol.js';
 import { AskError } from '../../../src/chat/asks/asks.js';
 import { DialogWatch } from '../../../src/chat/permissions/dialog-watch.js';
 import { CLAUDE_DECISIONS, type DecisionFormat } from '../../../src/wire/permission.js';
