@@ -6,83 +6,18 @@
  * lines, and the worst that does is a less useful detail.
  */
 import type { Harness } from '../config/schema.js';
-
-interface Chrome {
-  /**
-   * Starts a line the user typed: the harness's input box (or a dialog's selected option) and every echo of a sent
-   * prompt. The last such line is the input area: it and everything below it (the footer) are furniture.
-   */
-  prompt?: RegExp;
-  /** Furniture lines wherever they are (tested on the trimmed line). */
-  lines: RegExp[];
-  /** A banner: this line and the ones up to the next blank line. */
-  banner?: RegExp;
-  /** The bordered box the input sits in (its top-to-bottom lines end at `inputBoxBottom`), and everything below. */
-  inputBoxBottom?: RegExp;
-  inputBoxSide?: RegExp;
-  /** A sidebar's column, found from one of its lines; everything right of it is cut from every line. */
-  sidebarAnchor?: RegExp;
-  /** A border in front of a line's text, removed from what is shown. */
-  leadingBorder?: RegExp;
-}
+import type { Chrome } from './chrome-parts.js';
+import { adapterOf } from './index.js';
 
 /** Lines without a letter or a digit: rules, box borders, logos, a bare bullet or spinner frame. */
 const NO_TEXT = /^[^\p{L}\p{N}]*$/u;
-/** A key hint anywhere in the line; no agent prints these while working. */
-const INTERRUPT_HINT = /\besc to interrupt\b|\besc interrupt\b/i;
-
-const CHROME: Partial<Record<Harness, Chrome>> = {
-  claude: {
-    prompt: /^❯/,
-    lines: [
-      // The spinner (its verb is random, some hyphenated: `✢ Forging… (2s · ↓ 8 tokens)`, `✽ Fiddle-faddling…`) and
-      // the end-of-turn line (`✻ Churned for 20s`).
-      /^[·✢✳✶✻✽*]\s+\p{L}+(-\p{L}+)*(…|\s+for\s+\d)/u,
-      INTERRUPT_HINT,
-      /\? for shortcuts|shift\+tab to cycle|← for agents/,
-      /^(⏸|⏵⏵?)\s/,
-      // The banner: block-element logo lines (version, model, folder).
-      /^[\u2580-\u259f]/,
-      /^tmux focus-events off\b/,
-      // A key hint under a running tool: `(ctrl+b ctrl+b (twice) to run in background)`.
-      /^\((ctrl|shift|alt|esc|tab)\b.*\)$/i,
-      /^…\s*\+\d+ lines?\b/,
-      /^Esc to cancel\b|^Enter to confirm\b/,
-    ],
-  },
-  codex: {
-    prompt: /^›/,
-    // `>_ OpenAI Codex (v0.171.0)` and the folder (or `loading`) under it.
-    banner: /^>_ OpenAI Codex\b/,
-    lines: [
-      // The status line: `• Working (3s • esc to interrupt) · 1 background terminal running · …`.
-      INTERRUPT_HINT,
-      /^[•◦]?\s*Worked for \d/,
-      /\? for shortcuts|← for agents/,
-      /^enter (continue|confirm)\b/i,
-    ],
-  },
-  opencode: {
-    inputBoxBottom: /^╹▀/,
-    inputBoxSide: /^┃/,
-    // The session sidebar's `Context` heading (title, tokens, MCP and LSP status sit in the same column).
-    sidebarAnchor: /\s{4}(Context)\s*$/,
-    leadingBorder: /^┃\s*/,
-    lines: [
-      INTERRUPT_HINT,
-      // The message footer: `▣  Build · gpt-test · 20.6s`.
-      /^▣\s/,
-      /\bctrl\+p commands\b/,
-    ],
-  },
-};
 
 /**
  * The pane's lines with the harness's furniture blanked (a sidebar cut off, a border dropped), index for index. A
  * harness without known furniture (`shell`, or none given) gets its lines back unchanged.
  */
 export function withoutChrome(harness: Harness | undefined, lines: readonly string[]): string[] {
-  const c = harness ? CHROME[harness] : undefined;
+  const c = adapterOf(harness)?.chrome;
   if (!c) return [...lines];
   let out = c.sidebarAnchor ? cutSidebar(lines, c.sidebarAnchor) : [...lines];
   const trimmed = out.map((l) => l.trim());

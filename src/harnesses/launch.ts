@@ -1,24 +1,13 @@
 // planLaunch: one harness's launch, as data. The daemon writes `files`, then starts `argv` with `env` in a tmux session
 // in the workspace.
-import { planClaude } from './claude/plan.js';
-import { planCodex } from './codex/plan.js';
-import { planOpencode } from './opencode/plan.js';
-import { planShell } from './shell/plan.js';
-import { opencodeStartNote } from './opencode/first-start.js';
+import { HARNESSES } from './index.js';
 import { harnessProgram } from './program.js';
 import { sortKeys } from './common.js';
 import { INSTRUCTIONS_ENV, instructionsFile } from './instructions.js';
 import type { Harness, LaunchContext, LaunchPlan, PlannedFile } from './types.js';
 
-const PLANNERS: Record<Harness, (ctx: LaunchContext) => LaunchPlan> = {
-  claude: planClaude,
-  codex: planCodex,
-  opencode: planOpencode,
-  shell: planShell,
-};
-
 export function planLaunch(harness: Harness, ctx: LaunchContext): LaunchPlan {
-  const planned = PLANNERS[harness](ctx);
+  const planned = HARNESSES[harness].plan(ctx);
   // Every session gets Leo's instructions as a file LEO_INSTRUCTIONS names (a script's only way to read them); the
   // adapters hand the same text to their CLI's own instructions mechanism. Set last, like the other LEO_* variables.
   const instructions = instructionsFile(harness, ctx);
@@ -33,20 +22,12 @@ export function planLaunch(harness: Harness, ctx: LaunchContext): LaunchPlan {
   return program === null ? plan : { ...plan, argv: [program, ...plan.argv.slice(1)] };
 }
 
-const noNote = () => null;
-const START_NOTES: Record<Harness, (env: NodeJS.ProcessEnv, workspace: string) => string | null> = {
-  claude: noNote,
-  codex: noNote,
-  opencode: opencodeStartNote,
-  shell: noNote,
-};
-
 /**
  * What the agent's thread should say as its session starts, when this start will be slow for a reason of the
  * harness's own (read before the session starts, which may change it), else null.
  */
 export function startNote(harness: Harness, env: NodeJS.ProcessEnv, workspace: string): string | null {
-  return START_NOTES[harness](env, workspace);
+  return HARNESSES[harness].startNote?.(env, workspace) ?? null;
 }
 
 /** `files` with `file` in it, in place of any planned at the same path. */

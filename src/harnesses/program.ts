@@ -2,13 +2,8 @@
 // agent's PATH, instead of a pane that exits 127 on every restart.
 import path from 'node:path';
 import { findOnPath } from '../native/programs.js';
+import { HARNESSES } from './index.js';
 import type { Harness } from './types.js';
-
-const PROGRAMS: Record<Exclude<Harness, 'shell'>, { bin: string; install: string }> = {
-  claude: { bin: 'claude', install: 'npm install -g @anthropic-ai/claude-code' },
-  codex: { bin: 'codex', install: 'npm install -g @openai/codex' },
-  opencode: { bin: 'opencode', install: 'npm install -g opencode-ai' },
-};
 
 /**
  * What argv[0] is for a harness: its CLI by name, or the template's `command`, which for these harnesses names the
@@ -16,8 +11,13 @@ const PROGRAMS: Record<Exclude<Harness, 'shell'>, { bin: string; install: string
  * line, whose program cannot be told without running it: null.
  */
 export function harnessProgram(harness: Harness, command: string | null): string | null {
-  if (harness === 'shell') return null;
-  return command ?? PROGRAMS[harness].bin;
+  const program = HARNESSES[harness].program;
+  return program ? (command ?? program.bin) : null;
+}
+
+/** The harnesses that run a CLI of their own (all but shell), in the table's order. */
+export function cliHarnesses(): Harness[] {
+  return (Object.keys(HARNESSES) as Harness[]).filter((h) => HARNESSES[h].program !== undefined);
 }
 
 export type ProgramCheck = { ok: true; path: string } | { ok: false; error: string };
@@ -36,6 +36,6 @@ export function checkHarnessProgram(harness: Harness, command: string | null, en
   const fix =
     command !== null
       ? "fix the template's command"
-      : `install it (${PROGRAMS[harness as Exclude<Harness, 'shell'>].install}) or set PATH in a named environment to where it is`;
+      : `install it (${HARNESSES[harness].program!.install}) or set PATH in a named environment to where it is`;
   return { ok: false, error: `the ${harness} harness cannot start: ${where}; ${fix}` };
 }

@@ -2,9 +2,10 @@
 // box there and empty, or is a dialog up that keystrokes would answer?) and after (did Enter take the text?).
 // Pure: the capture is untrusted text from the agent's terminal, and nothing here touches tmux.
 import type { Harness } from '../config/schema.js';
-import { readClaudeScreen } from './claude/screen.js';
-import { readCodexScreen } from './codex/screen.js';
-import { readOpencodeScreen } from './opencode/screen.js';
+import { adapterOf } from './index.js';
+import { paneLines } from './pane-lines.js';
+
+export { paneLines };
 
 export type Screen =
   /**
@@ -37,16 +38,6 @@ export type ScreenReader = (pane: string) => Screen;
 /** tmux's last line for a pane whose program ended (remain-on-exit). */
 const DEAD_PANE = /^Pane is dead \(status (\d+)[^)]*\)\s*$/;
 
-/** Lines as displayed: trailing blanks dropped, no-break spaces (Claude pads its prompt with them) made plain. */
-export function paneLines(pane: string): string[] {
-  const lines = pane
-    .replace(/\u00a0/g, ' ')
-    .split('\n')
-    .map((l) => l.trimEnd());
-  while (lines.length && lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
 /** The last meaningful lines of an exited pane, for a message that says why the program stopped. */
 export function exitDetail(lines: readonly string[]): string {
   const said = lines.filter((l) => l.trim() !== '' && !DEAD_PANE.test(l)).slice(-3);
@@ -56,17 +47,11 @@ export function exitDetail(lines: readonly string[]): string {
 }
 
 /**
- * Readers for the harnesses Leo knows the screens of. A shell template runs any program, whose screen cannot be
- * read: it gets none, and delivery falls back to watching the pane change.
+ * The harness's screen reader, for the harnesses Leo knows the screens of. A shell template runs any program, whose
+ * screen cannot be read: it gets none, and delivery falls back to watching the pane change.
  */
-const READERS: Partial<Record<Harness, ScreenReader>> = {
-  claude: readClaudeScreen,
-  codex: readCodexScreen,
-  opencode: readOpencodeScreen,
-};
-
 export function screenReader(harness: Harness): ScreenReader | null {
-  const read = READERS[harness];
+  const read = adapterOf(harness)?.screen;
   if (!read) return null;
   return (pane) => {
     const lines = paneLines(pane);

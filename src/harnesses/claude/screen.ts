@@ -2,7 +2,8 @@
 // with a footer under it ("⏸ manual mode on · ? for shortcuts"). Dialogs (workspace trust, a tool's permission, API
 // key approval) replace the box with a menu whose highlighted entry is a `❯` line that no rule pair encloses.
 import { choose, dialogQuestion, findMenu, yesNoKeys } from '../menu.js';
-import { paneLines, type Screen } from '../screen.js';
+import { paneLines } from '../pane-lines.js';
+import type { Screen } from '../screen.js';
 
 const RULE = /^─{20,}$/;
 const TRUST_QUESTION = /Is this a project you created or one you trust\?/;

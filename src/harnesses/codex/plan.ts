@@ -14,7 +14,6 @@ import crypto from 'node:crypto';
 import { assertNoTokenInArgv, optionValue, sessionEnv, tomlString } from '../common.js';
 import { hookCommand, hookTimeoutSeconds, installedHookEvents, type LeoHookEvent } from '../leo-hooks.js';
 import { leoInstructions } from '../instructions.js';
-import { CLAUDE_DECISIONS, type DecisionFormat } from '../../wire/permission.js';
 import {
   AGENT_TOKEN_ENV,
   HARNESS_MCP_TOOL_TIMEOUT_MS,
@@ -105,9 +104,3 @@ export function planCodex(ctx: LaunchContext): LaunchPlan {
   assertNoTokenInArgv(ctx, argv);
   return { argv, env: sessionEnv(ctx), files: [] };
 }
-
-/**
- * Codex's PermissionRequest hook reads Claude's decision JSON, but Codex draws its own approval dialog only after the
- * hook ends without a decision (measured on 0.171.0): so the hook is released at once and chat races the terminal.
- */
-export const CODEX_DECISIONS: DecisionFormat = { ...CLAUDE_DECISIONS, dialogAfterHook: true };

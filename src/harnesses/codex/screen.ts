@@ -4,7 +4,8 @@
 // shows only once the session is up and only while the composer is empty, so it is the ready signal. Dialogs
 // (folder trust, hooks review) are numbered menus whose highlighted entry is a `› 1.` line.
 import { dialogQuestion, findMenu, yesNoKeys } from '../menu.js';
-import { paneLines, type Screen } from '../screen.js';
+import { paneLines } from '../pane-lines.js';
+import type { Screen } from '../screen.js';
 
 /**
  * An approval dialog ("Would you like to run the following command?"): `Yes, proceed (y)`, the remembering yes, then

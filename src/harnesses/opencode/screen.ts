@@ -4,7 +4,8 @@
 // read only within the box's own columns. An empty box shows a placeholder ("Ask anything… …") on the start screen,
 // where the box sits under the block-letter logo; the first submit swaps that screen for the session view.
 import { dialogQuestion, findMenu } from '../menu.js';
-import { paneLines, type Screen } from '../screen.js';
+import { paneLines } from '../pane-lines.js';
+import type { Screen } from '../screen.js';
 
 const BOX_BOTTOM = /^(\s*)╹(▀+)/;
 const PLACEHOLDER = /^Ask anything…/;
