@@ -5,8 +5,8 @@ import {
   type EndedTurn,
   type TranscriptMark,
 } from '../src/chat/replies/reply-capture.js';
-import { parseRolloutLines } from '../src/chat/replies/codex-rollout.js';
-import { readTranscriptTail, type TranscriptFormat } from '../src/chat/replies/transcript.js';
+import { readTranscriptTail } from '../src/harnesses/claude/transcript.js';
+import { transcriptParser, type TranscriptFormat } from '../src/harnesses/transcript-format.js';
 
 export interface ReplyCaptureInput {
   transcript: string;
@@ -19,10 +19,7 @@ export interface ReplyCaptureInput {
 
 /** Reads the tail of a transcript once and finds the replies to an agent's awaiting prompts, off the main thread. */
 export async function captureReplyTask(input: ReplyCaptureInput): Promise<Captured[]> {
-  const entries = await readTranscriptTail(
-    input.transcript,
-    input.format === 'codex' ? { parse: parseRolloutLines } : {},
-  );
+  const entries = await readTranscriptTail(input.transcript, { parse: transcriptParser(input.format) });
   return captureReplies(entries, input.prompts, {
     ...(input.after ? { after: input.after } : {}),
     ...(input.ended ? { ended: input.ended } : {}),

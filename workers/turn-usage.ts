@@ -1,10 +1,10 @@
-import { readTailLines } from '../src/chat/replies/transcript.js';
-import { claudeLastTurnEnded, claudeTurnUsage } from '../src/usage/claude-usage.js';
-import { codexTurnUsage } from '../src/usage/codex-usage.js';
+import { readTailLines } from '../src/harnesses/tail-lines.js';
+import { HARNESSES } from '../src/harnesses/index.js';
+import type { Harness } from '../src/harnesses/types.js';
 import type { HarnessTurn } from '../src/wire/usage.js';
 
 export interface TurnUsageInput {
-  harness: 'claude' | 'codex';
+  harness: Harness;
   /** The Stop hook's transcript_path: Claude's transcript or Codex's rollout. */
   transcript: string;
   /** The turn the Stop ended (Claude's prompt_id, Codex's turn_id), when it said. */
@@ -19,6 +19,7 @@ export interface TurnUsageInput {
 /** Reads the tail of a transcript once and finds the ended turn's usage, off the main thread. */
 export async function readTurnUsage(input: TurnUsageInput): Promise<HarnessTurn | null> {
   const lines = await readTailLines(input.transcript);
-  if (input.ended) return input.harness === 'claude' && claudeLastTurnEnded(lines) ? claudeTurnUsage(lines) : null;
-  return input.harness === 'claude' ? claudeTurnUsage(lines, input.turn) : codexTurnUsage(lines, input.turn);
+  const usage = HARNESSES[input.harness].usage;
+  if (input.ended) return usage?.lastEnded?.(lines) ?? null;
+  return usage?.fromTranscript?.(lines, input.turn) ?? null;
 }

@@ -4,12 +4,9 @@ import type { Config, Harness } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
 import type { AgentRecord } from './agent-record.js';
 import { AgentError } from './agent-error.js';
-import { checkHarnessProgram, planLaunch, startNote, type LaunchContext } from './harness/index.js';
-import { conversationExists } from './claude-config/conversations.js';
-import { locateClaudeHome } from './claude-config/locate.js';
-import { codexSessionExists, locateCodexSessions } from './codex-config/sessions.js';
-import { trustWorkspace } from './claude-config/trust.js';
-import { writePlannedFiles } from './harness/plan-files.js';
+import { checkHarnessProgram, planLaunch, startNote, type LaunchContext } from '../harnesses/launch.js';
+import { HARNESSES } from '../harnesses/index.js';
+import { writePlannedFiles } from '../harnesses/plan-files.js';
 import { agentEnv, resolveAgent } from './resolve.js';
 import { sessionName } from './session-name.js';
 import type { Workspaces } from './workspaces.js';
@@ -52,7 +49,7 @@ export class Launcher implements AgentLauncher {
     const r = resolveAgent(record, this.deps.config(), this.deps.paths.home);
     const why = r.templateError ?? r.environmentError;
     if (why) throw new AgentError('invalid', `cannot start ${record.name}: ${why}`);
-    if (r.harness === 'shell' && !r.command)
+    if (HARNESSES[r.harness].runsCommandLine && !r.command)
       throw new AgentError('invalid', `cannot start ${record.name}: template "${r.template}" has no command`);
     const env = agentEnv(record, r, this.deps.config());
     const program = checkHarnessProgram(r.harness, r.command, env.PATH ?? this.deps.baseEnv.PATH ?? '');
@@ -71,21 +68,13 @@ export class Launcher implements AgentLauncher {
     const agentDir = path.join(this.deps.paths.stateDir, 'agents', record.name);
     fs.mkdirSync(agentDir, { recursive: true, mode: 0o700 });
     const env = agentEnv(record, r, config);
-    let resumeSessionId: string | undefined;
-    if (r.harness === 'claude') {
-      const claude = locateClaudeHome(env, this.deps.baseEnv);
-      trustWorkspace(claude.configFile, r.workspace);
-      if (opts.resume && record.session_id && conversationExists(claude.projectsDir, record.session_id))
-        resumeSessionId = record.session_id;
-    } else if (r.harness === 'codex') {
-      // Without a rollout for it, `resume --last` (planCodex) finds the workspace's latest session or starts afresh.
-      if (
-        opts.resume &&
-        record.session_id &&
-        codexSessionExists(locateCodexSessions(env, this.deps.baseEnv), record.session_id)
-      )
-        resumeSessionId = record.session_id;
-    } else if (opts.resume && record.session_id) resumeSessionId = record.session_id;
+    const adapter = HARNESSES[r.harness];
+    const home = { env, baseEnv: this.deps.baseEnv };
+    adapter.beforeLaunch?.(home, r.workspace);
+    const resumeSessionId =
+      opts.resume && record.session_id && (adapter.canResume?.(home, record.session_id) ?? true)
+        ? record.session_id
+        : undefined;
     const { baseUrl, ...leo } = this.deps.leo;
     const plan = planLaunch(r.harness, {
       agent: record.name,

@@ -12,7 +12,7 @@ import { AgentError, stayingDown } from './agent-error.js';
 import type { AgentRecord } from './agent-record.js';
 import type { AgentStore } from './agent-store.js';
 import { MAX_CONSECUTIVE_CRASHES, crashDelay, nextConsecutive } from './crash-backoff.js';
-import { exitDetail, paneLines } from '../delivery/screen/screen.js';
+import { exitDetail, paneLines } from '../harnesses/screen.js';
 import type { AgentLauncher } from './launcher.js';
 import { displayName, resolveAgent, resolveAppearance, type ResolvedAgent } from './resolve.js';
 import { FormerNames } from './former-names.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline/promises';
-import { checkHarnessProgram } from '../agents/harness/program.js';
+import { checkHarnessProgram } from '../harnesses/program.js';
 import { INIT_HARNESSES, initialConfig, type Installed } from '../config/init-template.js';
 import { resolvePaths } from '../core/home.js';
 

@@ -18,7 +18,7 @@ import type { Logger } from '../core/logger.js';
 import { Deliverer } from '../delivery/deliverer.js';
 import type { PendingLimit } from '../chat/threads/pending-limit.js';
 import { tmuxPasteRoute } from '../delivery/tmux-paste.js';
-import { screenReader } from '../delivery/screen/screen.js';
+import { screenReader } from '../harnesses/screen.js';
 import { answerStartupDialogs } from '../delivery/startup-dialogs.js';
 import { pressKeys } from '../delivery/dialog-answers.js';
 import type { AgentTerminal } from '../delivery/permission-dialog.js';

@@ -10,13 +10,12 @@ import { AskService } from '../chat/asks/asks.js';
 import { PermissionPrompts } from '../chat/permissions/permission-prompts.js';
 import { DialogWatch } from '../chat/permissions/dialog-watch.js';
 import type { AgentTerminal } from '../delivery/permission-dialog.js';
-import { CODEX_DECISIONS } from '../agents/harness/codex.js';
-import { CLAUDE_DECISIONS, type DecisionFormat } from '../wire/permission.js';
-import { OPENCODE_DECISIONS } from '../agents/harness/opencode-plugin/protocol.js';
+import { CLAUDE_DECISIONS } from '../harnesses/claude/decisions.js';
+import { adapterOf } from '../harnesses/index.js';
 import { ReminderService } from '../chat/reminders/reminders.js';
 import { ReplyWatch } from '../chat/replies/reply-watch.js';
 import { ReplyStore } from '../chat/replies/reply-store.js';
-import { transcriptFormat } from '../chat/replies/transcript.js';
+import { transcriptFormat } from '../harnesses/transcript-format.js';
 import { AttachmentPruner } from '../chat/attachments/attachment-pruner.js';
 import { displayName } from '../agents/resolve.js';
 import type { Message } from '../wire/message.js';
@@ -42,7 +41,7 @@ import type { WorkerPool } from '../pool/worker-pool.js';
 import type { ChatStore } from '../chat/threads/chat-store.js';
 import type { ThreadNotes } from '../chat/threads/thread-notes.js';
 import { AttachmentStore } from '../chat/attachments/attachments.js';
-import type { Config, Harness } from '../config/schema.js';
+import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
 import path from 'node:path';
 import type { Deliverer } from '../delivery/deliverer.js';
@@ -93,15 +92,6 @@ export function transcriptionLanes(poolThreads: number): number {
 }
 
 /** Builds Leo Chat's thread store and service over the agents domain, and registers /api/v1/chat. */
-/**
- * How each harness's permission hook reads chat's answer: Leo's opencode plugin applies opencode's own reply, Codex
- * reads Claude's JSON but shows its dialog only after the hook; Claude's decision JSON for the rest.
- */
-const PROMPT_DECISIONS: Partial<Record<Harness, DecisionFormat>> = {
-  codex: CODEX_DECISIONS,
-  opencode: OPENCODE_DECISIONS,
-};
-
 export async function wireChat(d: ChatWiringDeps) {
   const { store } = d;
   /** chat.enabled: read wherever chat would serve, deliver or post, so a reload turns it on or off at once. */
@@ -246,7 +236,7 @@ export async function wireChat(d: ChatWiringDeps) {
       questionMs: d.config().chat.question_timeout,
     }),
     onStored: push,
-    decisions: (agent) => PROMPT_DECISIONS[d.supervisor.get(agent).harness as Harness] ?? CLAUDE_DECISIONS,
+    decisions: (agent) => adapterOf(d.supervisor.get(agent).harness)?.decisions ?? CLAUDE_DECISIONS,
     terminal: d.terminal,
     dialogs: new DialogWatch({ terminal: d.terminal }),
   });

@@ -18,6 +18,7 @@ import { runPaths } from '../tasks/task-launch.js';
 import { TaskRunner } from '../tasks/task-runner.js';
 import type { TurnMeter } from '../tasks/run-usage.js';
 import { TaskScheduler } from '../tasks/scheduler.js';
+import { adapterOf } from '../harnesses/index.js';
 
 export interface TasksWiringDeps {
   app: FastifyInstance;
@@ -60,7 +61,7 @@ export async function wireTasks(d: TasksWiringDeps) {
     start: (a) => d.supervisor.start(a),
     isRunning: (a) => d.supervisor.isRunning(a),
     deliver: (a, text) => d.deliverer.deliver(a, text),
-    reportsTurnEnd: (a) => d.supervisor.list().find((x) => x.name === a)?.harness === 'claude',
+    reportsTurnEnd: (a) => adapterOf(d.supervisor.list().find((x) => x.name === a)?.harness)?.reportsTurnEnd === true,
     ownerOf: (task) => cards.ownerOf(task).agent,
   });
   const runner = new TaskRunner({

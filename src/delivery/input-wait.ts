@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NeedsInputHold } from '../wire/fleet.js';
-import type { Screen } from './screen/screen.js';
+import type { Screen } from '../harnesses/screen.js';
 import { DeliveryTimeout } from './deliverer.js';
 import { DialogAnswers } from './dialog-answers.js';
 

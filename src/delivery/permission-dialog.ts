@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PermissionKeys, Screen } from './screen/screen.js';
+import type { PermissionKeys, Screen } from '../harnesses/screen.js';
 
 /** One look at an agent's terminal: the pane as captured, and what its screen reader makes of it. */
 export interface TerminalLook {

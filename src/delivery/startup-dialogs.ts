@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Screen } from './screen/screen.js';
+import type { Screen } from '../harnesses/screen.js';
 import { INPUT_POLL_MS } from './input-wait.js';
 import { DialogAnswers } from './dialog-answers.js';
 

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sessionName } from '../agents/session-name.js';
 import type { NeedsInputHold } from '../wire/fleet.js';
 import type { DeliveryRoute } from './deliverer.js';
-import type { Screen, ScreenReader } from './screen/screen.js';
+import type { Screen, ScreenReader } from '../harnesses/screen.js';
 import { HoldNotes, waitForInput, waitWhilePromptOpen, type InputWait } from './input-wait.js';
 import { inertText } from '../tmux/inert-text.js';
 import { pressKeys } from './dialog-answers.js';

@@ -6,9 +6,9 @@ import { ffprobeBeside, probe, resolveProgram } from '../native/programs.js';
 import BetterSqlite3 from 'better-sqlite3';
 import { schemaVersion } from '../store/migrate.js';
 import { migrations } from '../store/migrations.js';
-import { checkHarnessProgram } from '../agents/harness/program.js';
-import type { Harness } from '../agents/harness/types.js';
-import { checkHarnessLogin } from './harness-login.js';
+import { checkHarnessProgram, cliHarnesses } from '../harnesses/program.js';
+import type { Harness } from '../harnesses/types.js';
+import { checkHarnessLogin } from '../harnesses/login.js';
 
 /** One check's verdict; GET /api/v1/daemon carries the daemon's own (its PATH, its environment). */
 export const CheckResult = z.object({
@@ -70,7 +70,7 @@ export async function runChecks(ctx: DoctorContext): Promise<CheckResult[]> {
       SETUP,
     ),
     checkWhisperModel(cfg),
-    ...(['claude', 'codex', 'opencode'] as const).flatMap((h) => {
+    ...cliHarnesses().flatMap((h) => {
       const cli = checkHarness(h, cfg, ctx.envPath ?? process.env.PATH ?? '');
       const login = checkHarnessLogin(h, templateEnvs(h, cfg, ctx.env ?? process.env), ctx.home);
       return login ? [cli, login] : [cli];
@@ -236,7 +236,7 @@ function schemaVersionOf(file: string): number {
  * else the daemon's. Required when a template uses the harness (its agents cannot start without it); otherwise only
  * reported.
  */
-export function checkHarness(harness: Exclude<Harness, 'shell'>, cfg: Config | null, daemonPath: string): CheckResult {
+export function checkHarness(harness: Harness, cfg: Config | null, daemonPath: string): CheckResult {
   const users = templatesUsing(harness, cfg);
   const name = `${harness} CLI`;
   if (!users.length) {

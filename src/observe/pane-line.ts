@@ -1,10 +1,10 @@
 /**
  * The pane line behind current_action.detail: the last non-empty line of a captured pane that is not the harness's
- * own furniture (pane-chrome.ts), reduced to plain display text. Pure; the input is whatever an agent's harness
+ * own furniture (harnesses/chrome.ts), reduced to plain display text. Pure; the input is whatever an agent's harness
  * printed, so nothing in it is trusted.
  */
 import type { Harness } from '../config/schema.js';
-import { withoutChrome } from './pane-chrome.js';
+import { withoutChrome } from '../harnesses/chrome.js';
 
 export const PANE_LINE_MAX = 120;
 

@@ -1,3 +1,4 @@
+import { adapterOf } from '../harnesses/index.js';
 import type {
   LlmSettings,
   NewSessionMessage,
@@ -95,7 +96,7 @@ export interface ChatEngine {
   runTurn(input: TurnInput): Promise<TurnResult>;
 }
 
-/** A chat-enabled agent's engine: its template's `chat.engine`, else claude-cli for a claude harness, else openai. */
+/** A chat-enabled agent's engine: its template's `chat.engine`, else its harness's default, else openai. */
 export function chatEngineFor(configured: ChatEngine['name'] | undefined, harness: string): ChatEngine['name'] {
-  return configured ?? (harness === 'claude' ? 'claude-cli' : 'openai');
+  return configured ?? adapterOf(harness)?.defaultChatEngine ?? 'openai';
 }

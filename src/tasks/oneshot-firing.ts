@@ -1,4 +1,4 @@
-import { headlessFailure } from '../agents/harness/headless.js';
+import { headlessFailure } from '../harnesses/headless.js';
 import { logNotStarted, runOneshot, type OneshotResult } from './oneshot-runner.js';
 import { prepareOneshot, resolveTask, runPaths, type OneshotRequest, type RunValues } from './task-launch.js';
 

@@ -2,12 +2,12 @@
 // its own process group, so a timeout or an interrupt ends everything it started, not just the first process. Output
 // goes straight to the run's log file (never through this process), and the tail of it explains a failure. Real time
 // throughout: this runs in the daemon and in `leo run`'s own process, and the waits are on real processes.
-import { writePlannedFiles } from '../agents/harness/plan-files.js';
+import { writePlannedFiles } from '../harnesses/plan-files.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PlannedFile } from '../agents/harness/types.js';
+import type { PlannedFile } from '../harnesses/types.js';
 import { endProcessGroup } from '../core/process-group.js';
 import { rfc3339 } from '../core/time.js';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { RUN_STOPS_FILE } from '../agents/harness/headless.js';
+import { RUN_STOPS_FILE } from '../harnesses/headless.js';
 import type { Harness } from '../config/schema.js';
 
 /** What meters a turn from its Stop payload (the UsageMeter). */

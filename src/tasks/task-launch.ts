@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { Config, Harness, TaskConfig } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
-import { planHeadless } from '../agents/harness/headless.js';
-import type { LaunchPlan } from '../agents/harness/types.js';
+import { planHeadless } from '../harnesses/headless.js';
+import { HARNESSES } from '../harnesses/index.js';
+import type { LaunchPlan } from '../harnesses/types.js';
 import { agentEnv, resolveAgent } from '../agents/resolve.js';
 
 /** The values a firing resolves (defaults → template → task), carried on every one of its run events. */
@@ -90,7 +91,7 @@ export function prepareOneshot(o: OneshotRequest): OneshotLaunch {
   const r = resolveTask(o.config, o.task, task, o.paths.home);
   const why = r.templateError ?? r.environmentError;
   if (why) throw new Error(why);
-  if (r.harness === 'shell' && !r.command) throw new Error('a shell task needs a command');
+  if (HARNESSES[r.harness].runsCommandLine && !r.command) throw new Error(`a ${r.harness} task needs a command`);
   const { dir, logPath } = runPaths(o.paths, o.task, o.runId);
   const plan = planHeadless(r.harness, {
     agent: o.owner,

@@ -3,7 +3,8 @@ import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
 import type { Harness } from '../config/schema.js';
 import type { TurnUsageInput } from '../../workers/turn-usage.js';
-import { opencodeTurnUsage } from './opencode-usage.js';
+import type { TurnUsageReader } from '../harnesses/adapter.js';
+import { HARNESSES } from '../harnesses/index.js';
 import { pricedUsage, type ModelPrices } from './pricing.js';
 import { addTurn, emptyTotals, type AgentUsageEvent, type HarnessTurn, type UsageTotals } from '../wire/usage.js';
 import type { DayUsage, UsageStore } from './usage-store.js';
@@ -49,10 +50,11 @@ export class UsageMeter {
 
   /** A Stop hook of `agent`, whose harness is `harness` (null: an agent Leo does not know, which counts nothing). */
   async onStop(agent: string, harness: Harness | null, payload: Record<string, unknown>): Promise<void> {
-    if (harness === null || harness === 'shell') return;
+    const usage = harness === null ? undefined : HARNESSES[harness].usage;
+    if (harness === null || !usage) return;
     let turn: HarnessTurn | null;
     try {
-      turn = await this.readTurn(harness, payload);
+      turn = await this.readTurn(harness, usage, payload);
     } catch (err) {
       this.deps.logger.warn({ agent, err: (err as Error).message }, 'turn usage unreadable');
       return;
@@ -63,10 +65,10 @@ export class UsageMeter {
   /**
    * At start-up: the last turn of an agent's transcript, in case its Stop found the daemon down. Only a turn the
    * transcript shows ended is read (one still running is counted by its own Stop), and a turn already counted adds
-   * nothing (the turn's key). Claude's transcripts only.
+   * nothing (the turn's key). Only for a harness whose transcript shows a turn ended (Claude's).
    */
   async catchUp(agent: string, harness: Harness, transcript: string): Promise<void> {
-    if (harness !== 'claude') return;
+    if (!HARNESSES[harness].usage?.lastEnded) return;
     try {
       const turn = await this.deps.read({ harness, transcript, ended: true });
       if (turn) this.count(agent, harness, turn);
@@ -75,7 +77,7 @@ export class UsageMeter {
     }
   }
 
-  private count(agent: string, harness: Exclude<Harness, 'shell'>, turn: HarnessTurn): void {
+  private count(agent: string, harness: Harness, turn: HarnessTurn): void {
     const usage = pricedUsage(turn, this.deps.prices());
     const stored = this.deps.store.record({
       agent,
@@ -97,11 +99,11 @@ export class UsageMeter {
     } satisfies AgentUsageEvent);
   }
 
-  private readTurn(harness: Exclude<Harness, 'shell'>, payload: Record<string, unknown>) {
-    if (harness === 'opencode') return Promise.resolve(opencodeTurnUsage(payload));
+  private readTurn(harness: Harness, usage: TurnUsageReader, payload: Record<string, unknown>) {
+    if (usage.fromStop) return Promise.resolve(usage.fromStop(payload));
     if (typeof payload.transcript_path !== 'string') return Promise.resolve(null);
     // The turn the Stop ended, as each harness names it: Claude's prompt_id, Codex's turn_id.
-    const turn = harness === 'claude' ? payload.prompt_id : payload.turn_id;
+    const turn = usage.turnField === undefined ? undefined : payload[usage.turnField];
     return this.deps.read({
       harness,
       transcript: payload.transcript_path,

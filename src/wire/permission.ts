@@ -5,8 +5,8 @@ import { showInvisibles } from './visible-text.js';
 
 /**
  * Permission prompts (leo-chat.md, "Permission prompts"): what Claude's PermissionRequest hook (or Leo's opencode
- * plugin, in the same shape) hands Leo, the line a prompt shows, the allow/deny answer, and the decision JSON Claude
- * reads back. Pure.
+ * plugin, in the same shape) hands Leo, the line a prompt shows, the allow/deny answer, and the shape of the decision
+ * a harness reads back (each harness's own is its adapter's `decisions`, e.g. src/harnesses/claude/decisions.ts). Pure.
  */
 
 /** Claude's PermissionRequest hook input, as far as Leo reads it; Claude adds fields Leo ignores. */
@@ -137,35 +137,6 @@ export interface DecisionFormat {
    */
   hookOutlivesDeadline?: true;
 }
-
-/** The hook output that closes Claude's dialog with "allow", optionally replacing the tool's input. */
-export function allowOutput(updatedInput?: Record<string, unknown>): string {
-  return decisionOutput({ behavior: 'allow', ...(updatedInput ? { updatedInput } : {}) });
-}
-
-/** The hook output that refuses the tool; the message is what Claude reads as the reason. */
-export function denyOutput(reason: string): string {
-  const message = reason ? `Denied from Leo Chat: ${reason}` : 'Denied from Leo Chat';
-  return decisionOutput({ behavior: 'deny', message });
-}
-
-function decisionOutput(decision: Record<string, unknown>): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } });
-}
-
-/**
- * Claude's suggestions, each kept for this session only: "Allow for this session" must not write the rule into the
- * project's settings, which a suggestion's own destination (localSettings) would.
- */
-export function sessionPermissions(suggestions: readonly Record<string, unknown>[]): Record<string, unknown>[] {
-  return suggestions.map((s) => ({ ...s, destination: 'session' }));
-}
-
-export const CLAUDE_DECISIONS: DecisionFormat = {
-  allow: allowOutput,
-  deny: denyOutput,
-  allowSession: (updatedPermissions) => decisionOutput({ behavior: 'allow', updatedPermissions }),
-};
 
 function cut(s: string, max: number): string {
   const chars = [...s];

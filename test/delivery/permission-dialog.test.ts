@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answerPermissionDialog, type AgentTerminal } from '../../src/delivery/permission-dialog.js';
-import type { Screen } from '../../src/delivery/screen/screen.js';
+import type { Screen } from '../../src/harnesses/screen.js';
 
 const TIMING = { takeMs: 60, pollMs: 10, attempts: 3 };
 const dialog = (what: string): Screen => ({

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Screen } from '../../src/delivery/screen/screen.js';
+import type { Screen } from '../../src/harnesses/screen.js';
 import { answerStartupDialogs } from '../../src/delivery/startup-dialogs.js';
 
 const TRUST: Screen = {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ENTER_ATTEMPTS, pasteAndSubmit, type PasteTarget } from '../../src/delivery/tmux-paste.js';
 import type { NeedsInputHold } from '../../src/wire/fleet.js';
-import type { Screen } from '../../src/delivery/screen/screen.js';
+import type { Screen } from '../../src/harnesses/screen.js';
 
 /**
  * A program whose screen Leo cannot read, seen through its cursor's line: it takes the line only at the n-th Enter

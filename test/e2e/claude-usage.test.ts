@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { leoInstructions } from '../../src/agents/instructions/leo-instructions.js';
+import { leoInstructions } from '../../src/harnesses/instructions.js';
 import { isAgentTurn, lastUserMessage, mentions } from '../helpers/anthropic-server.js';
 import { MODEL, startClaudeAgent } from '../helpers/claude-agent.js';
 import { request } from '../helpers/http.js';

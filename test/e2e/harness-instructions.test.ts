@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { leoInstructions } from '../../src/agents/instructions/leo-instructions.js';
+import { leoInstructions } from '../../src/harnesses/instructions.js';
 import { startHarnessAgent } from '../helpers/harness-agent.js';
 import type { TestDaemon } from '../helpers/daemon.js';
 import { until } from '../helpers/wait.js';

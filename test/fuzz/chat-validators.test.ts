@@ -12,7 +12,7 @@ import {
   type AskSource,
 } from '../../src/wire/ask-input.js';
 import { ASK_TEXT_MAX_CHARS, answerSummaryLine, validateAnswer, type AnswerBody } from '../../src/wire/ask-answer.js';
-import { parseTranscriptLines } from '../../src/chat/replies/transcript.js';
+import { parseTranscriptLines } from '../../src/harnesses/claude/transcript.js';
 import { ReminderError, parseReminderTime } from '../../src/chat/reminders/reminders.js';
 import { TaskRun } from '../../src/wire/fleet.js';
 import { TASK_RUN_LIMITS, normalizeTaskRunEvent } from '../../src/tasks/task-run-ingress.js';

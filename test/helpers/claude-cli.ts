@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { claudeOnboardingSeed } from '../../src/agents/harness/claude.js';
+import { claudeOnboardingSeed } from '../../src/harnesses/claude/plan.js';
 import { findCli, harnessTemplateConfig } from './pinned-cli.js';
 import { removeSandbox } from './strays.js';
 

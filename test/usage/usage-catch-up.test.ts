@@ -9,7 +9,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { EventBus } from '../../src/events/bus.js';
 import { openDatabase } from '../../src/store/database.js';
-import { claudeLastTurnEnded } from '../../src/usage/claude-usage.js';
+import { claudeLastTurnEnded } from '../../src/harnesses/claude/usage.js';
 import { UsageMeter } from '../../src/usage/usage-meter.js';
 import { UsageStore } from '../../src/usage/usage-store.js';
 import { readTurnUsage } from '../../workers/turn-usage.js';

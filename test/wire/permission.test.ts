@@ -2,14 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   SUMMARY_MAX_CHARS,
-  CLAUDE_DECISIONS,
   PermissionRequestPayload,
-  allowOutput,
-  denyOutput,
-  sessionPermissions,
   summarizePermission,
   validatePermissionAnswer,
 } from '../../src/wire/permission.js';
+import { CLAUDE_DECISIONS, allowOutput, denyOutput, sessionPermissions } from '../../src/harnesses/claude/decisions.js';
 
 describe('summarizePermission', () => {
   it('shows the command for Bash (with its description), the path, URL or query for the tools that have one', () => {

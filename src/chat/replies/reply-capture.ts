@@ -3,8 +3,8 @@
  * (leo-chat.md, Replies). Pure: the caller reads the transcript (transcript.ts) when the agent's Stop hook fires, or
  * when the daemon starts and catches up on turns that ended while it was down.
  */
-import { CODEX_TURN_END } from './codex-rollout.js';
-import { INTERRUPTED, TURN_ENDED, type TranscriptEntry } from './transcript-entry.js';
+import { CODEX_TURN_END } from '../../harnesses/codex/rollout.js';
+import { INTERRUPTED, TURN_ENDED, type TranscriptEntry } from '../../harnesses/transcript-entry.js';
 
 export type CaptureResult =
   | { kind: 'reply'; text: string }

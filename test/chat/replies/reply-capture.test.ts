@@ -12,7 +12,7 @@ import {
   parseTranscriptLines,
   readTranscriptTail,
   type TranscriptEntry,
-} from '../../../src/chat/replies/transcript.js';
+} from '../../../src/harnesses/claude/transcript.js';
 import { transcriptFixture as fixture } from '../../helpers/transcripts.js';
 
 const line = (o: unknown) => JSON.stringify(o);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ReplyStore } from '../../../src/chat/replies/reply-store.js';
 import { ReplyWatch } from '../../../src/chat/replies/reply-watch.js';
-import type { TranscriptFormat } from '../../../src/chat/replies/transcript.js';
+import type { TranscriptFormat } from '../../../src/harnesses/transcript-format.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { openDatabase, type Database } from '../../../src/store/database.js';

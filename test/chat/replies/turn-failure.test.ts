@@ -3,16 +3,16 @@
 // posts for it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseRolloutLines } from '../../../src/chat/replies/codex-rollout.js';
+import { parseRolloutLines } from '../../../src/harnesses/codex/rollout.js';
 import { captureReplies, type CaptureResult } from '../../../src/chat/replies/reply-capture.js';
-import { readTranscriptTail, type TranscriptEntry } from '../../../src/chat/replies/transcript.js';
+import { readTranscriptTail, type TranscriptEntry } from '../../../src/harnesses/claude/transcript.js';
 import { failedTurnNote, failureReason, INTERRUPTED_NOTE } from '../../../src/chat/replies/turn-failure.js';
 import {
   transcriptEntries,
   transcriptLines,
   type OcMessage,
-} from '../../../src/agents/harness/opencode-plugin/session-log.js';
-import { parseTranscriptLines } from '../../../src/chat/replies/transcript.js';
+} from '../../../src/harnesses/opencode/opencode-plugin/session-log.js';
+import { parseTranscriptLines } from '../../../src/harnesses/claude/transcript.js';
 import { transcriptFixture as fixture } from '../../helpers/transcripts.js';
 import fs from 'node:fs';
 

@@ -1,0 +1,35 @@
+// Claude Code: everything Leo knows about it, as its row of the harness table.
+import type { HarnessAdapter } from '../adapter.js';
+import { claudeChrome } from './chrome.js';
+import { conversationExists } from './conversations.js';
+import { CLAUDE_DECISIONS } from './decisions.js';
+import { claudeHeadless } from './headless.js';
+import { locateClaudeHome } from './home.js';
+import { claudeLogin } from './login.js';
+import { planClaude } from './plan.js';
+import { readClaudeScreen } from './screen.js';
+import { parseTranscriptLines } from './transcript.js';
+import { trustWorkspace } from './trust.js';
+import { claudeLastTurnEnded, claudeTurnUsage } from './usage.js';
+
+export const claude: HarnessAdapter = {
+  plan: planClaude,
+  headless: claudeHeadless,
+  program: { bin: 'claude', install: 'npm install -g @anthropic-ai/claude-code' },
+  login: claudeLogin,
+  beforeLaunch: (home, workspace) =>
+    void trustWorkspace(locateClaudeHome(home.env, home.baseEnv).configFile, workspace),
+  canResume: (home, id) => conversationExists(locateClaudeHome(home.env, home.baseEnv).projectsDir, id),
+  screen: readClaudeScreen,
+  chrome: claudeChrome,
+  transcriptFormat: 'claude',
+  parseTranscript: parseTranscriptLines,
+  usage: {
+    turnField: 'prompt_id',
+    fromTranscript: claudeTurnUsage,
+    lastEnded: (lines) => (claudeLastTurnEnded(lines) ? claudeTurnUsage(lines) : null),
+  },
+  decisions: CLAUDE_DECISIONS,
+  reportsTurnEnd: true,
+  defaultChatEngine: 'claude-cli',
+};

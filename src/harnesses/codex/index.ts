@@ -1,0 +1,29 @@
+// Codex: everything Leo knows about it, as its row of the harness table.
+import type { HarnessAdapter } from '../adapter.js';
+import { codexChrome } from './chrome.js';
+import { CODEX_DECISIONS } from './decisions.js';
+import { codexHeadless, codexHeadlessFailure } from './headless.js';
+import { codexLogin } from './login.js';
+import { planCodex } from './plan.js';
+import { parseRolloutLines } from './rollout.js';
+import { readCodexScreen } from './screen.js';
+import { codexSessionExists, locateCodexSessions } from './sessions.js';
+import { codexTurnUsage } from './usage.js';
+
+export const codex: HarnessAdapter = {
+  plan: planCodex,
+  headless: codexHeadless,
+  headlessFailure: codexHeadlessFailure,
+  program: { bin: 'codex', install: 'npm install -g @openai/codex' },
+  login: codexLogin,
+  // Without a rollout for it, `resume --last` (planCodex) finds the workspace's latest session or starts afresh.
+  canResume: (home, id) => codexSessionExists(locateCodexSessions(home.env, home.baseEnv), id),
+  screen: readCodexScreen,
+  chrome: codexChrome,
+  transcriptFormat: 'codex',
+  parseTranscript: parseRolloutLines,
+  usage: { turnField: 'turn_id', fromTranscript: codexTurnUsage },
+  decisions: CODEX_DECISIONS,
+  reportsTurnEnd: false,
+  defaultChatEngine: 'openai',
+};

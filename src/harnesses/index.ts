@@ -1,0 +1,14 @@
+// HARNESSES: the harness table, one row per CLI Leo runs (docs/HARNESSES.md says how to add one).
+import type { HarnessAdapter } from './adapter.js';
+import { claude } from './claude/index.js';
+import { codex } from './codex/index.js';
+import { opencode } from './opencode/index.js';
+import { shell } from './shell/index.js';
+import type { Harness } from './types.js';
+
+export const HARNESSES: Record<Harness, HarnessAdapter> = { claude, codex, opencode, shell };
+
+/** The adapter of a harness named by a record or a payload (a string read from disk), or null for a name Leo lacks. */
+export function adapterOf(harness: string | undefined): HarnessAdapter | null {
+  return harness !== undefined && Object.hasOwn(HARNESSES, harness) ? HARNESSES[harness as Harness] : null;
+}

@@ -1,0 +1,15 @@
+// Any other program: the template's command line, with Leo's environment and nothing read back but its pane. Its
+// transcript (a script may run Claude with its own hooks) is read as Claude's, and its permission hook answered so.
+import { CLAUDE_DECISIONS } from '../claude/decisions.js';
+import type { HarnessAdapter } from '../adapter.js';
+import { planShell } from './plan.js';
+
+export const shell: HarnessAdapter = {
+  plan: planShell,
+  headless: (_ctx, interactive) => interactive,
+  runsCommandLine: true,
+  transcriptFormat: 'claude',
+  decisions: CLAUDE_DECISIONS,
+  reportsTurnEnd: false,
+  defaultChatEngine: 'openai',
+};

@@ -1,0 +1,31 @@
+// The harness table: every row a caller may meet is whole, and a name Leo does not know reads as no adapter.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { HARNESSES as NAMES } from '../../src/config/schema.js';
+import { adapterOf, HARNESSES } from '../../src/harnesses/index.js';
+import { transcriptFormat, transcriptParser } from '../../src/harnesses/transcript-format.js';
+
+describe('HARNESSES', () => {
+  it('has one row per harness the config accepts', () => {
+    assert.deepEqual(Object.keys(HARNESSES).sort(), [...NAMES].sort());
+  });
+
+  it('finds a row by a name read from a record, and none for a name it lacks', () => {
+    for (const h of NAMES) assert.equal(adapterOf(h), HARNESSES[h]);
+    assert.equal(adapterOf('toString'), null);
+    assert.equal(adapterOf('gemini'), null);
+    assert.equal(adapterOf(undefined), null);
+  });
+
+  it("reads every harness's transcript with a reader it has, and an unknown one's as Claude's", () => {
+    for (const h of NAMES) assert.equal(typeof transcriptParser(transcriptFormat(h)), 'function', h);
+    assert.equal(transcriptFormat('gemini'), 'claude');
+  });
+
+  it('gives every CLI with a program of its own a login check, and a command-line harness neither', () => {
+    for (const [h, a] of Object.entries(HARNESSES)) {
+      assert.equal(a.login !== undefined, a.program !== undefined, h);
+      if (a.runsCommandLine) assert.equal(a.program, undefined, h);
+    }
+  });
+});
