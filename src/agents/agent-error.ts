@@ -1,13 +1,22 @@
-/** Why an agent operation was refused, in terms the HTTP layer maps to a status (404, 409, 400, 500). */
+import { LeoError } from '../core/leo-error.js';
+
+/** Why an agent operation was refused; each kind is a status (404, 409, 400, 500). */
 export type AgentErrorKind = 'not_found' | 'conflict' | 'invalid' | 'config_unavailable';
 
-export class AgentError extends Error {
+const STATUS: Record<AgentErrorKind, number> = { not_found: 404, conflict: 409, invalid: 400, config_unavailable: 500 };
+
+export class AgentError extends LeoError {
   constructor(
     readonly kind: AgentErrorKind,
     message: string,
     readonly field?: string,
   ) {
-    super(message);
+    super(
+      STATUS[kind],
+      message,
+      kind === 'config_unavailable' ? 'config_unavailable' : undefined,
+      field ? { field } : undefined,
+    );
     this.name = 'AgentError';
   }
 }

@@ -1,9 +1,8 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
-import { parseInput } from '../http/validate.js';
 import { AgentName } from '../wire/names.js';
 import type { HookRouter } from './hook-router.js';
 
@@ -25,7 +24,7 @@ const HookParams = z.object({ event: HookEvent });
 /** What `leo hook` prints for the harness, when a handler has something to say (hook-router.ts). */
 const HookAnswer = z.object({ output: z.string().optional() });
 
-export const hookRoutes: FastifyPluginAsync<{ router: HookRouter }> = async (app, { router }) => {
+export const hookRoutes: FastifyPluginAsyncZod<{ router: HookRouter }> = async (app, { router }) => {
   app.post(
     '/hooks/:event',
     {
@@ -34,15 +33,13 @@ export const hookRoutes: FastifyPluginAsync<{ router: HookRouter }> = async (app
       schema: { params: HookParams, body: HookBody, response: { 200: okOf(HookAnswer) } },
     },
     async (req, reply) => {
-      const { event } = parseInput(HookParams, req.params, 'params');
-      const body = parseInput(HookBody, req.body, 'body');
       const gone = new AbortController();
       const onClose = () => {
         if (!reply.raw.writableFinished) gone.abort();
       };
       reply.raw.on('close', onClose);
       try {
-        return ok(await router.dispatch(event, body, gone.signal));
+        return ok(await router.dispatch(req.params.event, req.body, gone.signal));
       } finally {
         reply.raw.off('close', onClose);
       }

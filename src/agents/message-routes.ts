@@ -1,12 +1,10 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
-import { parseInput } from '../http/validate.js';
 import { DeliveryError } from '../delivery/deliverer.js';
 import { isSessionGone } from '../tmux/tmux.js';
-import { AgentError } from './agent-error.js';
 import { AgentName } from '../wire/names.js';
 
 export const AgentMessageBody = z.strictObject({ to: AgentName, text: z.string().min(1).max(100_000) });
@@ -28,7 +26,7 @@ export interface MessageRoutesDeps {
  * Agent-to-agent messages (agent token, sender's name in the path) and operator messages to an agent. The bus and
  * /state announce only who and when, never the text.
  */
-export const messageRoutes: FastifyPluginAsync<MessageRoutesDeps> = async (app, deps) => {
+export const messageRoutes: FastifyPluginAsyncZod<MessageRoutesDeps> = async (app, deps) => {
   const send = async (from: string | undefined, to: string, text: string) => {
     const body = from ? `[Leo] Message from agent ${from}:\n${text}` : text;
     try {
@@ -37,39 +35,32 @@ export const messageRoutes: FastifyPluginAsync<MessageRoutesDeps> = async (app, 
       throw deliveryHttpError(to, err);
     }
     deps.announce(from, to);
-    return ok({ delivered: true, to });
+    return ok({ delivered: true as const, to });
   };
 
-  const sending = (body: z.ZodType) => ({ params: NameParams, body, response: { 200: okOf(MessageDelivered) } });
+  const sending = <B extends z.ZodType>(body: B) => ({
+    params: NameParams,
+    body,
+    response: { 200: okOf(MessageDelivered) },
+  });
   const fromAgent = { config: { access: Access.agent }, schema: sending(AgentMessageBody) };
   app.post('/api/agent/:name/message', fromAgent, async (req) => {
-    const from = parseInput(NameParams, req.params, 'params').name;
-    const body = parseInput(AgentMessageBody, req.body, 'body');
-    return send(from, body.to, body.text);
+    return send(req.params.name, req.body.to, req.body.text);
   });
 
   const fromOperator = { config: { access: Access.operator }, schema: sending(OperatorMessageBody) };
   app.post('/api/v1/agents/:name/message', fromOperator, async (req) => {
-    const to = parseInput(NameParams, req.params, 'params').name;
-    const body = parseInput(OperatorMessageBody, req.body, 'body');
-    return send(undefined, to, body.text);
+    return send(undefined, req.params.name, req.body.text);
   });
 };
 
 /**
- * A refused or failed delivery as the caller should see it. The agent not being there to type into (no session, or
- * its session ended while Leo typed) is a 409 the sender can act on; the agent never showing an input box in time is
- * a 504; typing that did not take (the paste never showed, the text stayed in the box) is a 503: try again later.
+ * A failed delivery in the sender's words: its status and code (DeliveryError), with a message naming what did not
+ * happen. A session that ended while Leo typed is the agent not running, as a session that was never there is.
  */
 export function deliveryHttpError(to: string, err: unknown): unknown {
-  if (err instanceof AgentError) {
-    const status = { not_found: 404, conflict: 409, invalid: 400, config_unavailable: 500 }[err.kind];
-    return new HttpError(status, err.message, err.kind === 'config_unavailable' ? 'config_unavailable' : undefined);
-  }
   if (!(err instanceof DeliveryError)) return err;
   if (err.failure === 'not_running' || err.causes.some(isSessionGone))
     return new HttpError(409, `${to} is not running, so the message was not delivered`, 'agent_not_running');
-  if (err.failure === 'timeout')
-    return new HttpError(504, `the message was not delivered: ${err.message}`, 'delivery_timeout');
-  return new HttpError(503, `the message was not delivered: ${err.message}`, 'delivery_failed');
+  return new HttpError(err.statusCode, `the message was not delivered: ${err.message}`, err.code);
 }

@@ -1,12 +1,10 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
-import { conflict, HttpError, ok } from '../http/envelope.js';
+import { HttpError, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
-import { parseInput } from '../http/validate.js';
 import { pairingLink } from './pairing-link.js';
 import type { PairingCodes } from './pairing-codes.js';
-import { DuplicateTokenNameError } from './token-store.js';
 import { TokenName, TokenRecord } from '../wire/tokens.js';
 
 /** fleet: the device is granted fleet writes (spawn, environments, lifecycle, task runs); off unless asked for. */
@@ -32,32 +30,20 @@ export interface PairingRoutesDeps {
  * Pairing a browser: the operator asks for a one-time code (`leo device pair`, `leo open`), the app trades it for a
  * device token. The trade is public (the caller has nothing else yet); the code is what authenticates it.
  */
-export const pairingRoutes: FastifyPluginAsync<PairingRoutesDeps> = async (app, { codes, appUrl }) => {
+export const pairingRoutes: FastifyPluginAsyncZod<PairingRoutesDeps> = async (app, { codes, appUrl }) => {
   const pairingCode = {
     config: { access: Access.operator },
     schema: { body: CreatePairingCodeBody, response: { 201: okOf(PairingCode) } },
   };
   app.post('/api/v1/devices/pairing-codes', pairingCode, async (req, reply) => {
-    const { name, fleet } = parseInput(CreatePairingCodeBody, req.body, 'body');
-    try {
-      const issued = codes.issue(name, fleet);
-      return reply.code(201).send(ok({ ...issued, url: pairingLink(appUrl(), issued.code) }));
-    } catch (err) {
-      if (err instanceof DuplicateTokenNameError) throw conflict(err.message);
-      throw err;
-    }
+    const { name, fleet } = req.body;
+    const issued = codes.issue(name, fleet);
+    return reply.code(201).send(ok({ ...issued, url: pairingLink(appUrl(), issued.code) }));
   });
 
   const pair = { config: { access: Access.public }, schema: { body: PairBody, response: { 201: okOf(Paired) } } };
   app.post('/api/v1/pair', pair, async (req, reply) => {
-    const { code } = parseInput(PairBody, req.body, 'body');
-    let paired;
-    try {
-      paired = codes.redeem(code);
-    } catch (err) {
-      if (err instanceof DuplicateTokenNameError) throw conflict(err.message);
-      throw err;
-    }
+    const paired = codes.redeem(req.body.code);
     if (!paired) throw new HttpError(401, 'this pairing code is unknown, already used or expired', 'bad_pairing_code');
     return reply.code(201).send(ok({ device: paired.record, token: paired.token }));
   });

@@ -1,11 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
-import { conflict, HttpError, notFound, ok } from '../http/envelope.js';
+import { HttpError, ok } from '../http/envelope.js';
+import { notFound } from '../core/leo-error.js';
 import { okOf } from '../http/openapi.js';
-import { parseInput } from '../http/validate.js';
 import { Caller, callerOf } from '../wire/caller.js';
-import { DuplicateTokenNameError, type TokenGrants, type TokenStore } from './token-store.js';
+import type { TokenGrants, TokenStore } from './token-store.js';
 import { DeviceScopeBody, TokenName, type IssuedTokenKind, TokenRecord } from '../wire/tokens.js';
 
 export const CreateDeviceBody = z.strictObject({ name: TokenName, fleet: z.boolean().default(false) });
@@ -30,30 +30,27 @@ export interface TokenRoutesDeps {
  * the scope, from Leo Web's device list; pairing and revoking stay the operator's. `GET /api/v1/me` tells any token
  * what it is and may do.
  */
-export const tokenRoutes: FastifyPluginAsync<TokenRoutesDeps> = async (app, { tokens, revoked, scopeChanged }) => {
+export const tokenRoutes: FastifyPluginAsyncZod<TokenRoutesDeps> = async (app, { tokens, revoked, scopeChanged }) => {
   const issue = (kind: IssuedTokenKind, name: string, grants: TokenGrants) => {
-    try {
-      const { record, token } = tokens.issue(kind, name, grants);
-      return ok({ ...record, token });
-    } catch (err) {
-      if (err instanceof DuplicateTokenNameError) throw conflict(err.message);
-      throw err;
-    }
+    const { record, token } = tokens.issue(kind, name, grants);
+    return ok({ ...record, token });
   };
   const revoke = (kind: IssuedTokenKind, id: string) => {
     const record = tokens.revoke(kind, id);
     if (!record) throw notFound(`no ${kind} with id or name "${id}"`);
     revoked(record);
-    return ok({ ...record, revoked: true });
+    return ok({ ...record, revoked: true as const });
   };
   const opts = { config: { access: Access.operator } };
-  const issuing = (body: z.ZodType) => ({ ...opts, schema: { body, response: { 201: okOf(IssuedToken) } } });
+  const issuing = <B extends z.ZodType>(body: B) => ({
+    ...opts,
+    schema: { body, response: { 201: okOf(IssuedToken) } },
+  });
   const listing = { ...opts, schema: { response: { 200: okOf(z.array(TokenRecord)) } } };
   const revoking = { ...opts, schema: { params: IdParams, response: { 200: okOf(RevokedToken) } } };
 
   app.post('/api/v1/devices', issuing(CreateDeviceBody), async (req, reply) => {
-    const body = parseInput(CreateDeviceBody, req.body, 'body');
-    return reply.code(201).send(issue('device', body.name, { fleet: body.fleet }));
+    return reply.code(201).send(issue('device', req.body.name, { fleet: req.body.fleet }));
   });
   app.get('/api/v1/devices', { ...listing, config: { access: Access.fleet } }, async () => ok(tokens.list('device')));
   const scoping = {
@@ -61,26 +58,20 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesDeps> = async (app, { to
     schema: { params: IdParams, body: DeviceScopeBody, response: { 200: okOf(TokenRecord) } },
   };
   app.patch('/api/v1/devices/:id', scoping, async (req, reply) => {
-    const { id } = parseInput(IdParams, req.params, 'params');
-    const { fleet } = parseInput(DeviceScopeBody, req.body, 'body');
-    const record = tokens.setFleet(id, fleet);
+    const { id } = req.params;
+    const record = tokens.setFleet(id, req.body.fleet);
     if (!record) throw notFound(`no device with id or name "${id}"`);
     // Once this answer is out: a device changing its own scope would otherwise lose the connection carrying it.
     reply.raw.once('close', () => scopeChanged(record));
     return ok(record);
   });
-  app.delete('/api/v1/devices/:id', revoking, async (req) =>
-    revoke('device', parseInput(IdParams, req.params, 'params').id),
-  );
+  app.delete('/api/v1/devices/:id', revoking, async (req) => revoke('device', req.params.id));
 
   app.post('/api/v1/clients', issuing(CreateClientBody), async (req, reply) => {
-    const body = parseInput(CreateClientBody, req.body, 'body');
-    return reply.code(201).send(issue('client', body.name, { canPost: body.can_post }));
+    return reply.code(201).send(issue('client', req.body.name, { canPost: req.body.can_post }));
   });
   app.get('/api/v1/clients', listing, async () => ok(tokens.list('client')));
-  app.delete('/api/v1/clients/:id', revoking, async (req) =>
-    revoke('client', parseInput(IdParams, req.params, 'params').id),
-  );
+  app.delete('/api/v1/clients/:id', revoking, async (req) => revoke('client', req.params.id));
 
   const me = { config: { access: Access.anyToken }, schema: { response: { 200: okOf(Caller) } } };
   app.get('/api/v1/me', me, async (req) => {

@@ -4,8 +4,13 @@ import { newId } from '../core/ids.js';
 import { rfc3339 } from '../core/time.js';
 import { hashToken, newToken } from './secrets.js';
 import type { IssuedTokenKind, TokenRecord } from '../wire/tokens.js';
+import { LeoError } from '../core/leo-error.js';
 
-export class DuplicateTokenNameError extends Error {}
+export class DuplicateTokenNameError extends LeoError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
 
 interface Row {
   id: string;

@@ -1,20 +1,20 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AgentName } from '../wire/names.js';
 import { Access } from '../http/access.js';
-import { notFound, ok } from '../http/envelope.js';
+import { ok } from '../http/envelope.js';
+import { notFound } from '../core/leo-error.js';
 import { okOf } from '../http/openapi.js';
-import { parseInput } from '../http/validate.js';
 import { AttachmentRef, Message, MessagePage, ReadMarker, Thread } from '../wire/message.js';
 import type { ChatService } from './threads/chat-service.js';
 import { chatOffError } from './chat-off.js';
-import { AskError, type AskService } from './asks/asks.js';
+import type { AskService } from './asks/asks.js';
 import type { PermissionPrompts } from './permissions/permission-prompts.js';
 import { AnswerBody } from '../wire/ask-answer.js';
 import type { ChatStore } from './threads/chat-store.js';
 import { isRepeatOf } from './threads/repeat-send.js';
 import { SendBody } from '../wire/send-body.js';
-import { AttachmentError, UNCLAIMED, type AttachmentStore } from './attachments/attachments.js';
+import { UNCLAIMED, type AttachmentStore } from './attachments/attachments.js';
 import { HttpError } from '../http/envelope.js';
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
@@ -33,6 +33,7 @@ export const ReadBody = z.strictObject({ up_to: z.string().min(1).max(64).option
 export const OpenQuery = z.strictObject({ agent: AgentName.optional() });
 const AgentParams = z.object({ agent: AgentName });
 const MessageParams = z.object({ id: z.string().min(1).max(64) });
+const MessageOfAgent = AgentParams.extend(MessageParams.shape);
 /** dismiss takes no body; an empty JSON object is tolerated. */
 const EmptyBody = z.strictObject({}).nullable();
 
@@ -52,20 +53,19 @@ export interface ChatRoutesDeps {
  * /api/v1/chat: operator and paired-device tokens everywhere; API clients with can_post may also send (their
  * messages carry sender `client:<name>`). The socket serves the same paths without a token.
  */
-export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) => {
+export const chatRoutes: FastifyPluginAsyncZod<ChatRoutesDeps> = async (app, deps) => {
   const readers = { config: { access: Access.operatorOrDevice } };
   const posters = { config: { access: { tokens: ['operator', 'device', 'client'], clientMustPost: true } } } as const;
-  const reading = (response: z.ZodType, schema: Record<string, z.ZodType> = {}) => ({
+  const reading = <S extends object = object>(response: z.ZodType, schema = {} as S) => ({
     ...readers,
     schema: { ...schema, response: { 200: okOf(response) } },
   });
-  const onMessage = (body: z.ZodType) => reading(Message, { params: AgentParams.extend(MessageParams.shape), body });
+  const onMessage = <B extends z.ZodType>(body: B) => reading(Message, { params: MessageOfAgent, body });
   // After the server's access check (a root hook runs first), so a caller without a token still gets its 401.
   app.addHook('onRequest', async () => {
     if (!deps.enabled()) throw chatOffError();
   });
-  const agentOf = (req: FastifyRequest) => {
-    const { agent } = parseInput(AgentParams, req.params, 'params');
+  const agentOf = ({ agent }: { agent: string }) => {
     if (!deps.agentExists(agent) && !deps.store.newestId(agent)) throw notFound(`no agent named "${agent}"`);
     return agent;
   };
@@ -74,16 +74,15 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
 
   // The inbox: every open ask, permission prompt and questions card across threads, newest first.
   app.get('/api/v1/chat/open', reading(z.array(Message), { querystring: OpenQuery }), async (req) => {
-    const { agent } = parseInput(OpenQuery, req.query ?? {}, 'query');
-    return ok(deps.store.openCards(agent));
+    return ok(deps.store.openCards(req.query.agent));
   });
 
   app.get(
     '/api/v1/chat/:agent/messages',
     reading(MessagePage, { params: AgentParams, querystring: PageQuery }),
     async (req) => {
-      const agent = agentOf(req);
-      const q = parseInput(PageQuery, req.query, 'query');
+      const agent = agentOf(req.params);
+      const q = req.query;
       return ok(
         deps.store.page(agent, {
           limit: q.limit,
@@ -101,9 +100,9 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
       schema: { params: AgentParams, body: SendBody, response: { 200: okOf(Message), 201: okOf(Message) } },
     },
     async (req, reply) => {
-      const agent = agentOf(req);
+      const agent = agentOf(req.params);
       if (!deps.agentExists(agent)) throw notFound(`no agent named "${agent}"`);
-      const body = parseInput(SendBody, req.body, 'body');
+      const { body } = req;
       const p = req.principal;
       const sender = p?.kind === 'client' ? `client:${p.name}` : undefined;
       const stored = body.client_id ? deps.store.byClientId(agent, body.client_id) : null;
@@ -116,15 +115,13 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
           );
         return reply.code(200).send(ok(stored));
       }
-      const message = await mapAttachmentErrors(() =>
-        deps.chat.send(agent, {
-          text: body.text,
-          ...(sender ? { sender } : {}),
-          ...(body.client_id ? { client_id: body.client_id } : {}),
-          ...(body.reply_to ? { reply_to: body.reply_to } : {}),
-          ...(body.attachments ? { attachmentIds: body.attachments } : {}),
-        }),
-      );
+      const message = await deps.chat.send(agent, {
+        text: body.text,
+        ...(sender ? { sender } : {}),
+        ...(body.client_id ? { client_id: body.client_id } : {}),
+        ...(body.reply_to ? { reply_to: body.reply_to } : {}),
+        ...(body.attachments ? { attachmentIds: body.attachments } : {}),
+      });
       return reply.code(201).send(ok(message));
     },
   );
@@ -134,36 +131,36 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
   await app.register(async (uploads) => {
     uploads.removeAllContentTypeParsers();
     uploads.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-    uploads.post(
-      '/api/v1/chat/uploads',
-      { ...posters, schema: { querystring: UploadQuery, response: { 201: okOf(AttachmentRef) } } },
-      async (req, reply) => {
-        const q = parseInput(UploadQuery, req.query, 'query');
-        if (q.agent && !deps.agentExists(q.agent)) throw notFound(`no agent named "${q.agent}"`);
-        const declared = Number(req.headers['content-length']);
-        if (declared > deps.maxAttachmentBytes())
-          throw new HttpError(413, `attachment is larger than ${deps.maxAttachmentBytes()} bytes`, 'body_too_large');
-        const ref = await mapAttachmentErrors(() =>
-          deps.attachments.saveStream(
+    uploads
+      .withTypeProvider<ZodTypeProvider>()
+      .post(
+        '/api/v1/chat/uploads',
+        { ...posters, schema: { querystring: UploadQuery, response: { 201: okOf(AttachmentRef) } } },
+        async (req, reply) => {
+          const q = req.query;
+          if (q.agent && !deps.agentExists(q.agent)) throw notFound(`no agent named "${q.agent}"`);
+          const declared = Number(req.headers['content-length']);
+          if (declared > deps.maxAttachmentBytes())
+            throw new HttpError(413, `attachment is larger than ${deps.maxAttachmentBytes()} bytes`, 'body_too_large');
+          const ref = await deps.attachments.saveStream(
             q.agent ?? UNCLAIMED,
             q.filename,
             req.headers['content-type'],
             // A request without a body never reaches the pass-through parser: it uploads an empty file.
             (req.body as Readable | undefined) ?? Readable.from([]),
             deps.maxAttachmentBytes(),
-          ),
-        );
-        return reply.code(201).send(ok(ref));
-      },
-    );
+          );
+          return reply.code(201).send(ok(ref));
+        },
+      );
   });
 
   app.get(
     '/api/v1/chat/:agent/attachments/:id',
-    { ...readers, schema: { params: AgentParams.extend(MessageParams.shape) } },
+    { ...readers, schema: { params: MessageOfAgent } },
     async (req, reply) => {
-      const agent = agentOf(req);
-      const { id } = parseInput(MessageParams, req.params, 'params');
+      const agent = agentOf(req.params);
+      const { id } = req.params;
       const found = deps.attachments.fileOf(agent, id);
       if (!found) throw notFound(`no attachment ${id} in ${agent}'s thread`);
       if (!found.ref.available) throw new HttpError(410, `attachment ${id} was pruned`, 'gone');
@@ -176,19 +173,16 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
   );
 
   app.post('/api/v1/chat/:agent/messages/:id/answer', onMessage(AnswerBody), async (req) => {
-    const agent = agentOf(req);
-    const { id } = parseInput(MessageParams, req.params, 'params');
-    const body = parseInput(AnswerBody, req.body, 'body');
+    const agent = agentOf(req.params);
+    const { id } = req.params;
     const m = deps.store.get(id);
     // Permission prompts and questions cards are held by a hook; every other ask is the agent's own.
-    return ok(await mapAskErrors(() => (m && deps.prompts.owns(m) ? deps.prompts : deps.asks).answer(agent, id, body)));
+    return ok(await (m && deps.prompts.owns(m) ? deps.prompts : deps.asks).answer(agent, id, req.body));
   });
 
   app.post('/api/v1/chat/:agent/messages/:id/dismiss', onMessage(EmptyBody), async (req) => {
-    const agent = agentOf(req);
-    const { id } = parseInput(MessageParams, req.params, 'params');
-    parseInput(EmptyBody, req.body ?? null, 'body');
-    return ok(await mapAskErrors(() => deps.prompts.dismiss(agent, id)));
+    const agent = agentOf(req.params);
+    return ok(await deps.prompts.dismiss(agent, req.params.id));
   });
 
   // A voice note held for having no words: transcribed again, or delivered as its audio alone.
@@ -197,36 +191,12 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesDeps> = async (app, deps) 
     ['send-anyway', 'anyway'],
   ] as const)
     app.post(`/api/v1/chat/:agent/messages/:id/${action}`, onMessage(EmptyBody), async (req) => {
-      const agent = agentOf(req);
-      const { id } = parseInput(MessageParams, req.params, 'params');
-      parseInput(EmptyBody, req.body ?? null, 'body');
-      return ok(deps.chat.release(agent, id, how));
+      const agent = agentOf(req.params);
+      return ok(deps.chat.release(agent, req.params.id, how));
     });
 
   app.post('/api/v1/chat/:agent/read', reading(ReadMarker, { params: AgentParams, body: ReadBody }), async (req) => {
-    const agent = agentOf(req);
-    const body = parseInput(ReadBody, req.body ?? null, 'body');
-    return ok(deps.chat.markRead(agent, body?.up_to));
+    const agent = agentOf(req.params);
+    return ok(deps.chat.markRead(agent, req.body?.up_to));
   });
 };
-
-async function mapAskErrors<T>(fn: () => T | Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw err instanceof AskError ? new HttpError(err.status, err.message, err.code) : err;
-  }
-}
-
-/**
- * AttachmentError carries its own status (400, 404, 413) and maybe a code (upload_quota); everything else passes
- * through. A 413 for size has the same code whether the declared length or the streamed bytes gave the size away.
- */
-async function mapAttachmentErrors<T>(fn: () => T | Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (!(err instanceof AttachmentError)) throw err;
-    throw new HttpError(err.status, err.message, err.code ?? (err.status === 413 ? 'body_too_large' : undefined));
-  }
-}

@@ -1,10 +1,9 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TemplateSummary } from '../wire/templates.js';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
-import { parseInput } from '../http/validate.js';
 import { replaceTopLevelKey } from './config-file.js';
 import type { Config } from './schema.js';
 
@@ -26,7 +25,7 @@ export interface ConfigRoutesDeps {
 }
 
 /** Read-only views of leo.yaml that never carry an environment's values, and the appearance-rules editor. */
-export const configRoutes: FastifyPluginAsync<ConfigRoutesDeps> = async (app, deps) => {
+export const configRoutes: FastifyPluginAsyncZod<ConfigRoutesDeps> = async (app, deps) => {
   const readers = { config: { access: Access.readers } };
   const environments = { ...readers, schema: { response: { 200: okOf(z.array(EnvironmentName)) } } };
   app.get('/api/v1/environments', environments, async () =>
@@ -59,8 +58,7 @@ export const configRoutes: FastifyPluginAsync<ConfigRoutesDeps> = async (app, de
   app.get('/api/v1/appearance/rules', rulesAccess, async () => ok(deps.config().appearance_rules));
 
   app.put('/api/v1/appearance/rules', { ...rulesAccess, schema: { ...rulesAnswer, body: RulesBody } }, async (req) => {
-    const body = parseInput(RulesBody, req.body, 'body');
-    const rules = Array.isArray(body) ? body : body.rules;
+    const rules = Array.isArray(req.body) ? req.body : req.body.rules;
     if (deps.configBroken()) throw new HttpError(500, 'the config would not load', 'config_unavailable');
     const written = replaceTopLevelKey(deps.configFile, 'appearance_rules', rules, deps.home);
     if (!written.ok)

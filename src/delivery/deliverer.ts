@@ -1,4 +1,5 @@
 import { KeyedQueue } from '../core/keyed-queue.js';
+import { LeoError } from '../core/leo-error.js';
 
 /**
  * One way of getting a user turn into an agent (the claude bridge, the agent's peer inbox, tmux paste). Routes are
@@ -17,14 +18,24 @@ export interface DeliveryRoute {
  */
 export type DeliveryFailure = 'not_running' | 'timeout' | 'failed';
 
-export class DeliveryError extends Error {
+/**
+ * The agent not being there to type into is a 409 the sender can act on; the agent never showing an input box in
+ * time is a 504; typing that did not take (the paste never showed, the text stayed in the box) is a 503: try again.
+ */
+const ANSWER: Record<DeliveryFailure, [number, string]> = {
+  not_running: [409, 'agent_not_running'],
+  timeout: [504, 'delivery_timeout'],
+  failed: [503, 'delivery_failed'],
+};
+
+export class DeliveryError extends LeoError {
   constructor(
     message: string,
     readonly failure: DeliveryFailure,
     /** What each route that tried threw, in order. */
     readonly causes: readonly unknown[] = [],
   ) {
-    super(message);
+    super(ANSWER[failure][0], message, ANSWER[failure][1]);
     this.name = 'DeliveryError';
   }
 }

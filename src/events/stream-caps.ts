@@ -1,5 +1,5 @@
 import type { Principal } from '../wire/token-kinds.js';
-import { HttpError } from '../http/envelope.js';
+import { LeoError } from '../core/leo-error.js';
 
 /** How long a caller refused for the global stream cap is told to wait. */
 const FULL_RETRY_AFTER_S = 10;
@@ -28,19 +28,19 @@ export class StreamCaps {
     const mine = this.perToken.get(key) ?? 0;
     if (mine >= perToken) {
       this.refusedCount++;
-      throw new HttpError(429, `this token already has ${perToken} streams open: close one first`, 'too_many_streams', {
+      throw new LeoError(429, `this token already has ${perToken} streams open: close one first`, 'too_many_streams', {
         scope: 'token',
         limit: perToken,
       });
     }
     if (this.total >= total) {
       this.refusedCount++;
-      throw new HttpError(
+      throw new LeoError(
         503,
         `the daemon already serves ${total} streams: try again shortly`,
         'too_many_streams',
         { scope: 'global', limit: total },
-        { 'retry-after': String(FULL_RETRY_AFTER_S) },
+        FULL_RETRY_AFTER_S,
       );
     }
     this.perToken.set(key, mine + 1);

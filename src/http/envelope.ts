@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LeoError } from '../core/leo-error.js';
 
 /** The {ok, data} / {ok: false, error, code?} envelope every JSON route answers with. */
 export const ErrorEnvelope = z.object({
@@ -13,31 +14,25 @@ export function ok<T>(data: T): { ok: true; data: T } {
   return { ok: true, data };
 }
 
-/** An error a route means to show the caller: its status, message and optional machine code reach the client. */
-export class HttpError extends Error {
+/** A route's own refusal: a LeoError under the name and `status` the routes have always used. */
+export class HttpError extends LeoError {
   constructor(
     readonly status: number,
     message: string,
-    readonly code?: string,
-    readonly details?: Record<string, unknown>,
-    /** Response headers the refusal needs (Retry-After). */
-    readonly headers?: Record<string, string>,
+    code?: string,
+    details?: Record<string, unknown>,
   ) {
-    super(message);
+    super(status, message, code, details);
     this.name = 'HttpError';
-  }
-
-  toEnvelope(): ErrorEnvelope {
-    return {
-      ok: false,
-      error: this.message,
-      ...(this.code ? { code: this.code } : {}),
-      ...(this.details ? { details: this.details } : {}),
-    };
   }
 }
 
-export const badRequest = (message: string, details?: Record<string, unknown>) =>
-  new HttpError(400, message, undefined, details);
-export const notFound = (message: string) => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
+/** The envelope a LeoError answers with: its message, and its code and details when it has them. */
+export function errorEnvelope(err: LeoError): ErrorEnvelope {
+  return {
+    ok: false,
+    error: err.message,
+    ...(err.code ? { code: err.code } : {}),
+    ...(err.details ? { details: err.details } : {}),
+  };
+}

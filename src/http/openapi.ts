@@ -12,13 +12,11 @@ import { ErrorEnvelope } from './envelope.js';
 export const okOf = <S extends z.ZodType>(data: S) => z.object({ ok: z.literal(true), data });
 
 /**
- * Puts the OpenAPI machinery on the app before any route exists. Route `schema`s are documentation only: the
- * validator compiler passes every request through untouched (routes keep validating with parseInput, whose 400s
- * carry the envelope and the field), and the serializer is plain JSON.stringify (what fastify does without a
- * schema), so declaring a response schema changes no answer. The contract test holds the two together instead.
+ * Puts the OpenAPI machinery on the app before any route exists. A route's request schemas validate (validate.ts);
+ * its response schemas are documentation only: the serializer is plain JSON.stringify (what fastify does without a
+ * schema), so declaring one changes no answer. The contract test holds answers and document together instead.
  */
 export function installOpenApi(app: FastifyInstance): void {
-  app.setValidatorCompiler(() => (value) => ({ value }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // Every route says who may call it and that its refusals are the error envelope, in the document as on the wire.
   app.addHook('onRoute', (route: RouteOptions) => {

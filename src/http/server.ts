@@ -16,11 +16,13 @@ import type { Principal } from '../wire/token-kinds.js';
 import { decideAccess, type RouteAccess } from './access.js';
 import type { ConnectionCap } from './connection-cap.js';
 import { holderOf } from './connection-choice.js';
-import { HttpError } from './envelope.js';
+import { LeoError } from '../core/leo-error.js';
+import { errorEnvelope } from './envelope.js';
 import { checkHostAndOrigin } from './host-gate.js';
 import { jsonBodyText } from './json-body.js';
 import { installOpenApi } from './openapi.js';
 import type { TlsPair } from './tls-files.js';
+import { validatorCompiler } from './validate.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -131,7 +133,7 @@ export function createServer(opts: ServerOptions): LeoServer {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const checked = jsonBodyText(body as Buffer);
-    if (!checked.ok) return done(new HttpError(400, checked.error, 'bad_json'), undefined);
+    if (!checked.ok) return done(new LeoError(400, checked.error, 'bad_json'), undefined);
     parseJson(request, checked.text, done);
   });
 
@@ -169,6 +171,7 @@ export function createServer(opts: ServerOptions): LeoServer {
         ...(route.websocket || route.wsHandler ? { websocket: true } : {}),
       });
   });
+  app.setValidatorCompiler(validatorCompiler);
   installOpenApi(app);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -242,14 +245,16 @@ export function createServer(opts: ServerOptions): LeoServer {
     reply.code(404).send(notFoundBody(request.method, request.url));
   });
 
-  app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
-    if (err instanceof HttpError)
-      return reply
-        .code(err.status)
-        .headers(err.headers ?? {})
-        .send(err.toEnvelope());
-    const mapped = mapFastifyError(err as FastifyError, request.routeOptions.bodyLimit ?? opts.bodyLimit);
-    if (mapped) return reply.code(mapped.status).send(mapped.toEnvelope());
+  app.setErrorHandler((err: FastifyError | LeoError, request, reply) => {
+    const known =
+      err instanceof LeoError ? err : mapFastifyError(err, request.routeOptions.bodyLimit ?? opts.bodyLimit);
+    if (known) {
+      if (known.retryAfterS !== undefined) reply.header('retry-after', String(known.retryAfterS));
+      const envelope = errorEnvelope(known);
+      // Fastify stamps its own code on a validator's error that has none: parseInput's 400 answers without one.
+      if ((err as FastifyError).validationContext && envelope.code === 'FST_ERR_VALIDATION') delete envelope.code;
+      return reply.code(known.statusCode).send(envelope);
+    }
     // A caller gone mid-request (an upload cut off by its token's revocation, a phone losing its signal) leaves
     // nobody to answer and is no fault of the route's.
     if (request.raw.socket?.destroyed) {
@@ -335,28 +340,28 @@ function notFoundBody(method: string, url: string) {
 }
 
 /** Fastify's own errors (body parsing, limits, content types) rewritten as envelopes that say what is wrong. */
-function mapFastifyError(err: FastifyError, bodyLimit: number): HttpError | null {
+function mapFastifyError(err: FastifyError, bodyLimit: number): LeoError | null {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError(
+      return new LeoError(
         413,
         `request body is larger than the ${bodyLimit}-byte limit of this route`,
         'body_too_large',
       );
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new HttpError(400, `malformed JSON body: ${err.message}`, 'bad_json');
+      return new LeoError(400, `malformed JSON body: ${err.message}`, 'bad_json');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new HttpError(415, `unsupported Content-Type: ${err.message}`, 'unsupported_media_type');
+      return new LeoError(415, `unsupported Content-Type: ${err.message}`, 'unsupported_media_type');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new HttpError(400, 'Content-Length does not match the body', 'bad_length');
+      return new LeoError(400, 'Content-Length does not match the body', 'bad_length');
     default:
       break;
   }
   if (err instanceof SyntaxError || err.statusCode === 400)
-    return new HttpError(400, `malformed request: ${err.message}`, 'bad_request');
-  if (err.statusCode === 413) return new HttpError(413, err.message, 'body_too_large');
-  if (err.statusCode === 415) return new HttpError(415, err.message, 'unsupported_media_type');
+    return new LeoError(400, `malformed request: ${err.message}`, 'bad_request');
+  if (err.statusCode === 413) return new LeoError(413, err.message, 'body_too_large');
+  if (err.statusCode === 415) return new LeoError(415, err.message, 'unsupported_media_type');
   return null;
 }
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Access } from './access.js';
-import { notFound } from './envelope.js';
+import { notFound } from '../core/leo-error.js';
 
 /** Where `npm run build` puts Leo Web: dist/web, beside the compiled daemon (dist/src/http/ → dist/web). */
 export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web');

@@ -5,6 +5,7 @@ import type { AskService } from '../chat/asks/asks.js';
 import type { ReminderService } from '../chat/reminders/reminders.js';
 import { Message } from '../wire/message.js';
 import type { CallerLookup, ToolCaller } from './tool-caller.js';
+import { LeoError } from '../core/leo-error.js';
 
 /**
  * Leo's agent tools: each input is a zod shape, which the MCP SDK also publishes as the tool's JSON Schema, and the
@@ -51,7 +52,11 @@ export const ScheduleInput = {
 };
 export const ScheduleCancelInput = { id: z.string().min(1).max(64).describe('The id leo_chat_schedule returned') };
 
-export class ToolInputError extends Error {}
+export class ToolInputError extends LeoError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
 
 export function chatTools(
   chat: ChatService,

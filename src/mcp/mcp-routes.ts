@@ -2,13 +2,12 @@ import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { AttachmentError } from '../chat/attachments/attachments.js';
-import { AskError } from '../chat/asks/asks.js';
 import { CHAT_OFF } from '../chat/chat-off.js';
-import { ReminderError } from '../chat/reminders/reminders.js';
+import { LeoError } from '../core/leo-error.js';
 import { LEO_VERSION } from '../core/version.js';
 import { Access } from '../http/access.js';
-import { ToolInputError, type chatTools } from './chat-tools.js';
+import { selfValidated } from '../http/validate.js';
+import type { chatTools } from './chat-tools.js';
 import { HeldCalls } from './held-calls.js';
 import { CallerParams, toolCaller, type CallerLookup, type ToolCaller } from './tool-caller.js';
 
@@ -39,12 +38,8 @@ function buildServer(tools: Tools, caller: ToolCaller, enabled: () => boolean): 
           structuredContent: result as Record<string, unknown>,
         };
       } catch (err) {
-        if (
-          err instanceof ToolInputError ||
-          err instanceof AttachmentError ||
-          err instanceof AskError ||
-          err instanceof ReminderError
-        )
+        // A refusal the caller can act on reads as the tool's answer; a fault of Leo's stays a JSON-RPC error.
+        if (err instanceof LeoError && err.statusCode < 500)
           return { isError: true, content: [{ type: 'text' as const, text: err.message }] };
         throw err;
       }
@@ -83,7 +78,12 @@ export const mcpRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerLookup;
     await transport.handleRequest(req.raw, reply.raw, req.body);
   };
   const opts = { config: { access: Access.agent } };
-  const rpc = { ...opts, schema: { params: CallerParams, body: JsonRpcMessage, response: { 200: JsonRpcMessage } } };
+  const rpc = {
+    ...opts,
+    schema: { params: CallerParams, body: JsonRpcMessage, response: { 200: JsonRpcMessage } },
+    // The SDK answers a malformed message in JSON-RPC, as an MCP client expects; toolCaller checks the path.
+    validatorCompiler: selfValidated,
+  };
   app.post('/api/agent/:name/mcp', rpc, handler);
   app.get('/api/agent/:name/mcp', opts, handler);
   app.delete('/api/agent/:name/mcp', opts, handler);

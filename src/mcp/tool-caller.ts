@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AgentName } from '../wire/names.js';
-import { HttpError, notFound } from '../http/envelope.js';
+import { LeoError, notFound } from '../core/leo-error.js';
 import { parseInput } from '../http/validate.js';
 import { PINNED_AGENT } from '../wire/message.js';
 
@@ -62,7 +62,7 @@ export function toolCaller(req: FastifyRequest, lookup: CallerLookup, via: NonNu
     return typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined;
   };
   if (req.headers[CallerHeaders.dispatch] !== undefined)
-    throw new HttpError(403, 'leo_dispatch subagents cannot use the Leo Chat tools; post from the supervised agent');
+    throw new LeoError(403, 'leo_dispatch subagents cannot use the Leo Chat tools; post from the supervised agent');
   const task = header(CallerHeaders.task);
   if (!lookup.agentExists(name) && !(task && name === PINNED_AGENT)) throw notFound(`no agent named "${name}"`);
   if (task) return { agent: name, via, task, runId: header(CallerHeaders.runId) };

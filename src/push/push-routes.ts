@@ -1,10 +1,10 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
 import type { Principal } from '../wire/token-kinds.js';
-import { HttpError, notFound, ok } from '../http/envelope.js';
+import { HttpError, ok } from '../http/envelope.js';
+import { notFound } from '../core/leo-error.js';
 import { okOf } from '../http/openapi.js';
-import { parseInput } from '../http/validate.js';
 import {
   DeliveryEntry,
   PresenceState,
@@ -46,7 +46,7 @@ function scopeOf(p: Principal | null): SubscriptionScope {
   return p?.kind === 'device' ? { tokenId: p.id } : 'all';
 }
 
-export const pushRoutes: FastifyPluginAsync<{
+export const pushRoutes: FastifyPluginAsyncZod<{
   store: SubscriptionStore;
   presence: PresenceBoard;
   vapidPublicKey(): string;
@@ -61,7 +61,7 @@ export const pushRoutes: FastifyPluginAsync<{
 }> = async (app, { store, presence, vapidPublicKey, webhookRefusal, endpointRefusal, send, deliveries, now }) => {
   const own = (p: Principal | null) => new Set(store.summaries(scopeOf(p)).map((s) => s.id));
   const opts = { config: { access: Access.operatorOrDevice } };
-  const answering = (status: 200 | 201, data: z.ZodType, schema: Record<string, z.ZodType> = {}) => ({
+  const answering = <S extends object = object>(status: 200 | 201, data: z.ZodType, schema = {} as S) => ({
     ...opts,
     schema: { ...schema, response: { [status]: okOf(data) } },
   });
@@ -74,7 +74,7 @@ export const pushRoutes: FastifyPluginAsync<{
     '/api/v1/push/subscriptions',
     answering(201, SubscriptionSummary, { body: NewSubscription }),
     async (req, reply) => {
-      const sub = parseInput(NewSubscription, req.body, 'body');
+      const sub = req.body;
       const refused = sub.provider === 'webhook' ? await webhookRefusal(sub.url) : await endpointRefusal(sub.endpoint);
       if (refused)
         throw new HttpError(400, refused, 'webhook_target_refused', {
@@ -99,7 +99,7 @@ export const pushRoutes: FastifyPluginAsync<{
     '/api/v1/push/subscriptions/:id',
     answering(200, RemovedSubscription, { params: SubscriptionParams }),
     async (req) => {
-      const { id } = parseInput(SubscriptionParams, req.params, 'params');
+      const { id } = req.params;
       if (!store.remove(id, scopeOf(req.principal))) throw notFound(`no push subscription ${id}`);
       deliveries.forget(id);
       return ok({ id, removed: true });
@@ -109,9 +109,8 @@ export const pushRoutes: FastifyPluginAsync<{
     '/api/v1/push/subscriptions/:id/prefs',
     answering(200, SubscriptionSummary, { params: SubscriptionParams, body: PrefsBody }),
     async (req) => {
-      const { id } = parseInput(SubscriptionParams, req.params, 'params');
-      const prefs = parseInput(PrefsBody, req.body, 'body');
-      const updated = store.setPrefs(id, prefs, scopeOf(req.principal));
+      const { id } = req.params;
+      const updated = store.setPrefs(id, req.body, scopeOf(req.principal));
       if (!updated) throw notFound(`no push subscription ${id}`);
       return ok(updated);
     },
@@ -129,9 +128,8 @@ export const pushRoutes: FastifyPluginAsync<{
     '/api/v1/chat/:agent/presence',
     answering(200, PresenceState, { params: AgentParams, body: PresenceReport }),
     async (req) => {
-      const { agent } = parseInput(AgentParams, req.params, 'params');
-      const { viewing } = parseInput(PresenceReport, req.body, 'body');
-      return ok({ agent, ...presence.report(agent, viewerOf(req.principal), viewing) });
+      const { agent } = req.params;
+      return ok({ agent, ...presence.report(agent, viewerOf(req.principal), req.body.viewing) });
     },
   );
 };

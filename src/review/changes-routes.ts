@@ -1,14 +1,14 @@
 import fs from 'node:fs/promises';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
-import { HttpError, notFound, ok } from '../http/envelope.js';
+import { HttpError, ok } from '../http/envelope.js';
+import { notFound } from '../core/leo-error.js';
 import { okOf } from '../http/openapi.js';
-import { parseInput } from '../http/validate.js';
 import { NameSchema } from '../wire/names.js';
 import { Changes, FileDiff } from '../wire/changes.js';
 import { relativePathProblem, staysInside } from './workspace-path.js';
-import { NotARepoError, type WorkspaceChanges } from './workspace-changes.js';
+import type { WorkspaceChanges } from './workspace-changes.js';
 
 const Params = z.object({ name: NameSchema });
 const DiffQuery = z.object({ path: z.string() });
@@ -18,7 +18,7 @@ const DiffQuery = z.object({ path: z.string() });
  * paired devices: a diff shows whatever the agent wrote, secrets included). The workspace comes from the agent's
  * record; the requested path only ever names a file inside it.
  */
-export const changesRoutes: FastifyPluginAsync<{
+export const changesRoutes: FastifyPluginAsyncZod<{
   changes: WorkspaceChanges;
   /** The agent's workspace, or null for an unknown agent. */
   workspaceOf(agent: string): string | null;
@@ -36,31 +36,26 @@ export const changesRoutes: FastifyPluginAsync<{
       throw new HttpError(409, `the workspace ${ws} is missing`, 'workspace_missing');
     return ws;
   };
-  const notARepo = (err: unknown): never => {
-    if (err instanceof NotARepoError)
-      throw new HttpError(409, `the workspace is not a git repository: ${err.message}`, 'not_a_git_repo');
-    throw err;
-  };
 
   const owner = { config: { access: Access.operatorOrDevice } };
   const status = { ...owner, schema: { params: Params, response: { 200: okOf(Changes) } } };
   const diff = { ...owner, schema: { params: Params, querystring: DiffQuery, response: { 200: okOf(FileDiff) } } };
   app.get('/api/v1/agents/:name/changes', status, async (req) => {
-    const { name } = parseInput(Params, req.params, 'params');
+    const { name } = req.params;
     const ws = await workspace(name);
-    const status = await changes.status(ws).catch(notARepo);
+    const status = await changes.status(ws);
     return ok({ agent: name, workspace: ws, ...status } satisfies Changes);
   });
 
   app.get('/api/v1/agents/:name/changes/diff', diff, async (req) => {
-    const { name } = parseInput(Params, req.params, 'params');
-    const { path } = parseInput(DiffQuery, req.query, 'query');
+    const { name } = req.params;
+    const { path } = req.query;
     const ws = await workspace(name);
     const problem = relativePathProblem(path);
     if (problem) throw new HttpError(400, problem, 'bad_path');
     if (!(await staysInside(ws, path).catch(() => false)))
       throw new HttpError(400, 'the path leaves the workspace', 'bad_path');
-    const diff = await changes.diff(ws, path).catch(notARepo);
+    const diff = await changes.diff(ws, path);
     return ok({ agent: name, path, ...diff } satisfies FileDiff);
   });
 };

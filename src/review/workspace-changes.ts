@@ -1,8 +1,14 @@
 import type { Exec, ExecResult } from '../core/exec.js';
+import { LeoError } from '../core/leo-error.js';
 import { CHANGES_MAX_FILES, DIFF_MAX_BYTES, type ChangedFile } from '../wire/changes.js';
 import { parsePorcelainV2 } from './git-status.js';
 
-export class NotARepoError extends Error {}
+/** git refused the workspace (not a repository, or one it cannot read): `reason` is git's first line. */
+export class NotARepoError extends LeoError {
+  constructor(reason: string) {
+    super(409, `the workspace is not a git repository: ${reason}`, 'not_a_git_repo');
+  }
+}
 
 /**
  * Reads an agent workspace's changes with git, through the exec seam (the daemon hands in the exec host's, so git

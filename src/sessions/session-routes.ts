@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
@@ -10,7 +11,6 @@ import { SseStream, type FrameSink } from '../events/sse-stream.js';
 import { openSse } from '../events/open-sse.js';
 import { Access } from '../http/access.js';
 import { HttpError } from '../http/envelope.js';
-import { parseInput } from '../http/validate.js';
 import { INLINE_MAX_BYTES, userMessageParts } from './attachments.js';
 import { parseChatRequest } from './chat-request.js';
 import { expandMentions } from './mentions.js';
@@ -52,7 +52,7 @@ const ListQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).defa
  * modes, the session routes, and `/ws` for live `session.stream` events. Successes have the spec's bare shapes;
  * errors keep Leo's envelope, which already carries the spec's `error`, `code` and `details`.
  */
-export const sessionRoutes: FastifyPluginAsync<{
+export const sessionRoutes: FastifyPluginAsyncZod<{
   sessions: SessionService;
   streams: SessionStreams;
   /** The agent's workspace and the roots @-mentions must never reach (Leo's state folder). */
@@ -84,17 +84,14 @@ export const sessionRoutes: FastifyPluginAsync<{
     return stream;
   };
 
-  const answering = (response: Record<number, z.ZodType>, schema: Record<string, z.ZodType> = {}) => ({
-    ...opts,
-    schema: { params: SessionParams, ...schema, response },
-  });
+  const answering = (response: Record<number, z.ZodType>) => ({ ...opts, schema: { params: SessionParams, response } });
   const chat = {
     ...opts,
     bodyLimit: CHAT_BODY_MAX_BYTES,
     schema: { params: AgentParams, response: { 200: ChatTurnResponse, 202: FireAndForgetResponse } },
   };
   app.post('/agents/:name/chat', chat, async (req, reply) => {
-    const { name } = parseInput(AgentParams, req.params, 'params');
+    const { name } = req.params;
     const parsed = checked(parseChatRequest(req.body ?? {}));
     sessions.chatAgent(name);
     // Refused before the turn begins: a turn whose stream was refused would run with no one to read it.
@@ -158,13 +155,11 @@ export const sessionRoutes: FastifyPluginAsync<{
     schema: { params: AgentParams, querystring: ListQuery, response: { 200: SessionListResponse } },
   };
   app.get('/agents/:name/sessions', list, async (req): Promise<SessionListResponse> => {
-    const { name } = parseInput(AgentParams, req.params, 'params');
-    const { limit } = parseInput(ListQuery, req.query, 'query');
-    return { sessions: sessions.list(name, limit) };
+    return { sessions: sessions.list(req.params.name, req.query.limit) };
   });
 
   app.get('/sessions/:id', answering({ 200: SessionResponse }), async (req): Promise<SessionResponse> => {
-    const { id } = parseInput(SessionParams, req.params, 'params');
+    const { id } = req.params;
     return { session: sessions.session(id), busy: sessions.busy(id) };
   });
 
@@ -172,7 +167,7 @@ export const sessionRoutes: FastifyPluginAsync<{
     '/sessions/:id',
     answering({ 200: SessionDeletedResponse }),
     async (req): Promise<SessionDeletedResponse> => {
-      const { id } = parseInput(SessionParams, req.params, 'params');
+      const { id } = req.params;
       sessions.remove(id);
       return { sessionId: id, deleted: true };
     },
@@ -182,14 +177,14 @@ export const sessionRoutes: FastifyPluginAsync<{
     '/sessions/:id/messages',
     answering({ 200: SessionMessagesResponse }),
     async (req): Promise<SessionMessagesResponse> => {
-      const { id } = parseInput(SessionParams, req.params, 'params');
+      const { id } = req.params;
       const session = sessions.session(id);
       return { sessionId: id, messages: sessions.messages(id), error: session.last_error };
     },
   );
 
   app.get('/sessions/:id/stream', { ...opts, schema: { params: SessionParams } }, async (req, reply) => {
-    const { id } = parseInput(SessionParams, req.params, 'params');
+    const { id } = req.params;
     sessions.session(id);
     // HEAD: the headers alone (see SseHub.open); waiting for the close would hang the request.
     if (req.method === 'HEAD') return void openSse(reply).end();
@@ -201,18 +196,18 @@ export const sessionRoutes: FastifyPluginAsync<{
   });
 
   app.post('/sessions/:id/cancel', answering({ 200: SessionCancelResponse }), async (req) => {
-    const { id } = parseInput(SessionParams, req.params, 'params');
+    const { id } = req.params;
     sessions.session(id);
     return { sessionId: id, cancelled: sessions.cancel(id, 'user_cancel') };
   });
 
   app.patch('/sessions/:id', answering({ 200: SessionPatchResponse }), async (req) => {
-    const { id } = parseInput(SessionParams, req.params, 'params');
+    const { id } = req.params;
     return { session: sessions.patch(id, checked(parsePatch(req.body))) };
   });
 
   app.get('/sessions/:id/config', answering({ 200: SessionConfigResponse }), async (req) => {
-    const { id } = parseInput(SessionParams, req.params, 'params');
+    const { id } = req.params;
     return sessions.config(id);
   });
 

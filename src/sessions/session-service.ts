@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
-import { HttpError } from '../http/envelope.js';
+import { LeoError } from '../core/leo-error.js';
 import type { ChatEngine, ContentPart, EngineMessage, TurnResult, TurnSettings } from './engine.js';
 import type { LlmSettings, Session, SessionMessage, TokenUsage, TurnDone, TurnError } from './session-schemas.js';
 import { resolveSettings } from './overrides.js';
@@ -89,16 +89,16 @@ export class SessionService {
   /** The agent, or the spec's error for a missing one or one without chat. */
   chatAgent(name: string): ChatAgent {
     const agent = this.deps.agent(name);
-    if (!agent) throw new HttpError(404, `no agent named "${name}"`, 'AGENT_NOT_FOUND');
+    if (!agent) throw new LeoError(404, `no agent named "${name}"`, 'AGENT_NOT_FOUND');
     if (!agent.chatEnabled)
-      throw new HttpError(400, `agent ${name} does not have chat.enabled: true`, 'MODE_NOT_SUPPORTED');
+      throw new LeoError(400, `agent ${name} does not have chat.enabled: true`, 'MODE_NOT_SUPPORTED');
     return agent;
   }
 
   /** A session by id, 404 SESSION_NOT_FOUND otherwise. */
   session(id: string): Session {
     const s = this.deps.store.get(id);
-    if (!s) throw new HttpError(404, `no session ${id}`, 'SESSION_NOT_FOUND');
+    if (!s) throw new LeoError(404, `no session ${id}`, 'SESSION_NOT_FOUND');
     return s;
   }
 
@@ -107,7 +107,7 @@ export class SessionService {
     const agent = this.chatAgent(req.agent);
     // Judged on every attachment given: one the parser skipped (audio by url) was still meant for the model.
     if (req.firstAttachmentType !== undefined && agent.engine === 'claude-cli')
-      throw new HttpError(
+      throw new LeoError(
         400,
         'the claude-cli engine does not take attachments; use an agent on the openai engine',
         'MODEL_MODALITY_UNSUPPORTED',
@@ -117,8 +117,8 @@ export class SessionService {
     if (req.sessionId) {
       session = this.session(req.sessionId);
       if (session.agent_name !== agent.name)
-        throw new HttpError(404, `session ${req.sessionId} belongs to another agent`, 'SESSION_NOT_FOUND');
-      if (session.status === 'closed') throw new HttpError(400, `session ${session.id} is closed`, 'SESSION_CLOSED');
+        throw new LeoError(404, `session ${req.sessionId} belongs to another agent`, 'SESSION_NOT_FOUND');
+      if (session.status === 'closed') throw new LeoError(400, `session ${session.id} is closed`, 'SESSION_CLOSED');
       if (agent.engine === 'claude-cli')
         refuseClaudeTemperature(req.overrides, this.deps.store.overrides(session.id), agent.defaults);
     } else {
@@ -146,7 +146,7 @@ export class SessionService {
   list(agent: string, limit: number): Session[] {
     const sessions = this.deps.store.list(agent, limit);
     if (sessions.length === 0 && !this.deps.agent(agent))
-      throw new HttpError(404, `no agent named "${agent}"`, 'AGENT_NOT_FOUND');
+      throw new LeoError(404, `no agent named "${agent}"`, 'AGENT_NOT_FOUND');
     return sessions;
   }
 
@@ -159,7 +159,7 @@ export class SessionService {
   remove(sessionId: string): void {
     this.session(sessionId);
     if (this.busy(sessionId))
-      throw new HttpError(
+      throw new LeoError(
         409,
         `session ${sessionId} has a turn running or queued: cancel it first (POST /sessions/${sessionId}/cancel)`,
         'SESSION_BUSY',
@@ -360,7 +360,7 @@ function refuseClaudeTemperature(perCall: LlmSettings, session: LlmSettings, age
           ? 'chat.temperature'
           : null;
   if (field)
-    throw new HttpError(
+    throw new LeoError(
       400,
       `${field}: the claude-cli engine cannot set a temperature (the Claude CLI has no such setting); leave it out`,
       'VALIDATION_ERROR',

@@ -1,10 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { Access } from '../http/access.js';
-import { HttpError, notFound, ok } from '../http/envelope.js';
+import { HttpError, ok } from '../http/envelope.js';
+import { notFound } from '../core/leo-error.js';
 import { okOf } from '../http/openapi.js';
-import { parseInput } from '../http/validate.js';
+import { selfValidated } from '../http/validate.js';
 import { NameSchema } from '../wire/names.js';
 import { TaskFailureBody } from './failure-card.js';
 import type { RunPublisher } from './run-publisher.js';
@@ -25,7 +26,7 @@ const RunParams = z.object({ name: NameSchema, id: z.string().min(1).max(200) })
 const RunAnnounced = z.object({ id: z.string(), status: TaskRunStatus });
 const FailureCardPosted = z.object({ id: z.string(), agent: z.string() });
 
-export const taskRoutes: FastifyPluginAsync<{
+export const taskRoutes: FastifyPluginAsyncZod<{
   /** Stamps a run announced without started_at with the time it was received. */
   clock: Clock;
   publisher: RunPublisher;
@@ -43,6 +44,8 @@ export const taskRoutes: FastifyPluginAsync<{
       config: { access: Access.socketOnly },
       bodyLimit: TASK_RUN_BODY_MAX_BYTES,
       schema: { body: TaskRunEventBody, response: { 200: okOf(RunAnnounced) } },
+      // normalizeTaskRunEvent checks the body with the announcement's own refusals.
+      validatorCompiler: selfValidated,
     },
     async (req) => {
       const event = normalizeTaskRunEvent(req.body, clock.now());
@@ -56,9 +59,7 @@ export const taskRoutes: FastifyPluginAsync<{
     config: { access: Access.socketOnly },
     schema: { body: TaskFailureBody, response: { 200: okOf(FailureCardPosted) } },
   };
-  app.post('/chat/task-failure', failure, async (req) =>
-    ok(cards.postFailure(parseInput(TaskFailureBody, req.body, 'body'))),
-  );
+  app.post('/chat/task-failure', failure, async (req) => ok(cards.postFailure(req.body)));
 
   const owner = { config: { access: Access.operatorOrDevice } };
   app.get('/api/v1/tasks', { ...owner, schema: { response: { 200: okOf(z.array(TaskDetail)) } } }, async () =>
@@ -75,7 +76,7 @@ export const taskRoutes: FastifyPluginAsync<{
   // the id only looks the run up. A running run's log may not exist yet; it reads as empty until it does.
   const log = { ...owner, schema: { params: RunParams, response: { 200: okOf(RunLogTail) } } };
   app.get('/api/v1/tasks/:name/runs/:id/log', log, async (req) => {
-    const { name, id } = parseInput(RunParams, req.params, 'params');
+    const { name, id } = req.params;
     const stored = publisher.logPathOf(id);
     const running =
       !stored &&
@@ -98,7 +99,7 @@ export const taskRoutes: FastifyPluginAsync<{
     schema: { params: TaskParams, response: { 202: okOf(TaskRunStarted) } },
   };
   app.post('/api/v1/tasks/:name/run', run, async (req, reply) => {
-    const { name } = parseInput(TaskParams, req.params, 'params');
+    const { name } = req.params;
     if (!taskExists(name)) throw notFound(`no task named "${name}"`);
     const started = runner.fire(name);
     if (!started) throw new HttpError(409, `task ${name} is already running`, 'task_running');

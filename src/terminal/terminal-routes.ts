@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AgentName } from '../wire/names.js';
 import type { Clock } from '../core/clock.js';
@@ -7,9 +7,9 @@ import { FlushScheduler } from '../events/flush-scheduler.js';
 import { openSse } from '../events/open-sse.js';
 import { SseStream } from '../events/sse-stream.js';
 import { Access } from '../http/access.js';
-import { HttpError, notFound, ok } from '../http/envelope.js';
+import { HttpError, ok } from '../http/envelope.js';
+import { notFound } from '../core/leo-error.js';
 import { okOf } from '../http/openapi.js';
-import { parseInput } from '../http/validate.js';
 import { KeysPressed, TerminalKeysBody, TerminalScreen } from '../wire/terminal.js';
 import type { TerminalWatch } from './terminal-watch.js';
 import type { StreamCaps } from '../events/stream-caps.js';
@@ -35,22 +35,21 @@ export interface TerminalRoutesDeps {
  * and paired devices): a pane shows whatever the agent prints, secrets included, and its keys steer the agent, so
  * API clients — dashboards — get neither.
  */
-export const terminalRoutes: FastifyPluginAsync<TerminalRoutesDeps> = async (app, deps) => {
+export const terminalRoutes: FastifyPluginAsyncZod<TerminalRoutesDeps> = async (app, deps) => {
   const owner = { config: { access: Access.operatorOrDevice } };
   const screen = { ...owner, schema: { params: Params, response: { 200: okOf(TerminalScreen) } } };
   const keys = { ...owner, schema: { params: Params, body: TerminalKeysBody, response: { 200: okOf(KeysPressed) } } };
   const flushes = new FlushScheduler(64);
-  const running = (params: unknown) => {
-    const { name } = parseInput(Params, params, 'params');
+  const running = (name: string) => {
     if (!deps.exists(name)) throw notFound(`no agent named "${name}"`);
     if (!deps.isRunning(name)) throw new HttpError(409, `${name} is not running`, 'agent_not_running');
     return name;
   };
 
-  app.get('/api/v1/agents/:name/terminal', screen, async (req) => ok(await deps.capture(running(req.params))));
+  app.get('/api/v1/agents/:name/terminal', screen, async (req) => ok(await deps.capture(running(req.params.name))));
 
   app.get('/api/v1/agents/:name/terminal/stream', { ...owner, schema: { params: Params } }, async (req, reply) => {
-    const name = running(req.params);
+    const name = running(req.params.name);
     deps.caps.holdOpen(req.principal, reply.raw);
     let stop = () => undefined as void;
     const stream = new SseStream(openSse(reply), {
@@ -75,8 +74,8 @@ export const terminalRoutes: FastifyPluginAsync<TerminalRoutesDeps> = async (app
   });
 
   app.post('/api/v1/agents/:name/terminal/keys', keys, async (req) => {
-    const name = running(req.params);
-    const { keys } = parseInput(TerminalKeysBody, req.body, 'body');
+    const name = running(req.params.name);
+    const { keys } = req.body;
     await deps.pressKeys(name, keys);
     return ok({ agent: name, pressed: keys.length });
   });

@@ -6,6 +6,7 @@ import { askDeadline, type AskInput } from '../../wire/ask-input.js';
 import type { ChatService } from '../threads/chat-service.js';
 import type { ChatStore } from '../threads/chat-store.js';
 import type { Message } from '../../wire/message.js';
+import { LeoError } from '../../core/leo-error.js';
 
 /** One leo_chat_ask call waits at most this long, under Leo's 32-minute MCP tool ceiling. */
 export const ASK_CALL_WINDOW_MS = 30 * 60_000;
@@ -15,13 +16,13 @@ export type AskResult =
   | { message_id: string; values: []; labels: []; text: ''; timed_out: true; closed_reason: string }
   | { message_id: string; pending: true };
 
-export class AskError extends Error {
+export class AskError extends LeoError {
   constructor(
     readonly status: 400 | 403 | 404 | 409 | 502,
     message: string,
-    readonly code?: string,
+    code?: string,
   ) {
-    super(message);
+    super(status, message, code);
   }
 }
 

@@ -9,6 +9,7 @@ import { rfc3339 } from '../../core/time.js';
 import type { Database } from '../../store/database.js';
 import type { AttachmentRef } from '../../wire/message.js';
 import { HEAD_BYTES, sniffMedia } from './audio-magic.js';
+import { LeoError } from '../../core/leo-error.js';
 
 /** Whether a file is audio by its bytes, ffprobe judging (on the pool): workers/audio-judge.ts. */
 export type AudioJudge = (
@@ -25,14 +26,15 @@ export const UNCLAIMED = '_unclaimed';
 const UPLOADS = `LEFT JOIN messages m ON m.id = a.message_id
   WHERE a.available = 1 AND (a.message_id IS NULL OR m.direction = 'in')`;
 
-export class AttachmentError extends Error {
+/** A 413 is body_too_large unless it says otherwise (a full quota is a 413 too): the declared length and the streamed
+ * bytes giving the size away answer alike. */
+export class AttachmentError extends LeoError {
   constructor(
     readonly status: 400 | 404 | 413,
     message: string,
-    /** The envelope's code, when the status alone does not say it (a full quota is a 413 too). */
-    readonly code?: string,
+    code: string | undefined = status === 413 ? 'body_too_large' : undefined,
   ) {
-    super(message);
+    super(status, message, code);
   }
 }
 

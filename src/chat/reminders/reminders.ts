@@ -4,6 +4,7 @@ import { formatLocal } from '../../core/local-time.js';
 import { isRealTime, rfc3339 } from '../../core/time.js';
 import type { Database } from '../../store/database.js';
 import type { ChatService } from '../threads/chat-service.js';
+import { LeoError } from '../../core/leo-error.js';
 
 /** A reminder fired more than this late says so. */
 export const LATE_AFTER_MS = 60_000;
@@ -12,7 +13,12 @@ const MAX_TIMER_MS = 6 * 3600_000;
 /** While Leo Chat is off, due reminders wait, and are looked at again this often (they then fire late). */
 const CHAT_OFF_RECHECK_MS = 60_000;
 
-export class ReminderError extends Error {}
+/** A reminder refused as asked for (a bad time, another thread's id): the caller's to fix. */
+export class ReminderError extends LeoError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
 
 export interface Reminder {
   id: string;

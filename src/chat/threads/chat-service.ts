@@ -13,7 +13,7 @@ import type { PendingLimit } from './pending-limit.js';
 import type { ThreadNotes } from './thread-notes.js';
 import { PINNED_AGENT, type Message, type ReadMarker, type Thread } from '../../wire/message.js';
 import { NO_SPEECH, noSpeech } from '../../wire/no-speech.js';
-import { HttpError, notFound } from '../../http/envelope.js';
+import { LeoError, notFound } from '../../core/leo-error.js';
 import { stayingDown } from '../../agents/agent-error.js';
 
 /** What the chat needs to know about agents, from the supervisor. */
@@ -106,7 +106,7 @@ export class ChatService {
     // The owner's own messages start a stopped agent (leo-chat.md); a can_post client is not the owner, and starting an
     // agent the operator stopped is the operator's call, as it is for the message API (supervisor.wake).
     if (m.sender !== undefined && this.deps.agents.staysDown(agent))
-      throw new HttpError(409, stayingDown(agent), 'agent_stopped');
+      throw new LeoError(409, stayingDown(agent), 'agent_stopped');
     const resentFrom = m.attachmentIds?.length ? this.deps.attachments.claim(agent, m.attachmentIds) : [];
     // An audio upload makes its message a voice note.
     const voice = (m.attachmentIds ?? []).some((id) =>
@@ -161,7 +161,7 @@ export class ChatService {
     if (!held || held.agent !== agent || held.direction !== 'in')
       throw notFound(`no message ${id} in ${agent}'s thread`);
     if (held.state !== 'failed' || held.failure !== NO_SPEECH)
-      throw new HttpError(409, `message ${id} is not a voice note held for having no words`, 'not_held');
+      throw new LeoError(409, `message ${id} is not a voice note held for having no words`, 'not_held');
     this.deps.pending.check(agent);
     const message = this.setState(id, 'pending')!;
     this.track(this.deliver(message, { transcribe: how === 'retry' }).finally(this.deps.pending.hold(agent)));

@@ -1,4 +1,4 @@
-import { HttpError } from '../../http/envelope.js';
+import { LeoError } from '../../core/leo-error.js';
 
 /** How long a sender refused for a full queue is told to wait: a few deliveries' time. */
 export const QUEUE_FULL_RETRY_AFTER_S = 30;
@@ -18,12 +18,12 @@ export class PendingLimit {
   check(agent: string): void {
     const max = this.max();
     if (this.count(agent) >= max)
-      throw new HttpError(
+      throw new LeoError(
         429,
         `${agent} already has ${max} undelivered messages: wait for them to be delivered, then send again`,
         'queue_full',
         { agent, pending: this.count(agent), max },
-        { 'retry-after': String(QUEUE_FULL_RETRY_AFTER_S) },
+        QUEUE_FULL_RETRY_AFTER_S,
       );
   }
 
