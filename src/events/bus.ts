@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { rfc3339 } from '../core/time.js';
 import { sseFrame, type BusEvent } from './event.js';
+import type { EventFields } from '../wire/events.js';
 import { AUDIENCES, audienceOf, receives, type EventAudience, type EventType } from '../wire/event-types.js';
 
 export interface Subscriber {
@@ -38,7 +39,7 @@ export class EventBus {
 
   constructor(private readonly clock: Clock) {}
 
-  publish(type: EventType, fields: Record<string, unknown> = {}): void {
+  publish<T extends EventType>(type: T, fields: EventFields<T>): void {
     const audience = audienceOf(type);
     const at = rfc3339(this.clock.now());
     for (const reader of AUDIENCES) {

@@ -6,6 +6,7 @@ import { systemClock, type Clock, type TimerHandle } from '../core/clock.js';
 import { resolvePaths } from '../core/home.js';
 import type { ChatEngine, EngineMessage, TurnFailure, TurnInput, TurnResult, TurnSettings } from './engine.js';
 import { redactProviderText } from './provider-error.js';
+import { SseParser } from '../wire/sse-parser.js';
 import type { FinishReason, NewSessionMessage, TokenUsage, ToolCall, ToolCallSummary } from './session-schemas.js';
 import { builtinTools, runTool, toolSchemas, type OpenAiToolSchema, type Tool } from './tools/index.js';
 
@@ -382,27 +383,13 @@ class Turn {
  */
 async function* sseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
-  let buffer = '';
-  let data: string[] = [];
+  const parser = new SseParser();
   try {
-    for await (const bytes of body) {
-      buffer += decoder.decode(bytes, { stream: true });
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl).replace(/\r$/, '');
-        buffer = buffer.slice(nl + 1);
-        if (line === '') {
-          if (data.length) yield data.join('\n');
-          data = [];
-        } else if (line.startsWith('data:')) {
-          data.push(line.slice(5).replace(/^ /, ''));
-        }
-      }
-    }
+    for await (const bytes of body) for (const e of parser.feed(decoder.decode(bytes, { stream: true }))) yield e.data;
   } catch (err) {
     throw new LlmError(`LLM stream broke off: ${describeError(err)}`, true);
   }
-  if (data.length) yield data.join('\n');
+  for (const e of parser.end()) yield e.data;
 }
 
 function toWire(m: EngineMessage): WireMessage {

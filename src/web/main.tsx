@@ -1,8 +1,9 @@
+import './styles/tokens.css';
+import './styles/base.css';
 import { render } from 'preact';
 import { App } from './components/App.js';
 import { startAuth } from './stores/auth.js';
 import { registerServiceWorker } from './stores/push.js';
-import './styles.css';
 
 void startAuth();
 registerServiceWorker();

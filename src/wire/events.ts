@@ -52,10 +52,17 @@ export const EVENT_PAYLOADS = {
   'chat.read': stamped(ReadMarker.shape),
 } satisfies Record<EventType, z.ZodType>;
 
+/** One event's data as a reader receives it. */
+export type EventData<T extends EventType> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
+
+/** What a publisher hands the bus for one event: its data without the stamp, which the bus adds. */
+export type EventFields<T extends EventType> = Omit<z.input<(typeof EVENT_PAYLOADS)[T]>, keyof typeof Stamp>;
+
 /** The first event of every stream: where it starts (the next event is seq + 1), this boot, the features on. */
 export const HelloEvent = component(
   'Event.hello',
   z.object({ ...Stamp, boot_id: z.string(), features: z.array(z.string()) }),
 );
+export type HelloEvent = z.infer<typeof HelloEvent>;
 
 for (const [type, schema] of Object.entries(EVENT_PAYLOADS)) component(`Event.${type}`, schema);

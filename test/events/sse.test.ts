@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { HEARTBEAT_MS } from '../../src/events/sse-hub.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { publishRaw } from '../helpers/raw-publish.js';
 
 describe('/api/v1/events over real sockets', () => {
   let t: TestDaemon;
@@ -16,14 +17,14 @@ describe('/api/v1/events over real sockets', () => {
   after(() => t.stop());
 
   it('N subscribers each get hello, then every event in seq order from hello.seq + 1', async () => {
-    t.daemon.bus.publish('agent_activity', { n: 0 });
+    publishRaw(t.daemon.bus, 'agent_activity', { n: 0 });
     const clients = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         i % 2 ? SseClient.open(t.tcp, '/api/v1/events', t.daemon.operatorToken) : SseClient.open(t.socket, '/events'),
       ),
     );
     await Promise.all(clients.map((c) => c.waitFor(1)));
-    for (let i = 1; i <= 50; i++) t.daemon.bus.publish('agent_activity', { n: i });
+    for (let i = 1; i <= 50; i++) publishRaw(t.daemon.bus, 'agent_activity', { n: i });
     for (const c of clients) {
       const events = await c.waitFor(51);
       const hello = events[0]!;
@@ -63,7 +64,7 @@ describe('/api/v1/events over real sockets', () => {
     let published = 0;
     // Publish until the stalled socket's kernel buffers are full and its bounded queue overflows.
     while (t.daemon.hub.dropped === droppedBefore && published < 2000) {
-      t.daemon.bus.publish('agent_activity', { blob, i: published++ });
+      publishRaw(t.daemon.bus, 'agent_activity', { blob, i: published++ });
       await new Promise((r) => setImmediate(r));
       await reader.waitUntil(() => reader.events.length >= published + 1, 10_000);
     }
@@ -71,7 +72,7 @@ describe('/api/v1/events over real sockets', () => {
     // Reading now drains what the kernel had buffered and then meets the server's close.
     stalled.resume();
     await reader.waitUntil(() => stalledClosed, 5000);
-    t.daemon.bus.publish('agent_stopped', {});
+    publishRaw(t.daemon.bus, 'agent_stopped', {});
     await reader.waitFor(published + 2);
     assert.equal(reader.events.at(-1)!.event, 'agent_stopped');
     assert.equal(reader.ended, false, 'the reading subscriber is still connected');

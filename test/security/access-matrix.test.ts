@@ -13,6 +13,7 @@ import { SseClient } from '../helpers/sse-client.js';
 import { until } from '../helpers/wait.js';
 import { bounded, probe, type ProbeResult } from './probe.js';
 import { PRINCIPALS, agentSessionVariable, issueTokens, type PrincipalName, type Tokens } from './principals.js';
+import { publishRaw } from '../helpers/raw-publish.js';
 
 type Holder = 'operator' | 'device' | 'fleet' | 'agent' | 'client' | 'poster';
 /** Who a route admits on TCP: anyone, nobody (socket only), or the listed token holders. */
@@ -365,9 +366,9 @@ describe('access matrix: every registered route × every caller × both listener
     try {
       for (const s of Object.values(streams)) await s.waitFor(1);
       const marker = `matrix-${Date.now()}`;
-      for (const type of Object.keys(EVENT_AUDIENCE) as EventType[]) t.daemon.bus.publish(type, { marker });
+      for (const type of Object.keys(EVENT_AUDIENCE) as EventType[]) publishRaw(t.daemon.bus, type, { marker });
       // Every reader gets agent_stopped: published last, it marks the end of the batch on every stream.
-      t.daemon.bus.publish('agent_stopped', { marker, last: true });
+      publishRaw(t.daemon.bus, 'agent_stopped', { marker, last: true });
       const mismatches: string[] = [];
       for (const who of EVERY_READER) {
         const s = streams[who];

@@ -2,15 +2,7 @@ import { z } from 'zod';
 import type { AnswerBody } from '../../wire/ask-answer.js';
 import type { SendBody } from '../../wire/send-body.js';
 import { AttachmentRef, Message, MessagePage, ReadMarker, Thread } from '../../wire/message.js';
-import {
-  Agent,
-  AgentActivityEvent,
-  AgentTurnErrorEvent,
-  AgentNeedsInputEvent,
-  Appearance,
-  StateSnapshot,
-  TaskRun,
-} from '../../wire/fleet.js';
+import { Agent, StateSnapshot } from '../../wire/fleet.js';
 import { KeysPressed, TerminalScreen, type TerminalKeysBody } from '../../wire/terminal.js';
 import {
   RemovedAgent,
@@ -23,7 +15,7 @@ import {
 import { TemplateSummary } from '../../wire/templates.js';
 import { Changes, FileDiff } from '../../wire/changes.js';
 import { RunLogTail, TaskDetail, TaskRunStarted } from '../../wire/tasks.js';
-import { AgentUsageDays, AgentUsageEvent } from '../../wire/usage.js';
+import { AgentUsageDays } from '../../wire/usage.js';
 import {
   DeliveryEntry,
   PresenceState,
@@ -35,7 +27,8 @@ import {
 import type { PushPrefs } from '../../wire/push.js';
 import { Caller } from '../../wire/caller.js';
 import { TokenRecord, type DeviceScopeBody } from '../../wire/tokens.js';
-import { SseParser, type SseEvent } from './sse.js';
+import { SseParser, type SseEvent } from '../../wire/sse-parser.js';
+import { parseEvent, type FleetEvent } from './events.js';
 
 /**
  * The one typed client of the daemon's API. Wire shapes are the daemon's own zod schemas, imported, never copied, so
@@ -84,31 +77,27 @@ const Envelope = z.union([
   z.object({ ok: z.literal(false), error: z.string(), code: z.string().optional() }),
 ]);
 
-export const Paired = z.object({ device: z.object({ id: z.string(), name: z.string() }), token: z.string() });
-export const Hello = z.object({ seq: z.number(), boot_id: z.string().optional() }).loose();
+/** A path of the API from its segments, each encoded: an agent's or a task's name never changes the path's shape. */
+function apiPath(...segments: string[]): string {
+  return ['/api/v1', ...segments.map(encodeURIComponent)].join('/');
+}
 
-/** The stream's events the fleet applies; anything else is ignored (the API only ever grows). */
-export const FleetEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('hello'), data: Hello }),
-  z.object({ type: z.literal('agent_spawned'), data: z.object({ agent: Agent }).loose() }),
-  z.object({ type: z.literal('agent_state_changed'), data: z.looseObject({ agent: z.string() }) }),
-  z.object({ type: z.literal('agent_stopped'), data: z.looseObject({ agent: z.string() }) }),
-  z.object({ type: z.literal('agent_activity'), data: AgentActivityEvent.loose() }),
-  z.object({
-    type: z.literal('agent_appearance_changed'),
-    data: z.object({ agent: z.string(), appearance: Appearance.nullable() }).loose(),
-  }),
-  z.object({ type: z.literal('agent_usage'), data: AgentUsageEvent.loose() }),
-  z.object({ type: z.literal('agent_turn_error'), data: AgentTurnErrorEvent.loose() }),
-  z.object({ type: z.literal('agent_needs_input'), data: AgentNeedsInputEvent.loose() }),
-  z.object({ type: z.literal('task_run_started'), data: z.object({ run: TaskRun }).loose() }),
-  z.object({ type: z.literal('task_run_succeeded'), data: z.object({ run: TaskRun }).loose() }),
-  z.object({ type: z.literal('task_run_failed'), data: z.object({ run: TaskRun }).loose() }),
-  z.object({ type: z.literal('chat.message'), data: z.object({ message: Message }).loose() }),
-  z.object({ type: z.literal('chat.updated'), data: z.object({ message: Message }).loose() }),
-  z.object({ type: z.literal('chat.read'), data: ReadMarker.loose() }),
-]);
-export type FleetEvent = z.infer<typeof FleetEvent>;
+/** `/api/v1/agents/<agent>/…`: what one agent is and does. */
+const agentPath = (agent: string, ...parts: string[]) => apiPath('agents', agent, ...parts);
+
+/** `/api/v1/chat/<agent>/…`: one agent's thread. */
+const chatPath = (agent: string, ...parts: string[]) => apiPath('chat', agent, ...parts);
+
+interface RequestOptions {
+  body?: unknown;
+  accept?: string;
+  signal?: AbortSignal;
+  /** Sent without the device's token, so a 401 says nothing about this device's pairing. */
+  anonymous?: boolean;
+  cache?: RequestCache;
+}
+
+export const Paired = z.object({ device: z.object({ id: z.string(), name: z.string() }), token: z.string() });
 
 export { MessagePage };
 
@@ -120,6 +109,34 @@ export class Api {
     return { ...extra, ...(t ? { authorization: `Bearer ${t}` } : {}) };
   }
 
+  /** A 401 on a request that carried the device's token means the device was unpaired. */
+  private checkPaired(status: number, anonymous = false): void {
+    if (status === 401 && !anonymous && this.token()) throw new UnpairedError();
+  }
+
+  /** The one way a request goes out: the bearer header, JSON in, no HTTP cache unless asked, and the 401 check. */
+  private async request(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = {
+      ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(opts.accept ? { accept: opts.accept } : {}),
+    };
+    const res = await fetch(path, {
+      method,
+      headers: opts.anonymous ? headers : this.headers(headers),
+      ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
+      cache: opts.cache ?? 'no-store',
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    this.checkPaired(res.status, opts.anonymous);
+    return res;
+  }
+
+  /** The data of a response's envelope (unwrap). */
+  private async data(res: Response): Promise<unknown> {
+    const answer: unknown = await res.json().catch(() => undefined);
+    return unwrap(res.status, answer, retryAfter(res));
+  }
+
   private async call<S extends z.ZodType>(
     schema: S,
     method: string,
@@ -127,30 +144,13 @@ export class Api {
     body?: unknown,
     anonymous = false,
   ): Promise<z.infer<S>> {
-    const json: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
-    const res = await fetch(path, {
-      method,
-      headers: anonymous ? json : this.headers(json),
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      cache: 'no-store',
-    });
-    if (res.status === 401 && !anonymous && this.token()) throw new UnpairedError();
-    const answer: unknown = await res.json().catch(() => undefined);
-    return schema.parse(unwrap(res.status, answer, retryAfter(res)));
+    return schema.parse(await this.data(await this.request(method, path, { body, anonymous })));
   }
 
   /** Sends one message under the client's id; `repeat` when the daemon already had it (200) rather than stored it. */
   async send(agent: string, body: SendBody): Promise<{ message: Message; repeat: boolean }> {
-    const path = `/api/v1/chat/${encodeURIComponent(agent)}/messages`;
-    const res = await fetch(path, {
-      method: 'POST',
-      headers: this.headers({ 'content-type': 'application/json' }),
-      body: JSON.stringify(body),
-      cache: 'no-store',
-    });
-    if (res.status === 401) throw new UnpairedError();
-    const data: unknown = await res.json().catch(() => undefined);
-    return { message: Message.parse(unwrap(res.status, data, retryAfter(res))), repeat: res.status === 200 };
+    const res = await this.request('POST', chatPath(agent, 'messages'), { body });
+    return { message: Message.parse(await this.data(res)), repeat: res.status === 200 };
   }
 
   /**
@@ -169,8 +169,8 @@ export class Api {
       xhr.onerror = () => reject(new TypeError('network error'));
       xhr.onabort = () => reject(new DOMException('upload aborted', 'AbortError'));
       xhr.onload = () => {
-        if (xhr.status === 401) return reject(new UnpairedError());
         try {
+          this.checkPaired(xhr.status);
           resolve(AttachmentRef.parse(unwrap(xhr.status, xhr.response, retryAfter(xhr))));
           onProgress(1);
         } catch (err) {
@@ -203,7 +203,7 @@ export class Api {
   }
 
   setDeviceScope(id: string, body: z.infer<typeof DeviceScopeBody>) {
-    return this.call(TokenRecord, 'PATCH', `/api/v1/devices/${encodeURIComponent(id)}`, body);
+    return this.call(TokenRecord, 'PATCH', apiPath('devices', id), body);
   }
 
   threads() {
@@ -216,19 +216,17 @@ export class Api {
       ...(opts.before ? { before: opts.before } : {}),
       ...(opts.after ? { after: opts.after } : {}),
     });
-    return this.call(MessagePage, 'GET', `/api/v1/chat/${encodeURIComponent(agent)}/messages?${q}`);
+    return this.call(MessagePage, 'GET', `${chatPath(agent, 'messages')}?${q}`);
   }
 
   markRead(agent: string) {
-    return this.call(ReadMarker, 'POST', `/api/v1/chat/${encodeURIComponent(agent)}/read`);
+    return this.call(ReadMarker, 'POST', chatPath(agent, 'read'));
   }
 
   /** An attachment's bytes: fetched with the bearer header, since an <img src> or a link cannot send one. */
   async attachment(agent: string, id: string): Promise<Blob> {
-    const res = await fetch(`/api/v1/chat/${encodeURIComponent(agent)}/attachments/${encodeURIComponent(id)}`, {
-      headers: this.headers(),
-    });
-    if (res.status === 401) throw new UnpairedError();
+    // Its bytes never change, so the browser's cache may keep them.
+    const res = await this.request('GET', chatPath(agent, 'attachments', id), { cache: 'default' });
     if (!res.ok) throw new ApiError(res.status, `attachment unavailable (HTTP ${res.status})`);
     return res.blob();
   }
@@ -239,12 +237,7 @@ export class Api {
   }
 
   answer(agent: string, id: string, body: AnswerBody) {
-    return this.call(
-      Message,
-      'POST',
-      `/api/v1/chat/${encodeURIComponent(agent)}/messages/${encodeURIComponent(id)}/answer`,
-      body,
-    );
+    return this.call(Message, 'POST', chatPath(agent, 'messages', id, 'answer'), body);
   }
 
   dismiss(agent: string, id: string) {
@@ -257,12 +250,7 @@ export class Api {
   }
 
   private onMessage(agent: string, id: string, action: string) {
-    return this.call(
-      Message,
-      'POST',
-      `/api/v1/chat/${encodeURIComponent(agent)}/messages/${encodeURIComponent(id)}/${action}`,
-      {},
-    );
+    return this.call(Message, 'POST', chatPath(agent, 'messages', id, action), {});
   }
 
   /**
@@ -271,8 +259,8 @@ export class Api {
    */
   events(onEvent: (e: FleetEvent) => void, signal: AbortSignal): Promise<void> {
     return this.stream('/api/v1/events', signal, (frame, data) => {
-      const parsed = FleetEvent.safeParse({ type: frame.event, data });
-      if (parsed.success) onEvent(parsed.data);
+      const event = parseEvent(frame.event, data);
+      if (event) onEvent(event);
     });
   }
 
@@ -291,33 +279,33 @@ export class Api {
 
   /** stop / start / restart / reset: the agent as it is after. */
   lifecycle(agent: string, action: 'stop' | 'start' | 'restart' | 'reset') {
-    return this.call(Agent, 'POST', `/api/v1/agents/${encodeURIComponent(agent)}/${action}`);
+    return this.call(Agent, 'POST', agentPath(agent, action));
   }
 
   rename(agent: string, body: z.infer<typeof RenameBody>) {
-    return this.call(Agent, 'POST', `/api/v1/agents/${encodeURIComponent(agent)}/rename`, body);
+    return this.call(Agent, 'POST', agentPath(agent, 'rename'), body);
   }
 
   setTemplate(agent: string, body: z.infer<typeof TemplateBody>) {
-    return this.call(Agent, 'POST', `/api/v1/agents/${encodeURIComponent(agent)}/template`, body);
+    return this.call(Agent, 'POST', agentPath(agent, 'template'), body);
   }
 
   setEnvironments(agent: string, body: z.infer<typeof EnvironmentsBody>) {
-    return this.call(Agent, 'POST', `/api/v1/agents/${encodeURIComponent(agent)}/environments`, body);
+    return this.call(Agent, 'POST', agentPath(agent, 'environments'), body);
   }
 
   /** `null` clears a value (the appearance rules decide again); a value left out stays. */
   setAppearance(agent: string, body: z.infer<typeof AppearanceBody>) {
-    return this.call(Agent, 'PUT', `/api/v1/agents/${encodeURIComponent(agent)}/appearance`, body);
+    return this.call(Agent, 'PUT', agentPath(agent, 'appearance'), body);
   }
 
   remove(agent: string) {
-    return this.call(RemovedAgent, 'DELETE', `/api/v1/agents/${encodeURIComponent(agent)}`);
+    return this.call(RemovedAgent, 'DELETE', agentPath(agent));
   }
 
   /** An agent's screen now (the live terminal). */
   terminal(agent: string) {
-    return this.call(TerminalScreen, 'GET', `/api/v1/agents/${encodeURIComponent(agent)}/terminal`);
+    return this.call(TerminalScreen, 'GET', agentPath(agent, 'terminal'));
   }
 
   /** Follows an agent's terminal: each screen as it changes; resolves when the stream ends (`ended`: the agent stopped). */
@@ -326,7 +314,7 @@ export class Api {
     on: (e: { kind: 'screen'; screen: TerminalScreen } | { kind: 'ended'; reason: string }) => void,
     signal: AbortSignal,
   ): Promise<void> {
-    return this.stream(`/api/v1/agents/${encodeURIComponent(agent)}/terminal/stream`, signal, (frame, data) => {
+    return this.stream(agentPath(agent, 'terminal', 'stream'), signal, (frame, data) => {
       if (frame.event === 'screen') {
         const screen = TerminalScreen.safeParse(data);
         if (screen.success) on({ kind: 'screen', screen: screen.data });
@@ -339,7 +327,7 @@ export class Api {
 
   /** Presses the key bar's named keys in an agent's terminal. */
   pressKeys(agent: string, keys: TerminalKeysBody['keys']) {
-    return this.call(KeysPressed, 'POST', `/api/v1/agents/${encodeURIComponent(agent)}/terminal/keys`, { keys });
+    return this.call(KeysPressed, 'POST', agentPath(agent, 'terminal', 'keys'), { keys });
   }
 
   /** Every task with its owner and its own newest runs. */
@@ -348,32 +336,28 @@ export class Api {
   }
 
   runTask(task: string) {
-    return this.call(TaskRunStarted, 'POST', `/api/v1/tasks/${encodeURIComponent(task)}/run`);
+    return this.call(TaskRunStarted, 'POST', apiPath('tasks', task, 'run'));
   }
 
   /** A finished run's log, its last 256 KB. */
   runLog(task: string, run: string) {
-    return this.call(
-      RunLogTail,
-      'GET',
-      `/api/v1/tasks/${encodeURIComponent(task)}/runs/${encodeURIComponent(run)}/log`,
-    );
+    return this.call(RunLogTail, 'GET', apiPath('tasks', task, 'runs', run, 'log'));
   }
 
   /** The agent's usage per UTC day, the last `days` of them, oldest first. */
   usage(agent: string, days: number) {
-    return this.call(AgentUsageDays, 'GET', `/api/v1/agents/${encodeURIComponent(agent)}/usage?days=${days}`);
+    return this.call(AgentUsageDays, 'GET', `${agentPath(agent, 'usage')}?days=${days}`);
   }
 
   /** The agent workspace's changed files (git status). */
   changes(agent: string) {
-    return this.call(Changes, 'GET', `/api/v1/agents/${encodeURIComponent(agent)}/changes`);
+    return this.call(Changes, 'GET', agentPath(agent, 'changes'));
   }
 
   /** One changed file's unified diff against HEAD. */
   diff(agent: string, file: string) {
     const q = new URLSearchParams({ path: file });
-    return this.call(FileDiff, 'GET', `/api/v1/agents/${encodeURIComponent(agent)}/changes/diff?${q}`);
+    return this.call(FileDiff, 'GET', `${agentPath(agent, 'changes', 'diff')}?${q}`);
   }
 
   /** The key this browser's PushManager subscribes with. */
@@ -395,11 +379,11 @@ export class Api {
   }
 
   unsubscribePush(id: string) {
-    return this.call(RemovedSubscription, 'DELETE', `/api/v1/push/subscriptions/${encodeURIComponent(id)}`);
+    return this.call(RemovedSubscription, 'DELETE', apiPath('push', 'subscriptions', id));
   }
 
   setPushPrefs(id: string, prefs: PushPrefs) {
-    return this.call(SubscriptionSummary, 'PUT', `/api/v1/push/subscriptions/${encodeURIComponent(id)}/prefs`, prefs);
+    return this.call(SubscriptionSummary, 'PUT', apiPath('push', 'subscriptions', id, 'prefs'), prefs);
   }
 
   /** A test push to this device's subscriptions: what became of each. */
@@ -414,7 +398,7 @@ export class Api {
 
   /** Says the agent's thread is (or is no longer) on this screen, so its messages do not push meanwhile. */
   presence(agent: string, viewing: boolean) {
-    return this.call(PresenceState, 'PUT', `/api/v1/chat/${encodeURIComponent(agent)}/presence`, { viewing });
+    return this.call(PresenceState, 'PUT', chatPath(agent, 'presence'), { viewing });
   }
 
   /** Reads an SSE response with the bearer header, handing each frame whose data is JSON to `onFrame`. */
@@ -423,12 +407,7 @@ export class Api {
     signal: AbortSignal,
     onFrame: (frame: SseEvent, data: unknown) => void,
   ): Promise<void> {
-    const res = await fetch(path, {
-      headers: this.headers({ accept: 'text/event-stream' }),
-      cache: 'no-store',
-      signal,
-    });
-    if (res.status === 401) throw new UnpairedError();
+    const res = await this.request('GET', path, { accept: 'text/event-stream', signal });
     if (!res.ok || !res.body) {
       const refusal = await res.json().catch(() => null);
       const message = Envelope.safeParse(refusal);

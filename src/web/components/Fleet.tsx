@@ -6,6 +6,7 @@ import { INBOX_HREF, SETTINGS_HREF, TASKS_HREF, newAgentHref, route } from '../s
 import { helpOpen } from '../keys/bind-shortcuts.js';
 import { HttpWarning } from './HttpWarning.js';
 import { mayRunFleet } from '../stores/caller.js';
+import './fleet.css';
 
 export function Fleet() {
   const rows = fleetRows.value;

@@ -18,6 +18,7 @@ import { helpOpen } from '../keys/bind-shortcuts.js';
 import { ScreenBar } from './ScreenBar.js';
 import { mayRunFleet } from '../stores/caller.js';
 import { DeviceList } from './controls/DeviceList.js';
+import './settings.css';
 
 const MODES: { mode: PushMode; label: string }[] = [
   { mode: 'all', label: 'Every message' },

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { helpOpen } from '../keys/bind-shortcuts.js';
 import { SHORTCUTS } from '../keys/shortcuts.js';
+import './shortcuts.css';
 
 /**
  * The keyboard shortcuts, listed from the same table the listener obeys. A native modal <dialog>: it traps focus,

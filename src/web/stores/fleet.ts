@@ -1,7 +1,7 @@
 import { computed, signal } from '@preact/signals';
 import { PINNED_AGENT, type Thread } from '../../wire/message.js';
 import type { Agent, StateSnapshot } from '../../wire/fleet.js';
-import type { FleetEvent } from '../api/client.js';
+import type { FleetEvent } from '../api/events.js';
 
 /** The fleet as the snapshot-then-stream contract builds it: the snapshot replaces it, events patch it. */
 export const agents = signal<ReadonlyMap<string, Agent>>(new Map());
@@ -85,8 +85,8 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
       upsertAgent(e.data.agent);
       return null;
     case 'agent_state_changed': {
-      const { agent, ...rest } = e.data;
-      patch(agent, (a) => ({ ...a, ...(rest as Partial<Agent>) }));
+      const { agent, seq: _seq, at: _at, ...change } = e.data;
+      patch(agent, (a) => ({ ...a, ...change }));
       return null;
     }
     case 'agent_stopped':
@@ -122,6 +122,7 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
       setUnread(e.data.agent, e.data.unread);
       return null;
     case 'hello':
+    case 'agent_message':
     case 'task_run_started':
     case 'task_run_succeeded':
     case 'task_run_failed':

@@ -2,8 +2,8 @@ import { computed, signal } from '@preact/signals';
 import { validateAnswer, type AnswerBody } from '../../wire/ask-answer.js';
 import { validateQuestionsAnswer } from '../../wire/questions.js';
 import { validatePermissionAnswer } from '../../wire/permission.js';
-import { awaitsOwner, Message } from '../../wire/message.js';
-import type { FleetEvent } from '../api/client.js';
+import { awaitsOwner, type Message } from '../../wire/message.js';
+import type { FleetEvent } from '../api/events.js';
 
 /**
  * Everything waiting on the owner across agents (GET /api/v1/chat/open), kept live by chat.message / chat.updated.
@@ -28,9 +28,8 @@ export function isCard(m: Message): boolean {
 /** A new open card joins; an update replaces a card already shown (settled ones stay, showing how). */
 export function applyChatEvent(e: FleetEvent): void {
   if (e.type !== 'chat.message' && e.type !== 'chat.updated') return;
-  const parsed = Message.safeParse((e.data as { message?: unknown }).message);
-  if (!parsed.success || !isCard(parsed.data)) return;
-  const m = parsed.data;
+  const m = e.data.message;
+  if (!isCard(m)) return;
   if (!cards.value.has(m.id) && !awaitsOwner(m)) return;
   const next = new Map(cards.value);
   next.set(m.id, m);

@@ -35,3 +35,17 @@ export function merge(list: readonly Message[], page: readonly Message[]): Messa
   if (page[0]!.id > list.at(-1)!.id) return [...list, ...page];
   return page.reduce(upsert, list as Message[]);
 }
+
+/** What a live chat event does to a message: it arrived, or it changed. */
+export type LiveChange = 'chat.message' | 'chat.updated';
+
+/**
+ * A live message in the loaded window, by id, if it belongs there: a window short of the live end (`live` false) only
+ * takes new ones within it, which its next page brings otherwise, and a changed message older than the window stays
+ * out too: its page brings it.
+ */
+export function placeLive(list: readonly Message[], live: boolean, change: LiveChange, m: Message): readonly Message[] {
+  const inWindow = live || (list.length > 0 && m.id <= list.at(-1)!.id);
+  const beforeWindow = change === 'chat.updated' && list.length > 0 && m.id < list[0]!.id;
+  return inWindow && !beforeWindow ? merge(list, [m]) : list;
+}

@@ -1,4 +1,4 @@
-import type { FleetEvent } from '../api/client.js';
+import type { FleetEvent } from '../api/events.js';
 import { api, onUnpaired } from './auth.js';
 import { backoffMs } from './backoff.js';
 import { connection } from './connection.js';

@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 import type { TaskRun } from '../../wire/fleet.js';
 import { TASK_RUNS_SHOWN, type TaskDetail } from '../../wire/tasks.js';
-import type { FleetEvent } from '../api/client.js';
+import type { FleetEvent } from '../api/events.js';
 import { api, onUnpaired } from './auth.js';
 
 /**

@@ -1,10 +1,11 @@
 import { batch, signal } from '@preact/signals';
 import type { Message } from '../../wire/message.js';
-import type { FleetEvent, MessagePage } from '../api/client.js';
+import type { MessagePage } from '../api/client.js';
+import type { FleetEvent } from '../api/events.js';
 import { announce, resetAnnouncements } from './announce.js';
 import { api, onUnpaired } from './auth.js';
 import { agents, setUnread } from './fleet.js';
-import { merge } from './message-list.js';
+import { merge, placeLive, type LiveChange } from './message-list.js';
 
 const PAGE = 50;
 /** Opened at a message: this many before it, the rest of a page from it on. */
@@ -175,7 +176,7 @@ export const loadNewer = () => pageAt('newer');
 let readTimer: ReturnType<typeof setTimeout> | null = null;
 
 /** A live event, or a message the daemon answered a send with (`sent`): that one only goes in if still absent. */
-type Queued = FleetEvent | { type: 'sent'; message: Message };
+type Queued = { type: LiveChange; message: Message } | { type: 'sent'; message: Message };
 
 let queued: Queued[] = [];
 let flushing = false;
@@ -195,7 +196,7 @@ function enqueue(q: Queued): void {
 export function applyThreadEvent(e: FleetEvent): void {
   if (e.type !== 'chat.message' && e.type !== 'chat.updated') return;
   if (e.data.message.agent !== openAgent.value) return;
-  enqueue(e);
+  enqueue({ type: e.type, message: e.data.message });
 }
 
 /**
@@ -214,28 +215,22 @@ function flush(): void {
   queued = [];
   batch(() =>
     events.forEach((q) => {
-      if (q.type !== 'sent') applyOne(q);
-      else if (!messages.value.some((m) => m.id === q.message.id))
-        applyOne({ type: 'chat.message', data: { message: q.message } });
+      if (q.type !== 'sent') applyOne(q.type, q.message);
+      else if (!messages.value.some((m) => m.id === q.message.id)) applyOne('chat.message', q.message);
     }),
   );
 }
 
 /**
- * A new or changed message goes in by id, if it belongs in the window (a window short of the live end only counts new
- * ones, which its next page brings); an agent's new message is announced and, while the page is visible, read.
+ * A new or changed message goes in by id, if it belongs in the window (placeLive); an agent's new message is counted
+ * even outside it, announced and, while the page is visible, read.
  */
-function applyOne(e: FleetEvent): void {
-  if (e.type !== 'chat.message' && e.type !== 'chat.updated') return;
-  const m = e.data.message;
+function applyOne(type: LiveChange, m: Message): void {
   if (m.agent !== openAgent.value) return;
   const list = messages.value;
-  const arrived = e.type === 'chat.message' && m.direction === 'out';
-  const inWindow = newer.value === null || (list.length > 0 && m.id <= list.at(-1)!.id);
-  // A changed message older than the window stays out too: its page brings it.
-  const beforeWindow = e.type === 'chat.updated' && list.length > 0 && m.id < list[0]!.id;
-  if (inWindow && !beforeWindow) messages.value = merge(list, [m]);
-  if (!arrived) return;
+  const placed = placeLive(list, newer.value === null, type, m);
+  if (placed !== list) messages.value = placed;
+  if (type !== 'chat.message' || m.direction !== 'out') return;
   unseen.value++;
   if (m.kind !== 'system') announce(agents.value.get(m.agent)?.display_name ?? m.agent, m.text || 'sent a file');
   if (document.visibilityState === 'visible' && !readTimer)

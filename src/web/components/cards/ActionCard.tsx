@@ -8,6 +8,7 @@ import { Settled } from './Settled.js';
 import { AnswerStatus } from './AnswerStatus.js';
 import { threadHref } from '../../stores/route.js';
 import { showBidiControls } from '../../../wire/visible-text.js';
+import './cards.css';
 
 /**
  * One ask, permission prompt or questions card: answerable while open, its settlement after. In the inbox its agent's

@@ -6,6 +6,7 @@ import { saveDraft, flushDraft } from '../../stores/drafts.js';
 import { ScreenBar } from '../ScreenBar.js';
 import { DiffView } from './DiffView.js';
 import { showInvisibles } from '../../../wire/visible-text.js';
+import './changes.css';
 
 const KIND: Record<string, string> = {
   modified: 'M',

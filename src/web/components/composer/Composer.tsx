@@ -6,6 +6,7 @@ import { StagedFiles } from './StagedFiles.js';
 import { recordingFor } from '../../stores/recorder.js';
 import { MicButton } from '../voice/MicButton.js';
 import { RecordingBar, RecordingProblem } from '../voice/RecordingBar.js';
+import './composer.css';
 
 /** Tallest the textarea grows before it scrolls, as a share of the viewport (the list keeps the rest). */
 const MAX_SHARE = 0.4;

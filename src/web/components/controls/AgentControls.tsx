@@ -9,6 +9,7 @@ import { AppearanceForm } from './AppearanceForm.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
 import { NoFleetNote } from './NoFleetNote.js';
 import { mayRunFleet } from '../../stores/caller.js';
+import './controls.css';
 
 /** A lifecycle button's label, and its label while the request runs. */
 const LIFECYCLE = {

@@ -3,6 +3,7 @@ import type { TokenRecord } from '../../../wire/tokens.js';
 import { api } from '../../stores/auth.js';
 import { caller } from '../../stores/caller.js';
 import { useAction } from './useAction.js';
+import './controls.css';
 
 /**
  * The paired devices, for the owner's phone (a device with the fleet scope): which may run the fleet, each a switch

@@ -7,6 +7,7 @@ import { useAction } from './useAction.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
 import { NoFleetNote } from './NoFleetNote.js';
 import { mayRunFleet } from '../../stores/caller.js';
+import './controls.css';
 
 /**
  * What the ticks mean, in words: they start as the template's list and replace it. The daemon reads an empty list as

@@ -9,6 +9,7 @@ import { RunStatus } from './RunStatus.js';
 import { RunLogView } from './RunLogView.js';
 import { mayRunFleet } from '../../stores/caller.js';
 import { NoFleetNote } from '../controls/NoFleetNote.js';
+import './tasks.css';
 
 /**
  * `#/tasks/<task>`: one task — schedule, next run, owner, where it runs — its newest runs, and "Run now".

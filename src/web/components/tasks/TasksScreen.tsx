@@ -4,6 +4,7 @@ import { taskHref } from '../../stores/route.js';
 import { ScreenBar } from '../ScreenBar.js';
 import { formatWhen } from './format.js';
 import { RunStatus } from './RunStatus.js';
+import './tasks.css';
 
 /** `#/tasks`: every task from leo.yaml with its schedule, next run, owner and how its last run went. */
 export function TasksScreen() {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { TerminalView as View } from './TerminalView.js';
+import './terminal.css';
 
 /** The terminal view and its ANSI reader load the first time a terminal is opened: the app shell stays small. */
 export function LazyTerminal({ agent }: { agent: string }) {

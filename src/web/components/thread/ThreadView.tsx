@@ -15,6 +15,7 @@ import { watchPresence } from '../../stores/presence.js';
 import { TurnErrorReason } from '../TurnError.js';
 import { mayRunFleet } from '../../stores/caller.js';
 import { NeedsInputReason } from '../NeedsInput.js';
+import './thread.css';
 
 /**
  * One agent's thread: its header, the virtualized message list (MessageList) opened at the newest message or at

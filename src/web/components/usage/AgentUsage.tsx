@@ -3,6 +3,7 @@ import type { AgentUsageDays, UsageTotals } from '../../../wire/usage.js';
 import { api, onUnpaired } from '../../stores/auth.js';
 import { agents } from '../../stores/fleet.js';
 import { formatCost, formatDay, formatTokens, sumTotals, tokensOf } from './usage-format.js';
+import './usage.css';
 
 const DAYS = 7;
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SseParser } from '../../src/web/api/sse.js';
+import { SseParser } from '../../src/wire/sse-parser.js';
 
-describe("Leo Web's SSE parser", () => {
+describe('the SSE parser', () => {
   it('reads named events split anywhere across chunks, with comments and CRLF', () => {
     const text =
       ': heartbeat\r\n\r\nevent: hello\r\ndata: {"seq":1}\r\n\r\nevent: agent_activity\ndata: {"a":\ndata: 2}\n\n';
@@ -22,5 +22,12 @@ describe("Leo Web's SSE parser", () => {
 
   it('an event without a name is a message; a frame without data is nothing', () => {
     assert.deepEqual(new SseParser().feed('data: x\n\nevent: y\n\n'), [{ event: 'message', data: 'x' }]);
+  });
+
+  it('end() dispatches the event whose lines are complete, and never a line still unterminated', () => {
+    const p = new SseParser();
+    assert.deepEqual(p.feed('data: a\ndata: b\ndata: c'), []);
+    assert.deepEqual(p.end(), [{ event: 'message', data: 'a\nb' }]);
+    assert.deepEqual(p.end(), []);
   });
 });

@@ -6,8 +6,9 @@ export interface SseEvent {
 
 /**
  * A streaming parser for text/event-stream (the WHATWG framing: `event:`/`data:` fields, blank-line terminated,
- * `:` comments ignored), fed decoded text in whatever chunks the network delivers. EventSource would do this, but it
- * cannot send an Authorization header, and the token must never go into a URL.
+ * `:` comments ignored), fed decoded text in whatever chunks the network delivers. Leo Web reads /api/v1/events with
+ * it (EventSource cannot send an Authorization header, and the token must never go into a URL), and the chat engine
+ * reads an LLM provider's stream with it.
  */
 export class SseParser {
   private buffer = '';
@@ -25,9 +26,7 @@ export class SseParser {
       if (width === 1 && this.buffer[nl] === '\r' && nl === this.buffer.length - 1) break;
       this.buffer = this.buffer.slice(nl + width);
       if (line === '') {
-        if (this.data.length) out.push({ event: this.event || 'message', data: this.data.join('\n') });
-        this.event = '';
-        this.data = [];
+        out.push(...this.end());
         continue;
       }
       if (line.startsWith(':')) continue;
@@ -37,6 +36,17 @@ export class SseParser {
       if (field === 'event') this.event = value;
       else if (field === 'data') this.data.push(value);
     }
+    return out;
+  }
+
+  /**
+   * Dispatches the event whose lines are complete, as a blank line would. WHATWG discards it when the stream closes;
+   * the chat engine takes it, since a provider may close its stream without the last blank line.
+   */
+  end(): SseEvent[] {
+    const out = this.data.length ? [{ event: this.event || 'message', data: this.data.join('\n') }] : [];
+    this.event = '';
+    this.data = [];
     return out;
   }
 }
