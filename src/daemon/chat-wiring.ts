@@ -1,5 +1,3 @@
-import PQueue from 'p-queue';
-import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../agents/supervisor.js';
 import { chatRoutes } from '../chat/chat-routes.js';
@@ -34,10 +32,7 @@ import { rfc3339 } from '../core/time.js';
 import type https from 'node:https';
 import { WebhookProvider } from '../push/webhook-provider.js';
 import { pushEndpointRefusal, webhookTargetRefusal } from '../push/webhook-target.js';
-import { ffprobeBeside, resolveProgram } from '../native/programs.js';
-import type { TranscribeResult } from '../../workers/transcribe.js';
-import type { AudioVerdict, JudgeAudioInput } from '../../workers/audio-judge.js';
-import type { Captured } from '../chat/replies/reply-capture.js';
+import { ffprobePath, Transcriber } from '../chat/voice/transcriber.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import type { ChatStore } from '../chat/threads/chat-store.js';
 import type { ThreadNotes } from '../chat/threads/thread-notes.js';
@@ -83,15 +78,6 @@ export interface ChatWiringDeps {
   announceMessage(from: string | undefined, to: string): void;
 }
 
-/**
- * How many voice notes transcribe at once: one pool thread is always left for the quick tasks (the activity sweep,
- * reply capture), which otherwise queued behind minutes of transcription (measured: 9 sweeps in 129 s instead of one a
- * second while 20 notes transcribed on a 2-thread pool).
- */
-export function transcriptionLanes(poolThreads: number): number {
-  return Math.max(1, poolThreads - 1);
-}
-
 /** Builds Leo Chat's thread store and service over the agents domain, and registers /api/v1/chat. */
 /**
  * How each harness's permission hook reads chat's answer: Leo's opencode plugin applies opencode's own reply, Codex
@@ -106,7 +92,6 @@ export async function wireChat(d: ChatWiringDeps) {
   const { store } = d;
   /** chat.enabled: read wherever chat would serve, deliver or post, so a reload turns it on or off at once. */
   const enabled = () => d.config().chat.enabled;
-  const transcriptions = new PQueue({ concurrency: transcriptionLanes(d.config().pool.threads) });
   const subscriptions = new SubscriptionStore(d.db, d.clock);
   const presence = d.presence;
   const endpointRefusal = (endpoint: string) => pushEndpointRefusal(endpoint, d.config().chat.webhook_allowed_hosts);
@@ -134,18 +119,18 @@ export async function wireChat(d: ChatWiringDeps) {
     const record = pushForMessage(message, displayName(message.agent));
     if (record) pushes.dispatch(record);
   };
-  /** ffprobe, which judges whether a file is audio: beside chat.ffmpeg when that is set, else as ffmpeg is found. */
-  const ffprobe = () => {
-    const configured = d.config().chat.ffmpeg;
-    return resolveProgram('ffprobe', ffprobeBeside(configured), 'chat.ffmpeg').path;
-  };
   const attachments = new AttachmentStore(
     d.db,
     d.clock,
     path.join(d.paths.stateDir, 'chat', 'attachments'),
     () => d.config().chat.attachment_quota_bytes,
-    (file) => d.pool.run<AudioVerdict>('judgeAudio', { file, ffprobe: ffprobe() } satisfies JudgeAudioInput),
+    (file) => d.pool.run('judgeAudio', { file, ffprobe: ffprobePath(d.config()) }),
   );
+  const transcriber = new Transcriber({
+    config: d.config,
+    workDir: path.join(d.paths.stateDir, 'tmp'),
+    run: (input) => d.pool.run('transcribe', input),
+  });
   // The watch and the service refer to each other: replies are posted through the service it watches.
   let chat: ChatService | null = null;
   const replies = new ReplyWatch({
@@ -154,7 +139,7 @@ export async function wireChat(d: ChatWiringDeps) {
     store: new ReplyStore(d.db),
     exists: (a) => d.supervisor.has(a),
     format: (a) => transcriptFormat(d.supervisor.has(a) ? d.supervisor.get(a).harness : ''),
-    capture: (input) => d.pool.run<Captured[]>('captureReplyTask', input),
+    capture: (input) => d.pool.run('captureReplyTask', input),
     postedAfter: (agent, id) => store.postedAfter(agent, id),
     post: (agent, text, replyTo) => chat?.post(agent, { text, replyTo }),
     unanswered: (agent, _messageId, why) => {
@@ -193,34 +178,7 @@ export async function wireChat(d: ChatWiringDeps) {
       failed: (agent, id) => replies.failed(agent, id),
     },
     onStored: push,
-    // Program and model paths are read at each transcription: setting them needs no restart.
-    transcribe: async (audio) => {
-      const c = d.config().chat;
-      if (!c.whisper_model)
-        return { ok: false, stage: 'missing', error: 'no whisper model: set chat.whisper_model (leo doctor explains)' };
-      const whisper = resolveProgram('whisper-cli', c.whisper_cli, 'chat.whisper_cli');
-      const ffmpeg = resolveProgram('ffmpeg', c.ffmpeg, 'chat.ffmpeg');
-      if (!whisper.path) return { ok: false, stage: 'missing', error: `whisper-cli not found (${whisper.source})` };
-      if (!ffmpeg.path) return { ok: false, stage: 'missing', error: `ffmpeg not found (${ffmpeg.source})` };
-      const lanes = transcriptionLanes(d.config().pool.threads);
-      transcriptions.concurrency = lanes;
-      const input = {
-        audio,
-        model: c.whisper_model,
-        whisperCli: whisper.path,
-        ffmpeg: ffmpeg.path,
-        ffprobe: ffprobe(),
-      };
-      return transcriptions.add(() =>
-        d.pool.run<TranscribeResult>('transcribe', {
-          ...input,
-          workDir: path.join(d.paths.stateDir, 'tmp'),
-          // The notes running at once share the cores rather than each taking whisper's default of four threads
-          // (measured on 2 cores: 20 notes in 75–125 s at -t 2 each, 39–48 s at -t 1).
-          threads: Math.max(1, Math.floor(os.availableParallelism() / lanes)),
-        }),
-      ) as Promise<TranscribeResult>;
-    },
+    transcribe: (audio) => transcriber.transcribe(audio),
     attachments,
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
     bus: d.bus,
@@ -300,7 +258,7 @@ export async function wireChat(d: ChatWiringDeps) {
     clock: d.clock,
     logger: d.logger,
     retentionMs: () => d.config().chat.attachment_retention,
-    prune: (input) => d.pool.run<string[]>('pruneFiles', input),
+    prune: (input) => d.pool.run('pruneFiles', input),
   });
   return { chat, store, attachments, asks, prompts, reminders, replies, pruner, pushes, enabled };
 }
