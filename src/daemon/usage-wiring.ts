@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { HookRouter } from '../agents/hook-router.js';
-import type { Supervisor } from '../agents/supervisor.js';
+import type { Supervisor } from '../agents/lifecycle/supervisor.js';
 import { HarnessSchema, type Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
