@@ -19,7 +19,8 @@ import { parseArgs } from 'node:util';
 import PQueue from 'p-queue';
 import { findOnPath, resolveProgram } from '../src/native/programs.js';
 import { WorkerPool } from '../src/pool/worker-pool.js';
-import { transcribe, type TranscribeInput, type TranscribeResult } from '../workers/transcribe.js';
+import type { TranscribeInput, TranscribeResult } from '../src/chat/voice/transcriber.js';
+import { transcribe } from '../workers/transcribe.js';
 import { writeWeightlessModel } from '../test/helpers/whisper-model.js';
 import { mainThreadCpuMs, positive, quantile, table } from './lib/report.js';
 
@@ -187,7 +188,7 @@ async function main(): Promise<void> {
     // Warm-up, unmeasured: starts every pool thread (a running daemon keeps them for 30 s after a note) and puts
     // ffmpeg, whisper-cli and the model in the page cache for both rows alike.
     const warm = await Promise.all([
-      ...Array.from({ length: threads }, () => pool.run<TranscribeResult>('transcribe', inputs[0]!)),
+      ...Array.from({ length: threads }, () => pool.run('transcribe', inputs[0]!)),
       transcribe(inputs[0]!),
     ]);
     const bad = warm.find((r) => !r.ok);
@@ -196,9 +197,7 @@ async function main(): Promise<void> {
 
     const rows: Row[] = [];
     rows.push(await watch('idle (reference)', () => sleep(IDLE_MS).then(() => [])));
-    rows.push(
-      await watch('pool', () => Promise.all(inputs.map((input) => pool.run<TranscribeResult>('transcribe', input)))),
-    );
+    rows.push(await watch('pool', () => Promise.all(inputs.map((input) => pool.run('transcribe', input)))));
     console.log(`pool row done: ${fmt(rows.at(-1)!.wallMs / 1000)} s`);
     const queue = new PQueue({ concurrency: threads });
     rows.push(await watch('main thread', () => Promise.all(inputs.map((input) => queue.add(() => transcribe(input))))));

@@ -1,15 +1,11 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { HEAD_BYTES, sniffMedia } from '../src/chat/attachments/audio-magic.js';
-
-export interface JudgeAudioInput {
-  file: string;
-  /** ffprobe, the judge when the first bytes are unsure; without it such a file counts as audio (ffmpeg decides). */
-  ffprobe: string | null;
-}
-
-/** mime: the audio type the bytes name; null when only ffprobe recognised them (or could not be asked). */
-export type AudioVerdict = { audio: true; mime: string | null } | { audio: false; why: string };
+import {
+  HEAD_BYTES,
+  sniffMedia,
+  type AudioVerdict,
+  type JudgeAudioInput,
+} from '../src/chat/attachments/audio-magic.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
 

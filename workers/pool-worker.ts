@@ -1,6 +1,7 @@
 /**
  * The Piscina worker module. Each named export is one kind of heavy task; the main thread picks it with
- * `pool.run(name, input)`. Later tasks (transcribe, sweep, prune) are added here as their own modules' exports.
+ * `pool.run(name, input)`, typed by this table (src/pool/worker-pool.ts). Each task's input and result types live in
+ * src beside its pure code.
  */
 
 /** Round-trip probe: proves at start-up that worker threads load and answer, and reports which thread did. */

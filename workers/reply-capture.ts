@@ -1,21 +1,6 @@
-import {
-  captureReplies,
-  type AwaitingPrompt,
-  type Captured,
-  type EndedTurn,
-  type TranscriptMark,
-} from '../src/chat/replies/reply-capture.js';
+import { captureReplies, type Captured, type ReplyCaptureInput } from '../src/chat/replies/reply-capture.js';
 import { readTranscriptTail } from '../src/harnesses/claude/transcript.js';
-import { transcriptParser, type TranscriptFormat } from '../src/harnesses/transcript-format.js';
-
-export interface ReplyCaptureInput {
-  transcript: string;
-  /** Default claude. */
-  format?: TranscriptFormat;
-  prompts: AwaitingPrompt[];
-  after?: TranscriptMark;
-  ended?: EndedTurn;
-}
+import { transcriptParser } from '../src/harnesses/transcript-format.js';
 
 /** Reads the tail of a transcript once and finds the replies to an agent's awaiting prompts, off the main thread. */
 export async function captureReplyTask(input: ReplyCaptureInput): Promise<Captured[]> {

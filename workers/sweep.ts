@@ -4,22 +4,10 @@
  * each reduced to its last pane line. All the I/O lives here; the decisions stay in the (pure) activity tracker on the
  * main thread.
  */
-import type { Harness } from '../src/config/schema.js';
 import { realExec } from '../src/core/exec.js';
-import { sessionsToCapture, type SweepObservation } from '../src/observe/activity-tracker.js';
+import { sessionsToCapture, type SweepInput, type SweepObservation } from '../src/observe/activity-tracker.js';
 import { lastPaneLine } from '../src/observe/pane-line.js';
 import { Tmux } from '../src/tmux/tmux.js';
-
-export interface SweepInput {
-  socketPath: string;
-  tmuxBin?: string;
-  /** Session → activity the tracker last saw; only these sessions can be captured. */
-  previous: Record<string, number>;
-  /** History lines captured above the visible screen. */
-  captureLines?: number;
-  /** Session → its agent's harness, whose furniture is not the pane line (a session missing here: none skipped). */
-  harnesses?: Record<string, Harness>;
-}
 
 export type SweepOutput = SweepObservation;
 

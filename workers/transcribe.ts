@@ -2,28 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import path from 'node:path';
+import type { TranscribeInput, TranscribeResult } from '../src/chat/voice/transcriber.js';
 import { judgeAudio } from './audio-judge.js';
-
-export interface TranscribeInput {
-  /** The voice note as received (any format ffmpeg reads). Never modified or removed. */
-  audio: string;
-  /** ggml whisper model file. */
-  model: string;
-  whisperCli: string;
-  ffmpeg: string;
-  /** Judges whether the file is audio at all when its first bytes are unsure; null: ffmpeg alone decides. */
-  ffprobe?: string | null;
-  /** Where the temporary wav and transcript go (inside a private folder that is removed afterwards). */
-  workDir: string;
-  /** Budget for conversion plus recognition together; both programs are killed when it runs out. */
-  timeoutMs?: number;
-  /** whisper-cli `-t`; its own default (4, capped by the cores) when absent. */
-  threads?: number;
-}
-
-export type TranscribeResult =
-  | { ok: true; transcript: string; ms: number }
-  | { ok: false; stage: 'not_audio' | 'ffmpeg' | 'whisper' | 'timeout' | 'missing'; error: string };
 
 export const DEFAULT_TRANSCRIBE_TIMEOUT_MS = 120_000;
 /** How much of a failing program's stderr goes into the error message. */

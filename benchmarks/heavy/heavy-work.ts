@@ -25,14 +25,14 @@ import PQueue from 'p-queue';
 import { systemClock } from '../../src/core/clock.js';
 import { realExec } from '../../src/core/exec.js';
 import { createLogger } from '../../src/core/logger.js';
-import { transcriptionLanes } from '../../src/daemon/chat-wiring.js';
+import { transcriptionLanes, type TranscribeInput } from '../../src/chat/voice/transcriber.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import type { EventType } from '../../src/wire/event-types.js';
 import { findOnPath, resolveProgram } from '../../src/native/programs.js';
 import { Tmux } from '../../src/tmux/tmux.js';
 import { writeWeightlessModel } from '../../test/helpers/whisper-model.js';
 import { runSweep } from '../../workers/sweep.js';
-import { transcribe, type TranscribeInput } from '../../workers/transcribe.js';
+import { transcribe } from '../../workers/transcribe.js';
 
 const BUDGET_MS = 8 * 60_000;
 const POOL_THREADS = 2;
@@ -218,7 +218,7 @@ async function main(): Promise<void> {
     await phase('pool', say, async () => {
       // As the daemon sends them: at most transcriptionLanes() at once, so a pool thread stays free for sweeps.
       const q = new PQueue({ concurrency: transcriptionLanes(POOL_THREADS) });
-      const all = Promise.all(inputs.map((input) => q.add(() => d.pool.run<{ ok: boolean }>('transcribe', input))));
+      const all = Promise.all(inputs.map((input) => q.add(() => d.pool.run('transcribe', input))));
       const sweeps = await sweepsDuring(all, (previous) => d.pool.run('sweep', { socketPath: fleetSocket, previous }));
       return { transcribed: (await all).filter((r) => r.ok).length, sweeps };
     }),

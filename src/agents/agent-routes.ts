@@ -13,7 +13,7 @@ import {
   SpawnBody,
   TemplateBody,
 } from '../wire/agent-bodies.js';
-import type { Supervisor } from './supervisor.js';
+import type { Supervisor } from './lifecycle/supervisor.js';
 
 const NameParams = z.object({ name: z.string().min(1).max(64) });
 

@@ -6,7 +6,7 @@ import { hookRoutes } from '../agents/hook-routes.js';
 import { HookRouter } from '../agents/hook-router.js';
 import { Launcher } from '../agents/launcher.js';
 import { messageRoutes } from '../agents/message-routes.js';
-import { Supervisor } from '../agents/supervisor.js';
+import { Supervisor } from '../agents/lifecycle/supervisor.js';
 import { Workspaces } from '../agents/workspaces.js';
 import { configRoutes } from '../config/config-routes.js';
 import { LEO_BIN } from '../core/leo-bin.js';

@@ -1,10 +1,8 @@
-import PQueue from 'p-queue';
-import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Supervisor } from '../agents/supervisor.js';
+import type { Supervisor } from '../agents/lifecycle/supervisor.js';
 import { chatRoutes } from '../chat/chat-routes.js';
 import type { HookRouter } from '../agents/hook-router.js';
-import type { HookBody } from '../agents/hook-routes.js';
 import { ChatService } from '../chat/threads/chat-service.js';
 import { AskService } from '../chat/asks/asks.js';
 import { PermissionPrompts } from '../chat/permissions/permission-prompts.js';
@@ -12,38 +10,23 @@ import { DialogWatch } from '../chat/permissions/dialog-watch.js';
 import type { AgentTerminal } from '../delivery/permission-dialog.js';
 import { CLAUDE_DECISIONS } from '../harnesses/claude/decisions.js';
 import { adapterOf } from '../harnesses/index.js';
+import { followChatHooks } from '../chat/chat-hooks.js';
 import { ReminderService } from '../chat/reminders/reminders.js';
 import { ReplyWatch } from '../chat/replies/reply-watch.js';
 import { ReplyStore } from '../chat/replies/reply-store.js';
 import { transcriptFormat } from '../harnesses/transcript-format.js';
 import { AttachmentPruner } from '../chat/attachments/attachment-pruner.js';
-import { displayName } from '../agents/resolve.js';
-import type { Message } from '../wire/message.js';
-import { PushDispatcher } from '../push/dispatcher.js';
-import { needsInputPush, pushForMessage } from '../push/push-payload.js';
 import { failedTurnNote, failureReason, INTERRUPTED_NOTE } from '../chat/replies/turn-failure.js';
 import type { TurnErrors } from '../observe/turn-errors.js';
-import type { AgentNeedsInputEvent } from '../wire/fleet.js';
-import { pushRoutes } from '../push/push-routes.js';
-import { SubscriptionStore } from '../push/subscription-store.js';
-import type { PresenceBoard } from '../push/presence-board.js';
-import { WebPushProvider } from '../push/web-push-provider.js';
-import { DeliveryLog, entryOf } from '../push/delivery-log.js';
-import { rfc3339 } from '../core/time.js';
-import type https from 'node:https';
-import { WebhookProvider } from '../push/webhook-provider.js';
-import { pushEndpointRefusal, webhookTargetRefusal } from '../push/webhook-target.js';
-import { ffprobeBeside, resolveProgram } from '../native/programs.js';
-import type { TranscribeResult } from '../../workers/transcribe.js';
-import type { AudioVerdict, JudgeAudioInput } from '../../workers/audio-judge.js';
-import type { Captured } from '../chat/replies/reply-capture.js';
+import type { MessagePushes } from '../push/message-pushes.js';
+import type { Message } from '../wire/message.js';
+import { ffprobePath, Transcriber } from '../chat/voice/transcriber.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import type { ChatStore } from '../chat/threads/chat-store.js';
 import type { ThreadNotes } from '../chat/threads/thread-notes.js';
 import { AttachmentStore } from '../chat/attachments/attachments.js';
 import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
-import path from 'node:path';
 import type { Deliverer } from '../delivery/deliverer.js';
 import type { PendingLimit } from '../chat/threads/pending-limit.js';
 import type { Clock } from '../core/clock.js';
@@ -67,10 +50,10 @@ export interface ChatWiringDeps {
   /** The thread store and its notes, built before the agents domain (which posts notes too). */
   store: ChatStore;
   notes: ThreadNotes;
-  /** A TLS agent for push services (tests trust their stand-in push service's certificate with one). */
-  pushAgent?: https.Agent;
-  /** Built with the token routes, which clear a revoked device's reports. */
-  presence: PresenceBoard;
+  /** Built before the metrics, which read its upload totals. */
+  attachments: AttachmentStore;
+  /** What reaches the owner's devices: messages stored, attention pushes. */
+  pushes: MessagePushes;
   config(): Config;
   /** The agents' terminals: a permission prompt no hook holds is answered in its agent's own dialog. */
   terminal: AgentTerminal;
@@ -82,135 +65,39 @@ export interface ChatWiringDeps {
   announceMessage(from: string | undefined, to: string): void;
 }
 
-/**
- * How many voice notes transcribe at once: one pool thread is always left for the quick tasks (the activity sweep,
- * reply capture), which otherwise queued behind minutes of transcription (measured: 9 sweeps in 129 s instead of one a
- * second while 20 notes transcribed on a 2-thread pool).
- */
-export function transcriptionLanes(poolThreads: number): number {
-  return Math.max(1, poolThreads - 1);
-}
-
-/** Builds Leo Chat's thread store and service over the agents domain, and registers /api/v1/chat. */
-export async function wireChat(d: ChatWiringDeps) {
-  const { store } = d;
-  /** chat.enabled: read wherever chat would serve, deliver or post, so a reload turns it on or off at once. */
-  const enabled = () => d.config().chat.enabled;
-  const transcriptions = new PQueue({ concurrency: transcriptionLanes(d.config().pool.threads) });
-  const subscriptions = new SubscriptionStore(d.db, d.clock);
-  const presence = d.presence;
-  const endpointRefusal = (endpoint: string) => pushEndpointRefusal(endpoint, d.config().chat.webhook_allowed_hosts);
-  const webPush = await WebPushProvider.open({
-    keyPath: path.join(d.paths.stateDir, 'vapid.json'),
-    subject: d.config().chat.vapid_subject,
-    ...(d.pushAgent ? { agent: d.pushAgent } : {}),
-    refusal: endpointRefusal,
-  });
-  const deliveries = new DeliveryLog();
-  const webhookRefusal = (url: string) => webhookTargetRefusal(url, d.config().chat.webhook_allowed_hosts);
-  const pushes = new PushDispatcher({
-    providers: [webPush, new WebhookProvider({ refusal: webhookRefusal })],
-    subscriptions: {
-      list: () => subscriptions.list(),
-      remove: (id) => void subscriptions.remove(id),
-      has: (id) => subscriptions.has(id),
-    },
-    presence,
-    logger: d.logger,
-    now: () => d.clock.now(),
-    onOutcome: (record, outcome) => deliveries.record(entryOf(record, outcome, rfc3339(d.clock.now()))),
-  });
-  const push = (message: Message) => {
-    const record = pushForMessage(message, displayName(message.agent));
-    if (record) pushes.dispatch(record);
-  };
-  /** ffprobe, which judges whether a file is audio: beside chat.ffmpeg when that is set, else as ffmpeg is found. */
-  const ffprobe = () => {
-    const configured = d.config().chat.ffmpeg;
-    return resolveProgram('ffprobe', ffprobeBeside(configured), 'chat.ffmpeg').path;
-  };
-  const attachments = new AttachmentStore(
+/** The attachment store, with the pool judging whether an upload is audio. */
+export function buildAttachments(d: {
+  db: Database;
+  clock: Clock;
+  paths: LeoPaths;
+  pool: WorkerPool;
+  config(): Config;
+}): AttachmentStore {
+  return new AttachmentStore(
     d.db,
     d.clock,
     path.join(d.paths.stateDir, 'chat', 'attachments'),
     () => d.config().chat.attachment_quota_bytes,
-    (file) => d.pool.run<AudioVerdict>('judgeAudio', { file, ffprobe: ffprobe() } satisfies JudgeAudioInput),
+    (file) => d.pool.run('judgeAudio', { file, ffprobe: ffprobePath(d.config()) }),
   );
-  // The watch and the service refer to each other: replies are posted through the service it watches.
-  let chat: ChatService | null = null;
-  const replies = new ReplyWatch({
-    clock: d.clock,
-    logger: d.logger,
-    store: new ReplyStore(d.db),
-    exists: (a) => d.supervisor.has(a),
-    format: (a) => transcriptFormat(d.supervisor.has(a) ? d.supervisor.get(a).harness : ''),
-    capture: (input) => d.pool.run<Captured[]>('captureReplyTask', input),
-    postedAfter: (agent, id) => store.postedAfter(agent, id),
-    post: (agent, text, replyTo) => chat?.post(agent, { text, replyTo }),
-    unanswered: (agent, _messageId, why) => {
-      if (why === 'interrupted') return void d.notes.note(agent, INTERRUPTED_NOTE);
-      const reason = failureReason(why.failure);
-      d.notes.note(agent, failedTurnNote(why.failure));
-      d.turnErrors.failed(agent, reason);
-      // The attention push (docs/DECISIONS.md, issue 27): the agent can do nothing more until its owner acts.
-      pushes.dispatch(needsInputPush(agent, displayName(agent), `Could not answer: ${reason}`));
-    },
+}
+
+/** Builds Leo Chat's services over the agents domain, and registers /api/v1/chat. */
+export async function wireChat(d: ChatWiringDeps) {
+  const { store, attachments, pushes } = d;
+  /** chat.enabled: read wherever chat would serve, deliver or post, so a reload turns it on or off at once. */
+  const enabled = () => d.config().chat.enabled;
+  const push = (message: Message) => pushes.message(message);
+  const transcriber = new Transcriber({
+    config: d.config,
+    workDir: path.join(d.paths.stateDir, 'tmp'),
+    run: (input) => d.pool.run('transcribe', input),
   });
-  d.bus.subscribe({
-    deliver: (event) => {
-      if (!enabled()) return;
-      // A screen gone still may be a turn that ended without a Stop hook (reply-watch.ts, wentIdle).
-      if (event.type === 'agent_activity') {
-        const data = event.data as { agent?: unknown; activity?: unknown };
-        if (data.activity === 'idle' && typeof data.agent === 'string') replies.wentIdle(data.agent);
-      }
-      // Each needs_input alert raised is the agent's own attention push (NeedsInputAlerts publishes only changes).
-      if (event.type === 'agent_needs_input') {
-        const { agent, needs_input } = event.data as AgentNeedsInputEvent;
-        if (needs_input) pushes.dispatch(needsInputPush(agent, displayName(agent), needs_input.text));
-      }
-    },
-  });
-  chat = new ChatService({
+  const chat = new ChatService({
     store,
     notes: d.notes,
-    deliveries: {
-      started: (agent, id, text) => replies.started(agent, id, text),
-      delivered: (agent, id) => {
-        replies.delivered(agent, id);
-        d.announceMessage(undefined, agent);
-      },
-      failed: (agent, id) => replies.failed(agent, id),
-    },
     onStored: push,
-    // Program and model paths are read at each transcription: setting them needs no restart.
-    transcribe: async (audio) => {
-      const c = d.config().chat;
-      if (!c.whisper_model)
-        return { ok: false, stage: 'missing', error: 'no whisper model: set chat.whisper_model (leo doctor explains)' };
-      const whisper = resolveProgram('whisper-cli', c.whisper_cli, 'chat.whisper_cli');
-      const ffmpeg = resolveProgram('ffmpeg', c.ffmpeg, 'chat.ffmpeg');
-      if (!whisper.path) return { ok: false, stage: 'missing', error: `whisper-cli not found (${whisper.source})` };
-      if (!ffmpeg.path) return { ok: false, stage: 'missing', error: `ffmpeg not found (${ffmpeg.source})` };
-      const lanes = transcriptionLanes(d.config().pool.threads);
-      transcriptions.concurrency = lanes;
-      const input = {
-        audio,
-        model: c.whisper_model,
-        whisperCli: whisper.path,
-        ffmpeg: ffmpeg.path,
-        ffprobe: ffprobe(),
-      };
-      return transcriptions.add(() =>
-        d.pool.run<TranscribeResult>('transcribe', {
-          ...input,
-          workDir: path.join(d.paths.stateDir, 'tmp'),
-          // The notes running at once share the cores rather than each taking whisper's default of four threads
-          // (measured on 2 cores: 20 notes in 75–125 s at -t 2 each, 39–48 s at -t 1).
-          threads: Math.max(1, Math.floor(os.availableParallelism() / lanes)),
-        }),
-      ) as Promise<TranscribeResult>;
-    },
+    transcribe: (audio) => transcriber.transcribe(audio),
     attachments,
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
     bus: d.bus,
@@ -226,6 +113,32 @@ export async function wireChat(d: ChatWiringDeps) {
       staysDown: (a) => d.supervisor.staysDown(a),
     },
   });
+  const replies = new ReplyWatch({
+    clock: d.clock,
+    logger: d.logger,
+    store: new ReplyStore(d.db),
+    exists: (a) => d.supervisor.has(a),
+    format: (a) => transcriptFormat(d.supervisor.has(a) ? d.supervisor.get(a).harness : ''),
+    capture: (input) => d.pool.run('captureReplyTask', input),
+    postedAfter: (agent, id) => store.postedAfter(agent, id),
+    post: (agent, text, replyTo) => chat.post(agent, { text, replyTo }),
+    unanswered: (agent, _messageId, why) => {
+      if (why === 'interrupted') return void d.notes.note(agent, INTERRUPTED_NOTE);
+      const reason = failureReason(why.failure);
+      d.notes.note(agent, failedTurnNote(why.failure));
+      d.turnErrors.failed(agent, reason);
+      // The agent can do nothing more until its owner acts.
+      pushes.attention(agent, `Could not answer: ${reason}`);
+    },
+  });
+  chat.onDelivery({
+    started: (agent, id, text) => replies.started(agent, id, text),
+    delivered: (agent, id) => {
+      replies.delivered(agent, id);
+      d.announceMessage(undefined, agent);
+    },
+    failed: (agent, id) => replies.failed(agent, id),
+  });
   const asks = new AskService({ store, bus: d.bus, clock: d.clock, chat, onStored: push });
   const prompts = new PermissionPrompts({
     store,
@@ -240,16 +153,6 @@ export async function wireChat(d: ChatWiringDeps) {
     terminal: d.terminal,
     dialogs: new DialogWatch({ terminal: d.terminal }),
   });
-  await d.app.register(pushRoutes, {
-    store: subscriptions,
-    presence,
-    vapidPublicKey: () => webPush.publicKey(),
-    webhookRefusal,
-    endpointRefusal,
-    send: (record, opts) => pushes.send(record, opts),
-    deliveries,
-    now: () => rfc3339(d.clock.now()),
-  });
   d.features.add('chat.messages', 'chat.asks', 'chat.permissions', 'chat.questions', 'chat.read');
   await d.app.register(chatRoutes, {
     chat,
@@ -263,34 +166,54 @@ export async function wireChat(d: ChatWiringDeps) {
   });
   const reminders = new ReminderService({ db: d.db, clock: d.clock, chat, enabled });
   d.features.add('chat.reminders');
-  d.hooks.on('session-start', ({ agent, payload }) => {
-    replies.sessionStarted(agent, payload);
-    return {};
+  followChatHooks({
+    hooks: d.hooks,
+    bus: d.bus,
+    replies,
+    prompts,
+    turnErrors: d.turnErrors,
+    agentExists: (a) => d.supervisor.has(a),
+    enabled,
   });
-  d.hooks.on('user-prompt-submit', ({ agent }) => {
-    prompts.dialogsClosed(agent);
-    d.turnErrors.clear(agent);
-    return {};
-  });
-  // A turn's end, or (Claude's StopFailure) a failed turn's: the reply watch posts its reply, or notes the failure once.
-  const turnEnded = ({ agent, payload }: HookBody) => {
-    prompts.dialogsClosed(agent);
-    // With Leo Chat off no reply is posted (the turn's end still ends a persistent task's run: tasks follow Stop too).
-    if (enabled()) void replies.onStop(agent, payload);
-    return {};
-  };
-  d.hooks.on('stop', turnEnded);
-  d.hooks.on('stop-failure', turnEnded);
-  // With Leo Chat off the hook gives no decision: Claude's own dialog in the terminal asks, as without Leo.
-  d.hooks.on('permission-request', ({ agent, payload }, gone) =>
-    d.supervisor.has(agent) && enabled() ? prompts.request(agent, payload, gone) : {},
-  );
   const pruner = new AttachmentPruner({
     attachments,
     clock: d.clock,
     logger: d.logger,
     retentionMs: () => d.config().chat.attachment_retention,
-    prune: (input) => d.pool.run<string[]>('pruneFiles', input),
+    prune: (input) => d.pool.run('pruneFiles', input),
   });
-  return { chat, store, attachments, asks, prompts, reminders, replies, pruner, pushes, enabled };
+  // Leftovers are settled now; those still worth delivering wait until the agents are restored (start).
+  chat.recoverLeftovers();
+  void replies.catchUp();
+  // Prompts first: their hooks died with the last daemon, and asks must not re-arm a card's deadline. A prompt whose
+  // dialog is still up in its agent's terminal stays answerable there (looked at as the agents' panes answer).
+  void prompts.restore();
+  asks.restore();
+  reminders.start();
+  pruner.start();
+  d.supervisor.onGone((agent) => {
+    asks.agentGone(agent);
+    replies.agentGone(agent);
+  });
+  return {
+    chat,
+    asks,
+    reminders,
+    enabled,
+    /** Runs one attachment-pruning pass now (it also runs on its own every six hours). */
+    pruneAttachments: () => pruner.runOnce(),
+    /** Once the agents are restored: the deliveries held since start-up go ahead. */
+    start: () => chat.agentsRestored(),
+    /** Before the server closes: held permission hooks are released (printing nothing), so it need not wait on them. */
+    release: () => prompts.expireAll(),
+    /** Work already under way finishes. */
+    async stop(): Promise<void> {
+      await chat.drain();
+      asks.close();
+      reminders.close();
+      await pruner.stop();
+      await pushes.idle();
+      await replies.close();
+    },
+  };
 }

@@ -11,7 +11,9 @@ import { ConfigWatcher, type ReloadResult } from '../config/watch.js';
 import { listenOrigin, parseListen, type Config } from '../config/schema.js';
 import { wireAgents } from './agents-wiring.js';
 import { agentRoutes } from '../agents/agent-routes.js';
-import { wireChat } from './chat-wiring.js';
+import { buildAttachments, wireChat } from './chat-wiring.js';
+import type { Domain } from './domain.js';
+import { wirePush } from './push-wiring.js';
 import { ChatStore } from '../chat/threads/chat-store.js';
 import { ThreadNotes } from '../chat/threads/thread-notes.js';
 import { PendingLimit } from '../chat/threads/pending-limit.js';
@@ -26,7 +28,7 @@ import { ReplyStore } from '../chat/replies/reply-store.js';
 import { RunHistory } from '../tasks/run-history.js';
 import { RunLog } from '../tasks/run-log.js';
 import { RunPublisher } from '../tasks/run-publisher.js';
-import type { Supervisor } from '../agents/supervisor.js';
+import type { Supervisor } from '../agents/lifecycle/supervisor.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { openFileLimit } from '../core/open-file-limit.js';
 import { resolvePaths, userHome, type LeoPaths } from '../core/home.js';
@@ -97,28 +99,18 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   fs.mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(paths.stateDir, 0o700);
 
-  // The first load logs before leo.yaml has named a level; every later reload logs through the daemon's logger.
-  let configLog: Logger = opts.logger ?? createDaemonLogger('info');
-  const watcher = new ConfigWatcher({
-    path: paths.configFile,
-    home: userHome(env),
-    logger: {
-      info: (obj, msg) => configLog.info(obj, msg),
-      warn: (obj, msg) => configLog.warn(obj, msg),
-      error: (obj, msg) => configLog.error(obj, msg),
-    },
-  });
+  const logger = opts.logger ?? createDaemonLogger('info');
+  const watcher = new ConfigWatcher({ path: paths.configFile, home: userHome(env), logger });
   await watcher.start();
   const config = () => watcher.current;
-  const logger = opts.logger ?? createDaemonLogger(config().log.level);
-  configLog = logger;
+  // The first load logs before leo.yaml has named a level.
+  if (!opts.logger) logger.level = config().log.level;
   // The schema has already validated web.listen, so it parses.
   const listen = parseListen(config().web.listen)!;
   // web.tls: the pair is proven before listening (a bad one refuses the start), then kept current while running.
   const certificates = config().web.tls
     ? new TlsReloader({
         paths: () => config().web.tls,
-        apply: (pair) => server.setCertificate(pair),
         logger,
       })
     : null;
@@ -160,6 +152,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     perToken: config().web.sse_max_per_token,
   }));
   const pending = new PendingLimit(() => config().chat.max_pending_messages);
+  const attachments = buildAttachments({ db, clock, paths, pool, config });
   const metrics = new Metrics({
     loopDelay: () => loopDelay.summary(),
     sse: () => ({ subscribers: hub.subscribers, dropped: hub.dropped, ...streams.readout() }),
@@ -167,11 +160,14 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     pool: () => pool.readout(),
     connections: () => connections.readout(),
     pending: () => pending.readout(),
-    // Scraped only once the listeners are up, after the chat (whose attachment store holds the figures) is wired.
-    uploads: () => ({ quota: config().chat.attachment_quota_bytes, threads: chat.attachments.uploadTotals() }),
+    uploads: () => ({ quota: config().chat.attachment_quota_bytes, threads: attachments.uploadTotals() }),
   });
 
   let ready = false;
+  let configBroken = false;
+  // The bound port is known once the listeners are up (web.listen may ask for any free one).
+  let port = listen.port;
+  const baseUrl = () => listenOrigin({ host: listen.host, port }, certificates !== null);
   const server = createServer({
     ...(tls ? { tls } : {}),
     logger,
@@ -183,6 +179,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     connections,
   });
   const app = server.app;
+  certificates?.onReload((pair) => server.setCertificate(pair));
   // After the access hook (registered by createServer), so every admitted request's principal is known here.
   const tokenRequests = new TokenConnections();
   app.addHook('onRequest', async (req, reply) => tokenRequests.track(req.principal, req.raw, reply.raw));
@@ -222,10 +219,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   });
   await app.register(eventsRoutes, { hub, caps: streams });
 
-  let configBroken = false;
-  let port = listen.port;
   const publisher = new RunPublisher({ bus, clock, log: new RunLog(), history: new RunHistory(db) });
-  const baseUrl = () => listenOrigin({ host: listen.host, port }, certificates !== null);
   await app.register(pairingRoutes, { codes: new PairingCodes(db, clock, tokens), appUrl: baseUrl });
   await app.register(webRoutes);
   const chatStore = new ChatStore(db, clock);
@@ -261,7 +255,17 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     needsInput,
   });
   await wireUsage({ app, meter: usage, hooks: agents.hooks, supervisor: agents.supervisor, features });
-
+  const pushes = await wirePush({
+    app,
+    db,
+    bus,
+    clock,
+    logger,
+    paths,
+    presence,
+    ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}),
+    config,
+  });
   const chat = await wireChat({
     app,
     db,
@@ -276,8 +280,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     pool,
     store: chatStore,
     notes,
-    presence,
-    ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}),
+    attachments,
+    pushes,
     config,
     hooks: agents.hooks,
     turnErrors,
@@ -290,24 +294,13 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     configBroken: () => configBroken,
     deliverPrompt: (agent, prompt) => void chat.chat.send(agent, { text: prompt }),
   });
-  // Leftovers are settled now; those still worth delivering wait until the agents are restored, below.
-  chat.chat.recoverLeftovers();
-  void chat.replies.catchUp();
   const replyTranscripts = new ReplyStore(db);
   void catchUpUsage({
     meter: usage,
     supervisor: agents.supervisor,
     transcriptOf: (a) => replyTranscripts.transcript(a).path,
   });
-  // Prompts first: their hooks died with the last daemon, and asks must not re-arm a card's deadline. A prompt whose
-  // dialog is still up in its agent's terminal stays answerable there (looked at as the agents' panes answer).
-  void chat.prompts.restore();
-  chat.asks.restore();
-  chat.reminders.start();
-  chat.pruner.start();
   agents.supervisor.onGone((agent) => {
-    chat.asks.agentGone(agent);
-    chat.replies.agentGone(agent);
     turnErrors.clear(agent);
     needsInput.clear(agent);
   });
@@ -318,7 +311,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     usage.renamed(from, to);
     turnErrors.renamed(from, to);
     needsInput.renamed(from, to);
-    chat.attachments.moveAgent(from, to);
+    attachments.moveAgent(from, to);
   });
   const tasks = await wireTasks({
     app,
@@ -364,6 +357,9 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     config,
   });
 
+  // Each phase runs in the order the domains were built (domain.ts).
+  const domains: Domain[] = [agents, chat, tasks, sessions];
+
   watcher.on('reload_failed', () => (configBroken = true));
   watcher.on('change', (next: Config, prev: Config) => {
     configBroken = false;
@@ -382,9 +378,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   try {
     ({ port } = await server.listen(listen, paths.socketFile));
     // Listeners are up first so /health (ready: false) and /state (agents `restoring`) answer during the restore.
-    await agents.start();
-    chat.chat.agentsRestored();
-    tasks.scheduler.reschedule();
+    for (const domain of domains) await domain.start?.();
   } catch (err) {
     await agents.stop();
     await app.close().catch(() => {});
@@ -420,7 +414,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     supervisor: agents.supervisor,
     routes: server.routes,
     openapi: () => app.swagger(),
-    pruneAttachments: () => chat.pruner.runOnce(),
+    pruneAttachments: chat.pruneAttachments,
     config,
     reloadConfig: (reason) => watcher.reload(reason),
     close() {
@@ -428,20 +422,11 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
         ready = false;
         watcher.stop();
         certificates?.stop();
-        // Held permission hooks are released (printing nothing) so closing the server does not wait on them.
-        await chat.prompts.expireAll();
-        tasks.scheduler.close();
-        await tasks.runner.close();
-        await sessions.sessions.close();
+        // What holds a request open lets go, so closing the server does not wait on it.
+        for (const domain of domains) await domain.release?.();
         await app.close();
         // Work already under way finishes before the store closes; agents keep running in tmux for the next daemon.
-        await agents.stop();
-        await chat.chat.drain();
-        chat.asks.close();
-        chat.reminders.close();
-        await chat.pruner.stop();
-        await chat.pushes.idle();
-        await chat.replies.close();
+        for (const domain of domains) await domain.stop?.();
         await pool.close();
         loopDelay.stop();
         db.close();

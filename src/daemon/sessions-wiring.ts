@@ -1,14 +1,13 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AgentStore } from '../agents/agent-store.js';
-import { agentEnv, resolveAgent } from '../agents/resolve.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
 import type { LeoPaths } from '../core/home.js';
 import type { FeatureSet } from '../events/features.js';
 import type { Database } from '../store/database.js';
 import { ClaudeCliEngine } from '../sessions/claude-cli-engine.js';
-import { chatEngineFor } from '../sessions/engine.js';
+import { chatAgentOf } from '../sessions/chat-agent.js';
 import { OpenAiEngine } from '../sessions/openai-engine.js';
 import { sessionRoutes } from '../sessions/session-routes.js';
 import { SessionService, type ChatAgent } from '../sessions/session-service.js';
@@ -30,40 +29,14 @@ export interface SessionsWiringDeps {
 
 /**
  * Builds the agent chat endpoint over the agents' records: a Leo agent whose template sets `chat.enabled` answers
- * `POST /agents/:name/chat` through its engine (`openai` by default, `claude-cli` for claude agents unless the
- * template says otherwise), with its workspace and its environments (where the API key lives).
+ * `POST /agents/:name/chat` through its engine, as chat-agent.ts resolves it.
  */
 export async function wireSessions(d: SessionsWiringDeps) {
   // leo.yaml too: it holds environment values (API keys), and an attached file is stored in the session's history.
   const deniedRoots = [d.paths.stateDir, d.paths.configFile];
   const agent = (name: string): ChatAgent | null => {
     const record = d.agents.get(name);
-    if (!record) return null;
-    const config = d.config();
-    const r = resolveAgent(record, config, d.paths.home);
-    const chat = record.template ? config.templates[record.template]?.chat : undefined;
-    const env = agentEnv(record, r, config);
-    const apiKey = chat?.api_key_env ? env[chat.api_key_env] : undefined;
-    return {
-      name,
-      chatEnabled: r.chatEnabled,
-      engine: chatEngineFor(chat?.engine, r.harness),
-      workspace: r.workspace,
-      env,
-      allowedTools: r.permissions.allow ?? [],
-      defaults: {
-        model: chat?.model ?? r.model,
-        ...(chat?.base_url ? { baseUrl: chat.base_url } : {}),
-        ...(apiKey ? { apiKey } : {}),
-        ...(chat?.temperature !== undefined ? { temperature: chat.temperature } : {}),
-        ...(chat?.max_tokens !== undefined ? { max_tokens: chat.max_tokens } : {}),
-        ...(chat?.reasoning ? { reasoning: chat.reasoning } : {}),
-        ...(chat?.price ? { price: chat.price } : {}),
-        ...(chat?.budget ? { budget: chat.budget } : {}),
-        maxIterations: chat?.max_iterations ?? 25,
-        maxDurationMs: chat?.max_duration ?? 600_000,
-      },
-    };
+    return record ? chatAgentOf(record, d.config(), d.paths.home) : null;
   };
   const streams = new SessionStreams();
   const sessions = new SessionService({
@@ -87,5 +60,8 @@ export async function wireSessions(d: SessionsWiringDeps) {
     maxQueued: () => d.config().web.sse_queue,
   });
   d.features.add('chat_sessions');
-  return { sessions, streams };
+  return {
+    /** Before the server closes: the sessions' turns and streams end. */
+    release: () => sessions.close(),
+  };
 }

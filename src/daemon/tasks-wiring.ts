@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ChatService } from '../chat/threads/chat-service.js';
 import type { Deliverer } from '../delivery/deliverer.js';
 import type { HookRouter } from '../agents/hook-router.js';
-import type { Supervisor } from '../agents/supervisor.js';
+import type { Supervisor } from '../agents/lifecycle/supervisor.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
 import type { LeoPaths } from '../core/home.js';
@@ -95,5 +95,15 @@ export async function wireTasks(d: TasksWiringDeps) {
     return {};
   });
   d.features.add('tasks', 'task_runs');
-  return { cards, persistent, runner, scheduler };
+  return {
+    cards,
+    persistent,
+    scheduler,
+    start: () => scheduler.reschedule(),
+    /** Before the server closes: no more firings, and the runs under way end. */
+    async release(): Promise<void> {
+      scheduler.close();
+      await runner.close();
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { HookRouter } from '../agents/hook-router.js';
-import type { Supervisor } from '../agents/supervisor.js';
+import type { Supervisor } from '../agents/lifecycle/supervisor.js';
 import { HarnessSchema, type Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -8,7 +8,6 @@ import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../events/features.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import type { Database } from '../store/database.js';
-import type { HarnessTurn } from '../wire/usage.js';
 import { UsageMeter } from '../usage/usage-meter.js';
 import { usageRoutes } from '../usage/usage-routes.js';
 import { UsageStore } from '../usage/usage-store.js';
@@ -28,7 +27,7 @@ export function buildUsageMeter(d: {
     clock: d.clock,
     logger: d.logger,
     prices: () => d.config().usage.prices,
-    read: (input) => d.pool.run<HarnessTurn | null>('readTurnUsage', input),
+    read: (input) => d.pool.run('readTurnUsage', input),
   });
 }
 

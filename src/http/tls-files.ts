@@ -37,8 +37,6 @@ export function readTlsPair(paths: TlsPaths): TlsPair {
 export interface TlsReloaderOptions {
   /** Read at each check: a config reload may point at other files. */
   paths(): TlsPaths | undefined;
-  /** Serves a pair that read well (the https server's setSecureContext). */
-  apply(pair: TlsPair): void;
   logger: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** How often the files' stat is looked at (fs.watchFile, which also sees a file replaced by a rename or symlink). */
   intervalMs?: number;
@@ -51,8 +49,14 @@ export interface TlsReloaderOptions {
 export class TlsReloader {
   private watched: string[] = [];
   private served: TlsPair | null = null;
+  private readonly listeners: ((pair: TlsPair) => void)[] = [];
 
   constructor(private readonly o: TlsReloaderOptions) {}
+
+  /** Told of each changed pair that read well, to serve it (the https server's setSecureContext). */
+  onReload(listener: (pair: TlsPair) => void): void {
+    this.listeners.push(listener);
+  }
 
   /** The pair to listen with; throws when it is unusable (at start there is no older one to keep). */
   start(): TlsPair {
@@ -80,7 +84,7 @@ export class TlsReloader {
       return;
     }
     if (this.served && pair.cert.equals(this.served.cert) && pair.key.equals(this.served.key)) return;
-    this.o.apply(pair);
+    for (const l of this.listeners) l(pair);
     this.served = pair;
     this.o.logger.info({ cert: paths.cert }, 'web.tls: certificate reloaded');
   }

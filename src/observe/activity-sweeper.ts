@@ -1,10 +1,16 @@
 import type { Harness } from '../config/schema.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
-import type { ActivityChange, ActivityTracker, AgentSession, SweepObservation } from './activity-tracker.js';
+import type {
+  ActivityChange,
+  ActivityTracker,
+  AgentSession,
+  SweepInput,
+  SweepObservation,
+} from './activity-tracker.js';
 
 /** The slice of the worker pool the sweeper uses. */
 export interface SweepPool {
-  run<T>(task: string, input: unknown): Promise<T>;
+  run(task: 'sweep', input: SweepInput): Promise<SweepObservation>;
 }
 
 export interface ActivitySweeperOptions {
@@ -98,7 +104,7 @@ export class ActivitySweeper {
       // With no agent running there is nothing to ask tmux; the tracker still hears it, to turn everyone unknown.
       const asked = before.length > 0;
       const result: SweepObservation = asked
-        ? await this.opts.pool.run<SweepObservation>('sweep', {
+        ? await this.opts.pool.run('sweep', {
             socketPath: this.opts.tmuxSocket,
             ...(this.opts.tmuxBin ? { tmuxBin: this.opts.tmuxBin } : {}),
             previous: tracker.baselines(before),

@@ -45,6 +45,18 @@ export interface AgentSession {
   harness?: Harness;
 }
 
+/** What the pool's sweep (workers/sweep.ts) is sent. */
+export interface SweepInput {
+  socketPath: string;
+  tmuxBin?: string;
+  /** Session → activity the tracker last saw; only these sessions can be captured. */
+  previous: Record<string, number>;
+  /** History lines captured above the visible screen. */
+  captureLines?: number;
+  /** Session → its agent's harness, whose furniture is not the pane line (a session missing here: none skipped). */
+  harnesses?: Record<string, Harness>;
+}
+
 /** What one sweep saw: every session, and the last pane line of those captured (null: nothing visible). */
 export interface SweepObservation {
   sessions: SessionInfo[];

@@ -1,4 +1,11 @@
 import { Piscina } from 'piscina';
+import type * as Tasks from '../../workers/pool-worker.js';
+
+/** The worker's task table: each named export of workers/pool-worker.ts is a task. */
+type TaskTable = typeof Tasks;
+export type TaskName = keyof TaskTable;
+export type TaskInput<K extends TaskName> = Parameters<TaskTable[K]>[0];
+export type TaskOutput<K extends TaskName> = Awaited<ReturnType<TaskTable[K]>>;
 
 /** Where the compiled pool worker lives: dist/workers/pool-worker.js, next to dist/src. */
 const WORKER_FILE = new URL('../../workers/pool-worker.js', import.meta.url).href;
@@ -14,8 +21,9 @@ export interface PoolReadout {
 }
 
 /**
- * The one Piscina pool for heavy work (transcription, the tmux sweep, attachment pruning), so none of it runs on the
- * main thread. Each task is a named export of the worker module.
+ * The one Piscina pool for heavy work (transcription, the tmux sweep, attachment pruning, audio judging, reply capture,
+ * usage reads), so none of it runs on the main thread. Each task is a named export of the worker module, and `run` is
+ * typed by it: a task's input and result are those of its export.
  */
 export class WorkerPool {
   private readonly piscina: Piscina;
@@ -30,8 +38,8 @@ export class WorkerPool {
     });
   }
 
-  run<T>(task: string, input: unknown, signal?: AbortSignal): Promise<T> {
-    return this.piscina.run(input, { name: task, ...(signal ? { signal } : {}) }) as Promise<T>;
+  run<K extends TaskName>(task: K, input: TaskInput<K>, signal?: AbortSignal): Promise<TaskOutput<K>> {
+    return this.piscina.run(input, { name: task, ...(signal ? { signal } : {}) }) as Promise<TaskOutput<K>>;
   }
 
   readout(): PoolReadout {

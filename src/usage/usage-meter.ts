@@ -2,7 +2,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
 import type { Harness } from '../config/schema.js';
-import type { TurnUsageInput } from '../../workers/turn-usage.js';
+import type { TurnUsageInput } from './turn-usage-input.js';
 import type { TurnUsageReader } from '../harnesses/adapter.js';
 import { HARNESSES } from '../harnesses/index.js';
 import { pricedUsage, type ModelPrices } from './pricing.js';

@@ -53,7 +53,7 @@ describe('daemon and its config', () => {
   it('runs pool tasks on a worker thread and reports the pool', async () => {
     const t = await startTestDaemon();
     try {
-      const r = await t.daemon.pool.run<{ at: number; threadId: number }>('ping', { at: 7 });
+      const r = await t.daemon.pool.run('ping', { at: 7 });
       assert.equal(r.at, 7);
       assert.notEqual(r.threadId, 0, 'not the main thread');
       const readout = t.daemon.pool.readout();

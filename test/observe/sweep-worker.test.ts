@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import type { Exec } from '../../src/core/exec.js';
 import { WorkerPool } from '../../src/pool/worker-pool.js';
 import { Tmux } from '../../src/tmux/tmux.js';
-import { runSweep, sweep, type SweepOutput } from '../../workers/sweep.js';
+import { runSweep, sweep } from '../../workers/sweep.js';
 import * as poolWorker from '../../workers/pool-worker.js';
 import { eventually, PRINTING_LOOP, privateTmux } from '../tmux/real-tmux.js';
 
@@ -90,7 +90,7 @@ describe('sweep worker task', () => {
     it('runs on a pool thread', async () => {
       const pool = new WorkerPool({ threads: 1, maxQueue: 4 });
       try {
-        const r = await pool.run<SweepOutput>('sweep', { socketPath: t.socketPath, previous: {} });
+        const r = await pool.run('sweep', { socketPath: t.socketPath, previous: {} });
         assert.ok(r.sessions.some((s) => s.name === 'quiet'));
       } finally {
         await pool.close();

@@ -12,6 +12,16 @@ export type MediaSniff =
   | { verdict: 'other'; format: string }
   | { verdict: 'unknown' };
 
+/** What the pool's audio judge (workers/audio-judge.ts) is sent. */
+export interface JudgeAudioInput {
+  file: string;
+  /** ffprobe, the judge when the first bytes are unsure; without it such a file counts as audio (ffmpeg decides). */
+  ffprobe: string | null;
+}
+
+/** mime: the audio type the bytes name; null when only ffprobe recognised them (or could not be asked). */
+export type AudioVerdict = { audio: true; mime: string | null } | { audio: false; why: string };
+
 /** How much of a file sniffMedia looks at (Ogg's first stream header ends by byte 36). */
 export const HEAD_BYTES = 64;
 

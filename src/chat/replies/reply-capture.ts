@@ -5,6 +5,7 @@
  */
 import { CODEX_TURN_END } from '../../harnesses/codex/rollout.js';
 import { INTERRUPTED, TURN_ENDED, type TranscriptEntry } from '../../harnesses/transcript-entry.js';
+import type { TranscriptFormat } from '../../harnesses/transcript-format.js';
 
 export type CaptureResult =
   | { kind: 'reply'; text: string }
@@ -56,6 +57,16 @@ export interface CaptureOptions {
    */
   after?: TranscriptMark;
   /** Default 'last'. */
+  ended?: EndedTurn;
+}
+
+/** The pool's reply capture (workers/reply-capture.ts): one transcript tail read, then captureReplies over it. */
+export interface ReplyCaptureInput {
+  transcript: string;
+  /** Default claude. */
+  format?: TranscriptFormat;
+  prompts: AwaitingPrompt[];
+  after?: TranscriptMark;
   ended?: EndedTurn;
 }
 

@@ -1,7 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import type { ReplyCaptureInput } from '../../../workers/reply-capture.js';
-import type { Captured, CaptureResult, EndedTurn } from './reply-capture.js';
+import type { Captured, CaptureResult, EndedTurn, ReplyCaptureInput } from './reply-capture.js';
 import type { TranscriptFormat } from '../../harnesses/transcript-format.js';
 import type { ReplyStore } from './reply-store.js';
 import type { TurnFailure } from './turn-failure.js';

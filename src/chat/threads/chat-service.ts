@@ -49,8 +49,6 @@ export interface ChatServiceDeps {
   ): Promise<{ ok: true; transcript: string } | { ok: false; stage: string; error: string }>;
   /** Told of every message stored (either direction): the push side listens here. */
   onStored?(message: Message): void;
-  /** Told as each message is typed into an agent, so its reply can be captured. */
-  deliveries?: DeliveryListener;
 }
 
 export interface DeliveryListener {
@@ -86,8 +84,14 @@ export class ChatService {
   /** Every delivery waits on this: held at start-up until the agents are restored (recoverLeftovers). */
   private gate: Promise<void> = Promise.resolve();
   private openGate = (): void => {};
+  private readonly deliveryListeners: DeliveryListener[] = [];
 
   constructor(private readonly deps: ChatServiceDeps) {}
+
+  /** Told as each message is typed into an agent, so its reply can be captured. */
+  onDelivery(listener: DeliveryListener): void {
+    this.deliveryListeners.push(listener);
+  }
 
   /** For shutdown: resolves once every delivery already started has ended (delivered or failed). */
   async drain(): Promise<void> {
@@ -346,19 +350,19 @@ export class ChatService {
       const text = formatDelivery(said, paths, this.replyContext(message.reply_to), message.sender);
       const route = await deliverer.deliver(message.agent, text, () => {
         this.deps.store.markDeliveryStarted(message.id);
-        this.deps.deliveries?.started(message.agent, message.id, text);
+        for (const l of this.deliveryListeners) l.started(message.agent, message.id, text);
       });
       // Delivered and its note together, as a failure and its note are.
       this.deps.store.atomically(() => {
         this.setState(message.id, 'delivered');
         if (afterRestart) this.note(message.agent, typedAfterRestartNote(message, this.deps.clock.now()));
       });
-      this.deps.deliveries?.delivered(message.agent, message.id);
+      for (const l of this.deliveryListeners) l.delivered(message.agent, message.id);
       logger.debug({ agent: message.agent, id: message.id, route }, 'chat message delivered');
     } catch (err) {
       const why = (err as Error).message;
       logger.warn({ agent: message.agent, id: message.id, err: why }, 'chat message delivery failed');
-      this.deps.deliveries?.failed(message.agent, message.id);
+      for (const l of this.deliveryListeners) l.failed(message.agent, message.id);
       this.fail(message, why, `Couldn't deliver your message: ${why}`);
     }
   }

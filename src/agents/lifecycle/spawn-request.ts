@@ -1,0 +1,53 @@
+import type { Config, Harness } from '../../config/schema.js';
+import { AgentError } from '../agent-error.js';
+import type { AgentRecord } from '../agent-record.js';
+
+export interface SpawnRequest {
+  name: string;
+  template: string;
+  repo?: string | undefined;
+  branch?: string | undefined;
+  base?: string | undefined;
+  environments?: string[] | undefined;
+  env?: Record<string, string> | undefined;
+  workspace?: string | undefined;
+  /** Overrides of the template's model and harness (a persistent task's own, for its agent). */
+  model?: string | undefined;
+  harness?: Harness | undefined;
+}
+
+/** The record a spawn stores: what the request names, empty lists as none, active from `createdAt`. */
+export function spawnedRecord(req: SpawnRequest, createdAt: string): AgentRecord {
+  return {
+    name: req.name,
+    template: req.template,
+    repo: req.repo ?? null,
+    branch: req.branch ?? null,
+    workspace: req.workspace ?? null,
+    model: req.model ?? null,
+    harness: req.harness ?? null,
+    environments: req.environments?.length ? req.environments : null,
+    env: req.env && Object.keys(req.env).length ? req.env : null,
+    session_id: null,
+    emoji: null,
+    color: null,
+    moved_to: null,
+    moved_at: null,
+    state: 'active',
+    stop_reason: null,
+    created_at: createdAt,
+  };
+}
+
+/** A spawn or a template change names a template leo.yaml defines. */
+export function assertTemplate(template: string, config: Config): void {
+  if (!config.templates[template])
+    throw new AgentError('invalid', `template "${template}" is not defined in leo.yaml`, 'template');
+}
+
+/** A spawn or an environments change names only environments leo.yaml defines. */
+export function assertEnvironments(names: string[] | undefined, config: Config): void {
+  const missing = (names ?? []).filter((n) => !(n in config.environments));
+  if (missing.length)
+    throw new AgentError('invalid', `environments not defined in leo.yaml: ${missing.join(', ')}`, 'environments');
+}

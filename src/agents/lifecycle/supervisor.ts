@@ -1,0 +1,295 @@
+import { rfc3339 } from '../../core/time.js';
+import type { SessionInfo } from '../../tmux/list-format.js';
+import type { Agent } from '../../wire/fleet.js';
+import { AgentError, stayingDown } from '../agent-error.js';
+import type { AgentRecord } from '../agent-record.js';
+import type { AgentStore } from '../agent-store.js';
+import { liveRenameView } from '../agent-view.js';
+import { resolveAgent } from '../resolve.js';
+import { sessionName } from '../session-name.js';
+import { AgentProcesses } from './agent-processes.js';
+import { CrashRecovery } from './crash-recovery.js';
+import { FleetState, type SupervisorDeps } from './fleet-state.js';
+import { idleToPark } from './idle-parking.js';
+import { cancelRetry } from './runtime.js';
+import { assertEnvironments, assertTemplate, spawnedRecord, type SpawnRequest } from './spawn-request.js';
+
+/**
+ * Owns every agent's lifecycle: the durable record, the live tmux session, and the in-memory runtime (status,
+ * restarts, start time). Operations on one agent run one at a time; each publishes exactly the events the
+ * observability spec describes for it. Crash restarts are CrashRecovery's, idle parking idle-parking.ts's; both act
+ * through the same per-agent queue.
+ */
+export class Supervisor extends FleetState {
+  private readonly goneListeners: ((agent: string) => void)[] = [];
+  private readonly processes: AgentProcesses;
+  private readonly crashes: CrashRecovery;
+
+  constructor(deps: SupervisorDeps) {
+    super(deps);
+    this.processes = new AgentProcesses({ ...deps, runtimes: this.runtimes });
+    this.crashes = new CrashRecovery({
+      ...deps,
+      runtimes: this.runtimes,
+      processes: this.processes,
+      stateChanged: (name) => this.stateChanged(name),
+    });
+  }
+
+  /** Told when an agent leaves for good (stop, remove): its open asks close as agent_gone. */
+  onGone(listener: (agent: string) => void): void {
+    this.goneListeners.push(listener);
+  }
+
+  /**
+   * The agent a hook or tool call naming itself `name` comes from: after a live rename the harness still calls itself
+   * by the old name (its LEO_AGENT) until it is launched again.
+   */
+  currentName(name: string): string {
+    return this.has(name) ? name : this.processes.formerNames.resolve(name);
+  }
+
+  /** Brings the fleet back after a daemon start (crash-recovery.ts). */
+  restore(): Promise<void> {
+    return this.crashes.restore();
+  }
+
+  // ---- operations ---------------------------------------------------------------------------------------------
+
+  async spawn(req: SpawnRequest): Promise<Agent> {
+    const config = this.deps.config();
+    assertTemplate(req.template, config);
+    assertEnvironments(req.environments, config);
+    if (this.deps.store.get(req.name)) throw new AgentError('conflict', `an agent named "${req.name}" already exists`);
+    return this.serial(req.name, async () => {
+      const record = spawnedRecord(req, rfc3339(this.deps.clock.now()));
+      this.deps.launcher.check(record);
+      this.deps.store.insert(record);
+      this.processes.formerNames.taken(record.name);
+      try {
+        const workspace = resolveAgent(record, config, this.deps.paths.home).workspace;
+        await this.deps.launcher.prepareWorkspace(workspace, record, req.base);
+        await this.processes.launch(record, { resume: false });
+      } catch (err) {
+        this.deps.store.remove(record.name);
+        this.runtimes.delete(record.name);
+        throw err;
+      }
+      this.runtimes.markRunning(record.name);
+      const agent = this.get(record.name);
+      this.deps.bus.publish('agent_spawned', { agent });
+      return agent;
+    });
+  }
+
+  /** Stops on purpose: it stays down until started, and its open asks close. */
+  stop(name: string): Promise<Agent> {
+    return this.serial(name, async () => {
+      this.record(name);
+      await this.processes.halt(name);
+      this.deps.store.setState(name, 'stopped');
+      this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
+      for (const l of this.goneListeners) l(name);
+      return this.get(name);
+    });
+  }
+
+  /** Parks an idle agent: stopped, but an inbound message starts it again (wake()). */
+  park(name: string): Promise<Agent> {
+    return this.serial(name, async () => {
+      this.record(name);
+      await this.processes.halt(name);
+      this.deps.store.setState(name, 'parked');
+      this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: true });
+      return this.get(name);
+    });
+  }
+
+  start(name: string): Promise<Agent> {
+    return this.serial(name, async () => {
+      const record = this.record(name);
+      if (this.runtimes.of(name).status === 'running' && (await this.deps.tmux.hasSession(sessionName(name))))
+        return this.get(name);
+      await this.processes.boot(record, true);
+      this.stateChanged(name);
+      return this.get(name);
+    });
+  }
+
+  /**
+   * Starts a parked agent for a message from another agent or the message API; a running one is left alone. One
+   * stopped on purpose (by its owner, or by the daemon after it kept failing) stays down until it is started
+   * (observability spec, wake_on_message): a conflict that names the command. Leo Chat starts agents itself.
+   */
+  async wake(name: string): Promise<boolean> {
+    if (this.runtimes.of(name).status === 'running') return false;
+    if (this.staysDown(name)) throw new AgentError('conflict', stayingDown(name));
+    await this.start(name);
+    return true;
+  }
+
+  restart(name: string): Promise<Agent> {
+    return this.serial(name, async () => this.relaunch(name, this.record(name)));
+  }
+
+  /** A fresh start: same identity, no conversation carried over, restart count back to zero. */
+  reset(name: string): Promise<Agent> {
+    return this.serial(name, async () =>
+      this.relaunch(name, { ...this.record(name), session_id: null }, { fresh: true, update: { session_id: null } }),
+    );
+  }
+
+  remove(name: string): Promise<void> {
+    return this.serial(name, async () => {
+      this.record(name);
+      await this.processes.halt(name);
+      this.deps.store.remove(name);
+      this.runtimes.delete(name);
+      this.deps.activity.forget(name);
+      this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
+      for (const l of this.goneListeners) l(name);
+    });
+  }
+
+  /**
+   * Renames the agent, live or stopped, and its thread with it (the store moves every row keyed by its name in one
+   * transaction). Nothing is published until the rename has happened: a failed tmux rename or store write shows no
+   * departure. A rename during crash back-off carries the pending restart over to the new name.
+   */
+  rename(from: string, to: string): Promise<Agent> {
+    return this.serial(from, async () => {
+      const record = this.record(from);
+      if (this.deps.store.get(to)) throw new AgentError('conflict', `an agent named "${to}" already exists`);
+      const rt = this.runtimes.of(from);
+      const live = rt.status === 'running' && (await this.deps.tmux.hasSession(sessionName(from)));
+      if (live) await this.deps.tmux.renameSession(sessionName(from), sessionName(to));
+      try {
+        this.deps.store.rename(from, to);
+      } catch (err) {
+        if (live) await this.deps.tmux.renameSession(sessionName(to), sessionName(from)).catch(() => {});
+        throw err;
+      }
+      // Starting is crash back-off: a relaunch is due (on a timer, or already queued under the old name, where it
+      // would find no record). It is armed again under the new name.
+      const backingOff = rt.status === 'starting';
+      cancelRetry(rt);
+      this.runtimes.move(from, to);
+      this.processes.renamed(from, to, live);
+      this.deps.activity.rename(from, to);
+      this.deps.bus.publish('agent_stopped', { agent: from, wake_on_message: false });
+      if (live) {
+        this.deps.bus.publish('agent_spawned', { agent: liveRenameView(this.view({ ...record, name: to })) });
+        this.appearanceChanged(to);
+      } else {
+        this.deps.bus.publish('agent_spawned', { agent: this.get(to) });
+      }
+      if (backingOff) this.crashes.backOff(to);
+      return this.get(to);
+    });
+  }
+
+  setTemplate(name: string, template: string): Promise<Agent> {
+    return this.serial(name, async () => {
+      const record = this.record(name);
+      assertTemplate(template, this.deps.config());
+      const agent = await this.relaunch(name, { ...record, template }, { update: { template } });
+      this.appearanceChanged(name);
+      return agent;
+    });
+  }
+
+  /** Switches the agent's named environments; a live or parked agent restarts and resumes its conversation. */
+  setEnvironments(name: string, environments: string[]): Promise<Agent> {
+    return this.serial(name, async () => {
+      const record = this.record(name);
+      assertEnvironments(environments, this.deps.config());
+      const next = { ...record, environments: environments.length ? environments : null };
+      this.deps.store.update(name, { environments: next.environments });
+      if (record.state !== 'stopped') {
+        await this.processes.halt(name);
+        await this.processes.boot(next, true);
+      }
+      const agent = this.get(name);
+      this.stateChanged(name, {
+        environments: agent.environments,
+        environments_source: agent.environments_source,
+        environment_error: agent.environment_error,
+      });
+      this.appearanceChanged(name);
+      return agent;
+    });
+  }
+
+  /** `null` clears a value, `undefined` leaves it. */
+  setAppearance(name: string, patch: { emoji?: string | null; color?: string | null }): Promise<Agent> {
+    return this.serial(name, async () => {
+      this.record(name);
+      this.deps.store.update(name, {
+        ...(patch.emoji !== undefined ? { emoji: patch.emoji } : {}),
+        ...(patch.color !== undefined ? { color: patch.color } : {}),
+      });
+      this.appearanceChanged(name);
+      return this.get(name);
+    });
+  }
+
+  /** Remembers the conversation a harness reported, so the next restart resumes exactly it. */
+  noteSession(name: string, sessionId: string): void {
+    if (this.deps.store.get(name)) this.deps.store.update(name, { session_id: sessionId });
+  }
+
+  /** After a config reload every agent's appearance is republished, without diffing (spec). */
+  republishAppearances(): void {
+    for (const r of this.deps.store.list()) this.appearanceChanged(r.name);
+  }
+
+  /** For shutdown: no more crash restarts, and every operation already queued has finished. */
+  async close(): Promise<void> {
+    for (const rt of this.runtimes.all()) cancelRetry(rt);
+    await this.processes.onIdle();
+  }
+
+  // ---- the sweep's findings -----------------------------------------------------------------------------------
+
+  /**
+   * Called with each sweep's session list and the agents that were running when it started: crashed agents are
+   * restarted with backoff (crash-recovery.ts), and agents idle past their idle_suspend_after are parked.
+   */
+  onSweep(sessions: readonly SessionInfo[], swept: readonly string[]): void {
+    this.crashes.sweep(sessions, swept);
+    const idle = idleToPark(this.runtimes.running(), {
+      record: (agent) => this.deps.store.get(agent),
+      activity: this.deps.activity,
+      config: this.deps.config(),
+      home: this.deps.paths.home,
+      now: this.deps.clock.now(),
+    });
+    for (const agent of idle) void this.park(agent);
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------------------------
+
+  /**
+   * Halts the agent and boots it again as `next`, saying it stopped and spawned: `update` is stored while it is down;
+   * a `fresh` start carries no conversation over and counts its restarts from zero.
+   */
+  private async relaunch(
+    name: string,
+    next: AgentRecord,
+    opts: { fresh?: boolean; update?: Parameters<AgentStore['update']>[1] } = {},
+  ): Promise<Agent> {
+    this.deps.launcher.check(next);
+    await this.processes.halt(name);
+    this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
+    if (opts.fresh) this.runtimes.delete(name);
+    if (opts.update) this.deps.store.update(name, opts.update);
+    await this.processes.boot(next, !opts.fresh);
+    const agent = this.get(name);
+    this.deps.bus.publish('agent_spawned', { agent });
+    return agent;
+  }
+
+  private serial<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    return this.processes.serial(name, fn);
+  }
+}

@@ -1,0 +1,14 @@
+import type { Harness } from '../harnesses/types.js';
+/** What the pool's usage read (workers/turn-usage.ts) is sent: one transcript tail, read by its harness's reader. */
+export interface TurnUsageInput {
+  harness: Harness;
+  /** The Stop hook's transcript_path: Claude's transcript or Codex's rollout. */
+  transcript: string;
+  /** The turn the Stop ended (Claude's prompt_id, Codex's turn_id), when it said. */
+  turn?: string;
+  /**
+   * No Stop said the turn ended (its Stop found the daemon down): the last turn, only once its transcript shows it
+   * ended (Claude's; a Codex rollout is not read this way), else null.
+   */
+  ended?: true;
+}
