@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import preact from '@preact/preset-vite';
-import { defineConfig, transformWithOxc, type Plugin } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -32,29 +32,12 @@ function precompress(): Plugin {
   };
 }
 
-/**
- * Builds the service worker (sw/sw.ts) into /sw.js: unhashed at the root, since a worker's URL is its identity and its
- * scope. It is a classic script that imports nothing, so stripping its types is its whole build; its own tsconfig
- * type-checks it against the WebWorker lib.
- */
-function serviceWorker(): Plugin {
-  const source = path.join(here, 'sw', 'sw.ts');
-  return {
-    name: 'leo-service-worker',
-    apply: 'build',
-    async generateBundle() {
-      const { code } = await transformWithOxc(fs.readFileSync(source, 'utf8'), source, { lang: 'ts' });
-      this.emitFile({ type: 'asset', fileName: 'sw.js', source: code });
-    },
-  };
-}
-
 // Leo Web is built from src/web into dist/web, which the daemon serves (src/http/web-routes.ts). Hashed file names
 // under assets/ are what lets the daemon cache them forever.
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [preact(), serviceWorker(), precompress()],
+  plugins: [preact(), precompress()],
   build: {
     outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),
     emptyOutDir: true,

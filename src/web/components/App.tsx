@@ -37,7 +37,7 @@ export function App() {
     );
   if (state !== 'paired') return <Unpaired />;
   const r = route.value;
-  // Phone: one screen at a time. Desktop: the fleet on the left, the thread or the inbox on the right (styles.css).
+  // Phone: one screen at a time. Desktop: the fleet on the left, the thread or the inbox on the right (fleet.css).
   return (
     <div class={`layout layout-${r.screen}`}>
       <Fleet />
