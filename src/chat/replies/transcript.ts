@@ -22,6 +22,7 @@
  */
 import fs from 'node:fs/promises';
 import { z } from 'zod';
+import { jsonlObjects } from '../../core/jsonl.js';
 import { INTERRUPTED, LEO_LINE_TYPE, type TranscriptEntry } from './transcript-entry.js';
 
 export { INTERRUPTED, type TranscriptEntry, type TranscriptEntryKind } from './transcript-entry.js';
@@ -90,15 +91,7 @@ export async function readTailLines(file: string, opts: { maxBytes?: number } = 
 export function parseTranscriptLines(lines: readonly string[]): TranscriptEntry[] {
   const out: TranscriptEntry[] = [];
   const turn: TurnState = {};
-  for (const raw of lines) {
-    const line = raw.trim();
-    if (!line.startsWith('{')) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue; // torn write, or a line cut by the read window
-    }
+  for (const value of jsonlObjects(lines)) {
     const head = LineHead.safeParse(value);
     if (!head.success) continue;
     parseLine(head.data, out, turn);
