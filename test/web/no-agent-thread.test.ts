@@ -9,7 +9,6 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
-import { MessagePage } from '../../src/wire/message.js';
 import { StateSnapshot } from '../../src/wire/fleet.js';
 
 const config = (workspace: string) => `templates:
@@ -57,7 +56,7 @@ describe('Leo Web: a thread with no agent (task cards to an assistant never spaw
     const card = await until(
       "the task's card in the assistant's thread",
       async () =>
-        (await t.get('/api/v1/chat/assistant/messages', MessagePage))?.messages?.find(
+        (await t.op('GET', '/api/v1/chat/assistant/messages')).json.data?.messages?.find(
           (m: { kind: string }) => m.kind === 'task',
         ),
       20_000,

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import https from 'node:https';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
 import { LEO_BIN } from '../helpers/cli.js';
 import { PushPayload } from '../../src/push/provider.js';
@@ -50,7 +49,7 @@ describe('Leo Web: push', { skip }, () => {
    * `leo hook` process starting on a busy machine takes seconds before its prompt exists.
    */
   const nextPush = async (from: number): Promise<string> => {
-    for (let i = 0; i < 800 && rx.requests.length <= from; i++) await sleep(25);
+    for (let i = 0; i < 800 && rx.requests.length <= from; i++) await new Promise((r) => setTimeout(r, 25));
     const req = rx.requests[from];
     assert.ok(req, 'the push service received a push');
     return keys.decrypt(req.body).toString('utf8');
@@ -65,7 +64,7 @@ describe('Leo Web: push', { skip }, () => {
         return n ? { title: n.title, body: n.body, tag: n.tag, data: n.data, actions: n.actions } : null;
       }, tag);
       if (shown) return shown;
-      await sleep(50);
+      await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`no notification ${tag} shown`);
   };
@@ -314,7 +313,8 @@ describe('Leo Web: push', { skip }, () => {
     rx.respond = (_req, res) => res.writeHead(400).end('bad subscription');
     await post('into a broken push service');
     const failed = () => api('GET', '/api/v1/push/deliveries', undefined, deviceToken);
-    for (let i = 0; i < 100 && (await failed()).json.data[0]?.outcome !== 'failed'; i++) await sleep(50);
+    for (let i = 0; i < 100 && (await failed()).json.data[0]?.outcome !== 'failed'; i++)
+      await new Promise((r) => setTimeout(r, 50));
     await page.goto(`${origin}/#/settings`);
     await log().first().filter({ hasText: 'failed: push service answered 400: bad subscription' }).waitFor();
     await log().filter({ hasText: 'sent' }).filter({ hasText: 'den' }).first().waitFor();
