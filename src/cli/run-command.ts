@@ -9,7 +9,7 @@ import type { TaskRun } from '../wire/fleet.js';
 import { fireOneshot } from '../tasks/oneshot-firing.js';
 import { taskOwner } from '../tasks/owner.js';
 import type { TaskRunEventType } from '../tasks/task-run-ingress.js';
-import type { RunValues } from '../tasks/task-launch.js';
+import { runningRun, type RunValues } from '../tasks/task-launch.js';
 import { callDaemon } from './socket-client.js';
 
 /** Announcing a run must never slow it: each call to the daemon gets this long. */
@@ -68,15 +68,7 @@ export async function runTaskCommand(task: string): Promise<void> {
   const runId = newId(Date.now());
   const agentToken = fs.existsSync(paths.agentTokenFile) ? fs.readFileSync(paths.agentTokenFile, 'utf8').trim() : '';
   const startedAt = Date.now();
-  const running = (values: RunValues): TaskRun => ({
-    id: runId,
-    task,
-    status: 'running',
-    started_at: rfc3339(startedAt),
-    ended_at: null,
-    error: null,
-    ...values,
-  });
+  const running = (values: RunValues): TaskRun => runningRun(runId, task, startedAt, values);
   const announce = (type: TaskRunEventType, r: TaskRun) =>
     bestEffort('could not announce the run to the daemon', () =>
       callDaemon('POST', '/observe/task-run', { type, run: r }, ANNOUNCE_TIMEOUT_MS),

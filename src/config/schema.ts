@@ -467,12 +467,5 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
 /** Schema without `~` expansion; use buildConfigSchema({ home }) to expand paths. */
 export const ConfigSchema = buildConfigSchema();
 export type Config = z.infer<typeof ConfigSchema>;
-export type WebConfig = Config['web'];
-export type LogConfig = Config['log'];
-export type PoolConfig = Config['pool'];
-export type ChatConfig = Config['chat'];
-export type DefaultsConfig = Config['defaults'];
-export type TemplateConfig = Config['templates'][string];
 export type TaskConfig = Config['tasks'][string];
-export type EnvironmentConfig = Config['environments'][string];
 export type AppearanceRule = Config['appearance_rules'][number];

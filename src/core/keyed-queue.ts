@@ -1,20 +1,40 @@
 import PQueue from 'p-queue';
 
-/** Runs tasks one at a time per key, in the order they were added; different keys run in parallel. */
+interface Lane {
+  queue: PQueue;
+  /** Tasks added and not yet settled. */
+  open: number;
+}
+
+/**
+ * Runs tasks one at a time per key, in the order they were added; different keys run in parallel. A key's lane goes
+ * once its last task settles, so keys that come and go (agents, sessions) leave nothing behind.
+ */
 export class KeyedQueue {
-  private readonly queues = new Map<string, PQueue>();
+  private readonly lanes = new Map<string, Lane>();
 
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    let q = this.queues.get(key);
-    if (!q) {
-      q = new PQueue({ concurrency: 1 });
-      this.queues.set(key, q);
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = { queue: new PQueue({ concurrency: 1 }), open: 0 };
+      this.lanes.set(key, lane);
     }
-    return q.add(task) as Promise<T>;
+    const ran = lane.queue.add(task) as Promise<T>;
+    lane.open++;
+    const settled = () => {
+      if (--lane.open === 0 && this.lanes.get(key) === lane) this.lanes.delete(key);
+    };
+    ran.then(settled, settled);
+    return ran;
   }
 
-  /** Resolves once every task added so far, under every key, has ended. */
+  /** Whether a task of `key` runs or waits. */
+  busy(key: string): boolean {
+    return this.lanes.has(key);
+  }
+
+  /** Resolves once no task runs or waits under any key, counting those added while it waits. */
   async onIdle(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((q) => q.onIdle()));
+    while (this.lanes.size) await Promise.all([...this.lanes.values()].map((l) => l.queue.onIdle()));
   }
 }

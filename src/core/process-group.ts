@@ -16,11 +16,6 @@ export async function endProcessGroup(pgid: number, graceMs: number): Promise<vo
   await groupGoneWithin(pgid, REAP_WAIT_MS);
 }
 
-/** Whether any process of the group is left. */
-export function groupAlive(pgid: number): boolean {
-  return signalGroup(pgid, 0);
-}
-
 async function groupGoneWithin(pgid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {

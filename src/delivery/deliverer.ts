@@ -2,9 +2,10 @@ import { KeyedQueue } from '../core/keyed-queue.js';
 import { LeoError } from '../core/leo-error.js';
 
 /**
- * One way of getting a user turn into an agent (the claude bridge, the agent's peer inbox, tmux paste). Routes are
- * tried in order; `available` says whether a route can serve this agent at all, `deliver` throws when it tried and
- * failed.
+ * One way of getting a user turn into an agent. Routes are tried in order; `available` says whether a route can serve
+ * this agent at all, `deliver` throws when it tried and failed. The daemon has one route, tmux paste (Claude's channels
+ * were ruled out: docs/CLAUDE-BRIDGE.md); the seam stays so the outbox and message-error tests deliver through an
+ * in-memory route, without tmux.
  */
 export interface DeliveryRoute {
   readonly name: string;

@@ -21,7 +21,6 @@ export const CheckResult = z.object({
   required: z.boolean(),
 });
 export type CheckResult = z.infer<typeof CheckResult>;
-export type CheckStatus = CheckResult['status'];
 
 export interface DoctorContext {
   paths: LeoPaths;

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isInside } from '../core/path-inside.js';
 
 /**
  * Why a requested file path may not be read from a workspace, or null when it is a plain relative path. Pure: no
@@ -17,8 +18,6 @@ export function relativePathProblem(p: string): string | null {
   return null;
 }
 
-const inside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
-
 /**
  * Whether `rel` (already free of relativePathProblem) stays inside `workspace` once symlinks are resolved: the
  * deepest part of it that exists is resolved with realpath and must lie within the workspace's own real path. A
@@ -29,7 +28,7 @@ export async function staysInside(workspace: string, rel: string): Promise<boole
   let p = path.join(root, rel);
   for (;;) {
     try {
-      return inside(root, await fs.realpath(p));
+      return isInside(root, await fs.realpath(p));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || p === root) return false;
       p = path.dirname(p);

@@ -1,6 +1,8 @@
 import type { Dirent, Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isInside } from '../core/path-inside.js';
+import { formatSize } from './format-size.js';
 import { isDeniedFile } from './tools/denied-files.js';
 
 /**
@@ -70,9 +72,6 @@ function* mentions(message: string): Generator<Mention> {
   }
 }
 
-const isInside = (real: string, root: string) =>
-  real === root || real.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-
 interface Resolved {
   label: string;
   real: string;
@@ -88,25 +87,13 @@ async function resolve(mention: Mention, workspace: string, denied: string[]): P
     } catch {
       continue;
     }
-    if (denied.some((root) => isInside(real, root))) return null;
+    if (denied.some((root) => isInside(root, real))) return null;
     const stats = await fs.stat(real);
     if (!stats.isFile() && !stats.isDirectory()) return null;
     if (await isDeniedFile(stats, denied)) return null;
     return { label: candidate === mention.candidates[0] ? mention.label : candidate, real, stats };
   }
   return null;
-}
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -157,7 +144,7 @@ async function entryLine(dir: string, entry: Dirent, denied: string[]): Promise<
     if (entry.isDirectory()) return `- ${entry.name}/`;
     if (entry.isSymbolicLink()) {
       const target = await fs.realpath(full);
-      if (denied.some((root) => isInside(target, root))) return `- ${entry.name}`;
+      if (denied.some((root) => isInside(root, target))) return `- ${entry.name}`;
     }
     const stats = await fs.stat(full);
     if (stats.isDirectory()) return `- ${entry.name}/`;

@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { LeoError } from '../core/leo-error.js';
+import { KeyedQueue } from '../core/keyed-queue.js';
 import type { ChatEngine, ContentPart, EngineMessage, TurnResult, TurnSettings } from './engine.js';
 import type { LlmSettings, Session, SessionMessage, TokenUsage, TurnDone, TurnError } from './session-schemas.js';
 import { resolveSettings } from './overrides.js';
@@ -54,7 +55,7 @@ export const RETENTION_SWEEP_MS = 6 * 3600_000;
  * after another; a cancel (route, disconnect, budget, shutdown) reaches the engine through its AbortSignal.
  */
 export class SessionService {
-  private readonly tails = new Map<string, Promise<unknown>>();
+  private readonly turnQueue = new KeyedQueue();
   private readonly running = new Map<string, AbortController>();
   private retentionTimer: TimerHandle | null = null;
   private turns = 0;
@@ -128,13 +129,10 @@ export class SessionService {
     }
     const abort = new AbortController();
     const turnId = `turn_${++this.turns}`;
-    const previous = this.tails.get(session.id) ?? Promise.resolve();
-    const outcome = previous.then(() => this.run(agent, session.id, turnId, req, abort));
-    const tail = outcome.catch(() => undefined);
-    this.tails.set(session.id, tail);
-    void tail.then(() => {
-      if (this.tails.get(session.id) === tail) this.tails.delete(session.id);
-    });
+    // The turn starts after begin() returns, never inside it: the caller subscribes to the turn's stream first.
+    const outcome = this.turnQueue.run(session.id, () =>
+      Promise.resolve().then(() => this.run(agent, session.id, turnId, req, abort)),
+    );
     return { id: turnId, session, outcome, cancel: (reason) => abort.abort(reason) };
   }
 
@@ -152,7 +150,7 @@ export class SessionService {
 
   /** Whether a turn runs on the session or waits behind one. */
   busy(sessionId: string): boolean {
-    return this.tails.has(sessionId);
+    return this.turnQueue.busy(sessionId);
   }
 
   /** Deletes a session and its messages; refused while a turn runs or waits, which would write to it. */
@@ -202,7 +200,7 @@ export class SessionService {
     this.retentionTimer?.cancel();
     this.retentionTimer = null;
     for (const a of this.running.values()) a.abort('shutdown');
-    await Promise.allSettled([...this.tails.values()]);
+    await this.turnQueue.onIdle();
   }
 
   private async run(

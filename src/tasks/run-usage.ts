@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { RUN_STOPS_FILE } from '../harnesses/headless.js';
 import type { Harness } from '../config/schema.js';
+import { jsonlObjects } from '../core/jsonl.js';
 
 /** What meters a turn from its Stop payload (the UsageMeter). */
 export interface TurnMeter {
@@ -20,13 +21,7 @@ export async function meterRun(runDir: string, owner: string, harness: Harness, 
   } catch {
     return;
   }
-  for (const line of text.split('\n')) {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(line);
-    } catch {
-      continue; // blank, or cut by a killed run
-    }
-    if (payload && typeof payload === 'object') await meter.onStop(owner, harness, payload as Record<string, unknown>);
-  }
+  // A line cut by a killed run is skipped.
+  for (const payload of jsonlObjects(text.split('\n')))
+    await meter.onStop(owner, harness, payload as Record<string, unknown>);
 }

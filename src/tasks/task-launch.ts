@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Config, Harness, TaskConfig } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
+import { rfc3339 } from '../core/time.js';
+import type { TaskRun } from '../wire/fleet.js';
 import { planHeadless } from '../harnesses/headless.js';
 import { HARNESSES } from '../harnesses/index.js';
 import type { LaunchPlan } from '../harnesses/types.js';
@@ -11,6 +13,11 @@ export interface RunValues {
   workspace: string;
   model: string;
   harness: Harness;
+}
+
+/** A firing's run record while it runs: the daemon's runner and `leo run` announce the same shape. */
+export function runningRun(id: string, task: string, startedAt: number, values: RunValues): TaskRun {
+  return { id, task, status: 'running', started_at: rfc3339(startedAt), ended_at: null, error: null, ...values };
 }
 
 export interface OneshotLaunch {

@@ -10,7 +10,7 @@ import { meterRun, type TurnMeter } from './run-usage.js';
 import type { runOneshot } from './oneshot-runner.js';
 import type { RunPublisher } from './run-publisher.js';
 import type { TaskCards } from './task-cards.js';
-import { runPaths, taskValues, type RunValues } from './task-launch.js';
+import { runningRun, runPaths, taskValues, type RunValues } from './task-launch.js';
 
 /** What a persistent firing reports: the free-form stage strings of the spec on failure. */
 export type PersistentOutcome = { ok: true } | { ok: false; error: string };
@@ -75,15 +75,7 @@ export class TaskRunner {
     const t = config.tasks[task]!;
     const startedAt = this.deps.clock.now();
     let values = taskValues(config, task, this.deps.paths.home, this.deps.agentValues);
-    const base = (v: RunValues): TaskRun => ({
-      id: runId,
-      task,
-      status: 'running',
-      started_at: rfc3339(startedAt),
-      ended_at: null,
-      error: null,
-      ...v,
-    });
+    const base = (v: RunValues): TaskRun => runningRun(runId, task, startedAt, v);
     let outcome: {
       ok: boolean;
       error: string | null;

@@ -1,24 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ManualClock } from '../../src/core/clock.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { StateSnapshot } from '../../src/wire/fleet.js';
 
 const CONFIG = `
 templates:
   ticker: { harness: shell, command: "while true; do echo tick; sleep 0.4; done" }
 `;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('a Stop hook makes the agent idle at once (real tmux, daemon clock held still)', () => {
   let t: TestDaemon;
   let sse: SseClient;
-  const api = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const activity = async () =>
-    ((await api('GET', '/api/v1/state')).json.data.agents as { name: string; activity: string }[]).find(
+    ((await t.get('/api/v1/state', StateSnapshot)).agents as { name: string; activity: string }[]).find(
       (a) => a.name === 'tk',
     )?.activity;
   /** Sweep-sized clock steps with real time between them, so tmux's activity (whole seconds) can move. */
@@ -41,7 +39,7 @@ describe('a Stop hook makes the agent idle at once (real tmux, daemon clock held
   });
 
   it('working → Stop → idle in /state and agent_activity without the quiet window; printing again → working', async () => {
-    assert.equal((await api('POST', '/api/v1/agents/spawn', { template: 'ticker', name: 'tk' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'ticker', name: 'tk' })).status, 201);
     await sweepUntil('working');
     const mark = sse.events.length;
     const r = await request(t.socket, 'POST', '/hooks/stop', {

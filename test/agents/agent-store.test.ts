@@ -8,26 +8,17 @@ import { AgentExistsError, AgentStore } from '../../src/agents/agent-store.js';
 import { RecentMessages } from '../../src/agents/agent-messages.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { openDatabase } from '../../src/store/database.js';
+import { agentRecord } from '../helpers/agent-record.js';
 
-const rec = (name: string): AgentRecord => ({
-  name,
-  template: 't',
-  repo: 'org/repo',
-  branch: 'main',
-  workspace: null,
-  model: null,
-  harness: null,
-  environments: ['a', 'b'],
-  env: { SECRET: 'x' },
-  session_id: null,
-  stop_reason: null,
-  emoji: null,
-  color: null,
-  moved_to: null,
-  moved_at: null,
-  state: 'active',
-  created_at: '2026-01-01T00:00:00Z',
-});
+const rec = (name: string): AgentRecord =>
+  agentRecord({
+    name,
+    template: 't',
+    repo: 'org/repo',
+    branch: 'main',
+    environments: ['a', 'b'],
+    env: { SECRET: 'x' },
+  });
 
 describe('AgentStore', () => {
   it('round-trips records, refuses a taken name, renames and removes', () => {

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ManualClock } from '../../src/core/clock.js';
 import { runLeoAsync } from '../helpers/cli.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { StateSnapshot } from '../../src/wire/fleet.js';
 
 const CONFIG = `
 templates:
@@ -16,13 +18,10 @@ templates:
     command: "exec cat"
     idle_suspend_after: 20s
 `;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('agent messages, idle parking, hooks and the agent CLI', () => {
   let t: TestDaemon;
   let sse: SseClient;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const pane = (agent: string) => paneText(t.home, agent);
   const waitPane = async (agent: string, re: RegExp) => {
     for (let i = 0; i < 50 && !re.test(pane(agent)); i++) await sleep(100);
@@ -34,7 +33,7 @@ describe('agent messages, idle parking, hooks and the agent CLI', () => {
     sse = await SseClient.open(t.tcp, '/api/v1/events', t.daemon.operatorToken);
     await sse.waitFor(1);
     for (const name of ['alpha', 'beta'])
-      assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name })).status, 201);
+      assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name })).status, 201);
   });
   after(async () => {
     sse.close();
@@ -53,17 +52,17 @@ describe('agent messages, idle parking, hooks and the agent CLI', () => {
     const ev = sse.events.slice(mark).find((e) => e.event === 'agent_message')!;
     assert.deepEqual(Object.keys(ev.data).sort(), ['at', 'from', 'seq', 'to']);
     assert.deepEqual([ev.data.from, ev.data.to], ['alpha', 'beta']);
-    const state = (await op('GET', '/api/v1/state')).json.data;
+    const state = await t.get('/api/v1/state', StateSnapshot);
     assert.deepEqual(
       state.recent_messages.map((m: { from?: string; to: string }) => [m.from, m.to]),
       [['alpha', 'beta']],
     );
     assert.equal(JSON.stringify(state).includes('secret plan'), false);
 
-    const human = await op('POST', '/api/v1/agents/alpha/message', { text: 'from the web UI' });
+    const human = await t.op('POST', '/api/v1/agents/alpha/message', { text: 'from the web UI' });
     assert.equal(human.status, 200);
     await waitPane('alpha', /from the web UI/);
-    const last = (await op('GET', '/api/v1/state')).json.data.recent_messages.at(-1);
+    const last = (await t.get('/api/v1/state', StateSnapshot)).recent_messages.at(-1)!;
     assert.equal('from' in last, false, 'a human has no agent identity');
 
     assert.equal(
@@ -87,20 +86,20 @@ describe('agent messages, idle parking, hooks and the agent CLI', () => {
   });
 
   it('an agent stopped on purpose stays down: a message to it is a 409 naming `leo agent start`', async () => {
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'held' })).status, 201);
-    assert.equal((await op('POST', '/api/v1/agents/held/stop')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'held' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/held/stop')).status, 200);
     const mark = sse.events.length;
     for (const r of [
       await request(t.tcp, 'POST', '/api/agent/alpha/message', {
         token: t.daemon.agentToken,
         body: { to: 'held', text: 'wake up, held' },
       }),
-      await op('POST', '/api/v1/agents/held/message', { text: 'wake up, held' }),
+      await t.op('POST', '/api/v1/agents/held/message', { text: 'wake up, held' }),
     ]) {
       assert.equal(r.status, 409, r.text);
       assert.match(r.json.error, /held is stopped and stays down until started \(`leo agent start held`\)/);
     }
-    const a = (await op('GET', '/api/v1/agents/held')).json.data;
+    const a = (await t.op('GET', '/api/v1/agents/held')).json.data;
     assert.deepEqual([a.status, a.wake_on_message], ['stopped', false]);
     await sleep(300);
     assert.deepEqual(
@@ -108,11 +107,11 @@ describe('agent messages, idle parking, hooks and the agent CLI', () => {
       [],
       'not started, and no message announced',
     );
-    assert.equal((await op('DELETE', '/api/v1/agents/held')).status, 200);
+    assert.equal((await t.op('DELETE', '/api/v1/agents/held')).status, 200);
   });
 
   it('an idle agent is parked after idle_suspend_after and an inbound message wakes it', async () => {
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'napper', name: 'nap' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'napper', name: 'nap' })).status, 201);
     const mark = sse.events.length;
     for (let i = 0; i < 30 && !sse.events.slice(mark).some((e) => e.event === 'agent_stopped'); i++) {
       (t.clock as ManualClock).advance(2000);
@@ -121,13 +120,13 @@ describe('agent messages, idle parking, hooks and the agent CLI', () => {
     const parked = sse.events.slice(mark).find((e) => e.event === 'agent_stopped');
     assert.ok(parked, 'parked by the idle sweep');
     assert.deepEqual([parked.data.agent, parked.data.wake_on_message], ['nap', true]);
-    const a = (await op('GET', '/api/v1/agents/nap')).json.data;
+    const a = (await t.op('GET', '/api/v1/agents/nap')).json.data;
     assert.deepEqual([a.status, a.wake_on_message], ['stopped', true]);
 
-    const woke = await op('POST', '/api/v1/agents/nap/message', { text: 'wake up' });
+    const woke = await t.op('POST', '/api/v1/agents/nap/message', { text: 'wake up' });
     assert.equal(woke.status, 200);
     await waitPane('nap', /wake up/);
-    const b = (await op('GET', '/api/v1/agents/nap')).json.data;
+    const b = (await t.op('GET', '/api/v1/agents/nap')).json.data;
     assert.deepEqual([b.status, b.wake_on_message], ['running', false]);
   });
 

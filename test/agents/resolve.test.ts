@@ -1,37 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AgentRecord } from '../../src/agents/agent-record.js';
 import { crashDelay, nextConsecutive } from '../../src/agents/crash-backoff.js';
 import { agentEnv, displayName, resolveAgent, resolveAppearance } from '../../src/agents/resolve.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
+import { agentRecord } from '../helpers/agent-record.js';
 
 function config(yaml: string): Config {
   const r = parseConfig(yaml, { file: 'leo.yaml', home: '/home/u' });
   assert.ok(r.ok, !r.ok ? r.errors.join('\n') : '');
   return r.config;
 }
-
-const record = (over: Partial<AgentRecord> = {}): AgentRecord => ({
-  name: 'den',
-  template: 'fable',
-  repo: null,
-  branch: null,
-  workspace: null,
-  model: null,
-  harness: null,
-  environments: null,
-  env: null,
-  session_id: null,
-  stop_reason: null,
-  emoji: null,
-  color: null,
-  moved_to: null,
-  moved_at: null,
-  state: 'active',
-  created_at: '2026-01-01T00:00:00Z',
-  ...over,
-});
 
 const base = `
 defaults:
@@ -55,39 +34,42 @@ templates:
 describe('the defaults → template → agent cascade', () => {
   it('takes the template over the defaults and the agent over both', () => {
     const c = config(base);
-    const r = resolveAgent(record(), c, '/home/u/.leo');
+    const r = resolveAgent(agentRecord(), c, '/home/u/.leo');
     assert.equal(r.model, 'fable');
     assert.equal(r.harness, 'codex');
     assert.equal(r.workspace, '/home/u/.leo/agents/den');
-    const plain = resolveAgent(record({ template: 'plain' }), c, '/l');
+    const plain = resolveAgent(agentRecord({ template: 'plain' }), c, '/l');
     assert.deepEqual([plain.model, plain.harness], ['sonnet', 'claude']);
-    const own = resolveAgent(record({ model: 'opus', harness: 'claude', workspace: '/w' }), c, '/l');
+    const own = resolveAgent(agentRecord({ model: 'opus', harness: 'claude', workspace: '/w' }), c, '/l');
     assert.deepEqual([own.model, own.harness, own.workspace], ['opus', 'claude', '/w']);
   });
 
   it('environments: the override, else the template, else the defaults — and says which', () => {
     const c = config(base);
-    assert.deepEqual(resolveAgent(record(), c, '/l').environments, ['base']);
-    assert.equal(resolveAgent(record(), c, '/l').environmentsSource, 'default');
-    assert.deepEqual(resolveAgent(record({ template: 'sh' }), c, '/l').environments, ['work']);
-    const o = resolveAgent(record({ environments: ['work', 'base'] }), c, '/l');
+    assert.deepEqual(resolveAgent(agentRecord(), c, '/l').environments, ['base']);
+    assert.equal(resolveAgent(agentRecord(), c, '/l').environmentsSource, 'default');
+    assert.deepEqual(resolveAgent(agentRecord({ template: 'sh' }), c, '/l').environments, ['work']);
+    const o = resolveAgent(agentRecord({ environments: ['work', 'base'] }), c, '/l');
     assert.deepEqual([o.environments, o.environmentsSource], [['work', 'base'], 'override']);
   });
 
   it('environment_error names the environments config no longer defines', () => {
     const c = config(base);
-    assert.equal(resolveAgent(record(), c, '/l').environmentError, null);
-    assert.match(resolveAgent(record({ environments: ['gone', 'base'] }), c, '/l').environmentError ?? '', /"gone"/);
+    assert.equal(resolveAgent(agentRecord(), c, '/l').environmentError, null);
+    assert.match(
+      resolveAgent(agentRecord({ environments: ['gone', 'base'] }), c, '/l').environmentError ?? '',
+      /"gone"/,
+    );
   });
 
   it('a template missing from config is reported, not guessed', () => {
-    const r = resolveAgent(record({ template: 'vanished' }), config(base), '/l');
+    const r = resolveAgent(agentRecord({ template: 'vanished' }), config(base), '/l');
     assert.match(r.templateError ?? '', /vanished/);
   });
 
   it('env: environments in order (later wins), then the template env, then the spawn env', () => {
     const c = config(base);
-    const rec = record({ environments: ['base', 'work'], env: { X: 'spawn', T: 'spawn' } });
+    const rec = agentRecord({ environments: ['base', 'work'], env: { X: 'spawn', T: 'spawn' } });
     assert.deepEqual(agentEnv(rec, resolveAgent(rec, c, '/l'), c), {
       A: '1',
       B: '2',
@@ -111,13 +93,13 @@ appearance_rules:
 `).appearance_rules;
 
   it('first matching rule per field, with its index as the source', () => {
-    assert.deepEqual(resolveAppearance(record({ name: 'leo-home' }), { template: 't', harness: 'codex' }, rules), {
+    assert.deepEqual(resolveAppearance(agentRecord({ name: 'leo-home' }), { template: 't', harness: 'codex' }, rules), {
       emoji: '🏠',
       emoji_source: 'rule:0',
       color: 'teal',
       color_source: 'rule:1',
     });
-    assert.deepEqual(resolveAppearance(record(), { template: 't', harness: 'claude' }, rules), {
+    assert.deepEqual(resolveAppearance(agentRecord(), { template: 't', harness: 'claude' }, rules), {
       emoji: '🤖',
       emoji_source: 'rule:2',
       color: 'grey',
@@ -126,9 +108,9 @@ appearance_rules:
   });
 
   it('a manual value beats every rule; nothing set means absent', () => {
-    const a = resolveAppearance(record({ emoji: '🦊' }), { template: 't', harness: 'codex' }, rules);
+    const a = resolveAppearance(agentRecord({ emoji: '🦊' }), { template: 't', harness: 'codex' }, rules);
     assert.deepEqual(a, { emoji: '🦊', emoji_source: 'manual', color: 'teal', color_source: 'rule:1' });
-    assert.equal(resolveAppearance(record(), { template: 't', harness: 'claude' }, []), undefined);
+    assert.equal(resolveAppearance(agentRecord(), { template: 't', harness: 'claude' }, []), undefined);
   });
 
   it('a rule whose glob backtracks exponentially in a regex resolves at once (it runs on every snapshot)', () => {
@@ -140,7 +122,7 @@ appearance_rules:
     emoji: "🅰"
 `).appearance_rules;
     const started = performance.now();
-    const a = resolveAppearance(record({ name: 'a'.repeat(63) }), { template: 't', harness: 'shell' }, hostile);
+    const a = resolveAppearance(agentRecord({ name: 'a'.repeat(63) }), { template: 't', harness: 'shell' }, hostile);
     const ms = performance.now() - started;
     console.log(`appearance with a hostile glob, 63-character name: ${ms.toFixed(2)} ms`);
     assert.deepEqual(a, { emoji: '🅰', emoji_source: 'rule:1' });

@@ -10,8 +10,7 @@ import { request } from '../helpers/http.js';
 describe('pairing codes', () => {
   let t: TestDaemon;
   const clock = new ManualClock(Date.now());
-  const issue = (name: string) =>
-    request(t.tcp, 'POST', '/api/v1/devices/pairing-codes', { token: t.daemon.operatorToken, body: { name } });
+  const issue = (name: string) => t.op('POST', '/api/v1/devices/pairing-codes', { name });
   const pair = (code: string) => request(t.tcp, 'POST', '/api/v1/pair', { body: { code } });
 
   before(async () => {
@@ -51,10 +50,7 @@ describe('pairing codes', () => {
     clock.advance(PAIRING_CODE_TTL_MS);
     const late = await pair(code);
     assert.equal(late.status, 401, late.text);
-    assert.equal(
-      (await request(t.tcp, 'GET', '/api/v1/devices', { token: t.daemon.operatorToken })).json.data.length,
-      1,
-    );
+    assert.equal((await t.op('GET', '/api/v1/devices')).json.data.length, 1);
   });
 
   it('an unknown code, a malformed body and a taken name are refused; issuing needs the operator', async () => {

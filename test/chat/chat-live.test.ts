@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
-import { ReadMarker } from '../../src/wire/message.js';
+import { ReadMarker, MessagePage } from '../../src/wire/message.js';
 
 const CONFIG = `
 environments:
@@ -16,17 +17,14 @@ templates:
   cat: { harness: shell, command: "exec cat" }
   needy: { harness: shell, command: "exec cat", environments: [acct] }
 `;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Leo Chat threads with a shell agent in real tmux', () => {
   let t: TestDaemon;
   let sse: SseClient;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const pane = (agent: string) => paneText(t.home, agent);
   const stateOf = async (agent: string, id: string, want: string) => {
     for (let i = 0; i < 60; i++) {
-      const page = (await op('GET', `/api/v1/chat/${agent}/messages?limit=50`)).json.data;
+      const page = await t.get(`/api/v1/chat/${agent}/messages?limit=50`, MessagePage);
       const m = page.messages.find((x: { id: string }) => x.id === id);
       if (m?.state === want) return page.messages;
       await sleep(100);
@@ -38,7 +36,7 @@ describe('Leo Chat threads with a shell agent in real tmux', () => {
     t = await startTestDaemon({ config: CONFIG });
     sse = await SseClient.open(t.tcp, '/api/v1/events', t.daemon.operatorToken);
     await sse.waitFor(1);
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
   });
   after(async () => {
     sse.close();
@@ -47,7 +45,7 @@ describe('Leo Chat threads with a shell agent in real tmux', () => {
 
   it('a sent message arrives in the pane in the spec format and goes pending → delivered', async () => {
     const mark = sse.events.length;
-    const r = await op('POST', '/api/v1/chat/den/messages', { text: 'hello there' });
+    const r = await t.op('POST', '/api/v1/chat/den/messages', { text: 'hello there' });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.json.data.state, 'pending');
     assert.deepEqual(r.json.data.attachments, []);
@@ -65,8 +63,8 @@ describe('Leo Chat threads with a shell agent in real tmux', () => {
   });
 
   it('a message to a stopped agent starts it first, with a Starting… note', async () => {
-    await op('POST', '/api/v1/agents/den/stop');
-    const r = await op('POST', '/api/v1/chat/den/messages', { text: 'are you up?' });
+    await t.op('POST', '/api/v1/agents/den/stop');
+    const r = await t.op('POST', '/api/v1/chat/den/messages', { text: 'are you up?' });
     const messages = await stateOf('den', r.json.data.id, 'delivered');
     assert.ok(messages.some((m: { kind: string; text: string }) => m.kind === 'system' && m.text === 'Starting den…'));
     await sleep(300);
@@ -74,45 +72,45 @@ describe('Leo Chat threads with a shell agent in real tmux', () => {
   });
 
   it('a failing route marks the message failed with a note that says why', async () => {
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'needy', name: 'nee' })).status, 201);
-    await op('POST', '/api/v1/agents/nee/stop');
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'needy', name: 'nee' })).status, 201);
+    await t.op('POST', '/api/v1/agents/nee/stop');
     const text = (await import('node:fs'))
       .readFileSync(t.daemon.paths.configFile, 'utf8')
       .replace('  acct: { K: v }\n', '');
     (await import('node:fs')).writeFileSync(t.daemon.paths.configFile, text);
     await t.daemon.reloadConfig('test');
-    const r = await op('POST', '/api/v1/chat/nee/messages', { text: 'this cannot arrive' });
+    const r = await t.op('POST', '/api/v1/chat/nee/messages', { text: 'this cannot arrive' });
     const messages = await stateOf('nee', r.json.data.id, 'failed');
-    const note = messages.at(-1);
+    const note = messages.at(-1)!;
     assert.equal(note.kind, 'system');
     assert.match(note.text, /Couldn't deliver your message: .*"acct"/);
   });
 
   it('threads list every agent, unread counts, read markers; bad input is refused', async () => {
-    const threads = (await op('GET', '/api/v1/chat/threads')).json.data;
+    const threads = (await t.op('GET', '/api/v1/chat/threads')).json.data;
     assert.deepEqual(threads.map((x: { agent: string }) => x.agent).sort(), ['den', 'nee']);
     const den = threads.find((x: { agent: string }) => x.agent === 'den');
     assert.ok(den.unread >= 1, 'system notes from the agent side count as unread');
     assert.equal(den.pinned, false);
-    assert.equal((await op('POST', '/api/v1/chat/den/read')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/chat/den/read')).status, 200);
     assert.equal(
-      (await op('GET', '/api/v1/chat/threads')).json.data.find((x: { agent: string }) => x.agent === 'den').unread,
+      (await t.op('GET', '/api/v1/chat/threads')).json.data.find((x: { agent: string }) => x.agent === 'den').unread,
       0,
     );
-    assert.equal((await op('POST', '/api/v1/chat/ghost/messages', { text: 'x' })).status, 404);
-    const empty = await op('POST', '/api/v1/chat/den/messages', { text: '   ' });
+    assert.equal((await t.op('POST', '/api/v1/chat/ghost/messages', { text: 'x' })).status, 404);
+    const empty = await t.op('POST', '/api/v1/chat/den/messages', { text: '   ' });
     assert.equal(empty.status, 400);
     assert.match(empty.json.error, /body\.text/);
-    assert.equal((await op('GET', '/api/v1/chat/den/messages?limit=9999')).status, 400);
+    assert.equal((await t.op('GET', '/api/v1/chat/den/messages?limit=9999')).status, 400);
   });
 
   it('marking a thread read tells every chat reader (chat.read), so other devices clear their badge', async () => {
-    await op('POST', '/api/v1/chat/den/messages', { text: 'unread soon' });
+    await t.op('POST', '/api/v1/chat/den/messages', { text: 'unread soon' });
     await sse.waitUntil(() =>
       sse.events.some((e) => e.event === 'chat.message' && e.data.message.text === 'unread soon'),
     );
     const mark = sse.events.length;
-    const r = await op('POST', '/api/v1/chat/den/read');
+    const r = await t.op('POST', '/api/v1/chat/den/read');
     assert.equal(r.status, 200, r.text);
     assert.equal(ReadMarker.parse(r.json.data).unread, 0);
     await sse.waitUntil(() => sse.events.slice(mark).some((e) => e.event === 'chat.read'));

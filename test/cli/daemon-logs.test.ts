@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LEO_BIN, spawnDaemon, waitForExit } from '../helpers/cli.js';
 import { makeTempHome } from '../helpers/temp-home.js';
 import { until } from '../helpers/wait.js';
@@ -32,7 +33,7 @@ describe('daemon log lines', () => {
       const port = Number(/listen: "127\.0\.0\.1:(\d+)"/.exec(plain(out))?.[1]);
       assert.ok(port > 0, plain(out));
       await health(port);
-      await new Promise((r) => setTimeout(r, 500));
+      await sleep(500);
       assert.doesNotMatch(plain(out), /"level":\d+/, 'no JSON lines');
       assert.doesNotMatch(plain(out), /request completed|incoming request/, 'request lines stay at debug');
     } finally {

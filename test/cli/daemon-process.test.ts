@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runLeo, spawnDaemon, waitForExit } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
@@ -45,6 +46,6 @@ async function waitFor(pred: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!pred()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 }

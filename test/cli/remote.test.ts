@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runLeoAsync } from '../helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { makeTempHome } from '../helpers/temp-home.js';
 import { dnsNameProblem } from '../../src/cli/remote-command.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const HOST = 'leo.example.ts.net';
 
 describe('leo remote <host>: allows the host, prints the set-up in front of the daemon and a pairing QR for it', () => {

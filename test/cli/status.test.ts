@@ -10,7 +10,6 @@ import { startDaemon } from '../../src/daemon/daemon.js';
 import { LEO_VERSION } from '../../src/core/version.js';
 import { runLeoAsync } from '../helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { makeTempHome, tempDir, testConfig } from '../helpers/temp-home.js';
 import { until } from '../helpers/wait.js';
 
@@ -21,16 +20,14 @@ describe('leo status', () => {
   let clock: ManualClock;
   let env: NodeJS.ProcessEnv;
   let mcp: Client;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
 
   before(async () => {
     clock = new ManualClock(Date.now());
     t = await startTestDaemon({ config: CONFIG, clock });
     env = { ...process.env, LEO_HOME: t.home, LEO_USER_HOME: t.home };
     for (const name of ['den', 'scout', 'idle-one'])
-      assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name })).status, 201);
-    assert.equal((await op('POST', '/api/v1/agents/idle-one/stop')).status, 200);
+      assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/idle-one/stop')).status, 200);
     // den asks its owner something, as an agent does through Leo's MCP tools, and waits for the answer.
     mcp = new Client({ name: 'test', version: '1' });
     await mcp.connect(
@@ -41,7 +38,7 @@ describe('leo status', () => {
     void mcp
       .callTool({ name: 'leo_chat_ask', arguments: { question: 'Ship the release branch?', options: ['Yes', 'No'] } })
       .catch(() => {});
-    await until('the open ask', async () => (await op('GET', '/api/v1/chat/open')).json.data.length === 1, 10_000);
+    await until('the open ask', async () => (await t.op('GET', '/api/v1/chat/open')).json.data.length === 1, 10_000);
     clock.advance(125_000);
   });
   after(async () => {

@@ -4,6 +4,7 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import type { Config } from '../../src/config/schema.js';
 import { ConfigWatcher, type ConfigLogger } from '../../src/config/watch.js';
@@ -23,10 +24,6 @@ async function waitFor<T extends unknown[]>(w: ConfigWatcher, event: 'change' | 
   } finally {
     clearTimeout(timer);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
 
 interface LogLine {

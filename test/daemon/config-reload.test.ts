@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
 import { spawnDaemon, waitForExit } from '../helpers/cli.js';
@@ -8,8 +9,6 @@ import { killTmuxServer, startTestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { makeTempHome, testConfig } from '../helpers/temp-home.js';
 import { until } from '../helpers/wait.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('daemon and its config', () => {
   it('refuses to start on a config error, naming the key and the line', async () => {

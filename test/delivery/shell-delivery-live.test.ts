@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-shell-delivery-'));
@@ -48,15 +48,13 @@ templates:
 
 describe('delivery into a program whose screen Leo cannot read', () => {
   let t: TestDaemon;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const send = async (agent: string, text: string) => {
-    const r = await op('POST', `/api/v1/chat/${agent}/messages`, { text });
+    const r = await t.op('POST', `/api/v1/chat/${agent}/messages`, { text });
     assert.equal(r.status, 201, r.text);
     return until(
       `${agent}'s message to be settled`,
       async () => {
-        const page = (await op('GET', `/api/v1/chat/${agent}/messages?limit=50`)).json.data;
+        const page = (await t.op('GET', `/api/v1/chat/${agent}/messages?limit=50`)).json.data;
         const m = page.messages.find((x: { id: string }) => x.id === r.json.data.id);
         return (
           m.state !== 'pending' && {
@@ -73,9 +71,9 @@ describe('delivery into a program whose screen Leo cannot read', () => {
   before(async () => {
     t = await startTestDaemon({ config: CONFIG });
     for (const name of ['quiet', 'silent', 'swallows', 'stuck'])
-      assert.equal((await op('POST', '/api/v1/agents/spawn', { template: name, name })).status, 201);
+      assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: name, name })).status, 201);
     // The raw readers are up once they print their prompt.
-    await new Promise((r) => setTimeout(r, 1000));
+    await sleep(1000);
   });
   after(async () => {
     await t.stop();

@@ -4,6 +4,7 @@
 // sampled is what Claude shows of the turn, never Claude's own status line or input box.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ManualClock } from '../../src/core/clock.js';
 import { startClaudeAgent } from '../helpers/claude-agent.js';
 import { request } from '../helpers/http.js';
@@ -15,8 +16,6 @@ const PROMPT = 'Summarise the plan in one line, marker LEO-E2E-7731';
 const REPLY = 'The plan: probe, script, stream, and settle into idle.';
 /** How long the scripted reply streams: long enough for a few 1 s sweeps to see the spinner move. */
 const REPLY_MS = 4000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('a real claude agent', () => {
   it(

@@ -5,6 +5,7 @@
 // leo_chat_post during that turn.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   contentBlocks,
   isAgentTurn,
@@ -24,8 +25,6 @@ const POST_TOOL = 'mcp__leo__leo_chat_post';
 const TOOL_ID = 'toolu_leo_chat_post_1';
 const POSTED = 'posted by tool';
 const CLOSING = 'done';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Leo Chat with a real claude agent', () => {
   it(

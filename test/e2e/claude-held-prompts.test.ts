@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ManualClock } from '../../src/core/clock.js';
 import { startClaudeAgent, type ChatMessage } from '../helpers/claude-agent.js';
 import { askQuestions, promptViews, resultText, toolScript, touch, type ToolCall } from '../helpers/claude-prompts.js';
@@ -47,7 +48,7 @@ describe('permission prompts and questions cards answered at a person’s pace, 
       const { answer, begin, message, resultOf, settled } = promptViews(c, AGENT, SCENARIOS);
       /** A person's pace: the prompt waits PACE_MS, and is still open for chat afterwards. */
       const wait = async (m: ChatMessage) => {
-        await new Promise((r) => setTimeout(r, PACE_MS));
+        await sleep(PACE_MS);
         const now = await message(m.id);
         assert.deepEqual(
           [now?.state, now?.answer],
@@ -77,7 +78,7 @@ describe('permission prompts and questions cards answered at a person’s pace, 
       clock.advance(PERMISSION_TIMEOUT_MS);
       const expired = await settled(late.id);
       assert.deepEqual([expired.state, expired.answer], ['expired', undefined]);
-      await new Promise((r) => setTimeout(r, 1000));
+      await sleep(1000);
       assert.match(c.pane(), /Do you want/, 'the terminal dialog still stands');
       assert.equal(fs.existsSync(path.join(workspace, 'unanswered.txt')), false);
       t.diagnostic(`ran in ${((Date.now() - started) / 1000).toFixed(1)} s`);

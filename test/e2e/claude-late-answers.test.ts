@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ManualClock } from '../../src/core/clock.js';
 import { startClaudeAgent } from '../helpers/claude-agent.js';
 import { promptViews, resultText, toolScript, touch, type ToolCall } from '../helpers/claude-prompts.js';
@@ -14,7 +15,6 @@ import { until } from '../helpers/wait.js';
 const AGENT = 'claude-late';
 /** A person reads the prompt before answering. */
 const PERSON_PACE_MS = 5_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const SCENARIOS: Record<string, ToolCall> = {
   'LATE-ALLOW': touch('late-allow'),

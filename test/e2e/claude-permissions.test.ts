@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ManualClock } from '../../src/core/clock.js';
 import { startClaudeAgent } from '../helpers/claude-agent.js';
 import { askQuestions, promptViews, resultText, toolScript, touch, type ToolCall } from '../helpers/claude-prompts.js';
@@ -89,7 +90,7 @@ describe('permission prompts with a real claude agent', () => {
       clock.advance(120_000);
       const expired = await settled(late.id);
       assert.deepEqual([expired.state, expired.closed_reason], ['expired', undefined]);
-      await new Promise((r) => setTimeout(r, 1000));
+      await sleep(1000);
       assert.match(c.pane(), /Do you want/, 'the terminal dialog still stands');
       assert.equal(fs.existsSync(path.join(workspace, 'timeout.txt')), false);
       // The terminal still answers it; an expired prompt stays expired when the turn then ends.

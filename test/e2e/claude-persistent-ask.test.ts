@@ -3,6 +3,7 @@
 // to go) the ask keeps no deadline, like any agent's (leo-chat.md, Ask lifecycle). Answered at a person's pace.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AnthropicServer, lastUserMessage, mentions, toolResult } from '../helpers/anthropic-server.js';
 import { MODEL } from '../helpers/claude-agent.js';
 import { claudeSandbox, claudeTemplateConfig, findClaude } from '../helpers/claude-cli.js';
@@ -13,7 +14,6 @@ import { until } from '../helpers/wait.js';
 
 const PROMPT = 'Pick the colour of the day, marker LEO-PERSIST-2207';
 const TOOL_ID = 'toolu_persistent_ask';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('a persistent claude task asking in its own thread', () => {
   it('asks with no deadline, and the answer returns to the blocked call', { timeout: 150_000 }, async (t) => {

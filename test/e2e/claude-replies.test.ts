@@ -3,6 +3,7 @@
 // reply, and the interrupted one none but a note saying so; a reply's chat.message comes after its message's delivered chat.updated.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
@@ -12,7 +13,6 @@ import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { until } from '../helpers/wait.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const turnFor = (marker: string) => (r: RecordedRequest) =>
   r.body?.stream === true && isAgentTurn(r.body) && mentions(lastUserMessage(r.body), marker);
 const replies = (thread: ChatMessage[]) => thread.filter((m) => m.direction === 'out' && m.kind === 'text');

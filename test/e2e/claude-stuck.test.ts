@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AnthropicServer, contentBlocks, lastUserMessage } from '../helpers/anthropic-server.js';
 import { claudeSandbox, findClaude } from '../helpers/claude-cli.js';
 import { startTestDaemon } from '../helpers/daemon.js';
@@ -23,7 +24,6 @@ import { startReceiver } from '../push/helpers.js';
 import { launchBrowser, pairedPage, Screenshots } from '../web/browser.js';
 
 const MODEL = 'claude-sonnet-4-5';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('a real Claude agent held by a terminal dialog tells its owner (issue 29 item 7)', () => {
   it(
@@ -75,11 +75,10 @@ describe('a real Claude agent held by a terminal dialog tells its owner (issue 2
         stranger.cleanup();
       });
       const token = d.daemon.operatorToken;
-      const op = (method: string, p: string, body?: unknown) => request(d.tcp, method, p, { token, body });
       const state = async () =>
-        (await op('GET', '/api/v1/state')).json.data.agents.find((a: { name: string }) => a.name === 'visitor');
+        (await d.op('GET', '/api/v1/state')).json.data.agents.find((a: { name: string }) => a.name === 'visitor');
       const thread = async () =>
-        (await op('GET', '/api/v1/chat/visitor/messages?limit=200')).json.data.messages as ChatMessage[];
+        (await d.op('GET', '/api/v1/chat/visitor/messages?limit=200')).json.data.messages as ChatMessage[];
       const withPane = <T>(p: Promise<T>) =>
         p.catch(async (err) => {
           const lines = (await thread()).map((m) => `${m.direction} ${m.kind} ${m.state} ${m.text}`);
@@ -108,9 +107,9 @@ describe('a real Claude agent held by a terminal dialog tells its owner (issue 2
       events = await SseClient.open(d.tcp, '/api/v1/events', token);
       const alertEvents = () => events!.events.filter((e) => e.event === 'agent_needs_input').map((e) => e.data);
 
-      const spawned = await op('POST', '/api/v1/agents/spawn', { template: 'visitor', name: 'visitor' });
+      const spawned = await d.op('POST', '/api/v1/agents/spawn', { template: 'visitor', name: 'visitor' });
       assert.equal(spawned.status, 201, spawned.text);
-      const sent = await op('POST', '/api/v1/chat/visitor/messages', { text: 'Are you there? STUCK-1' });
+      const sent = await d.op('POST', '/api/v1/chat/visitor/messages', { text: 'Are you there? STUCK-1' });
       assert.equal(sent.status, 201, sent.text);
 
       // --- The alert: in the fleet state, on the stream, and pushed to the phone only.

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { leoInstructions } from '../../src/harnesses/instructions.js';
 import { isAgentTurn, lastUserMessage, mentions } from '../helpers/anthropic-server.js';
 import { MODEL, startClaudeAgent } from '../helpers/claude-agent.js';
@@ -13,7 +14,6 @@ import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { until } from '../helpers/wait.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const REPORTED = {
   input_tokens: 1234,
   cache_read_input_tokens: 5000,

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startHarnessAgent } from '../helpers/harness-agent.js';
 import { request } from '../helpers/http.js';
 import { functionCallOutput, userPrompts, type ResponsesServer } from '../helpers/responses-server.js';
@@ -116,7 +117,7 @@ describe('codex replies (real CLI)', () => {
       .find((o) => o !== undefined);
     t.diagnostic(`what Codex handed the model for the refused call: ${output}`);
     assert.match(output ?? '', /give text, files, or both/, 'the call reached Leo and was refused');
-    await new Promise((r) => setTimeout(r, 2_000));
+    await sleep(2_000);
     const outs = (await a.thread()).filter((m) => m.direction === 'out' && m.kind !== 'system');
     assert.deepEqual(
       outs.map((m) => m.text),

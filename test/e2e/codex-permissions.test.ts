@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startHarnessAgent } from '../helpers/harness-agent.js';
 import { request } from '../helpers/http.js';
 import {
@@ -19,7 +20,6 @@ import { until } from '../helpers/wait.js';
 const AGENT = 'codex-perm';
 /** A person reads the prompt before answering. */
 const PERSON_PACE_MS = 5_500;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The escalated command each marker gets: outside the sandbox, so Codex must ask. */
 const SCENARIOS = ['PERM-ALLOW', 'PERM-DENY', 'PERM-TERMINAL'] as const;

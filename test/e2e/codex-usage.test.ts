@@ -9,12 +9,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { HARNESS_MODEL, startHarnessAgent } from '../helpers/harness-agent.js';
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { until } from '../helpers/wait.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PRICE = { input: 1.25, output: 10, cache_read: 0.125 };
 const COST = (500 * 1.25 + 60 * 10 + 1500 * 0.125) / 1e6;
 

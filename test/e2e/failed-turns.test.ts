@@ -3,6 +3,7 @@
 // message stays delivered, nothing else is posted for it, and the fleet shows the agent's turn_error.
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentViews, ChatMessage } from '../helpers/agent-views.js';
 import { startClaudeAgent } from '../helpers/claude-agent.js';
 import type { TestDaemon } from '../helpers/daemon.js';
@@ -11,7 +12,6 @@ import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
 import type { ManualClock } from '../../src/core/clock.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const KEY_REFUSED = 'the provider refused the request (401 Unauthorized) — check its API key';
 
 /**

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatMessage } from '../helpers/agent-views.js';
 import { startHarnessAgent } from '../helpers/harness-agent.js';
 import { request } from '../helpers/http.js';
@@ -99,7 +100,7 @@ describe('opencode replies (real CLI)', () => {
         () => fs.readFileSync(path.join(sessions, files[0]!), 'utf8').includes(AFTER_POST),
         10_000,
       );
-      await new Promise((r) => setTimeout(r, 1500));
+      await sleep(1500);
       const thread = await a.thread();
       assert.deepEqual(
         outbound(thread).map((m) => m.text),

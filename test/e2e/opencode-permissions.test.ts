@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ManualClock } from '../../src/core/clock.js';
 import type { ChatMessage } from '../helpers/agent-views.js';
 import { startHarnessAgent } from '../helpers/harness-agent.js';
@@ -123,7 +124,7 @@ describe('opencode permission prompts (real CLI)', () => {
         { tool: 'bash', deadline: undefined, summary: 'touch perm-allow.txt', full_input: 'touch perm-allow.txt' },
       );
       await a.withPane(until('opencode own dialog', () => a.pane().includes('Permission required'), 10_000));
-      await new Promise((r) => setTimeout(r, PERSON_PACE_MS));
+      await sleep(PERSON_PACE_MS);
       assert.equal((await answer(allow.id, { values: ['allow'] })).status, 200);
       await a.withPane(until('the allowed file', () => fs.existsSync(path.join(workspace, 'perm-allow.txt')), 15_000));
       await resultOf('PERM-ALLOW');
@@ -133,7 +134,7 @@ describe('opencode permission prompts (real CLI)', () => {
       // A chat message sent meanwhile waits behind the open prompt: typed into opencode's dialog, its Enter would allow.
       const deny = await begin('PERM-DENY');
       const meanwhile = await a.send('HELD-MSG: sent while the prompt is open');
-      await new Promise((r) => setTimeout(r, PERSON_PACE_MS));
+      await sleep(PERSON_PACE_MS);
       assert.equal((await message(meanwhile.id))?.state, 'pending');
       assert.equal((await message(deny.id))?.state, 'open');
       assert.equal(fs.existsSync(path.join(workspace, 'perm-deny.txt')), false);
@@ -153,7 +154,7 @@ describe('opencode permission prompts (real CLI)', () => {
       // chat records the terminal's answer.
       const tui = await begin('PERM-TUI');
       await a.withPane(until('opencode own dialog', () => a.pane().includes('Permission required'), 10_000));
-      await new Promise((r) => setTimeout(r, PERSON_PACE_MS));
+      await sleep(PERSON_PACE_MS);
       a.tmux('send-keys', '-t', `=leo-${AGENT}:`, 'Enter');
       const byTerminal = await a.withPane(settled(tui.id));
       assert.deepEqual([byTerminal.state, byTerminal.answer], ['answered', { values: ['terminal'], text: '' }]);
@@ -177,7 +178,7 @@ describe('opencode permission prompts (real CLI)', () => {
         ),
       );
       assert.equal(waiting!.state, 'expired');
-      await new Promise((r) => setTimeout(r, PERSON_PACE_MS));
+      await sleep(PERSON_PACE_MS);
       assert.equal((await answer(late.id, { values: ['allow'] })).status, 200);
       await a.withPane(
         until('the late-allowed file', () => fs.existsSync(path.join(workspace, 'perm-late.txt')), 15_000),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '../../src/core/clock.js';
 import { HEARTBEAT_MS } from '../../src/events/sse-hub.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -85,7 +86,7 @@ describe('/api/v1/events over real sockets', () => {
     await c.waitFor(1);
     assert.equal(c.comments.length, 0);
     clock.advance(HEARTBEAT_MS - 1);
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     assert.equal(c.comments.length, 0);
     clock.advance(1);
     await c.waitUntil(() => c.comments.length === 1);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { ErrorEnvelope } from '../../src/http/envelope.js';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../../src/http/json-body.js';
@@ -185,7 +186,7 @@ describe('fuzz: the HTTP listeners under hostile framing', () => {
       body: JSON.stringify({ question: 'still there?', options: [{ value: 'yes', label: 'Yes' }] }),
       timeoutMs: REQUEST_TIMEOUT_MS * 4,
     });
-    await new Promise((r) => setTimeout(r, REQUEST_TIMEOUT_MS * 2));
+    await sleep(REQUEST_TIMEOUT_MS * 2);
     assert.equal(sse.ended, false, 'the SSE stream is still open');
     const asked = sse.events.find((e) => e.event === 'chat.message' && e.data.message.kind === 'ask');
     assert.ok(asked, 'the ask reached the stream after the timeout had passed');

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import type https from 'node:https';
 import path from 'node:path';
+import type { z } from 'zod';
 import { ManualClock, type Clock } from '../../src/core/clock.js';
 import { createLogger, type Logger } from '../../src/core/logger.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
@@ -8,7 +9,7 @@ import { endProcessesIn } from './strays.js';
 import { killTmuxServer, makeTempHome, testConfig } from './temp-home.js';
 
 export { killTmuxServer };
-import type { Target } from './http.js';
+import { request, type Response, type Target } from './http.js';
 
 export interface TestDaemon {
   daemon: Daemon;
@@ -23,6 +24,10 @@ export interface TestDaemon {
    * running in tmux. `daemon` and `tcp` then point at the new one.
    */
   restart(): Promise<void>;
+  /** A request over TCP with the operator token (and a JSON body when `body` is given). */
+  op(method: string, path: string, body?: unknown): Promise<Response>;
+  /** GET over TCP with the operator token: the answer's `data` parsed by `schema` (a wire shape), or a throw. */
+  get<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>>;
 }
 
 /** What an agent's pane shows (with `history` lines of scrollback), read from Leo's private tmux server. */
@@ -75,6 +80,14 @@ export async function startTestDaemon(
       killTmuxServer(t.home);
       await endProcessesIn(t.home);
       t.cleanup();
+    },
+    op(method, p, body) {
+      return request(tcp, method, p, { token: test.daemon.operatorToken, body });
+    },
+    async get(p, schema) {
+      const r = await test.op('GET', p);
+      if (r.status !== 200) throw new Error(`GET ${p} answered ${r.status}: ${r.text}`);
+      return schema.parse(r.json.data);
     },
   };
   return test;

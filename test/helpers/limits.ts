@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Rejects when `p` takes longer than `ms`: a daemon out of file descriptors does not answer at all. */
 export function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
@@ -23,7 +24,7 @@ export async function idleConnections(port: number, n: number): Promise<net.Sock
     ),
   );
   // Let the daemon accept (and push out) what the kernel queued.
-  await new Promise((r) => setTimeout(r, 500));
+  await sleep(500);
   return sockets;
 }
 

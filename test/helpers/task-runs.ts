@@ -5,7 +5,7 @@ import { until } from './wait.js';
 
 /** Fires a task now through the API, as a person's "Run now" does; the run's id. */
 export async function fireTask(d: TestDaemon, task: string): Promise<string> {
-  const fired = await request(d.tcp, 'POST', `/api/v1/tasks/${task}/run`, { token: d.daemon.operatorToken });
+  const fired = await d.op('POST', `/api/v1/tasks/${task}/run`);
   assert.equal(fired.status, 202, fired.text);
   return fired.json.data.run_id;
 }

@@ -1,4 +1,4 @@
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Polls `probe` until it returns something other than undefined or false, or fails after `timeoutMs`. */
 export async function until<T>(

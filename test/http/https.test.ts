@@ -7,10 +7,9 @@ import https from 'node:https';
 import path from 'node:path';
 import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { makeTestCa, type TestCa } from '../helpers/test-ca.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One HTTPS request trusting only the test CA; resolves with the status, body and the certificate served. */
 function get(port: number, p: string, o: { ca: Buffer; host?: string; token?: string }) {

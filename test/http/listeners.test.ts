@@ -36,7 +36,7 @@ describe('listeners, tokens and the envelope (real TCP and unix socket)', () => 
     assert.match(refused.json.error, /agent/);
     assert.equal((await request(t.tcp, 'GET', '/api/v1/devices', { token: deviceToken })).status, 403);
     assert.equal((await request(t.tcp, 'GET', '/api/v1/devices', { token: clientToken })).status, 403);
-    const okay = await request(t.tcp, 'GET', '/api/v1/devices', { token: t.daemon.operatorToken });
+    const okay = await t.op('GET', '/api/v1/devices');
     assert.equal(okay.status, 200);
     assert.equal(okay.json.ok, true);
     assert.deepEqual(
@@ -85,10 +85,10 @@ describe('listeners, tokens and the envelope (real TCP and unix socket)', () => 
   });
 
   it('a socket-only route answers 404 on TCP, whatever the token', async () => {
-    const r = await request(t.tcp, 'GET', '/events', { token: t.daemon.operatorToken });
+    const r = await t.op('GET', '/events');
     assert.equal(r.status, 404);
     assert.equal(r.json.ok, false);
-    const missing = await request(t.tcp, 'GET', '/no/such/route', { token: t.daemon.operatorToken });
+    const missing = await t.op('GET', '/no/such/route');
     assert.deepEqual(
       missing.json,
       r.json.error.includes('/events') ? { ...r.json, error: 'no route GET /no/such/route' } : null,
@@ -180,7 +180,7 @@ describe('listeners, tokens and the envelope (real TCP and unix socket)', () => 
 
   it('/metrics speaks Prometheus text with the daemon readouts', async () => {
     await request(t.tcp, 'GET', '/health');
-    const r = await request(t.tcp, 'GET', '/metrics', { token: t.daemon.operatorToken });
+    const r = await t.op('GET', '/metrics');
     assert.equal(r.status, 200);
     assert.match(String(r.headers['content-type']), /text\/plain/);
     for (const name of [

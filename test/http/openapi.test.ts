@@ -67,7 +67,7 @@ describe('OpenAPI: the document covers every route and agrees with the live daem
       config:
         'chat:\n  webhook_allowed_hosts: [push.example]\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n',
     });
-    const served = await request(t.tcp, 'GET', '/api/v1/openapi.json', { token: t.daemon.operatorToken });
+    const served = await t.op('GET', '/api/v1/openapi.json');
     assert.equal(served.status, 200, served.text);
     doc = served.json;
     contract = new OpenApiContract(doc);
@@ -100,10 +100,7 @@ describe('OpenAPI: the document covers every route and agrees with the live daem
   });
 
   it('is served to operator and device tokens, and is the committed docs/openapi.json', async () => {
-    const issued = await request(t.tcp, 'POST', '/api/v1/devices', {
-      token: t.daemon.operatorToken,
-      body: { name: 'openapi phone' },
-    });
+    const issued = await t.op('POST', '/api/v1/devices', { name: 'openapi phone' });
     const byDevice = await request(t.tcp, 'GET', '/api/v1/openapi.json', { token: issued.json.data.token });
     assert.equal(byDevice.status, 200);
     assert.deepEqual(byDevice.json, doc);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -28,10 +29,7 @@ describe("Leo's MCP endpoint, through the SDK's own Streamable HTTP client", () 
 
   before(async () => {
     t = await startTestDaemon({ config: CONFIG });
-    const r = await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-      token: t.daemon.operatorToken,
-      body: { template: 'cat', name: 'den' },
-    });
+    const r = await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
     assert.equal(r.status, 201);
     client = await connect('den', t.daemon.agentToken);
   });
@@ -54,8 +52,7 @@ describe("Leo's MCP endpoint, through the SDK's own Streamable HTTP client", () 
     const posted = await client.callTool({ name: 'leo_chat_post', arguments: { text: 'see attached', files: [file] } });
     assert.equal(posted.isError, undefined);
     const id = (posted.structuredContent as { message_id: string }).message_id;
-    const page = (await request(t.tcp, 'GET', '/api/v1/chat/den/messages', { token: t.daemon.operatorToken })).json
-      .data;
+    const page = (await t.op('GET', '/api/v1/chat/den/messages')).json.data;
     const m = page.messages.find((x: { id: string }) => x.id === id);
     assert.equal(m.kind, 'file');
     assert.equal(m.direction, 'out');
@@ -79,8 +76,7 @@ describe("Leo's MCP endpoint, through the SDK's own Streamable HTTP client", () 
     const card = await task.callTool({ name: 'leo_chat_post', arguments: { text: 'news is in' } });
     await task.close();
     const id = (card.structuredContent as { message_id: string }).message_id;
-    const page = (await request(t.tcp, 'GET', '/api/v1/chat/den/messages', { token: t.daemon.operatorToken })).json
-      .data;
+    const page = (await t.op('GET', '/api/v1/chat/den/messages')).json.data;
     const m = page.messages.find((x: { id: string }) => x.id === id);
     assert.deepEqual([m.kind, m.task, m.run_id], ['task', 'daily-news', 'run-1']);
   });
@@ -111,8 +107,7 @@ describe("Leo's MCP endpoint, through the SDK's own Streamable HTTP client", () 
       body: { text: 'from a subagent' },
     });
     assert.equal(rest.status, 403);
-    const page = (await request(t.tcp, 'GET', '/api/v1/chat/den/messages', { token: t.daemon.operatorToken })).json
-      .data;
+    const page = (await t.op('GET', '/api/v1/chat/den/messages')).json.data;
     assert.ok(!page.messages.some((m: { text: string }) => m.text === 'from a subagent'));
   });
 });
@@ -121,10 +116,7 @@ describe('the same tools as HTTP routes (/api/agent/{name}/chat/*)', () => {
   let t: TestDaemon;
   before(async () => {
     t = await startTestDaemon({ config: CONFIG });
-    await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-      token: t.daemon.operatorToken,
-      body: { template: 'cat', name: 'den' },
-    });
+    await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
   });
   after(() => t.stop());
 
@@ -142,15 +134,11 @@ describe('the same tools as HTTP routes (/api/agent/{name}/chat/*)', () => {
     const blocked = agent('ask', { question: 'Pick', options: [{ value: 'a', label: 'A' }] });
     let id = '';
     for (let i = 0; i < 50 && !id; i++) {
-      await new Promise((r) => setTimeout(r, 40));
-      const page = (await request(t.tcp, 'GET', '/api/v1/chat/den/messages', { token: t.daemon.operatorToken })).json
-        .data;
+      await sleep(40);
+      const page = (await t.op('GET', '/api/v1/chat/den/messages')).json.data;
       id = page.messages.find((m: { kind: string; state: string }) => m.kind === 'ask' && m.state === 'open')?.id ?? '';
     }
-    await request(t.tcp, 'POST', `/api/v1/chat/den/messages/${id}/answer`, {
-      token: t.daemon.operatorToken,
-      body: { values: ['a'] },
-    });
+    await t.op('POST', `/api/v1/chat/den/messages/${id}/answer`, { values: ['a'] });
     assert.deepEqual((await blocked).json.data, { message_id: id, values: ['a'], labels: ['A'], text: '' });
     const settled = await agent('ask/withdraw', { message_id: id });
     assert.equal(settled.status, 409);
@@ -168,10 +156,7 @@ describe('leo mcp-stdio relays the tools for stdio-only harnesses', () => {
     const { LEO_BIN } = await import('../helpers/cli.js');
     const t = await startTestDaemon({ config: CONFIG });
     try {
-      await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-        token: t.daemon.operatorToken,
-        body: { template: 'cat', name: 'den' },
-      });
+      await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
       const c = new Client({ name: 'stdio-test', version: '1' });
       await c.connect(
         new StdioClientTransport({
@@ -199,8 +184,7 @@ describe('leo mcp-stdio relays the tools for stdio-only harnesses', () => {
       const r = await c.callTool({ name: 'leo_chat_post', arguments: { text: 'over stdio' } });
       assert.equal(r.isError, undefined);
       await c.close();
-      const page = (await request(t.tcp, 'GET', '/api/v1/chat/den/messages', { token: t.daemon.operatorToken })).json
-        .data;
+      const page = (await t.op('GET', '/api/v1/chat/den/messages')).json.data;
       const m = page.messages.at(-1);
       assert.deepEqual([m.text, m.kind, m.task, m.run_id], ['over stdio', 'task', 'nightly', 'run-7']);
     } finally {
@@ -213,11 +197,9 @@ describe('leo mcp-stdio relays the tools for stdio-only harnesses', () => {
     const { LEO_BIN } = await import('../helpers/cli.js');
     const { until } = await import('../helpers/wait.js');
     const t = await startTestDaemon({ config: CONFIG });
-    const op = (method: string, p: string, body?: unknown) =>
-      request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
     const c = new Client({ name: 'stdio-test', version: '1' });
     try {
-      await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
+      await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
       await c.connect(
         new StdioClientTransport({
           command: process.execPath,
@@ -235,12 +217,12 @@ describe('leo mcp-stdio relays the tools for stdio-only harnesses', () => {
           signal: giveUp.signal,
         })
         .catch((err: Error) => err);
-      const messages = async () => (await op('GET', '/api/v1/chat/den/messages')).json.data.messages;
+      const messages = async () => (await t.op('GET', '/api/v1/chat/den/messages')).json.data.messages;
       const ask = await until('the ask', async () => (await messages()).find((m: any) => m.kind === 'ask'), 10_000, 50);
       giveUp.abort('interrupted');
       assert.ok((await call) instanceof Error);
-      await new Promise((r) => setTimeout(r, 300));
-      const answered = await op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { text: 'yes, later' });
+      await sleep(300);
+      const answered = await t.op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { text: 'yes, later' });
       assert.equal(answered.status, 200, answered.text);
       const reply = await until(
         'the late answer',

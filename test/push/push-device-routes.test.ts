@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { DELIVERY_LOG_SIZE, DeliveryLog } from '../../src/push/delivery-log.js';
@@ -18,8 +19,8 @@ describe('push settings of a device, through the API', () => {
   const as = (device: string, method: string, path: string, body?: unknown) =>
     request(t.tcp, method, path, { token: tokens[device]!, ...(body === undefined ? {} : { body }) });
   const received = async (n: number) => {
-    for (let i = 0; i < 100 && got.length < n; i++) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < 100 && got.length < n; i++) await sleep(20);
+    await sleep(200);
   };
   const post = (text: string) =>
     request(t.tcp, 'POST', '/api/agent/den/chat/post', { token: t.daemon.agentToken, body: { text } });
@@ -39,10 +40,7 @@ describe('push settings of a device, through the API', () => {
       config:
         'chat:\n  webhook_allowed_hosts: [127.0.0.1]\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n',
     });
-    await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-      token: t.daemon.operatorToken,
-      body: { template: 'cat', name: 'den' },
-    });
+    await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
     for (const device of ['phone', 'tablet']) {
       tokens[device] = t.daemon.tokens.issue('device', device).token;
       const r = await as(device, 'POST', '/api/v1/push/subscriptions', {
@@ -104,7 +102,7 @@ describe('push settings of a device, through the API', () => {
     );
     assert.equal((await as('phone', 'PUT', '/api/v1/chat/den/presence', { viewing: true })).status, 200);
     await post('while the phone watches');
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     const phone = (await as('phone', 'GET', '/api/v1/push/deliveries')).json.data;
     assert.deepEqual(
       phone.map((d: any) => [d.subscription, d.outcome, d.reason ?? null]),
@@ -124,7 +122,7 @@ describe('push settings of a device, through the API', () => {
         ['sent', null],
       ],
     );
-    const all = (await request(t.tcp, 'GET', '/api/v1/push/deliveries', { token: t.daemon.operatorToken })).json.data;
+    const all = (await t.op('GET', '/api/v1/push/deliveries')).json.data;
     assert.equal(all.length, 5, 'the operator sees every subscription’s');
   });
 });

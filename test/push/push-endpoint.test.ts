@@ -9,7 +9,6 @@ import { after, before, describe, it } from 'node:test';
 import { WebPushProvider } from '../../src/push/web-push-provider.js';
 import { pushEndpointRefusal } from '../../src/push/webhook-target.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 
 const KEYS = {
   p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
@@ -83,16 +82,13 @@ describe('Web Push endpoints: public addresses only unless allowed', () => {
         'https://10.0.0.5/push',
         'https://127.0.0.1:9/x',
       ]) {
-        const r = await request(t.tcp, 'POST', '/api/v1/push/subscriptions', {
-          token: t.daemon.operatorToken,
-          body: { provider: 'web-push', endpoint, keys: KEYS },
-        });
+        const r = await t.op('POST', '/api/v1/push/subscriptions', { provider: 'web-push', endpoint, keys: KEYS });
         assert.equal(r.status, 400, r.text);
         assert.equal(r.json.code, 'webhook_target_refused');
         assert.equal(r.json.details?.field, 'endpoint');
         assert.match(r.json.error, /^the push endpoint host /);
       }
-      const listed = await request(t.tcp, 'GET', '/api/v1/push/subscriptions', { token: t.daemon.operatorToken });
+      const listed = await t.op('GET', '/api/v1/push/subscriptions');
       assert.deepEqual(listed.json.data, []);
     });
   });

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { verifySignature } from '../../src/push/webhook-provider.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { claudeStopFailure } from '../helpers/transcripts.js';
+import { MessagePage } from '../../src/wire/message.js';
 
 const SECRET = 'a-long-enough-shared-secret';
 
@@ -33,10 +35,7 @@ describe('pushes for chat messages, to a webhook subscription on 127.0.0.1', () 
       config:
         'chat:\n  webhook_allowed_hosts: [127.0.0.1]\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n',
     });
-    await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-      token: t.daemon.operatorToken,
-      body: { template: 'cat', name: 'leo-den' },
-    });
+    await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'leo-den' });
   });
   after(async () => {
     await t.stop();
@@ -56,16 +55,13 @@ describe('pushes for chat messages, to a webhook subscription on 127.0.0.1', () 
     const key = await request(t.tcp, 'GET', '/api/v1/push/vapid-public-key', { token: device });
     assert.match(key.json.data.public_key, /^[A-Za-z0-9_-]{80,}$/);
 
-    await request(t.tcp, 'POST', '/api/v1/chat/leo-den/messages', {
-      token: t.daemon.operatorToken,
-      body: { text: 'from me' },
-    });
+    await t.op('POST', '/api/v1/chat/leo-den/messages', { text: 'from me' });
     const posted = await request(t.tcp, 'POST', '/api/agent/leo-den/chat/post', {
       token: t.daemon.agentToken,
       body: { text: 'build is green' },
     });
-    for (let i = 0; i < 50 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 50 && got.length === 0; i++) await sleep(50);
+    await sleep(300);
     assert.equal(got.length, 1, 'only the agent’s message pushed');
     assert.equal(got[0]!.signed, true);
     assert.deepEqual(
@@ -92,22 +88,17 @@ describe('pushes for chat messages, to a webhook subscription on 127.0.0.1', () 
     });
     assert.equal(sub.status, 201, sub.text);
     const text = 'deploy it';
-    const sent = await request(t.tcp, 'POST', '/api/v1/chat/leo-den/messages', {
-      token: t.daemon.operatorToken,
-      body: { text },
-    });
-    const state = async () =>
-      (await request(t.tcp, 'GET', '/api/v1/chat/leo-den/messages', { token: t.daemon.operatorToken })).json.data
-        .messages;
+    const sent = await t.op('POST', '/api/v1/chat/leo-den/messages', { text });
+    const state = async () => (await t.get('/api/v1/chat/leo-den/messages', MessagePage)).messages;
     for (let i = 0; i < 100; i++) {
       if ((await state()).find((m: { id: string }) => m.id === sent.json.data.id)?.state === 'delivered') break;
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
     const before = got.length;
     await request(t.socket, 'POST', '/hooks/stop-failure', {
       body: { agent: 'leo-den', payload: claudeStopFailure(t.home, text) },
     });
-    for (let i = 0; i < 100 && got.length === before; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && got.length === before; i++) await sleep(50);
     assert.deepEqual(
       got.slice(before).map((g) => [g.body.kind, g.body.title, g.body.body]),
       [['needs_input', 'den', 'Could not answer: not logged in — check its environment or run /login']],
@@ -125,8 +116,8 @@ describe('pushes for chat messages, to a webhook subscription on 127.0.0.1', () 
     const post = async (text: string) => {
       const before = got.length;
       await request(t.tcp, 'POST', '/api/agent/leo-den/chat/post', { token: t.daemon.agentToken, body: { text } });
-      for (let i = 0; i < 20 && got.length === before; i++) await new Promise((r) => setTimeout(r, 25));
-      await new Promise((r) => setTimeout(r, 200));
+      for (let i = 0; i < 20 && got.length === before; i++) await sleep(25);
+      await sleep(200);
       return got.slice(before).map((g) => g.body.body);
     };
     const open = await presence(true);

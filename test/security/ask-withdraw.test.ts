@@ -19,15 +19,13 @@ const QUESTIONS = [{ question: 'Which size?', header: 'Size', options: [{ label:
 describe("an agent cannot withdraw the owner's questions card", () => {
   let t: TestDaemon;
   let agentToken: string;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const asAgent = (p: string, body: unknown) =>
     request(t.tcp, 'POST', `/api/agent/den${p}`, { token: agentToken, body });
   const openOf = (kind: string, type: string) =>
     until(
       `an open ${type} ask`,
       async () =>
-        (await op('GET', '/api/v1/chat/den/messages?limit=50')).json.data.messages.find(
+        (await t.op('GET', '/api/v1/chat/den/messages?limit=50')).json.data.messages.find(
           (m: any) => m.kind === kind && m.state === 'open' && m.input?.type === type,
         ),
       10_000,
@@ -36,7 +34,7 @@ describe("an agent cannot withdraw the owner's questions card", () => {
 
   before(async () => {
     t = await startTestDaemon({ config: CONFIG });
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     agentToken = agentSessionVariable(t.daemon.paths, 'den', 'LEO_AGENT_TOKEN');
   });
   after(() => t.stop());
@@ -64,12 +62,12 @@ describe("an agent cannot withdraw the owner's questions card", () => {
     assert.equal(r.status, 403, r.text);
     assert.deepEqual([r.json.ok, r.json.code], [false, 'not_own_ask']);
     assert.equal(
-      (await op('GET', '/api/v1/chat/den/messages?limit=50')).json.data.messages.find((m: any) => m.id === card.id)
+      (await t.op('GET', '/api/v1/chat/den/messages?limit=50')).json.data.messages.find((m: any) => m.id === card.id)
         .state,
       'open',
     );
 
-    const answer = await op('POST', `/api/v1/chat/den/messages/${card.id}/answer`, {
+    const answer = await t.op('POST', `/api/v1/chat/den/messages/${card.id}/answer`, {
       answers: { q1: { values: ['L'] } },
     });
     assert.equal(answer.status, 200, answer.text);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startClaudeAgent } from '../helpers/claude-agent.js';
 import { promptViews, toolScript, touch, type ToolCall } from '../helpers/claude-prompts.js';
 import { until } from '../helpers/wait.js';
@@ -25,7 +26,7 @@ describe('a chat message cannot answer the real Claude permission dialog', () =>
 
     const injected = await c.send(PAYLOAD);
     // A person's pace: the dialog stays up a while with the message waiting.
-    await new Promise((r) => setTimeout(r, 8_000));
+    await sleep(8_000);
     assert.equal(fs.existsSync(path.join(workspace, 'approved.txt')), false, 'the tool ran: the dialog was answered');
     assert.match(c.pane(), /Do you want/, 'the terminal dialog still stands');
     assert.equal((await message(prompt.id))?.state, 'open', 'the prompt in the thread is still open');

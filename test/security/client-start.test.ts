@@ -2,6 +2,7 @@
 // an agent as the operator, then post to its thread with a can_post client token.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
@@ -46,7 +47,7 @@ describe("a client's message does not start an agent its owner stopped", () => {
     assert.equal(r.status, 409, r.text);
     assert.equal(r.json.code, 'agent_stopped');
     assert.match(r.json.error, /den is stopped and stays down until started \(`leo agent start den`\)/);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await sleep(1500);
     assert.equal(await status(), 'stopped');
     assert.ok(!(await thread()).some((m) => m.text === 'wake up and deploy'), 'the refused message is not stored');
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type net from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runLeoAsync, spawnDaemon, waitForExit } from '../helpers/cli.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request, type Target } from '../helpers/http.js';
@@ -94,7 +95,7 @@ describe('caps on event streams, and refusals that end their connection', () => 
 
     // A stream that closes gives its place back.
     streams[0]!.close();
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     const again = await open(t.tcp, '/api/v1/events', t.daemon.operatorToken);
     assert.equal(again.status, 200);
     await again.waitFor(1);

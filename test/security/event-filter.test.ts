@@ -29,8 +29,6 @@ describe('/api/v1/events carries conversations only to those who may read them',
   let scratch = '';
   const streams = {} as Record<Reader, SseClient>;
   const snapshots = {} as Record<Reader, number>;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   /** The seq of the /api/v1/state this reader reads. */
   const stateSeq = async (who: Reader): Promise<number> => {
     const r = await (who === 'socket'
@@ -46,7 +44,7 @@ describe('/api/v1/events carries conversations only to those who may read them',
     t = await startTestDaemon({
       config: `chat:\n  whisper_model: ${model}\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n`,
     });
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     tokens = await issueTokens(t.tcp, t.daemon.paths, 'den');
     // Each reader's snapshot right before its stream: nothing happens in between, so both stand at the same seq.
     for (const who of READERS) {
@@ -73,7 +71,7 @@ describe('/api/v1/events carries conversations only to those who may read them',
     };
 
     // Inbound messages: the owner's and a can_post client's own (chat.message, then chat.updated state).
-    const mine = await op('POST', '/api/v1/chat/den/messages', { text: secret('owner message') });
+    const mine = await t.op('POST', '/api/v1/chat/den/messages', { text: secret('owner message') });
     assert.equal(mine.status, 201, mine.text);
     const posted = await request(t.tcp, 'POST', '/api/v1/chat/den/messages', {
       token: tokens.poster,
@@ -106,7 +104,7 @@ describe('/api/v1/events carries conversations only to those who may read them',
       },
     });
     const ask = await until('the ask', () => lastOf(streams.operator!, 'ask'), 10_000);
-    const answered = await op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, {
+    const answered = await t.op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, {
       values: [],
       text: secret('answer'),
     });
@@ -128,7 +126,7 @@ describe('/api/v1/events carries conversations only to those who may read them',
     });
     const prompt = await until('the permission prompt', () => lastOf(streams.operator!, 'permission'), 10_000);
     assert.equal(
-      (await op('POST', `/api/v1/chat/den/messages/${prompt.id}/answer`, { values: ['deny'], text: secret('why') }))
+      (await t.op('POST', `/api/v1/chat/den/messages/${prompt.id}/answer`, { values: ['deny'], text: secret('why') }))
         .status,
       200,
     );
@@ -146,7 +144,7 @@ describe('/api/v1/events carries conversations only to those who may read them',
         headers: { 'content-type': 'audio/mp4' },
       });
       assert.equal(up.status, 201, up.text);
-      const voice = await op('POST', '/api/v1/chat/den/messages', {
+      const voice = await t.op('POST', '/api/v1/chat/den/messages', {
         text: secret('voice caption'),
         attachments: [up.json.data.id],
       });
@@ -161,7 +159,7 @@ describe('/api/v1/events carries conversations only to those who may read them',
     }
 
     // A fleet event after all of it: each stream has had everything before it.
-    assert.equal((await op('POST', '/api/v1/agents/den/restart')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/den/restart')).status, 200);
     for (const s of Object.values(streams))
       await until('the restart', () => s.events.some((e) => e.event === 'agent_spawned'), 15_000);
 

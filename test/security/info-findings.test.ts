@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DestinationStream } from 'pino';
 import { ManualClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
@@ -203,7 +204,7 @@ templates:
     writeConfig(config(), 0o600);
     await daemon.reloadConfig('test');
     assert.equal((await post('second push')).status, 200);
-    await new Promise((r) => setTimeout(r, 1000));
+    await sleep(1000);
     assert.equal(receiver.requests.length, 1, 'refused at send time');
   });
 });

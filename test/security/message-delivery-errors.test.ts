@@ -21,14 +21,12 @@ templates:
 describe('message routes answer a failed delivery with the envelope, never a 500', () => {
   let t: TestDaemon;
   let agentToken: string;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const spawn = async (template: string, name: string) =>
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template, name })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template, name })).status, 201);
   /** The same text through both routes: another agent's message and the operator's. */
   const bothRoutes = async (to: string) => [
     await request(t.tcp, 'POST', '/api/agent/sender/message', { token: agentToken, body: { to, text: 'hello' } }),
-    await op('POST', `/api/v1/agents/${to}/message`, { text: 'hello' }),
+    await t.op('POST', `/api/v1/agents/${to}/message`, { text: 'hello' }),
   ];
 
   before(async () => {
@@ -61,7 +59,7 @@ describe('message routes answer a failed delivery with the envelope, never a 500
               }),
               undefined,
             ]
-          : [undefined, await op('POST', `/api/v1/agents/${name}/message`, { text: 'hello' })];
+          : [undefined, await t.op('POST', `/api/v1/agents/${name}/message`, { text: 'hello' })];
       const r = (viaAgent ?? viaOperator)!;
       assert.equal(r.status, 409, `${route}: ${r.text}`);
       assert.deepEqual([r.json.ok, r.json.code], [false, 'agent_not_running']);

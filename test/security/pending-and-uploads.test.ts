@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
+import { MessagePage } from '../../src/wire/message.js';
 
 const MAX_PENDING = 10;
 const QUOTA = 6000;
@@ -18,8 +19,6 @@ const out = path.join(dir, 'den.out');
 describe('a flood of messages to a stopped agent, and uploads past the quota', () => {
   let t: TestDaemon;
   let poster: string;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const upload = (bytes: number, agent?: string) =>
     request(t.tcp, 'POST', `/api/v1/chat/uploads?filename=f.bin${agent ? `&agent=${agent}` : ''}`, {
       token: poster,
@@ -39,8 +38,8 @@ describe('a flood of messages to a stopped agent, and uploads past the quota', (
         `templates:\n  sink: { harness: shell, command: "exec cat > ${out}" }\n`,
     });
     poster = t.daemon.tokens.issue('client', 'poster', { canPost: true }).token;
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'sink', name: 'den' })).status, 201);
-    assert.equal((await op('POST', '/api/v1/agents/den/stop')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'sink', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/den/stop')).status, 200);
   });
   after(async () => {
     await t.stop();
@@ -54,7 +53,7 @@ describe('a flood of messages to a stopped agent, and uploads past the quota', (
     for (let i = 0; i < MAX_PENDING + 3; i++) {
       const text = `M${i}Z ${'x'.repeat(2000)}`;
       // The owner's chat messages: a client's would be refused outright while den is stopped (issue 28).
-      const r = await op('POST', '/api/v1/chat/den/messages', { text });
+      const r = await t.op('POST', '/api/v1/chat/den/messages', { text });
       statuses.push(r.status);
       if (r.status === 201) accepted.push(`M${i}Z`);
       else refused ??= r;
@@ -64,7 +63,7 @@ describe('a flood of messages to a stopped agent, and uploads past the quota', (
     assert.ok(Number(refused!.headers['retry-after']) > 0, 'Retry-After says when to try again');
 
     // The operator's and the agents' messages to it wait in the same queue.
-    const fromOperator = await op('POST', '/api/v1/agents/den/message', { text: 'and one from me' });
+    const fromOperator = await t.op('POST', '/api/v1/agents/den/message', { text: 'and one from me' });
     assert.equal(fromOperator.status, 429, fromOperator.text);
     assert.equal(fromOperator.json.code, 'queue_full');
     const fromAgent = await request(t.tcp, 'POST', '/api/agent/ann/message', {
@@ -80,7 +79,7 @@ describe('a flood of messages to a stopped agent, and uploads past the quota', (
     await until(
       'every accepted message delivered',
       async () => {
-        const page = (await op('GET', '/api/v1/chat/den/messages?limit=100')).json.data;
+        const page = await t.get('/api/v1/chat/den/messages?limit=100', MessagePage);
         const inbound = page.messages.filter((m: { direction: string }) => m.direction === 'in');
         return inbound.length === MAX_PENDING && inbound.every((m: { state: string }) => m.state === 'delivered');
       },
@@ -93,7 +92,7 @@ describe('a flood of messages to a stopped agent, and uploads past the quota', (
     );
     // Each once (their order is not this test's concern: deliveries racing a stopped agent's start can reorder them).
     assert.deepEqual(fs.readFileSync(out, 'utf8').match(/M\d+Z/g)!.sort(), accepted.sort());
-    assert.equal((await op('POST', '/api/v1/chat/den/messages', { text: 'room again' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/chat/den/messages', { text: 'room again' })).status, 201);
     await until('the next one to arrive', () => fs.readFileSync(out, 'utf8').includes('room again'), 10_000);
   });
 

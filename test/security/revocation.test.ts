@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/core/logger.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -12,8 +13,6 @@ import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { until } from '../helpers/wait.js';
 import { probe } from './probe.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A webhook receiver on loopback that records the body of every push it is sent, by path. */
 async function receiver() {
@@ -35,10 +34,8 @@ describe('revoking a device or API client ends what its token holds', () => {
   let t: TestDaemon;
   let hooks: Awaited<ReturnType<typeof receiver>>;
   const logLines: string[] = [];
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const issue = async (route: string, name: string, extra: object = {}) => {
-    const r = await op('POST', route, { name, ...extra });
+    const r = await t.op('POST', route, { name, ...extra });
     assert.equal(r.status, 201, r.text);
     return r.json.data as { id: string; token: string };
   };
@@ -55,7 +52,7 @@ describe('revoking a device or API client ends what its token holds', () => {
         'chat:\n  webhook_allowed_hosts: [127.0.0.1]\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n',
       logger: createLogger('debug', destination),
     });
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     hooks = await receiver();
   });
   after(async () => {
@@ -94,8 +91,8 @@ describe('revoking a device or API client ends what its token holds', () => {
     assert.equal(uploadClosed, false);
 
     const at = Date.now();
-    assert.equal((await op('DELETE', `/api/v1/devices/${phone.id}`)).status, 200);
-    assert.equal((await op('DELETE', '/api/v1/clients/dashboard')).status, 200);
+    assert.equal((await t.op('DELETE', `/api/v1/devices/${phone.id}`)).status, 200);
+    assert.equal((await t.op('DELETE', '/api/v1/clients/dashboard')).status, 200);
     await until('the revoked streams to end', () => streams.phone.ended && streams.dashboard.ended, 1000, 10);
     await until('the upload to be cut off', () => uploadClosed, 1000, 10);
     assert.ok(Date.now() - at < 1000, `closed ${Date.now() - at} ms after revocation`);
@@ -114,7 +111,7 @@ describe('revoking a device or API client ends what its token holds', () => {
     assert.equal((await probe(t.tcp, 'GET', '/api/v1/events', { token: phone.token })).status, 401);
     assert.equal((await probe(t.tcp, 'GET', '/api/v1/events', { token: dashboard.token })).status, 401);
     for (const s of Object.values(streams)) s.close();
-    assert.equal((await op('DELETE', `/api/v1/devices/${other.id}`)).status, 200);
+    assert.equal((await t.op('DELETE', `/api/v1/devices/${other.id}`)).status, 200);
   });
 
   it('a kept-alive connection the revoked token used before is not cut under the next caller’s request', async () => {
@@ -148,7 +145,7 @@ describe('revoking a device or API client ends what its token holds', () => {
     assert.equal((await probe(t.tcp, 'GET', '/ws', { token: phone.token, upgrade: true })).status, 403);
     assert.equal((await probe(t.tcp, 'GET', '/sessions/x/stream', { token: phone.token })).status, 403);
     assert.equal((await probe(t.tcp, 'POST', '/agents/den/chat', { token: phone.token, body: {} })).status, 403);
-    assert.equal((await op('DELETE', `/api/v1/devices/${phone.id}`)).status, 200);
+    assert.equal((await t.op('DELETE', `/api/v1/devices/${phone.id}`)).status, 200);
   });
 
   it('a webhook registered by a revoked device gets nothing at the next agent message', async () => {
@@ -163,7 +160,7 @@ describe('revoking a device or API client ends what its token holds', () => {
     await agentPost('first');
     await until('both pushes', () => hooks.got.filter((g) => g.body.body === 'first').length === 2, 10_000);
 
-    assert.equal((await op('DELETE', `/api/v1/devices/${phone.id}`)).status, 200);
+    assert.equal((await t.op('DELETE', `/api/v1/devices/${phone.id}`)).status, 200);
     await agentPost('second, after revocation');
     await until(
       'the owner’s push',
@@ -176,7 +173,7 @@ describe('revoking a device or API client ends what its token holds', () => {
       ['first'],
       'the revoked phone’s webhook received nothing more',
     );
-    const listed = (await op('GET', '/api/v1/push/subscriptions')).json.data;
+    const listed = (await t.op('GET', '/api/v1/push/subscriptions')).json.data;
     assert.deepEqual(
       listed.map((s: { device?: string }) => s.device ?? null),
       [null],
@@ -186,7 +183,7 @@ describe('revoking a device or API client ends what its token holds', () => {
 
   it('a revoked device’s “thread on screen” report stops silencing the pushes of that thread', async () => {
     const phone = await issue('/api/v1/devices', 'viewing phone');
-    const reg = await op('POST', '/api/v1/push/subscriptions', {
+    const reg = await t.op('POST', '/api/v1/push/subscriptions', {
       provider: 'webhook',
       url: hooks.url('/watcher'),
       secret: 'a-long-enough-secret-value',
@@ -198,7 +195,7 @@ describe('revoking a device or API client ends what its token holds', () => {
     });
     assert.equal(viewing.status, 200, viewing.text);
     await agentPost('while the phone shows the thread');
-    assert.equal((await op('DELETE', `/api/v1/devices/${phone.id}`)).status, 200);
+    assert.equal((await t.op('DELETE', `/api/v1/devices/${phone.id}`)).status, 200);
     await agentPost('after the phone was revoked, on screen no more');
     await until(
       'the push once the phone is revoked',
@@ -206,7 +203,7 @@ describe('revoking a device or API client ends what its token holds', () => {
       5000,
     );
     assert.ok(!hooks.got.some((g) => g.path === '/watcher' && g.body.body.startsWith('while')), 'silenced before');
-    assert.equal((await op('DELETE', `/api/v1/push/subscriptions/${reg.json.data.id}`)).status, 200);
+    assert.equal((await t.op('DELETE', `/api/v1/push/subscriptions/${reg.json.data.id}`)).status, 200);
   });
 
   it('a device registers, sees and deletes only its own subscriptions; the operator sees all', async () => {
@@ -237,13 +234,13 @@ describe('revoking a device or API client ends what its token holds', () => {
       unnamed.json.data.id,
     ]);
     assert.deepEqual(ids(await as(tablet.token, 'GET', '/api/v1/push/subscriptions')), [theirs.json.data.id]);
-    const all = ids(await op('GET', '/api/v1/push/subscriptions'));
+    const all = ids(await t.op('GET', '/api/v1/push/subscriptions'));
     for (const id of [mine.json.data.id, unnamed.json.data.id, theirs.json.data.id]) assert.ok(all.includes(id));
 
     const steal = await as(phone.token, 'DELETE', `/api/v1/push/subscriptions/${theirs.json.data.id}`);
     assert.equal(steal.status, 404, 'another device’s subscription is not there for it');
-    assert.ok(ids(await op('GET', '/api/v1/push/subscriptions')).includes(theirs.json.data.id));
+    assert.ok(ids(await t.op('GET', '/api/v1/push/subscriptions')).includes(theirs.json.data.id));
     assert.equal((await as(phone.token, 'DELETE', `/api/v1/push/subscriptions/${mine.json.data.id}`)).status, 200);
-    assert.equal((await op('DELETE', `/api/v1/push/subscriptions/${theirs.json.data.id}`)).status, 200);
+    assert.equal((await t.op('DELETE', `/api/v1/push/subscriptions/${theirs.json.data.id}`)).status, 200);
   });
 });

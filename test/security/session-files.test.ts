@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { OpenAiServer, lastUserText } from '../helpers/openai-server.js';
 
 /** A secret in the daemon's own environment, as the owner's login shell can leave one there. */
@@ -16,12 +15,10 @@ describe("hard links and bash do not bring Leo's secrets into a session", () => 
   let t: TestDaemon;
   let llm: OpenAiServer;
   let workspace = '';
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   /** Runs one turn in which the model calls `tool` once, and answers the tool message the engine sent back. */
   const toolResult = async (name: string, args: object): Promise<string> => {
     llm.enqueue({ toolCalls: [{ name, arguments: args }] }, { text: 'Done.' });
-    const r = await op('POST', '/agents/bot/chat', { message: `run ${name}` });
+    const r = await t.op('POST', '/agents/bot/chat', { message: `run ${name}` });
     assert.equal(r.status, 200, r.text);
     const sent = llm.completionRequests().at(-1)!.body.messages as { role: string; content: string }[];
     return sent.filter((m) => m.role === 'tool').at(-1)!.content;
@@ -42,8 +39,8 @@ templates:
     chat: { enabled: true, engine: openai, base_url: "${llm.baseUrl}", api_key_env: OPENAI_KEY, model: gpt-test }
 `,
     });
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'bot', name: 'bot' })).status, 201);
-    workspace = (await op('GET', '/api/v1/agents/bot')).json.data.workspace;
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'bot', name: 'bot' })).status, 201);
+    workspace = (await t.op('GET', '/api/v1/agents/bot')).json.data.workspace;
     fs.linkSync(path.join(t.home, 'state', 'api.token'), path.join(workspace, 'token-copy'));
     fs.linkSync(path.join(t.home, 'leo.yaml'), path.join(workspace, 'config-copy'));
     fs.writeFileSync(path.join(workspace, 'plan.md'), 'ship it');
@@ -56,7 +53,7 @@ templates:
 
   it('an @-mention of a hard link to state/api.token or leo.yaml attaches nothing of it', async () => {
     llm.enqueue({ text: 'Read.' });
-    const r = await op('POST', '/agents/bot/chat', { message: 'See @plan.md, @token-copy and @config-copy.' });
+    const r = await t.op('POST', '/agents/bot/chat', { message: 'See @plan.md, @token-copy and @config-copy.' });
     assert.equal(r.status, 200, r.text);
     const sent = lastUserText(llm.completionRequests().at(-1)!.body) ?? '';
     assert.match(sent, /## @plan\.md \(file/, 'an ordinary file is still attached');

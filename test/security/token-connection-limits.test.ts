@@ -9,6 +9,7 @@ import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runLeoAsync, spawnDaemon, waitForExit } from '../helpers/cli.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
@@ -16,8 +17,6 @@ import { SseClient } from '../helpers/sse-client.js';
 import { makeTempHome, testConfig } from '../helpers/temp-home.js';
 import { makeTestCa } from '../helpers/test-ca.js';
 import { idleConnections, metric, within } from '../helpers/limits.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One keep-alive TCP connection of its own: a request on it, then it stays open until the daemon closes it. */
 interface Held {
@@ -141,7 +140,7 @@ describe('per-token connection limits and idle eviction (web.max_connections 16,
     assert.equal(ninth.json.code, 'too_many_connections');
     assert.deepEqual(ninth.json.details, { scope: 'token', limit: 8 });
     assert.equal(ninth.headers.connection, 'close');
-    assert.equal((await request(t.tcp, 'GET', '/api/v1/agents', { token: t.daemon.operatorToken })).status, 200);
+    assert.equal((await t.op('GET', '/api/v1/agents')).status, 200);
     const m = await request(t.socket, 'GET', '/metrics');
     assert.equal(metric(m.text, 'leo_tcp_connections_refused_per_token_total'), 1);
   });

@@ -64,9 +64,7 @@ describe('POST /agents/:name/chat and the session routes', () => {
   let t: TestDaemon;
   let llm: OpenAiServer;
   let workspace = '';
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
-  const chat = (agent: string, body: unknown) => op('POST', `/agents/${agent}/chat`, body);
+  const chat = (agent: string, body: unknown) => t.op('POST', `/agents/${agent}/chat`, body);
 
   before(async () => {
     llm = await OpenAiServer.start({ defaultReply: { text: 'Hello there, friend.' } });
@@ -95,8 +93,8 @@ templates:
       ['cc', 'cc'],
       ['tight', 'tight'],
     ])
-      assert.equal((await op('POST', '/api/v1/agents/spawn', { template, name })).status, 201);
-    workspace = (await op('GET', '/api/v1/agents/bot')).json.data.workspace;
+      assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template, name })).status, 201);
+    workspace = (await t.op('GET', '/api/v1/agents/bot')).json.data.workspace;
   });
   after(async () => {
     await t.stop();
@@ -167,7 +165,7 @@ templates:
       [['read_file', true]],
     );
     assert.equal(done.session.message_count, 4);
-    const stored = (await op('GET', `/sessions/${done.session.id}/messages`)).json.messages;
+    const stored = (await t.op('GET', `/sessions/${done.session.id}/messages`)).json.messages;
     assert.deepEqual(
       stored.filter((m: any) => m.role !== 'user'),
       messages,
@@ -189,7 +187,8 @@ templates:
     const id = r.json.sessionId;
     await until(
       'the detached reply',
-      async () => (await op('GET', `/sessions/${id}/messages`)).json.messages.some((m: any) => m.role === 'assistant'),
+      async () =>
+        (await t.op('GET', `/sessions/${id}/messages`)).json.messages.some((m: any) => m.role === 'assistant'),
       5000,
       50,
     );
@@ -236,26 +235,26 @@ templates:
 
     const s = await chat('bot', { message: 'one' });
     const id = s.json.sessionId;
-    const patched = await op('PATCH', `/sessions/${id}`, { temperature: 0.3 });
+    const patched = await t.op('PATCH', `/sessions/${id}`, { temperature: 0.3 });
     assert.equal(patched.status, 200, patched.text);
-    const config = (await op('GET', `/sessions/${id}/config`)).json;
+    const config = (await t.op('GET', `/sessions/${id}/config`)).json;
     assert.deepEqual(config.session, { temperature: 0.3 });
     assert.equal(config.effective.model, 'gpt-test');
     assert.equal(config.effective.temperature, 0.3);
-    const badPatch = await op('PATCH', `/sessions/${id}`, { top_p: 1 });
+    const badPatch = await t.op('PATCH', `/sessions/${id}`, { top_p: 1 });
     assert.deepEqual([badPatch.status, badPatch.json.details.field], [400, 'top_p']);
     llm.enqueue({ text: 'ok' });
     await chat('bot', { message: 'two', sessionId: id, overrides: { temperature: 1.5 } });
     assert.equal(llm.completionRequests().at(-1)!.body.temperature, 1.5, 'per call beats the session');
     assert.deepEqual(
-      (await op('GET', `/sessions/${id}/config`)).json.session,
+      (await t.op('GET', `/sessions/${id}/config`)).json.session,
       { temperature: 0.3 },
       'per call is not stored',
     );
-    await op('PATCH', `/sessions/${id}`, { status: 'closed' });
+    await t.op('PATCH', `/sessions/${id}`, { status: 'closed' });
     const closed = await chat('bot', { message: 'three', sessionId: id });
     assert.deepEqual([closed.status, closed.json.code], [400, 'SESSION_CLOSED']);
-    assert.equal((await op('GET', '/sessions/sess_nope/messages')).status, 404);
+    assert.equal((await t.op('GET', '/sessions/sess_nope/messages')).status, 404);
     assert.equal((await request(t.tcp, 'POST', '/agents/bot/chat', { body: { message: 'x' } })).status, 401);
   });
 
@@ -281,7 +280,7 @@ templates:
       },
     );
     await until('the first chunk', () => chunks > 0, 5000, 10);
-    const cancel = await op('POST', `/sessions/${id}/cancel`);
+    const cancel = await t.op('POST', `/sessions/${id}/cancel`);
     assert.equal(cancel.json.cancelled, true);
     const { events } = await streaming;
     const last = events.at(-1)!;
@@ -301,12 +300,12 @@ templates:
       await until(
         'the tool-calling iteration',
         async () =>
-          (await op('GET', `/sessions/${id}/messages`)).json.messages.at(-1)?.tool_calls?.[0]?.function.name ===
+          (await t.op('GET', `/sessions/${id}/messages`)).json.messages.at(-1)?.tool_calls?.[0]?.function.name ===
           'sleep',
         5000,
         20,
       );
-      assert.equal((await op('POST', `/sessions/${id}/cancel`)).json.cancelled, true);
+      assert.equal((await t.op('POST', `/sessions/${id}/cancel`)).json.cancelled, true);
       return turn;
     };
 
@@ -366,14 +365,14 @@ templates:
     assert.equal(llm.completionRequests().at(-1)!.body.model, 'gpt-other');
     assert.equal(first.json.done.model, 'gpt-other', 'done says what the turn ran on');
     const id = first.json.sessionId;
-    const stored = async () => (await op('GET', `/sessions/${id}`)).json.session.model;
+    const stored = async () => (await t.op('GET', `/sessions/${id}`)).json.session.model;
     assert.equal(await stored(), 'gpt-test', 'a new session starts on the agent model');
     llm.enqueue({ text: 'Again.' });
     await chat('bot', { message: 'again', sessionId: id, overrides: { model: 'gpt-third' } });
     assert.equal(await stored(), 'gpt-test');
-    await op('PATCH', `/sessions/${id}`, { model: 'gpt-sticky' });
+    await t.op('PATCH', `/sessions/${id}`, { model: 'gpt-sticky' });
     assert.equal(await stored(), 'gpt-sticky', 'a PATCH is what makes a model stick');
-    assert.deepEqual((await op('GET', `/sessions/${id}/config`)).json.session, { model: 'gpt-sticky' });
+    assert.deepEqual((await t.op('GET', `/sessions/${id}/config`)).json.session, { model: 'gpt-sticky' });
 
     const cc = await chat('cc', { message: 'hi', overrides: { temperature: 0.5 } });
     assert.deepEqual(
@@ -386,7 +385,7 @@ templates:
     const low = await chat('tight', { message: 'think a little' });
     assert.equal(low.status, 200, low.text);
     assert.deepEqual(llm.completionRequests().at(-1)!.body.reasoning, { effort: 'low' });
-    assert.deepEqual((await op('GET', `/sessions/${low.json.sessionId}/config`)).json.agent.reasoning, {
+    assert.deepEqual((await t.op('GET', `/sessions/${low.json.sessionId}/config`)).json.agent.reasoning, {
       effort: 'low',
     });
   });
@@ -403,7 +402,7 @@ templates:
     assert.match(sent, /ship it/);
     assert.doesNotMatch(sent, /token-link \(file/);
     assert.equal(sent.includes(t.daemon.operatorToken), false);
-    const stored = (await op('GET', `/sessions/${r.json.sessionId}/messages`)).json.messages[0].content;
+    const stored = (await t.op('GET', `/sessions/${r.json.sessionId}/messages`)).json.messages[0].content;
     assert.match(stored, /<veil-attachments>/);
   });
 });

@@ -17,7 +17,6 @@ import {
   SessionResponse,
 } from '../../src/sessions/session-schemas.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { OpenAiServer } from '../helpers/openai-server.js';
 import { takeFrames } from '../helpers/sse-client.js';
 import { until } from '../helpers/wait.js';
@@ -36,11 +35,9 @@ ${extra}`;
 
 async function daemonWith(llm: OpenAiServer, extra = '', web = '') {
   const t = await startTestDaemon({ config: CONFIG(llm.baseUrl, extra), web });
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   for (const name of ['bot', 'cc'])
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: name, name })).status, 201);
-  return { t, op, chat: (agent: string, body: unknown) => op('POST', `/agents/${agent}/chat`, body) };
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: name, name })).status, 201);
+  return { t, op: t.op, chat: (agent: string, body: unknown) => t.op('POST', `/agents/${agent}/chat`, body) };
 }
 
 interface Frame {
@@ -278,7 +275,7 @@ describe('chat SSE streams (item 19)', () => {
     llm.enqueue({ text: piece.repeat(1200), chunks: 1200 });
     const accepted = await chat('bot', { message: 'a long answer', fireAndForget: true });
     const { sessionId } = FireAndForgetResponse.parse(accepted.json);
-    const op = (p: string) => request(t.tcp, 'GET', p, { token: t.daemon.operatorToken });
+    const op = (p: string) => t.op('GET', p);
     await until(
       'the detached turn to finish',
       async () => (await op(`/sessions/${sessionId}/messages`)).json.messages.some((m: any) => m.role === 'assistant'),

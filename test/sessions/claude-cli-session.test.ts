@@ -8,7 +8,6 @@ import { AnthropicServer, isAgentTurn, lastUserMessage, mentions } from '../help
 import { MODEL } from '../helpers/claude-agent.js';
 import { claudeSandbox, claudeTemplateConfig, findClaude } from '../helpers/claude-cli.js';
 import { startTestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { SessionResponse } from '../../src/sessions/session-schemas.js';
 
 const THINK = 'CC-SESSION-1 plan it';
@@ -43,18 +42,16 @@ describe('claude-cli chat sessions', () => {
       await api.close();
       sandbox.cleanup();
     });
-    const token = d.daemon.operatorToken;
-    const op = (method: string, p: string, body?: unknown) => request(d.tcp, method, p, { token, body });
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'coder', name: 'cc' })).status, 201);
-    await op('POST', '/api/v1/agents/cc/stop');
+    assert.equal((await d.op('POST', '/api/v1/agents/spawn', { template: 'coder', name: 'cc' })).status, 201);
+    await d.op('POST', '/api/v1/agents/cc/stop');
 
-    const r = await op('POST', '/agents/cc/chat', {
+    const r = await d.op('POST', '/agents/cc/chat', {
       message: THINK,
       overrides: { reasoning: { effort: 'high', max_tokens: 4000 } },
     });
     assert.equal(r.status, 200, r.text);
     assert.ok(r.json.tokenUsage.cost > 0);
-    const { session } = SessionResponse.parse((await op('GET', `/sessions/${r.json.sessionId}`)).json);
+    const { session } = SessionResponse.parse((await d.op('GET', `/sessions/${r.json.sessionId}`)).json);
     assert.equal(session.cost, r.json.tokenUsage.cost, 'the session costs what its one turn cost');
     const sent = api.messageRequests().filter((q) => isAgentTurn(q.body) && mentions(lastUserMessage(q.body), THINK));
     const body = sent.at(-1)!.body;
@@ -69,10 +66,10 @@ describe('claude-cli chat sessions', () => {
     // Issue 29 item 11: no temperature reaches Claude silently; `continue` sends no prompt of Leo's own; a lost
     // resume id replays Leo's stored history.
     const id = r.json.sessionId;
-    const patched = await op('PATCH', `/sessions/${id}`, { temperature: 0.3 });
+    const patched = await d.op('PATCH', `/sessions/${id}`, { temperature: 0.3 });
     assert.deepEqual([patched.status, patched.json.details], [400, { field: 'temperature' }], patched.text);
     const turnsBefore = api.messageRequests().length;
-    const resumed = await op('POST', '/agents/cc/chat', { continue: true, sessionId: id });
+    const resumed = await d.op('POST', '/agents/cc/chat', { continue: true, sessionId: id });
     // Measured with 2.1.328: `-p --resume <id>` without a prompt resumes only a deferred tool, else Claude refuses.
     assert.deepEqual([resumed.status, resumed.json.code], [500, 'LLM_ERROR'], resumed.text);
     assert.match(resumed.json.error, /prompt/);
@@ -86,7 +83,7 @@ describe('claude-cli chat sessions', () => {
     );
     // As after a turn stopped before Claude named its session.
     d.daemon.db.prepare('UPDATE chat_sessions SET resume_id = NULL WHERE id = ?').run(id);
-    const replay = await op('POST', '/agents/cc/chat', { message: REPLAY, sessionId: id });
+    const replay = await d.op('POST', '/agents/cc/chat', { message: REPLAY, sessionId: id });
     assert.equal(replay.status, 200, replay.text);
     assert.equal(replay.json.message.content, 'You asked for a plan.');
     const replayed = JSON.stringify(
@@ -103,14 +100,14 @@ describe('claude-cli chat sessions', () => {
     d.daemon.db
       .prepare('UPDATE chat_sessions SET resume_id = ? WHERE id = ?')
       .run('00000000-0000-4000-8000-000000000000', id);
-    const lost = await op('POST', '/agents/cc/chat', { message: `${REPLAY} once more`, sessionId: id });
+    const lost = await d.op('POST', '/agents/cc/chat', { message: `${REPLAY} once more`, sessionId: id });
     assert.equal(lost.status, 200, lost.text);
     const lostTurn = api
       .messageRequests()
       .filter((q) => isAgentTurn(q.body) && mentions(lastUserMessage(q.body), `${REPLAY} once more`))[0]!;
     assert.ok(JSON.stringify(lostTurn.body.messages).includes('You asked for a plan.'), 'the lost session replayed');
 
-    const loop = await op('POST', '/agents/cc/chat', { message: LOOP });
+    const loop = await d.op('POST', '/agents/cc/chat', { message: LOOP });
     assert.deepEqual([loop.status, loop.json.code], [500, 'MAX_ITERATIONS'], loop.text);
     const turns = api.messageRequests().filter((q) => isAgentTurn(q.body) && JSON.stringify(q.body).includes(LOOP));
     assert.ok(turns.length <= 3, `Claude was stopped after its second iteration (${turns.length} model calls)`);

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { expandMentions, formatSize } from '../../src/sessions/mentions.js';
+import { formatSize } from '../../src/sessions/format-size.js';
+import { expandMentions } from '../../src/sessions/mentions.js';
 
 const PREAMBLE =
   "System: contents of the @-mentioned paths above, auto-attached for reference. This block is hidden from the user's chat display.";

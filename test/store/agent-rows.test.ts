@@ -11,26 +11,9 @@ import { ManualClock } from '../../src/core/clock.js';
 import { AGENT_NAME_COLUMNS, moveAgentRows } from '../../src/store/agent-rows.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
 import { Readable } from 'node:stream';
+import { agentRecord } from '../helpers/agent-record.js';
 
-const rec = (name: string): AgentRecord => ({
-  name,
-  template: 't',
-  repo: null,
-  branch: null,
-  workspace: null,
-  model: null,
-  harness: null,
-  environments: null,
-  env: null,
-  session_id: null,
-  stop_reason: null,
-  emoji: null,
-  color: null,
-  moved_to: null,
-  moved_at: null,
-  state: 'active',
-  created_at: '2026-01-01T00:00:00Z',
-});
+const rec = (name: string): AgentRecord => agentRecord({ name, template: 't' });
 
 describe('a rename moves every row keyed by the agent, atomically', () => {
   let dir: string;

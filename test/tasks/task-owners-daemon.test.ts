@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CHAT_OFF } from '../../src/chat/chat-off.js';
 import type { ManualClock } from '../../src/core/clock.js';
 import { runLeoAsync } from '../helpers/cli.js';
@@ -17,6 +18,7 @@ import { fireTask, runFinished } from '../helpers/task-runs.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { testConfig } from '../helpers/temp-home.js';
 import { until } from '../helpers/wait.js';
+import { StateSnapshot } from '../../src/wire/fleet.js';
 
 const envOf = (t: TestDaemon) => ({ ...process.env, LEO_HOME: t.home, LEO_USER_HOME: t.home });
 
@@ -62,10 +64,8 @@ tasks:
 describe('task owners, task output and Leo Chat messages in the daemon', () => {
   let t: TestDaemon;
   let sse: SseClient;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const thread = async (agent: string) =>
-    (await op('GET', `/api/v1/chat/${agent}/messages?limit=200`)).json.data?.messages ?? [];
+    (await t.op('GET', `/api/v1/chat/${agent}/messages?limit=200`)).json.data?.messages ?? [];
   const finished = (task: string, runId: string) => runFinished(t, task, runId, 20_000);
 
   before(async () => {
@@ -76,7 +76,7 @@ describe('task owners, task output and Leo Chat messages in the daemon', () => {
     assert.equal((await t.daemon.reloadConfig('test')).ok, true);
     sse = await SseClient.open(t.tcp, '/api/v1/events', t.daemon.operatorToken);
     await sse.waitFor(1);
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'den-work', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'den-work', name: 'den' })).status, 201);
   });
   after(async () => {
     sse.close();
@@ -84,7 +84,7 @@ describe('task owners, task output and Leo Chat messages in the daemon', () => {
   });
 
   it("a task without its own workspace belongs to the agent in its template's workspace", async () => {
-    const r = await op('POST', '/api/v1/tasks/by-template/run');
+    const r = await t.op('POST', '/api/v1/tasks/by-template/run');
     assert.equal(r.status, 202, r.text);
     assert.equal((await finished('by-template', r.json.data.run_id)).status, 'failed');
     const card = await until(
@@ -128,10 +128,10 @@ describe('task owners, task output and Leo Chat messages in the daemon', () => {
   });
 
   it("a persistent task's own agent is spawned with the task's environments and workspace", async () => {
-    const r = await op('POST', '/api/v1/tasks/keeper/run');
+    const r = await t.op('POST', '/api/v1/tasks/keeper/run');
     assert.equal(r.status, 202, r.text);
     assert.equal((await finished('keeper', r.json.data.run_id)).status, 'succeeded');
-    const keeper = (await op('GET', '/api/v1/state')).json.data.agents.find((a: any) => a.name === 'keeper');
+    const keeper = (await t.op('GET', '/api/v1/state')).json.data.agents.find((a: any) => a.name === 'keeper');
     assert.deepEqual(
       [keeper.environments, keeper.environments_source, keeper.workspace],
       [['flavour'], 'override', path.join(t.home, 'keeper-work')],
@@ -139,13 +139,13 @@ describe('task owners, task output and Leo Chat messages in the daemon', () => {
   });
 
   it('only a persistent task names a template: a oneshot one resolves through its template but carries none', async () => {
-    const tasks = (await op('GET', '/api/v1/state')).json.data.tasks;
+    const tasks = (await t.op('GET', '/api/v1/state')).json.data.tasks;
     assert.equal(tasks.find((x: any) => x.name === 'switcher').template, 'not-claude');
     assert.equal('template' in tasks.find((x: any) => x.name === 'by-template'), false);
   });
 
   it("a persistent task's model and harness are its agent's, and every report of them names what the agent runs", async () => {
-    const state = async () => (await op('GET', '/api/v1/state')).json.data;
+    const state = async () => await t.get('/api/v1/state', StateSnapshot);
     const reported = (x: any) => [x.harness, x.model];
     const runEvents = (runId: string) =>
       sse.events.filter((e) => e.event.startsWith('task_run_') && e.data.run?.id === runId);
@@ -175,7 +175,7 @@ describe('task owners, task output and Leo Chat messages in the daemon', () => {
 
   it('a Leo Chat message counts in recent_messages and agent_message, with no from (a human sent it)', async () => {
     const mark = sse.events.length;
-    const sent = await op('POST', '/api/v1/chat/den/messages', { text: 'hello from the phone' });
+    const sent = await t.op('POST', '/api/v1/chat/den/messages', { text: 'hello from the phone' });
     assert.equal(sent.status, 201, sent.text);
     await until(
       'delivered',
@@ -185,15 +185,13 @@ describe('task owners, task output and Leo Chat messages in the daemon', () => {
     await sse.waitUntil(() => sse.events.slice(mark).some((e) => e.event === 'agent_message'));
     const ev = sse.events.slice(mark).find((e) => e.event === 'agent_message')!;
     assert.deepEqual([ev.data.to, 'from' in ev.data], ['den', false]);
-    const last = (await op('GET', '/api/v1/state')).json.data.recent_messages.at(-1);
+    const last = (await t.op('GET', '/api/v1/state')).json.data.recent_messages.at(-1);
     assert.deepEqual([last.to, 'from' in last], ['den', false]);
   });
 });
 
 describe('chat.enabled: false', () => {
   let t: TestDaemon;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const setChat = async (enabled: boolean) => {
     fs.writeFileSync(
       path.join(t.home, 'leo.yaml'),
@@ -205,7 +203,7 @@ describe('chat.enabled: false', () => {
   before(async () => {
     t = await startTestDaemon({ config: '' });
     await setChat(false);
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
   });
   after(async () => t.stop());
 
@@ -216,7 +214,7 @@ describe('chat.enabled: false', () => {
       ['POST', '/api/v1/chat/den/messages', { text: 'hi' }],
       ['POST', '/api/v1/chat/den/read', {}],
     ] as const) {
-      const r = await op(method, p, body);
+      const r = await t.op(method, p, body);
       assert.deepEqual([r.status, r.json.code, r.json.error], [503, 'chat_disabled', CHAT_OFF], `${method} ${p}`);
     }
     assert.equal((await request(t.tcp, 'GET', '/api/v1/chat/threads')).status, 401);
@@ -265,7 +263,7 @@ describe('chat.enabled: false', () => {
     assert.ok(run.stderr.startsWith(`leo run: warning: no failure card was posted: ${CHAT_OFF}`), run.stderr);
     assert.equal((await runFinished(t, 'orphan', await fireTask(t, 'orphan'), 20_000)).status, 'failed');
     await setChat(true);
-    const threads = (await op('GET', '/api/v1/chat/threads')).json.data;
+    const threads = (await t.op('GET', '/api/v1/chat/threads')).json.data;
     assert.deepEqual(
       threads.filter((x: any) => x.last_message !== null),
       [],
@@ -290,9 +288,9 @@ describe('chat.enabled: false', () => {
     }
     await setChat(false);
     clock.advance(2 * 3600_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     await setChat(true);
-    const den = async () => (await op('GET', '/api/v1/chat/den/messages')).json.data?.messages ?? [];
+    const den = async () => (await t.op('GET', '/api/v1/chat/den/messages')).json.data?.messages ?? [];
     assert.deepEqual(await den(), [], 'nothing fired while chat was off');
     clock.advance(60_000);
     const fired = await until(

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { nativeBinDir } from '../../src/native/programs.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
@@ -11,7 +12,6 @@ import { SseClient } from '../helpers/sse-client.js';
 import { writeWeightlessModel } from '../helpers/whisper-model.js';
 
 const whisperBuilt = fs.existsSync(path.join(nativeBinDir(), 'whisper-cli'));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe(
   'voice notes: audio upload → ffmpeg + whisper-cli on the pool → delivered',
@@ -22,8 +22,6 @@ describe(
     let m4a = '';
     let fixtures: Fixtures;
     let scratch = '';
-    const op = (method: string, p: string, body?: unknown) =>
-      request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
     const upload = (file: string, name: string, type: string | null = 'audio/mp4', agent = 'den') =>
       request(t.tcp, 'POST', `/api/v1/chat/uploads?filename=${encodeURIComponent(name)}&agent=${agent}`, {
         token: t.daemon.operatorToken,
@@ -34,13 +32,13 @@ describe(
     const sendFile = async (file: string, name: string, type: string | null, agent = 'den') => {
       const up = await upload(file, name, type, agent);
       assert.equal(up.status, 201, up.text);
-      const sent = await op('POST', `/api/v1/chat/${agent}/messages`, { attachments: [up.json.data.id] });
+      const sent = await t.op('POST', `/api/v1/chat/${agent}/messages`, { attachments: [up.json.data.id] });
       assert.equal(sent.status, 201, sent.text);
       return { up: up.json.data, sent: sent.json.data, ...(await settled(sent.json.data.id, agent)) };
     };
     const settled = async (id: string, agent = 'den') => {
       for (let i = 0; i < 300; i++) {
-        const page = (await op('GET', `/api/v1/chat/${agent}/messages`)).json.data;
+        const page = (await t.op('GET', `/api/v1/chat/${agent}/messages`)).json.data;
         const m = page.messages.find((x: { id: string }) => x.id === id);
         if (m.state !== 'pending') return { m, page };
         await sleep(100);
@@ -56,7 +54,7 @@ describe(
       t = await startTestDaemon({
         config: `chat:\n  whisper_model: ${model}\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n  mute: { harness: shell, command: "exec cat >/dev/null" }\n`,
       });
-      await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
+      await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
       sse = await SseClient.open(t.tcp, '/api/v1/events', t.daemon.operatorToken);
       await sse.waitFor(1);
     });
@@ -69,7 +67,7 @@ describe(
     it('an m4a upload makes a voice note; the real pipeline runs, hears no words and holds it until sent anyway', async () => {
       const up = await upload(m4a, 'note.m4a');
       assert.equal(up.status, 201, up.text);
-      const sent = await op('POST', '/api/v1/chat/den/messages', { attachments: [up.json.data.id] });
+      const sent = await t.op('POST', '/api/v1/chat/den/messages', { attachments: [up.json.data.id] });
       assert.equal(sent.json.data.kind, 'voice');
       const { m } = await settled(sent.json.data.id);
       assert.equal(m.transcript, '', 'the weightless model transcribes to nothing, but the whole pipeline ran');
@@ -77,7 +75,7 @@ describe(
       assert.equal(m.failure, 'no_speech');
       await sse.waitUntil(() => sse.events.some((e) => e.event === 'chat.updated' && e.data.change === 'transcript'));
       const file = path.join(t.home, 'state', 'chat', 'attachments', 'den', up.json.data.id, 'note.m4a');
-      const anyway = await op('POST', `/api/v1/chat/den/messages/${m.id}/send-anyway`, {});
+      const anyway = await t.op('POST', `/api/v1/chat/den/messages/${m.id}/send-anyway`, {});
       assert.equal(anyway.status, 200, anyway.text);
       assert.equal((await settled(m.id)).m.state, 'delivered');
       await sleep(300);
@@ -88,8 +86,8 @@ describe(
       const silent = path.join(scratch, 'silence.wav');
       execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', silent, 'trim', '0', '4']);
       // An agent that does not print what it reads: the pane shows a typed message once, as the terminal echoes it.
-      assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'mute', name: 'hush' })).status, 201);
-      const before = (await op('GET', '/api/v1/chat/hush/messages')).json.data.messages.length;
+      assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'mute', name: 'hush' })).status, 201);
+      const before = (await t.op('GET', '/api/v1/chat/hush/messages')).json.data.messages.length;
       const { up, m, page } = await sendFile(silent, 'quiet.wav', 'audio/wav', 'hush');
       assert.equal(m.kind, 'voice');
       assert.equal(m.state, 'failed', JSON.stringify(m));
@@ -104,7 +102,7 @@ describe(
       await sleep(1500);
       assert.equal(typed(), 0, 'nothing of the held note reached the pane');
 
-      const retry = await op('POST', `/api/v1/chat/hush/messages/${m.id}/retry`, {});
+      const retry = await t.op('POST', `/api/v1/chat/hush/messages/${m.id}/retry`, {});
       assert.equal(retry.status, 200, retry.text);
       assert.equal(retry.json.data.state, 'pending');
       const again = (await settled(m.id, 'hush')).m;
@@ -113,23 +111,23 @@ describe(
       await sleep(1000);
       assert.equal(typed(), 0);
 
-      const anyway = await op('POST', `/api/v1/chat/hush/messages/${m.id}/send-anyway`, {});
+      const anyway = await t.op('POST', `/api/v1/chat/hush/messages/${m.id}/send-anyway`, {});
       assert.equal(anyway.status, 200, anyway.text);
-      const second = await op('POST', `/api/v1/chat/hush/messages/${m.id}/send-anyway`, {});
+      const second = await t.op('POST', `/api/v1/chat/hush/messages/${m.id}/send-anyway`, {});
       assert.equal(second.status, 409, second.text);
       const sent = (await settled(m.id, 'hush')).m;
       assert.equal(sent.state, 'delivered');
       assert.equal(sent.failure, undefined);
       for (const action of ['send-anyway', 'retry']) {
-        const late = await op('POST', `/api/v1/chat/hush/messages/${m.id}/${action}`, {});
+        const late = await t.op('POST', `/api/v1/chat/hush/messages/${m.id}/${action}`, {});
         assert.equal(late.status, 409, `${action} after delivery: ${late.text}`);
       }
       await sleep(1500);
       assert.equal(typed(), 1, 'typed exactly once');
 
-      const other = await op('POST', `/api/v1/chat/hush/messages/${m.id}/retry`, undefined);
+      const other = await t.op('POST', `/api/v1/chat/hush/messages/${m.id}/retry`, undefined);
       assert.equal(other.status, 409);
-      const missing = await op('POST', '/api/v1/chat/hush/messages/nope/send-anyway', {});
+      const missing = await t.op('POST', '/api/v1/chat/hush/messages/nope/send-anyway', {});
       assert.equal(missing.status, 404, missing.text);
       const device = await request(t.tcp, 'POST', `/api/v1/chat/hush/messages/${m.id}/retry`, { body: {} });
       assert.equal(device.status, 401, 'no token, no retry');
@@ -200,7 +198,7 @@ describe(
       const junk = path.join(t.home, 'junk.m4a');
       fs.writeFileSync(junk, fs.readFileSync(m4a).subarray(0, 200));
       const up = await upload(junk, 'broken.m4a');
-      const sent = await op('POST', '/api/v1/chat/den/messages', { attachments: [up.json.data.id] });
+      const sent = await t.op('POST', '/api/v1/chat/den/messages', { attachments: [up.json.data.id] });
       const { m, page } = await settled(sent.json.data.id);
       assert.equal(m.state, 'failed');
       assert.match(

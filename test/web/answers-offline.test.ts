@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { launchBrowser, pairedPage, permissionRequest, Screenshots } from './browser.js';
 
 const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
@@ -20,8 +19,6 @@ describe('Leo Web: answers while the daemon cannot be reached', () => {
   let page: Page;
   const shots = new Screenshots();
   const answerPosts: string[] = [];
-  const api = (method: string, path: string, body?: unknown) =>
-    request(t.tcp, method, path, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
   const hook = (agent: string, command: string) => permissionRequest(t, agent, command);
   const decision = (stdout: string) => JSON.parse(stdout).hookSpecificOutput.decision.behavior as string;
   /**
@@ -62,7 +59,7 @@ describe('Leo Web: answers while the daemon cannot be reached', () => {
 
   before(async () => {
     [t, browser] = await Promise.all([startTestDaemon({ config: CONFIG }), launchBrowser()]);
-    assert.equal((await api('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     ({ context, page } = await pairedPage(browser, t, 'phone'));
     page.on('request', (r) => r.url().endsWith('/answer') && answerPosts.push(r.url()));
     await page.goto(`${t.daemon.appUrl}#/t/den`);

@@ -31,10 +31,7 @@ describe('Leo Web: attachments', () => {
       startTestDaemon({ config: 'templates:\n  cat: { harness: shell, command: "exec cat" }\n' }),
       launchBrowser(),
     ]);
-    const spawned = await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-      token: t.daemon.operatorToken,
-      body: { template: 'cat', name: 'den' },
-    });
+    const spawned = await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
     assert.equal(spawned.status, 201, spawned.text);
     const dir = fs.mkdtempSync(path.join(t.home, 'files-'));
     notes = path.join(dir, 'release notes.txt');
@@ -105,7 +102,7 @@ describe('Leo Web: attachments', () => {
     await until(
       'the pruner',
       async () => {
-        const r = await request(t.tcp, 'GET', '/api/v1/chat/den/messages', { token: t.daemon.operatorToken });
+        const r = await t.op('GET', '/api/v1/chat/den/messages');
         const m = r.json.data.messages.find((x: { text: string }) => x.text === 'Here you go');
         return m.attachments.every((a: { available: boolean }) => !a.available);
       },

@@ -23,8 +23,6 @@ describe('Leo Web: action cards and the inbox', () => {
   let page: Page;
   const shots = new Screenshots();
   const answerPosts: string[] = [];
-  const api = (method: string, path: string, body?: unknown) =>
-    request(t.tcp, method, path, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
   /** An agent's leo_chat_ask over its HTTP route: held until the owner answers. */
   const ask = (agent: string, body: unknown): Promise<Response> =>
     request(t.tcp, 'POST', `/api/agent/${agent}/chat/ask`, {
@@ -48,7 +46,7 @@ describe('Leo Web: action cards and the inbox', () => {
   before(async () => {
     [t, browser] = await Promise.all([startTestDaemon({ config: CONFIG }), launchBrowser()]);
     for (const name of ['den', 'ivy'])
-      assert.equal((await api('POST', '/api/v1/agents/spawn', { template: 'cat', name })).status, 201);
+      assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name })).status, 201);
     page = await (await browser.newContext({ viewport: PHONE })).newPage();
     page.on('pageerror', (err) => console.log(`# page error: ${err.message}`));
     page.on('request', (r) => r.url().endsWith('/answer') && answerPosts.push(r.url()));

@@ -6,10 +6,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { DESKTOP, launchBrowser, pairedPage, Screenshots, watchPage } from './browser.js';
+import { MessagePage } from '../../src/wire/message.js';
 
 const MAX_BYTES = 4096;
 const CONFIG = `
@@ -22,7 +24,6 @@ templates:
   needy: { harness: shell, command: "exec cat", environments: [acct] }
 `;
 /** A person's pace between looking and acting. */
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;
 
 interface Stored {
@@ -40,14 +41,12 @@ describe('Leo Web: the composer and the outbox', () => {
   let browser: Browser;
   let page: Page;
   const shots = new Screenshots();
-  const api = (method: string, path: string, body?: unknown) =>
-    request(t.tcp, method, path, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
   const spawn = async (name: string, template = 'cat') => {
-    const r = await api('POST', '/api/v1/agents/spawn', { template, name });
+    const r = await t.op('POST', '/api/v1/agents/spawn', { template, name });
     assert.equal(r.status, 201, r.text);
   };
   const stored = async (agent: string): Promise<Stored[]> =>
-    (await api('GET', `/api/v1/chat/${agent}/messages?limit=200`)).json.data.messages;
+    (await t.get(`/api/v1/chat/${agent}/messages?limit=200`, MessagePage)).messages;
   const inbound = async (agent: string) => (await stored(agent)).filter((m) => m.kind !== 'system');
   /** Waits until the pane of `agent` shows `text` (cat echoes what it is typed: each delivery shows it twice). */
   const inPane = async (agent: string, text: string) => {
@@ -125,7 +124,7 @@ describe('Leo Web: the composer and the outbox', () => {
   it('on a phone the composer stays in view with the keyboard up; Enter is a newline there and the button sends', async () => {
     // A coarse pointer is a property of the browser context: pair a touch phone of its own.
     const touch = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
-    const issued = await api('POST', '/api/v1/devices/pairing-codes', { name: 'touch' });
+    const issued = await t.op('POST', '/api/v1/devices/pairing-codes', { name: 'touch' });
     assert.equal(issued.status, 201, issued.text);
     const tp = watchPage(await touch.newPage());
     await tp.goto(issued.json.data.url);
@@ -291,7 +290,7 @@ describe('Leo Web: the composer and the outbox', () => {
 
   it('a failed message says why; Resend, once the agent can start, sends the same text and file as a new message', async () => {
     await spawn('nee', 'needy');
-    await api('POST', '/api/v1/agents/nee/stop');
+    await t.op('POST', '/api/v1/agents/nee/stop');
     const config = fs.readFileSync(t.daemon.paths.configFile, 'utf8');
     fs.writeFileSync(t.daemon.paths.configFile, config.replace('  acct: { K: v }\n', ''));
     await t.daemon.reloadConfig('test');
@@ -333,7 +332,7 @@ describe('Leo Web: the composer and the outbox', () => {
     // which no retry changes. (Online, the thread of a removed agent offers no composer at all.)
     await context().setOffline(true);
     await page.locator('[data-connection="offline"]:visible').waitFor();
-    const removed = await api('DELETE', '/api/v1/agents/gone');
+    const removed = await t.op('DELETE', '/api/v1/agents/gone');
     assert.equal(removed.status, 200, removed.text);
     await box().fill('to nobody');
     await page.keyboard.press('Enter');

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import type { TurnUsage } from '../../src/wire/usage.js';
 import { UsageStore } from '../../src/usage/usage-store.js';
 import { until } from '../helpers/wait.js';
@@ -24,8 +23,7 @@ describe('Leo Web: fleet controls', () => {
   let browser: Browser;
   let page: Page;
   const shots = new Screenshots();
-  const agent = async (name: string) =>
-    request(t.tcp, 'GET', `/api/v1/agents/${name}`, { token: t.daemon.operatorToken });
+  const agent = async (name: string) => t.op('GET', `/api/v1/agents/${name}`);
 
   before(async () => {
     [t, browser] = await Promise.all([startTestDaemon({ config: CONFIG }), launchBrowser()]);
@@ -224,10 +222,7 @@ describe('Leo Web: fleet controls', () => {
   });
 
   it('a device without the fleet scope sees no fleet controls; the owner grants and takes back the scope from the device list', async () => {
-    const spawned = await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-      token: t.daemon.operatorToken,
-      body: { template: 'cat', name: 'elm' },
-    });
+    const spawned = await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'elm' });
     assert.equal(spawned.status, 201, spawned.text);
     const guest = await pairedPage(browser, t, 'guest tablet', { fleet: false });
     const g = guest.page;

@@ -9,6 +9,7 @@ import { request } from '../helpers/http.js';
 import { claudeStopFailure } from '../helpers/transcripts.js';
 import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
+import { MessagePage } from '../../src/wire/message.js';
 
 const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
 const REASON = 'not logged in — check its environment or run /login';
@@ -19,15 +20,13 @@ describe('Leo Web: a failed turn', () => {
   let context: BrowserContext;
   let page: Page;
   const shots = new Screenshots();
-  const api = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
   const hook = (event: string, payload: Record<string, unknown>) =>
     request(t.socket, 'POST', `/hooks/${event}`, { body: { agent: 'den', payload } });
   const card = () => page.locator('[data-agent="den"]');
 
   before(async () => {
     [t, browser] = await Promise.all([startTestDaemon({ config: CONFIG }), launchBrowser()]);
-    assert.equal((await api('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     ({ context, page } = await pairedPage(browser, t, 'phone'));
   });
   after(async () => {
@@ -40,11 +39,11 @@ describe('Leo Web: a failed turn', () => {
     await card().waitFor();
     assert.equal(await card().locator('[data-turn-error]').count(), 0);
     const text = 'check the logs please';
-    const sent = (await api('POST', '/api/v1/chat/den/messages', { text })).json.data.id as string;
+    const sent = (await t.op('POST', '/api/v1/chat/den/messages', { text })).json.data.id as string;
     await until(
       'delivered',
       async () =>
-        (await api('GET', '/api/v1/chat/den/messages')).json.data.messages.find((m: { id: string }) => m.id === sent)
+        (await t.get('/api/v1/chat/den/messages', MessagePage)).messages.find((m: { id: string }) => m.id === sent)
           ?.state === 'delivered',
       5000,
       50,

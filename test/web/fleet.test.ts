@@ -29,10 +29,8 @@ describe('Leo Web: pairing, the live fleet, CSP, revocation', () => {
   let context: BrowserContext;
   let page: Page;
   const shots = new Screenshots();
-  const api = (method: string, path: string, body?: unknown) =>
-    request(t.tcp, method, path, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
   const spawn = async (name: string) => {
-    const r = await api('POST', '/api/v1/agents/spawn', { template: 'cat', name });
+    const r = await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name });
     assert.equal(r.status, 201, r.text);
   };
   const card = (name: string) => page.locator(`[data-agent="${name}"]`);
@@ -73,7 +71,7 @@ describe('Leo Web: pairing, the live fleet, CSP, revocation', () => {
       await page.locator('[data-agent]').evaluateAll((els) => els.map((e) => e.getAttribute('data-agent'))),
       ['assistant', 'den'],
     );
-    const devices = await api('GET', '/api/v1/devices');
+    const devices = await t.op('GET', '/api/v1/devices');
     assert.deepEqual(
       devices.json.data.map((d: { name: string }) => d.name),
       ['phone'],
@@ -93,7 +91,7 @@ describe('Leo Web: pairing, the live fleet, CSP, revocation', () => {
     await card('ivy').waitFor();
     await page.locator('[data-agent="ivy"][data-status="running"]').waitFor();
 
-    assert.equal((await api('PUT', '/api/v1/agents/ivy/appearance', { emoji: '🦊', color: 'teal' })).status, 200);
+    assert.equal((await t.op('PUT', '/api/v1/agents/ivy/appearance', { emoji: '🦊', color: 'teal' })).status, 200);
     await page.locator('[data-agent="ivy"] .agent-avatar', { hasText: '🦊' }).waitFor();
 
     const posted = await request(t.tcp, 'POST', '/api/agent/den/chat/post', {
@@ -118,7 +116,7 @@ describe('Leo Web: pairing, the live fleet, CSP, revocation', () => {
     assert.equal(await action.locator('img, b').count(), 0);
     assert.equal(await page.evaluate('window.__pwned === undefined'), true);
 
-    assert.equal((await api('POST', '/api/v1/agents/ivy/stop')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/ivy/stop')).status, 200);
     await page.locator('[data-agent="ivy"][data-status="stopped"]').waitFor();
     await shots.take(page, 'fleet');
   });

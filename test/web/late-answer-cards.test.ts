@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ManualClock } from '../../src/core/clock.js';
 import { startClaudeAgent } from '../helpers/claude-agent.js';
 import { promptViews, toolScript, touch, type ToolCall } from '../helpers/claude-prompts.js';
@@ -14,7 +15,6 @@ import { launchBrowser, pairPage, PHONE, Screenshots, watchPage } from './browse
 const AGENT = 'late-card';
 /** A person reads the card before tapping. */
 const PACE_MS = 3_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SCENARIOS: Record<string, ToolCall> = {
   'CARD-ALLOW': touch('card-allow'),
   'CARD-DENY': touch('card-deny'),

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
+import { StateSnapshot } from '../../src/wire/fleet.js';
 
 const config = (workspace: string) => `templates:
   cat: { harness: shell, command: "exec cat" }
@@ -29,8 +29,6 @@ describe('Leo Web: a thread with no agent (task cards to an assistant never spaw
   let page: Page;
   let workspace: string;
   const shots = new Screenshots();
-  const api = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
 
   before(async () => {
     workspace = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'leo-web-noagent-'));
@@ -53,18 +51,18 @@ describe('Leo Web: a thread with no agent (task cards to an assistant never spaw
   });
 
   it("the failed task's card shows in the fleet as the assistant's thread, pinned first, with its unread badge", async () => {
-    const r = await api('POST', '/api/v1/tasks/nightly/run');
+    const r = await t.op('POST', '/api/v1/tasks/nightly/run');
     assert.equal(r.status, 202, r.text);
     const card = await until(
       "the task's card in the assistant's thread",
       async () =>
-        (await api('GET', '/api/v1/chat/assistant/messages')).json.data?.messages?.find(
+        (await t.op('GET', '/api/v1/chat/assistant/messages')).json.data?.messages?.find(
           (m: { kind: string }) => m.kind === 'task',
         ),
       20_000,
     );
     assert.ok(card);
-    assert.equal((await api('GET', '/api/v1/state')).json.data.agents.length, 0, 'no agent exists');
+    assert.equal((await t.get('/api/v1/state', StateSnapshot)).agents.length, 0, 'no agent exists');
     const row = page.locator('.fleet [data-agent="assistant"]');
     await row.waitFor({ timeout: 10_000 });
     assert.equal(await row.locator('[data-unread]').getAttribute('data-unread'), '1');
@@ -73,7 +71,7 @@ describe('Leo Web: a thread with no agent (task cards to an assistant never spaw
     await shots.take(page, 'fleet-no-agent-thread');
 
     // A spawned agent sorts after the pinned thread.
-    const spawned = await api('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'aaron' });
+    const spawned = await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'aaron' });
     assert.equal(spawned.status, 201, spawned.text);
     await page.locator('.fleet [data-agent="aaron"]').waitFor();
     const order = await page

@@ -2,6 +2,7 @@
 // live within seconds of its return — it used to wait out a backoff that had grown to 30 s, up to 45 s in all.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { ManualClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
@@ -12,8 +13,6 @@ import { endProcessesIn } from '../helpers/strays.js';
 import { makeTempHome, testConfig } from '../helpers/temp-home.js';
 import { backoffMs } from '../../src/web/stores/backoff.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Leo Web: a daemon restart', () => {
   let home: ReturnType<typeof makeTempHome>;

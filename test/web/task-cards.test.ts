@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
 import { tempDir } from '../helpers/temp-home.js';
@@ -36,13 +35,11 @@ describe('Leo Web: task failure cards and system notes', () => {
   let browser: Browser;
   let page: Page;
   const shots = new Screenshots();
-  const api = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
   const cardIn = async (agent: string, task: string) =>
     until(
       `${task}'s card in ${agent}'s thread`,
       async () => {
-        const page = await api('GET', `/api/v1/chat/${agent}/messages`);
+        const page = await t.op('GET', `/api/v1/chat/${agent}/messages`);
         return page.json.data.messages.find(
           (m: { kind: string; task?: string }) => m.kind === 'task' && m.task === task,
         );
@@ -55,11 +52,11 @@ describe('Leo Web: task failure cards and system notes', () => {
     t = await startTestDaemon({ config: config(workspace) });
     browser = await launchBrowser();
     for (const name of ['assistant', 'den']) {
-      const r = await api('POST', '/api/v1/agents/spawn', { template: 'cat', name });
+      const r = await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name });
       assert.equal(r.status, 201, r.text);
     }
     for (const task of ['nightly', 'orphan']) {
-      const r = await api('POST', `/api/v1/tasks/${task}/run`);
+      const r = await t.op('POST', `/api/v1/tasks/${task}/run`);
       assert.equal(r.status, 202, r.text);
     }
     await Promise.all([cardIn('den', 'nightly'), cardIn('assistant', 'orphan')]);

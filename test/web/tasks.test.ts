@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
 import { tempDir } from '../helpers/temp-home.js';
+import { MessagePage } from '../../src/wire/message.js';
 
 const config = (workspace: string) => `templates:
   cat: { harness: shell, command: "exec cat" }
@@ -42,16 +42,14 @@ describe('Leo Web: tasks', () => {
   let browser: Browser;
   let page: Page;
   const shots = new Screenshots();
-  const api = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
 
   before(async () => {
     const workspace = tempDir('leo-web-tasks-');
     t = await startTestDaemon({ config: config(workspace) });
     browser = await launchBrowser();
     for (const name of ['assistant', 'den'])
-      assert.equal((await api('POST', '/api/v1/agents/spawn', { template: 'cat', name })).status, 201);
-    assert.equal((await api('POST', '/api/v1/tasks/tidy/run')).status, 202);
+      assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/tasks/tidy/run')).status, 202);
     ({ page } = await pairedPage(browser, t, 'phone'));
   });
   after(async () => {
@@ -112,7 +110,7 @@ describe('Leo Web: tasks', () => {
     const card = await until(
       "nightly's failure card",
       async () =>
-        (await api('GET', '/api/v1/chat/den/messages')).json.data.messages.find(
+        (await t.get('/api/v1/chat/den/messages', MessagePage)).messages.find(
           (m: { kind: string; task?: string }) => m.kind === 'task' && m.task === 'nightly',
         ),
       20_000,
@@ -134,7 +132,7 @@ describe('Leo Web: tasks', () => {
     await page.locator('[data-screen="task"][data-task="slow"] .run-list').waitFor();
     await until('the opening read', async () => reads === 1 || null, 5_000);
     // Started elsewhere (the operator's API), so only the stream can tell this screen.
-    assert.equal((await api('POST', '/api/v1/tasks/slow/run')).status, 202);
+    assert.equal((await t.op('POST', '/api/v1/tasks/slow/run')).status, 202);
     const runs = page.locator('.run-list [data-run-status="running"]');
     await runs.waitFor({ timeout: 10_000 });
     await shots.take(page, 'task-run-started-live');

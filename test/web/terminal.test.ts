@@ -7,7 +7,6 @@ import type { Browser, Page } from 'playwright-core';
 import { systemClock } from '../../src/core/clock.js';
 import { terminalLines } from '../../src/web/render/terminal-lines.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
 
@@ -34,13 +33,11 @@ describe('Leo Web: the live terminal', () => {
   let browser: Browser;
   let page: Page;
   const shots = new Screenshots();
-  const api = (method: string, path: string, body?: unknown) =>
-    request(t.tcp, method, path, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
 
   before(async () => {
     // The real clock: the terminal follows the pane in real time, as a person watches it.
     [t, browser] = await Promise.all([startTestDaemon({ config: CONFIG, clock: systemClock }), launchBrowser()]);
-    const r = await api('POST', '/api/v1/agents/spawn', { template: 'colours', name: 'den' });
+    const r = await t.op('POST', '/api/v1/agents/spawn', { template: 'colours', name: 'den' });
     assert.equal(r.status, 201, r.text);
     await until('den to print', () => paneText(t.home, 'den').includes('red alert'), 10_000);
     ({ page } = await pairedPage(browser, t, 'phone'));
@@ -84,7 +81,7 @@ describe('Leo Web: the live terminal', () => {
   });
 
   it("a stopped agent's terminal says it ended and offers no keys", async () => {
-    assert.equal((await api('POST', '/api/v1/agents/den/stop')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/den/stop')).status, 200);
     const term = page.locator('[data-terminal="den"][data-state="ended"]');
     await term.waitFor();
     assert.equal(await term.locator('.keybar').count(), 0);

@@ -6,6 +6,7 @@
 // says nothing while scrolling.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
@@ -42,7 +43,7 @@ async function until(page: Page, expr: string, timeoutMs = 5000): Promise<void> 
   const end = Date.now() + timeoutMs;
   while (!(await page.evaluate(expr))) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${expr}`);
-    await new Promise((r) => setTimeout(r, 30));
+    await sleep(30);
   }
 }
 const FRAMES = 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))';
@@ -53,8 +54,6 @@ describe('Leo Web: a 10 000-message thread', () => {
   let page: Page;
   let ids: string[];
   const shots = new Screenshots();
-  const api = (method: string, path: string, body?: unknown) =>
-    request(t.tcp, method, path, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
   const post = (agent: string, text: string) => agentPost(t, agent, text);
   const rows = () => page.locator('.messages [data-id]').count();
   const loaded = () => page.locator('.messages').getAttribute('data-count').then(Number);
@@ -64,7 +63,7 @@ describe('Leo Web: a 10 000-message thread', () => {
   before(async () => {
     [t, browser] = await Promise.all([startTestDaemon({ config: CONFIG }), launchBrowser()]);
     for (const name of ['big', 'asker'])
-      assert.equal((await api('POST', '/api/v1/agents/spawn', { template: 'cat', name })).status, 201);
+      assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name })).status, 201);
     ids = seedThread(t, 'big', BIG);
     ({ page } = await pairedPage(browser, t, 'phone'));
   });
@@ -178,8 +177,8 @@ describe('Leo Web: a 10 000-message thread', () => {
     });
     // Settled at the end of the test; a failure before that must not leave an unhandled rejection behind.
     held.catch(() => undefined);
-    const open = async () => ((await api('GET', '/api/v1/chat/open?agent=asker')).json.data as { id: string }[])[0];
-    while (!(await open())) await new Promise((r) => setTimeout(r, 50));
+    const open = async () => ((await t.op('GET', '/api/v1/chat/open?agent=asker')).json.data as { id: string }[])[0];
+    while (!(await open())) await sleep(50);
     const askId = (await open())!.id;
     // The ask is far from the newest page: 300 messages came after it.
     const later = seedThread(t, 'asker', 300, 'after');
@@ -206,7 +205,7 @@ describe('Leo Web: a 10 000-message thread', () => {
     // At the live end, live messages go in again.
     const live = await post('asker', 'live again');
     await until(page, inView(live));
-    const answered = await api('POST', `/api/v1/chat/asker/messages/${askId}/answer`, { values: ['yes'] });
+    const answered = await t.op('POST', `/api/v1/chat/asker/messages/${askId}/answer`, { values: ['yes'] });
     assert.equal(answered.status, 200, answered.text);
     assert.equal((await held).status, 200);
   });

@@ -18,15 +18,13 @@ describe('Leo Web: the thread view', () => {
   let browser: Browser;
   let page: Page;
   const shots = new Screenshots();
-  const api = (method: string, path: string, body?: unknown) =>
-    request(t.tcp, method, path, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
   const post = async (agent: string, body: { text?: string; files?: string[] }) => {
     const r = await request(t.tcp, 'POST', `/api/agent/${agent}/chat/post`, { token: t.daemon.agentToken, body });
     assert.equal(r.status, 200, r.text);
     return { id: r.json.data.message_id as string };
   };
   const spawn = async (name: string) => {
-    const r = await api('POST', '/api/v1/agents/spawn', { template: 'cat', name });
+    const r = await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name });
     assert.equal(r.status, 201, r.text);
   };
   const msg = (id: string) => page.locator(`.messages [data-id="${id}"]`);
@@ -56,7 +54,7 @@ describe('Leo Web: the thread view', () => {
           window.__states.push(el.getAttribute('data-id') + ':' + el.getAttribute('data-state'));
       }).observe(document.body, { subtree: true, childList: true, attributes: true });
     })()`);
-    const sent = await api('POST', '/api/v1/chat/den/messages', { text: 'hello den' });
+    const sent = await t.op('POST', '/api/v1/chat/den/messages', { text: 'hello den' });
     assert.equal(sent.status, 201, sent.text);
     const id = sent.json.data.id as string;
     await page.locator(`.messages [data-id="${id}"][data-state="delivered"]`).waitFor();
@@ -167,7 +165,7 @@ describe('Leo Web: the thread view', () => {
       await page.locator('.messages .msg-text', { hasText: 'unread two' }).waitFor();
       for (const p of [page, other.page])
         await p.locator('[data-agent="den"] [data-unread]').waitFor({ state: 'detached', timeout: 3000 });
-      const threads = await api('GET', '/api/v1/chat/threads');
+      const threads = await t.op('GET', '/api/v1/chat/threads');
       assert.equal(threads.json.data.find((th: { agent: string }) => th.agent === 'den').unread, 0);
     } finally {
       await other.context.close();

@@ -9,18 +9,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { nativeBinDir } from '../../src/native/programs.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { writeWeightlessModel } from '../helpers/whisper-model.js';
 import { DESKTOP, launchBrowser, pairedPage, Screenshots, watchPage } from './browser.js';
+import { MessagePage } from '../../src/wire/message.js';
 
 const whisperBuilt = fs.existsSync(path.join(nativeBinDir(), 'whisper-cli'));
 const realModel = process.env.LEO_TEST_WHISPER_MODEL;
 const SPOKEN = 'Ship the release tonight.';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Stored {
   id: string;
@@ -53,10 +53,8 @@ describe(
       await page.emulateMedia({ colorScheme: 'light' });
       await page.setViewportSize(size);
     };
-    const api = (method: string, p: string, body?: unknown) =>
-      request(t.tcp, method, p, { token: t.daemon.operatorToken, ...(body === undefined ? {} : { body }) });
     const stored = async (agent: string): Promise<Stored[]> =>
-      (await api('GET', `/api/v1/chat/${agent}/messages?limit=100`)).json.data.messages;
+      (await t.get(`/api/v1/chat/${agent}/messages?limit=100`, MessagePage)).messages;
     const voiceNotes = async (agent: string) => (await stored(agent)).filter((m) => m.kind === 'voice');
     const mic = () => page.locator('.mic-button');
     const open = async (agent: string) => {
@@ -177,7 +175,7 @@ describe(
         ]),
       ]);
       for (const name of ['den', 'ivy']) {
-        const r = await api('POST', '/api/v1/agents/spawn', { template: 'cat', name });
+        const r = await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name });
         assert.equal(r.status, 201, r.text);
       }
       sse = await SseClient.open(t.tcp, '/api/v1/events', t.daemon.operatorToken);
@@ -279,7 +277,7 @@ describe(
     it('on a touch phone: a finger held on the button sends on lift; slid off, it cancels', async () => {
       const touch = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
       try {
-        const issued = await api('POST', '/api/v1/devices/pairing-codes', { name: 'touch' });
+        const issued = await t.op('POST', '/api/v1/devices/pairing-codes', { name: 'touch' });
         const tp = watchPage(await touch.newPage());
         await tp.goto(issued.json.data.url);
         await tp.locator('[data-connection="live"]').waitFor();

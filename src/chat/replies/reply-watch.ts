@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
+import { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Captured, CaptureResult, EndedTurn, ReplyCaptureInput } from './reply-capture.js';
 import type { TranscriptFormat } from '../../harnesses/transcript-format.js';
 import type { ReplyStore } from './reply-store.js';
@@ -55,7 +56,7 @@ export interface ReplyWatchDeps {
  * two Stops in a row, or a Stop during the catch-up, never post one reply twice.
  */
 export class ReplyWatch {
-  private readonly checks = new Map<string, Promise<void>>();
+  private readonly checks = new KeyedQueue();
   /** Messages being typed when a Stop came, with the turn that Stop ended. */
   private readonly stopsWhileTyping = new Map<string, EndedTurn>();
   private closed = false;
@@ -127,7 +128,7 @@ export class ReplyWatch {
   /** For shutdown: checks not begun are left for the next start's catch-up; the running ones finish. */
   async close(): Promise<void> {
     this.closed = true;
-    while (this.checks.size) await Promise.all([...this.checks.values()]);
+    await this.checks.onIdle();
   }
 
   private notePath(agent: string, payload: Record<string, unknown>): void {
@@ -135,14 +136,9 @@ export class ReplyWatch {
   }
 
   private check(agent: string, ended: EndedTurn): Promise<void> {
-    const next = (this.checks.get(agent) ?? Promise.resolve())
-      .then(() => this.settle(agent, ended))
-      .catch((err) => this.deps.logger.warn({ agent, err: (err as Error).message }, 'reply capture failed'))
-      .finally(() => {
-        if (this.checks.get(agent) === next) this.checks.delete(agent);
-      });
-    this.checks.set(agent, next);
-    return next;
+    return this.checks
+      .run(agent, () => this.settle(agent, ended))
+      .catch((err) => this.deps.logger.warn({ agent, err: (err as Error).message }, 'reply capture failed'));
   }
 
   /** A turn that called leo_chat_post, yet nothing it posted is in the thread: the call failed. */

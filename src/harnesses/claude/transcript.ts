@@ -21,6 +21,7 @@
  *   `file-history-snapshot`, `api-request`, `api-request-shape`, `tools-used`, `atis-latch`, `cost-state`.
  */
 import { z } from 'zod';
+import { jsonlObjects } from '../../core/jsonl.js';
 import { INTERRUPTED, LEO_LINE_TYPE, type TranscriptEntry } from '../transcript-entry.js';
 import { readTailLines } from '../tail-lines.js';
 
@@ -42,15 +43,7 @@ export async function readTranscriptTail(
 export function parseTranscriptLines(lines: readonly string[]): TranscriptEntry[] {
   const out: TranscriptEntry[] = [];
   const turn: TurnState = {};
-  for (const raw of lines) {
-    const line = raw.trim();
-    if (!line.startsWith('{')) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue; // torn write, or a line cut by the read window
-    }
+  for (const value of jsonlObjects(lines)) {
     const head = LineHead.safeParse(value);
     if (!head.success) continue;
     parseLine(head.data, out, turn);

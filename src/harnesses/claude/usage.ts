@@ -8,6 +8,7 @@
 // (titles, summaries) are not in the transcript and are not counted; the transcript holds no cost for an interactive
 // session (a `cost-state` line is written by `claude -p` only), so cost comes from `usage.prices`.
 import { z } from 'zod';
+import { jsonlObject } from '../../core/jsonl.js';
 import type { HarnessTurn, TokenCounts } from '../../wire/usage.js';
 
 const count = z.number().int().nonnegative().catch(0);
@@ -100,12 +101,7 @@ function sumCounts(all: readonly TokenCounts[]): TokenCounts {
 }
 
 function parse(raw: string): z.infer<typeof Line> | null {
-  const text = raw.trim();
-  if (!text.startsWith('{')) return null;
-  try {
-    const r = Line.safeParse(JSON.parse(text));
-    return r.success ? r.data : null;
-  } catch {
-    return null; // a torn write, or a line cut by the read window
-  }
+  const value = jsonlObject(raw);
+  const r = value && Line.safeParse(value);
+  return r?.success ? r.data : null;
 }

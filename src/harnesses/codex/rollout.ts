@@ -18,6 +18,7 @@
  *   `event_msg` `token_count`, `thread_settings_applied` and more: bookkeeping.
  */
 import { z } from 'zod';
+import { jsonlObjects } from '../../core/jsonl.js';
 import { INTERRUPTED, type TranscriptEntry } from '../transcript-entry.js';
 
 /** The `other` detail of a turn's recorded end: the turn's reply is final. */
@@ -79,15 +80,7 @@ export function parseRolloutLines(lines: readonly string[]): TranscriptEntry[] {
   const out: TranscriptEntry[] = [];
   // Codex numbers nothing per turn; the order turn ids first appear in stands for Claude's turn index.
   const turns = new Map<string, number>();
-  for (const raw of lines) {
-    const line = raw.trim();
-    if (!line.startsWith('{')) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
+  for (const value of jsonlObjects(lines)) {
     const head = Line.safeParse(value);
     if (!head.success || !head.data.payload) continue;
     const { type, payload } = head.data;

@@ -8,6 +8,7 @@
 // turn's `model`. OpenAI counts cached input inside input_tokens, so it is taken out here (TurnUsage counts it once, as
 // cache_read_tokens); reasoning is inside output_tokens already. The rollout holds no cost.
 import { z } from 'zod';
+import { jsonlObject } from '../../core/jsonl.js';
 import type { HarnessTurn } from '../../wire/usage.js';
 
 const count = z.number().int().nonnegative().catch(0);
@@ -61,13 +62,9 @@ export function codexTurnUsage(lines: readonly string[], turnId?: string): Harne
 }
 
 function parse(raw: string): z.infer<typeof Line> | null {
-  const text = raw.trim();
   // Most rollout lines are other types: skip them before paying for JSON.parse.
-  if (!text.startsWith('{') || !(text.includes('"token_usage_record"') || text.includes('"turn_context"'))) return null;
-  try {
-    const r = Line.safeParse(JSON.parse(text));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
+  if (!(raw.includes('"token_usage_record"') || raw.includes('"turn_context"'))) return null;
+  const value = jsonlObject(raw);
+  const r = value && Line.safeParse(value);
+  return r?.success ? r.data : null;
 }

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import path from 'node:path';
 import { defineTool, ToolError } from './tool.js';
-import { isInside } from './workspace-path.js';
+import { isInside } from '../../core/path-inside.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { formatSizeCompact } from '../format-size.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
@@ -34,18 +35,5 @@ async function describeEntry(ctx: ToolContext, dir: string, entry: Dirent): Prom
   if (!target) return `${entry.name} (link, not followed)`;
   const st = await fs.stat(target).catch(() => null);
   if (!st) return `${entry.name} (gone)`;
-  return st.isDirectory() ? `${entry.name}/` : `${entry.name} (${formatSize(st.size)})`;
-}
-
-/** `544B`, `1.2KB`, `3.4MB`, as the spec's listing shows sizes. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes}B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${Number(value.toFixed(1))}${units[unit]}`;
+  return st.isDirectory() ? `${entry.name}/` : `${entry.name} (${formatSizeCompact(st.size)})`;
 }

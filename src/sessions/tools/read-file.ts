@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { z } from 'zod';
-import { formatSize } from './list-dir.js';
+import { formatSizeCompact } from '../format-size.js';
 import { defineTool, ToolError } from './tool.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
@@ -27,11 +27,11 @@ export const readFile = defineTool({
     // A FIFO or a device never ends a read, and the blocked read would hold one of libuv's few file-system threads.
     if (!st.isFile()) throw new ToolError(`${p} is not a regular file`);
     if (st.size > MAX_FILE_BYTES) {
-      throw new ToolError(`${p} is too large to read (${formatSize(st.size)}); use bash with head, tail or sed`);
+      throw new ToolError(`${p} is too large to read (${formatSizeCompact(st.size)}); use bash with head, tail or sed`);
     }
     const buf = await fs.readFile(real);
     if (buf.subarray(0, SNIFF_BYTES).includes(0)) {
-      return { content: `${p} is a binary file (${formatSize(st.size)}); not shown`, success: true };
+      return { content: `${p} is a binary file (${formatSizeCompact(st.size)}); not shown`, success: true };
     }
     if (buf.length === 0) return { content: `${p} is empty`, success: true };
     const lines = buf.toString('utf8').split('\n');

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isInside } from '../../core/path-inside.js';
 import { isDeniedFile } from './denied-files.js';
 import { ToolError } from './tool.js';
 import type { ToolContext } from './tool.js';
@@ -32,9 +33,4 @@ export async function resolveInWorkspace(
   if (realDenied.some((denied) => isInside(denied, real))) throw new ToolError(`access denied: ${p}`);
   if (await isDeniedFile(await fs.stat(real), realDenied)) throw new ToolError(`access denied: ${p}`);
   return real;
-}
-
-export function isInside(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ManualClock } from '../../../src/core/clock.js';
@@ -17,7 +18,6 @@ const CONFIG = `
 templates:
   cat: { harness: shell, command: "exec cat" }
 `;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MIN = 60_000;
 
 describe('ask lifecycle through MCP (clock seam)', () => {
@@ -34,8 +34,6 @@ describe('ask lifecycle through MCP (clock seam)', () => {
     clients.push(c);
     return c;
   };
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const call = (c: Client, name: string, args: Record<string, unknown>) =>
     c
       .callTool({ name, arguments: args }, undefined, { timeout: 60_000 })
@@ -43,7 +41,7 @@ describe('ask lifecycle through MCP (clock seam)', () => {
   /** The newest open ask in den's thread, once it exists. */
   const openAsk = async () => {
     for (let i = 0; i < 50; i++) {
-      const page = (await op('GET', '/api/v1/chat/den/messages')).json.data;
+      const page = (await t.op('GET', '/api/v1/chat/den/messages')).json.data;
       const m = [...page.messages]
         .reverse()
         .find((x: { kind: string; state: string }) => x.kind === 'ask' && x.state === 'open');
@@ -64,8 +62,8 @@ describe('ask lifecycle through MCP (clock seam)', () => {
   before(async () => {
     clock = new ManualClock(Date.now());
     t = await startTestDaemon({ config: CONFIG, clock });
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'other' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'other' })).status, 201);
   });
   after(async () => {
     for (const c of clients) await c.close();
@@ -84,14 +82,14 @@ describe('ask lifecycle through MCP (clock seam)', () => {
       ],
     });
     assert.equal('deadline' in ask, false, 'an agent ask has no deadline by default');
-    const bad = await op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { values: ['Maybe'] });
+    const bad = await t.op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { values: ['Maybe'] });
     assert.equal(bad.status, 400);
-    const answered = await op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { values: ['Yes'], text: '' });
+    const answered = await t.op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { values: ['Yes'], text: '' });
     assert.equal(answered.status, 200, answered.text);
     assert.equal(answered.json.data.state, 'answered');
     const r = await pending;
     assert.deepEqual(r.structuredContent, { message_id: ask.id, values: ['Yes'], labels: ['Yes'], text: '' });
-    assert.equal((await op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { values: ['No'] })).status, 409);
+    assert.equal((await t.op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { values: ['No'] })).status, 409);
   });
 
   it('a timeout_s deadline expires the ask (closed_reason timeout) and the call returns timed_out', async () => {
@@ -112,7 +110,7 @@ describe('ask lifecycle through MCP (clock seam)', () => {
       timed_out: true,
       closed_reason: 'timeout',
     });
-    const page = (await op('GET', '/api/v1/chat/den/messages')).json.data;
+    const page = (await t.op('GET', '/api/v1/chat/den/messages')).json.data;
     const m = page.messages.find((x: { id: string }) => x.id === ask.id);
     assert.deepEqual([m.state, m.closed_reason], ['expired', 'timeout']);
   });
@@ -128,7 +126,7 @@ describe('ask lifecycle through MCP (clock seam)', () => {
     assert.deepEqual((await first).structuredContent, { message_id: ask.id, pending: true });
     const resumed = call(c, 'leo_chat_ask', { message_id: ask.id });
     await sleep(100);
-    await op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { values: ['sqlite'] });
+    await t.op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { values: ['sqlite'] });
     assert.deepEqual((await resumed).structuredContent, {
       message_id: ask.id,
       values: ['sqlite'],
@@ -140,7 +138,7 @@ describe('ask lifecycle through MCP (clock seam)', () => {
     const ask2 = await openAsk();
     clock.advance(30 * MIN);
     await late;
-    await op('POST', `/api/v1/chat/den/messages/${ask2.id}/answer`, { values: ['Yes'] });
+    await t.op('POST', `/api/v1/chat/den/messages/${ask2.id}/answer`, { values: ['Yes'] });
     let text = '';
     for (let i = 0; i < 50 && !text.includes('Answer:'); i++) {
       await sleep(100);
@@ -176,7 +174,7 @@ describe('ask lifecycle through MCP (clock seam)', () => {
     await c.close();
     await dropped;
     await sleep(100);
-    const a1 = await op('POST', `/api/v1/chat/den/messages/${viaMcp.id}/answer`, { values: ['No'] });
+    const a1 = await t.op('POST', `/api/v1/chat/den/messages/${viaMcp.id}/answer`, { values: ['No'] });
     assert.equal(a1.status, 200, a1.text);
     assert.match(
       await delivered(viaMcp.id),
@@ -199,7 +197,7 @@ describe('ask lifecycle through MCP (clock seam)', () => {
     giveUp.abort('interrupted');
     assert.ok((await cancelled) instanceof Error);
     await sleep(200);
-    const a3 = await op('POST', `/api/v1/chat/den/messages/${viaCancel.id}/answer`, { text: 'after all' });
+    const a3 = await t.op('POST', `/api/v1/chat/den/messages/${viaCancel.id}/answer`, { text: 'after all' });
     assert.equal(a3.status, 200, a3.text);
     assert.match(await delivered(viaCancel.id), new RegExp(`In reply to your leo_chat_ask ${viaCancel.id}`));
 
@@ -217,7 +215,7 @@ describe('ask lifecycle through MCP (clock seam)', () => {
     assert.equal(viaApi.text, 'Abandoned over HTTP?');
     req.destroy();
     await sleep(100);
-    const a2 = await op('POST', `/api/v1/chat/den/messages/${viaApi.id}/answer`, { text: 'later' });
+    const a2 = await t.op('POST', `/api/v1/chat/den/messages/${viaApi.id}/answer`, { text: 'later' });
     assert.equal(a2.status, 200, a2.text);
     assert.match(
       await delivered(viaApi.id),
@@ -227,7 +225,7 @@ describe('ask lifecycle through MCP (clock seam)', () => {
     await until(
       'the three late answers delivered, once each',
       async () => {
-        const replies = (await op('GET', '/api/v1/chat/den/messages?limit=200')).json.data.messages.filter(
+        const replies = (await t.op('GET', '/api/v1/chat/den/messages?limit=200')).json.data.messages.filter(
           (m: { reply_to?: string }) => ids.includes(m.reply_to ?? ''),
         );
         return (
@@ -262,7 +260,7 @@ describe('ask lifecycle through MCP (clock seam)', () => {
     assert.match(JSON.stringify(bad.content), /max/);
     const blocked = call(c, 'leo_chat_ask', { question: 'Before you go?' });
     await openAsk();
-    await op('POST', '/api/v1/agents/den/stop');
+    await t.op('POST', '/api/v1/agents/den/stop');
     assert.equal((await blocked).structuredContent.closed_reason, 'agent_gone');
   });
 });
@@ -275,10 +273,7 @@ describe('open asks across a daemon restart', () => {
     try {
       const op = (target: { port?: number; socketPath?: string }, method: string, p: string, body?: unknown) =>
         request(target, method, p, { body });
-      await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-        token: t.daemon.operatorToken,
-        body: { template: 'cat', name: 'den' },
-      });
+      await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
       const c = new Client({ name: 'test', version: '1' });
       await c.connect(
         new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${t.daemon.port}/api/agent/den/mcp`), {

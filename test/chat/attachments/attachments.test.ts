@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sanitizeFilename } from '../../../src/chat/attachments/attachments.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { request } from '../../helpers/http.js';
@@ -13,7 +14,6 @@ chat:
 templates:
   cat: { harness: shell, command: "exec cat" }
 `;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('attachment names', () => {
   it('keep the last segment only, drop control characters and leading dots', () => {
@@ -45,10 +45,7 @@ describe('uploads and downloads', () => {
 
   before(async () => {
     t = await startTestDaemon({ config: CONFIG });
-    await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-      token: t.daemon.operatorToken,
-      body: { template: 'cat', name: 'den' },
-    });
+    await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
   });
   after(() => t.stop());
 
@@ -59,10 +56,7 @@ describe('uploads and downloads', () => {
       [up.json.data.filename, up.json.data.bytes, up.json.data.mime, up.json.data.available],
       ['notes.txt', 10, 'application/octet-stream', true],
     );
-    const sent = await request(t.tcp, 'POST', '/api/v1/chat/den/messages', {
-      token: t.daemon.operatorToken,
-      body: { text: 'read this', attachments: [up.json.data.id] },
-    });
+    const sent = await t.op('POST', '/api/v1/chat/den/messages', { text: 'read this', attachments: [up.json.data.id] });
     assert.equal(sent.status, 201, sent.text);
     assert.deepEqual(
       sent.json.data.attachments.map((a: { id: string }) => a.id),
@@ -80,22 +74,14 @@ describe('uploads and downloads', () => {
       ).stdout;
     }
     assert.ok(pane.replace(/\s/g, '').includes(`Attachments:${expected}`), pane);
-    const again = await request(t.tcp, 'POST', '/api/v1/chat/den/messages', {
-      token: t.daemon.operatorToken,
-      body: { text: 'twice', attachments: [up.json.data.id] },
-    });
+    const again = await t.op('POST', '/api/v1/chat/den/messages', { text: 'twice', attachments: [up.json.data.id] });
     assert.equal(again.status, 400, 'an attachment is sent once');
 
-    const down = await request(t.tcp, 'GET', `/api/v1/chat/den/attachments/${up.json.data.id}`, {
-      token: t.daemon.operatorToken,
-    });
+    const down = await t.op('GET', `/api/v1/chat/den/attachments/${up.json.data.id}`);
     assert.equal(down.status, 200);
     assert.equal(down.text, 'hello file');
     assert.match(String(down.headers['content-disposition']), /notes\.txt/);
-    assert.equal(
-      (await request(t.tcp, 'GET', `/api/v1/chat/den/attachments/01NOPE`, { token: t.daemon.operatorToken })).status,
-      404,
-    );
+    assert.equal((await t.op('GET', `/api/v1/chat/den/attachments/01NOPE`)).status, 404);
   });
 
   it('bad uploads are refused with a clear error and leave no file', async () => {
@@ -108,10 +94,7 @@ describe('uploads and downloads', () => {
     const noName = await upload('agent=den', 'x');
     assert.equal(noName.status, 400);
     assert.match(noName.json.error, /query\.filename/);
-    const json = await request(t.tcp, 'POST', '/api/v1/chat/uploads?filename=a.json&agent=den', {
-      token: t.daemon.operatorToken,
-      body: { a: 1 },
-    });
+    const json = await t.op('POST', '/api/v1/chat/uploads?filename=a.json&agent=den', { a: 1 });
     assert.equal(json.status, 201, 'a JSON file is just a file');
     fs.rmSync(path.join(root(), 'den', json.json.data.id), { recursive: true });
     assert.equal(files().length, before, 'nothing was left on disk');
@@ -139,10 +122,7 @@ describe('attachment pruning', () => {
       clock,
     });
     try {
-      await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-        token: t.daemon.operatorToken,
-        body: { template: 'cat', name: 'den' },
-      });
+      await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
       const up = await request(t.tcp, 'POST', '/api/v1/chat/uploads?filename=old.txt&agent=den', {
         token: t.daemon.operatorToken,
         rawBody: 'old',
@@ -151,9 +131,9 @@ describe('attachment pruning', () => {
       assert.equal(up.status, 201, up.text);
       const file = path.join(t.home, 'state', 'chat', 'attachments', 'den', up.json.data.id, 'old.txt');
       assert.ok(fs.existsSync(file));
-      const sent = await request(t.tcp, 'POST', '/api/v1/chat/den/messages', {
-        token: t.daemon.operatorToken,
-        body: { text: 'keep this', attachments: [up.json.data.id] },
+      const sent = await t.op('POST', '/api/v1/chat/den/messages', {
+        text: 'keep this',
+        attachments: [up.json.data.id],
       });
       assert.equal(sent.status, 201, sent.text);
       clock.advance(89 * 24 * 3600_000);
@@ -163,9 +143,7 @@ describe('attachment pruning', () => {
       await t.daemon.pruneAttachments();
       assert.equal(fs.existsSync(file), false);
       assert.equal(fs.existsSync(path.dirname(file)), false);
-      const down = await request(t.tcp, 'GET', `/api/v1/chat/den/attachments/${up.json.data.id}`, {
-        token: t.daemon.operatorToken,
-      });
+      const down = await t.op('GET', `/api/v1/chat/den/attachments/${up.json.data.id}`);
       assert.equal(down.status, 410);
       const row = t.daemon.db.prepare('SELECT available FROM attachments WHERE id = ?').get(up.json.data.id) as {
         available: number;

@@ -4,9 +4,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { paneText, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { request } from '../../helpers/http.js';
 import { SseClient } from '../../helpers/sse-client.js';
+import { MessagePage } from '../../../src/wire/message.js';
 
 const CONFIG = `
 environments:
@@ -15,13 +17,10 @@ templates:
   cat: { harness: shell, command: "exec cat" }
   needy: { harness: shell, command: "exec cat", environments: [acct] }
 `;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('resending a failed message with its attachments', () => {
   let t: TestDaemon;
   let sse: SseClient;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const upload = async (agent: string, name: string, body: string) => {
     const r = await request(t.tcp, 'POST', `/api/v1/chat/uploads?filename=${name}&agent=${agent}`, {
       token: t.daemon.operatorToken,
@@ -33,7 +32,7 @@ describe('resending a failed message with its attachments', () => {
   };
   const settled = async (agent: string, id: string) => {
     for (let i = 0; i < 100; i++) {
-      const m = (await op('GET', `/api/v1/chat/${agent}/messages?limit=50`)).json.data.messages.find(
+      const m = (await t.op('GET', `/api/v1/chat/${agent}/messages?limit=50`)).json.data.messages.find(
         (x: { id: string }) => x.id === id,
       );
       if (m && m.state !== 'pending') return m;
@@ -60,8 +59,8 @@ describe('resending a failed message with its attachments', () => {
       ['needy', 'nee'],
       ['cat', 'den'],
     ])
-      assert.equal((await op('POST', '/api/v1/agents/spawn', { template, name })).status, 201);
-    await op('POST', '/api/v1/agents/nee/stop');
+      assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template, name })).status, 201);
+    await t.op('POST', '/api/v1/agents/nee/stop');
   });
   after(async () => {
     sse.close();
@@ -71,19 +70,19 @@ describe('resending a failed message with its attachments', () => {
   it('a failed message carries why; its files go with a resend in the same thread, and only there', async () => {
     await setAcct(false);
     const file = await upload('nee', 'report.txt', 'the report');
-    const first = await op('POST', '/api/v1/chat/nee/messages', { text: 'read it', attachments: [file] });
+    const first = await t.op('POST', '/api/v1/chat/nee/messages', { text: 'read it', attachments: [file] });
     assert.equal(first.status, 201, first.text);
     const failed = await settled('nee', first.json.data.id);
     assert.equal(failed.state, 'failed');
     assert.match(failed.failure, /environment "acct"/, 'the Message says why it failed');
 
     // Not from another thread, even though the message failed.
-    const elsewhere = await op('POST', '/api/v1/chat/den/messages', { text: 'read it', attachments: [file] });
+    const elsewhere = await t.op('POST', '/api/v1/chat/den/messages', { text: 'read it', attachments: [file] });
     assert.equal(elsewhere.status, 400, elsewhere.text);
 
     await setAcct(true);
     const mark = sse.events.length;
-    const again = await op('POST', '/api/v1/chat/nee/messages', { text: 'read it', attachments: [file] });
+    const again = await t.op('POST', '/api/v1/chat/nee/messages', { text: 'read it', attachments: [file] });
     assert.equal(again.status, 201, again.text);
     assert.deepEqual(
       again.json.data.attachments.map((a: { id: string }) => a.id),
@@ -96,9 +95,9 @@ describe('resending a failed message with its attachments', () => {
     assert.match(paneText(t.home, 'nee', 100), /report\.txt/, 'the file reached the agent');
 
     // The file moved: the failed message no longer lists it, and every reader was told.
-    const before = (await op('GET', '/api/v1/chat/nee/messages?limit=50')).json.data.messages.find(
+    const before = (await t.get('/api/v1/chat/nee/messages?limit=50', MessagePage)).messages.find(
       (m: { id: string }) => m.id === first.json.data.id,
-    );
+    )!;
     assert.deepEqual(before.attachments, []);
     await sse.waitUntil(() =>
       sse.events
@@ -110,7 +109,7 @@ describe('resending a failed message with its attachments', () => {
     );
 
     // Now in a delivered message: a third send is refused, as any sent file is.
-    const third = await op('POST', '/api/v1/chat/nee/messages', { text: 'once more', attachments: [file] });
+    const third = await t.op('POST', '/api/v1/chat/nee/messages', { text: 'once more', attachments: [file] });
     assert.equal(third.status, 400, third.text);
   });
 });

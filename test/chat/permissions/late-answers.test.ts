@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { OPENCODE_DECISIONS } from '../../../src/harnesses/opencode/opencode-plugin/protocol.js';
 import { AskError } from '../../../src/chat/asks/asks.js';
 import { DialogWatch } from '../../../src/chat/permissions/dialog-watch.js';
@@ -41,7 +42,7 @@ class StandInTerminal implements AgentTerminal {
   }
   async press(_agent: string, keys: readonly string[]) {
     this.pressed.push([...keys]);
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     this.dialog = false;
   }
 }
@@ -147,10 +148,10 @@ describe('a Codex approval races its terminal dialog (issue 27, left open)', () 
     const { terminal, prompts, ask, only, conflict } = setup(t, CODEX);
     terminal.dialog = false; // not drawn yet: the watch waits for it rather than calling it gone
     await ask();
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     assert.equal(only().state, 'open');
     terminal.dialog = true;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     terminal.dialog = false;
     await until('the card to close', () => only().state === 'answered', 2_000, 10);
     assert.deepEqual(only().answer, { values: ['terminal'], text: '' });
@@ -169,7 +170,7 @@ describe('an opencode prompt past chat’s deadline (issue 27 item 3)', () => {
     let outcome: unknown = null;
     const held = opencodeAsk(prompts).then((o) => (outcome = o));
     clock.advance(PERMISSION_MS);
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     assert.deepEqual([only().state, only().permission?.terminal_waiting], ['expired', true]);
     assert.equal(outcome, null, 'the hook is still held');
     const answered = await prompts.answer('den', only().id, { values: ['allow'] });
@@ -183,7 +184,7 @@ describe('an opencode prompt past chat’s deadline (issue 27 item 3)', () => {
     const gone = new AbortController();
     const held = opencodeAsk(prompts, gone.signal);
     clock.advance(PERMISSION_MS);
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     gone.abort();
     assert.deepEqual(await held, {});
     assert.deepEqual([only().state, only().permission?.terminal_waiting], ['expired', undefined]);

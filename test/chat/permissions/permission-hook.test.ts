@@ -48,8 +48,6 @@ interface Hook {
 describe('the PermissionRequest hook in Leo Chat', () => {
   let t: TestDaemon;
   let clock: ManualClock;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const hook = (payload: unknown): Hook => {
     const child = spawn(process.execPath, [LEO_BIN, 'hook', 'permission-request'], {
       env: { ...process.env, LEO_AGENT: 'den', LEO_SOCKET: t.daemon.paths.socketFile },
@@ -69,7 +67,7 @@ describe('the PermissionRequest hook in Leo Chat', () => {
     until(
       `an open ${kind} message`,
       async () => {
-        const page = (await op('GET', '/api/v1/chat/den/messages?limit=200')).json.data;
+        const page = (await t.op('GET', '/api/v1/chat/den/messages?limit=200')).json.data;
         return [...page.messages].reverse().find((m: any) => m.kind === kind && m.state === 'open');
       },
       // A `leo hook` process starting on a loaded machine takes seconds before it reaches the daemon.
@@ -77,12 +75,12 @@ describe('the PermissionRequest hook in Leo Chat', () => {
       30,
     );
   const message = async (id: string) =>
-    (await op('GET', '/api/v1/chat/den/messages?limit=200')).json.data.messages.find((m: any) => m.id === id);
+    (await t.op('GET', '/api/v1/chat/den/messages?limit=200')).json.data.messages.find((m: any) => m.id === id);
 
   before(async () => {
     clock = new ManualClock(Date.now());
     t = await startTestDaemon({ config: CONFIG, clock });
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
   });
   after(() => t.stop());
 
@@ -101,8 +99,8 @@ describe('the PermissionRequest hook in Leo Chat', () => {
     assert.ok(Math.abs(Date.parse(deadline) - (clock.now() + 120_000)) < 1000, 'chat.permission_timeout from now');
     assert.equal(m.direction, 'out');
     assert.equal(m.deadline, undefined, "the message's own deadline stays an ask's (spec)");
-    assert.equal((await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['perhaps'] })).status, 400);
-    const r = await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['allow'] });
+    assert.equal((await t.op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['perhaps'] })).status, 400);
+    const r = await t.op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['allow'] });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual([r.json.data.state, r.json.data.answer], ['answered', { values: ['allow'], text: '' }]);
     const out = await h.done;
@@ -110,8 +108,8 @@ describe('the PermissionRequest hook in Leo Chat', () => {
     assert.deepEqual(JSON.parse(out.stdout), {
       hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
     });
-    assert.equal((await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['deny'] })).status, 409);
-    assert.equal((await op('POST', `/api/v1/chat/den/messages/${m.id}/dismiss`)).status, 400, 'not a card');
+    assert.equal((await t.op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['deny'] })).status, 409);
+    assert.equal((await t.op('POST', `/api/v1/chat/den/messages/${m.id}/dismiss`)).status, 400, 'not a card');
   });
 
   it('keeps the whole command Allow answers for, uncut, with invisible characters drawn in the summary (issue 28)', async () => {
@@ -121,9 +119,9 @@ describe('the PermissionRequest hook in Leo Chat', () => {
     assert.equal(m.permission.full_input, command, 'stored whole, every zero-width space included');
     assert.ok(m.permission.summary.startsWith('ls -la⟨U+200B⟩⟨U+200B⟩'), m.permission.summary);
     assert.ok(m.permission.summary.endsWith('…'));
-    const inbox = (await op('GET', '/api/v1/chat/open')).json.data;
+    const inbox = (await t.op('GET', '/api/v1/chat/open')).json.data;
     assert.equal(inbox.find((x: any) => x.id === m.id)?.permission.full_input, command, 'the inbox has it too');
-    assert.equal((await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['deny'] })).status, 200);
+    assert.equal((await t.op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['deny'] })).status, 200);
     assert.equal((await h.done).status, 0);
   });
 
@@ -133,11 +131,11 @@ describe('the PermissionRequest hook in Leo Chat', () => {
     const m = await posted('permission');
     assert.equal([...m.permission.full_input].length, 65_536);
     assert.ok(m.permission.input_cut > 34_000, `${m.permission.input_cut} characters left out`);
-    const allow = await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['allow'] });
+    const allow = await t.op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['allow'] });
     assert.equal(allow.status, 400);
     assert.match(allow.json.error, /too long to approve from chat/);
     assert.equal((await message(m.id)).state, 'open', 'still waiting for an answer');
-    assert.equal((await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['deny'] })).status, 200);
+    assert.equal((await t.op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['deny'] })).status, 200);
     assert.equal(JSON.parse((await h.done).stdout).hookSpecificOutput.decision.behavior, 'deny');
   });
 
@@ -145,7 +143,7 @@ describe('the PermissionRequest hook in Leo Chat', () => {
     const h = hook({ tool_name: 'Write', tool_input: { file_path: '/etc/passwd', content: 'x' } });
     const m = await posted('permission');
     assert.equal(m.text, 'Write: /etc/passwd');
-    await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['deny'], text: 'not that file' });
+    await t.op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['deny'], text: 'not that file' });
     const decision = JSON.parse((await h.done).stdout).hookSpecificOutput.decision;
     assert.deepEqual(decision, { behavior: 'deny', message: 'Denied from Leo Chat: not that file' });
   });
@@ -177,7 +175,7 @@ describe('the PermissionRequest hook in Leo Chat', () => {
       5000,
     );
     assert.deepEqual(settled.answer, { values: ['terminal'], text: '' });
-    assert.equal((await op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['allow'] })).status, 409);
+    assert.equal((await t.op('POST', `/api/v1/chat/den/messages/${m.id}/answer`, { values: ['allow'] })).status, 409);
   });
 
   it('answered in the terminal with the hook left running (Claude 2.1.328): the next Stop or UserPromptSubmit hook records "terminal"', async () => {
@@ -231,7 +229,7 @@ describe('the PermissionRequest hook in Leo Chat', () => {
       ],
     });
     assert.ok(card.deadline, 'a card has the question_timeout deadline');
-    const answer = (body: unknown) => op('POST', `/api/v1/chat/den/messages/${card.id}/answer`, body);
+    const answer = (body: unknown) => t.op('POST', `/api/v1/chat/den/messages/${card.id}/answer`, body);
     assert.match((await answer({ answers: { q1: { values: ['L'] } } })).json.error, /answers\.q2: is required/);
     assert.equal((await answer({ values: ['L'], answers: {} })).status, 400);
     const ok = await answer({
@@ -257,11 +255,11 @@ describe('the PermissionRequest hook in Leo Chat', () => {
   it('a card can be dismissed (prints nothing) or time out; an AskUserQuestion that does not fit is a plain prompt', async () => {
     const h1 = hook({ tool_name: 'AskUserQuestion', tool_input: { questions: QUESTIONS } });
     const card = await posted('ask');
-    const dismissed = await op('POST', `/api/v1/chat/den/messages/${card.id}/dismiss`);
+    const dismissed = await t.op('POST', `/api/v1/chat/den/messages/${card.id}/dismiss`);
     assert.equal(dismissed.status, 200, dismissed.text);
     assert.deepEqual([dismissed.json.data.state, dismissed.json.data.closed_reason], ['expired', 'dismissed']);
     assert.deepEqual((await h1.done).stdout, '');
-    assert.equal((await op('POST', `/api/v1/chat/den/messages/${card.id}/dismiss`)).status, 409);
+    assert.equal((await t.op('POST', `/api/v1/chat/den/messages/${card.id}/dismiss`)).status, 409);
 
     const h2 = hook({ tool_name: 'AskUserQuestion', tool_input: { questions: QUESTIONS } });
     const late = await posted('ask');
@@ -279,7 +277,7 @@ describe('the PermissionRequest hook in Leo Chat', () => {
   });
 
   it('dismiss is a 400 for any message that is not a questions card (text, ordinary ask), a 404 for an unknown id', async () => {
-    const text = await op('POST', '/api/v1/chat/den/messages', { text: 'hello' });
+    const text = await t.op('POST', '/api/v1/chat/den/messages', { text: 'hello' });
     assert.equal(text.status, 201, text.text);
     const asking = request(t.tcp, 'POST', '/api/agent/den/chat/ask', {
       token: t.daemon.agentToken,
@@ -288,13 +286,13 @@ describe('the PermissionRequest hook in Leo Chat', () => {
     const ask = await posted('ask');
     assert.equal(ask.input.type, 'buttons');
     for (const id of [text.json.data.id, ask.id]) {
-      const r = await op('POST', `/api/v1/chat/den/messages/${id}/dismiss`);
+      const r = await t.op('POST', `/api/v1/chat/den/messages/${id}/dismiss`);
       assert.equal(r.status, 400, r.text);
       assert.match(r.json.error, /not a questions card/);
     }
     assert.equal((await message(ask.id)).state, 'open', 'a refused dismiss leaves the ask alone');
-    assert.equal((await op('POST', '/api/v1/chat/den/messages/01NOSUCHMESSAGE/dismiss')).status, 404);
-    assert.equal((await op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { values: ['y'] })).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/chat/den/messages/01NOSUCHMESSAGE/dismiss')).status, 404);
+    assert.equal((await t.op('POST', `/api/v1/chat/den/messages/${ask.id}/answer`, { values: ['y'] })).status, 200);
     assert.equal((await asking).status, 200);
   });
 

@@ -4,37 +4,37 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message } from '../../../src/wire/message.js';
 import type { BusEvent } from '../../../src/events/event.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { request } from '../../helpers/http.js';
 import { claudeStopFailure, freshTranscriptLines, writeTranscript } from '../../helpers/transcripts.js';
 import { until } from '../../helpers/wait.js';
+import { MessagePage } from '../../../src/wire/message.js';
+import { StateSnapshot } from '../../../src/wire/fleet.js';
 
 const CONFIG = `
 templates:
   cat: { harness: shell, command: "exec cat" }
 `;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('a failed turn: one note, the fleet’s error state, cleared by the next turn', () => {
   let t: TestDaemon;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const hook = (event: string, payload: Record<string, unknown>) =>
     request(t.socket, 'POST', `/hooks/${event}`, { body: { agent: 'den', payload } });
-  const messages = async () => (await op('GET', '/api/v1/chat/den/messages')).json.data.messages as Message[];
+  const messages = async () => (await t.get('/api/v1/chat/den/messages', MessagePage)).messages as Message[];
   const fleetError = async () =>
-    (await op('GET', '/api/v1/state')).json.data.agents.find((a: { name: string }) => a.name === 'den').turn_error;
+    (await t.get('/api/v1/state', StateSnapshot)).agents.find((a: { name: string }) => a.name === 'den')!.turn_error;
   const send = async (text: string) => {
-    const id = (await op('POST', '/api/v1/chat/den/messages', { text })).json.data.id as string;
+    const id = (await t.op('POST', '/api/v1/chat/den/messages', { text })).json.data.id as string;
     await until('delivered', async () => (await messages()).find((m) => m.id === id)?.state === 'delivered', 5000, 50);
     return id;
   };
 
   before(async () => {
     t = await startTestDaemon({ config: CONFIG });
-    await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
+    await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
   });
   after(() => t.stop());
 

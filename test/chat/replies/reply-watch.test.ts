@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message } from '../../../src/wire/message.js';
 import type { BusEvent } from '../../../src/events/event.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
@@ -13,7 +14,6 @@ const CONFIG = `
 templates:
   cat: { harness: shell, command: "exec cat" }
 `;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * A recorded transcript with its prompt swapped for the one Leo delivered and its timestamps moved to now, as if the
@@ -28,8 +28,6 @@ function transcriptFor(fixture: string, from: string, to: string, dir: string): 
 
 describe('Stop hook → reply captured from the transcript (worker pool) → posted in the thread', () => {
   let t: TestDaemon;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const stop = (transcript: string, promptId?: string) =>
     request(t.socket, 'POST', '/hooks/stop', {
       body: {
@@ -38,9 +36,9 @@ describe('Stop hook → reply captured from the transcript (worker pool) → pos
       },
     });
   const send = async (text: string) => {
-    const r = await op('POST', '/api/v1/chat/den/messages', { text });
+    const r = await t.op('POST', '/api/v1/chat/den/messages', { text });
     for (let i = 0; i < 50; i++) {
-      const m = (await op('GET', '/api/v1/chat/den/messages')).json.data.messages.find(
+      const m = (await t.op('GET', '/api/v1/chat/den/messages')).json.data.messages.find(
         (x: { id: string }) => x.id === r.json.data.id,
       );
       if (m.state === 'delivered') return m.id as string;
@@ -48,17 +46,17 @@ describe('Stop hook → reply captured from the transcript (worker pool) → pos
     }
     throw new Error('not delivered');
   };
-  const messages = async () => (await op('GET', '/api/v1/chat/den/messages')).json.data.messages as Message[];
+  const messages = async () => (await t.op('GET', '/api/v1/chat/den/messages')).json.data.messages as Message[];
   const lastOut = async () => {
     await sleep(400);
-    return (await op('GET', '/api/v1/chat/den/messages')).json.data.messages
+    return (await t.op('GET', '/api/v1/chat/den/messages')).json.data.messages
       .filter((m: { direction: string; kind: string }) => m.direction === 'out' && m.kind !== 'system')
       .at(-1);
   };
 
   before(async () => {
     t = await startTestDaemon({ config: CONFIG });
-    await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
+    await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
   });
   after(() => t.stop());
 
@@ -123,7 +121,7 @@ describe('Stop hook → reply captured from the transcript (worker pool) → pos
       const lines = freshTranscriptLines('plain', { swap: ['[Leo Chat] What is 2+2?', `[Leo Chat] ${text}`] });
       const transcript = writeTranscript(path.join(t.home, 'quick.jsonl'), lines);
       const promptId = promptIdOf(lines, text);
-      const id = (await op('POST', '/api/v1/chat/den/messages', { text })).json.data.id as string;
+      const id = (await t.op('POST', '/api/v1/chat/den/messages', { text })).json.data.id as string;
       // cat shows the paste at once; Leo takes it as delivered only after Enter and a look at the pane.
       await until('the paste in the pane', () => paneText(t.home, 'den').includes(`[Leo Chat] ${text}`), 5000, 10);
       assert.equal((await stop(transcript, promptId)).status, 200);

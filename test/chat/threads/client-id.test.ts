@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { paneText, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
-import { request } from '../../helpers/http.js';
 import { until } from '../../helpers/wait.js';
+import { MessagePage } from '../../../src/wire/message.js';
 
 const CONFIG = `
 templates:
@@ -11,10 +12,8 @@ templates:
 
 describe('sending with a client_id: a repeat stores and delivers once', () => {
   let t: TestDaemon;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
   const thread = async () =>
-    (await op('GET', '/api/v1/chat/den/messages?limit=100')).json.data.messages as {
+    (await t.get('/api/v1/chat/den/messages?limit=100', MessagePage)).messages as {
       id: string;
       text: string;
       direction: string;
@@ -28,16 +27,16 @@ describe('sending with a client_id: a repeat stores and delivers once', () => {
 
   before(async () => {
     t = await startTestDaemon({ config: CONFIG });
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
   });
   after(() => t.stop());
 
   it('answers a repeat with the stored message: one message in the thread, typed once', async () => {
     const body = { text: 'once only please', client_id: 'outbox-1f9a' };
-    const first = await op('POST', '/api/v1/chat/den/messages', body);
+    const first = await t.op('POST', '/api/v1/chat/den/messages', body);
     assert.equal(first.status, 201, first.text);
     assert.equal(first.json.data.client_id, 'outbox-1f9a');
-    const again = await op('POST', '/api/v1/chat/den/messages', body);
+    const again = await t.op('POST', '/api/v1/chat/den/messages', body);
     assert.equal(again.status, 200, again.text);
     assert.equal(again.json.data.id, first.json.data.id);
     await until(
@@ -45,9 +44,9 @@ describe('sending with a client_id: a repeat stores and delivers once', () => {
       async () => (await thread()).find((m) => m.id === first.json.data.id)?.state === 'delivered',
       15_000,
     );
-    const third = await op('POST', '/api/v1/chat/den/messages', body);
+    const third = await t.op('POST', '/api/v1/chat/den/messages', body);
     assert.equal(third.json.data.state, 'delivered', 'a later repeat sees how the first one went');
-    await new Promise((r) => setTimeout(r, 1000));
+    await sleep(1000);
     assert.equal((await thread()).filter((m) => m.text === 'once only please').length, 1);
     // cat echoes what it reads: the line typed once shows twice (the terminal's echo and cat's copy).
     assert.equal(typed('once only please'), 2);
@@ -55,25 +54,25 @@ describe('sending with a client_id: a repeat stores and delivers once', () => {
 
   it('stores one message when the same send races itself', async () => {
     const body = { text: 'raced send', client_id: 'outbox-race' };
-    const answers = await Promise.all([1, 2, 3].map(() => op('POST', '/api/v1/chat/den/messages', body)));
+    const answers = await Promise.all([1, 2, 3].map(() => t.op('POST', '/api/v1/chat/den/messages', body)));
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 200, 201]);
     assert.equal(new Set(answers.map((a) => a.json.data.id)).size, 1);
     assert.equal((await thread()).filter((m) => m.text === 'raced send').length, 1);
   });
 
   it('refuses a different message under an id already used (409 client_id_reused), storing nothing', async () => {
-    await op('POST', '/api/v1/chat/den/messages', { text: 'first use', client_id: 'outbox-reuse' });
-    const r = await op('POST', '/api/v1/chat/den/messages', { text: 'something else', client_id: 'outbox-reuse' });
+    await t.op('POST', '/api/v1/chat/den/messages', { text: 'first use', client_id: 'outbox-reuse' });
+    const r = await t.op('POST', '/api/v1/chat/den/messages', { text: 'something else', client_id: 'outbox-reuse' });
     assert.equal(r.status, 409, r.text);
     assert.equal(r.json.code, 'client_id_reused');
     assert.equal((await thread()).filter((m) => m.text === 'something else').length, 0);
   });
 
   it('keeps ids per thread and checks their shape', async () => {
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'other' })).status, 201);
-    const r = await op('POST', '/api/v1/chat/other/messages', { text: 'first use', client_id: 'outbox-reuse' });
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'other' })).status, 201);
+    const r = await t.op('POST', '/api/v1/chat/other/messages', { text: 'first use', client_id: 'outbox-reuse' });
     assert.equal(r.status, 201, 'another thread may use the same id');
-    const bad = await op('POST', '/api/v1/chat/den/messages', { text: 'x', client_id: 'has space' });
+    const bad = await t.op('POST', '/api/v1/chat/den/messages', { text: 'x', client_id: 'has space' });
     assert.equal(bad.status, 400);
   });
 });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { paneText, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
-import { request } from '../../helpers/http.js';
 import { until } from '../../helpers/wait.js';
+import { MessagePage } from '../../../src/wire/message.js';
 
 const CONFIG = `
 templates:
@@ -11,27 +11,25 @@ templates:
 
 describe('messages to a stopped agent', () => {
   let t: TestDaemon;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(t.tcp, method, p, { token: t.daemon.operatorToken, body });
 
   before(async () => {
     t = await startTestDaemon({ config: CONFIG });
-    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
-    assert.equal((await op('POST', '/api/v1/agents/den/stop')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/den/stop')).status, 200);
   });
   after(() => t.stop());
 
   it('start it once and are typed in the order they were sent', async () => {
     const sent: string[] = [];
     for (let i = 1; i <= 8; i++) {
-      const r = await op('POST', '/api/v1/chat/den/messages', { text: `in order ${i}` });
+      const r = await t.op('POST', '/api/v1/chat/den/messages', { text: `in order ${i}` });
       assert.equal(r.status, 201, r.text);
       sent.push(r.json.data.id);
     }
     const thread = await until(
       'all delivered',
       async () => {
-        const ms = (await op('GET', '/api/v1/chat/den/messages?limit=100')).json.data.messages as {
+        const ms = (await t.get('/api/v1/chat/den/messages?limit=100', MessagePage)).messages as {
           id: string;
           kind: string;
           text: string;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { paneReady } from './harness-agent.js';
+import { paneReady } from '../helpers/harness-agent.js';
 
 /** test/fixtures/panes, found from dist/test/helpers/ or test/helpers/ alike. */
 function fixture(name: string): string {

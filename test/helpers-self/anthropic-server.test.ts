@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { AnthropicServer, isAgentTurn, userPrompts } from './anthropic-server.js';
-import { postSse, type SseAnswer } from './sse-post.js';
+import { AnthropicServer, isAgentTurn, userPrompts } from '../helpers/anthropic-server.js';
+import { postSse, type SseAnswer } from '../helpers/sse-post.js';
 
 const TOOLS = [{ name: 'Bash', description: 'run', input_schema: { type: 'object' } }];
 const turn = (text: string, extra: object = {}) => ({

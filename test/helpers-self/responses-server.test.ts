@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { functionCallOutput, ResponsesServer, userPrompts } from './responses-server.js';
-import { postSse } from './sse-post.js';
+import { functionCallOutput, ResponsesServer, userPrompts } from '../helpers/responses-server.js';
+import { postSse } from '../helpers/sse-post.js';
 
 const turn = (text: string) => ({
   model: 'gpt-test',
