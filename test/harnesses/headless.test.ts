@@ -2,12 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { HARNESSES, type Harness } from '../../src/config/schema.js';
-import {
-  headlessFailure,
-  planHeadless,
-  TASK_PROMPT_ENV,
-  type HeadlessContext,
-} from '../../src/harnesses/headless.js';
+import { headlessFailure, planHeadless, TASK_PROMPT_ENV, type HeadlessContext } from '../../src/harnesses/headless.js';
 import { planLaunch } from '../../src/harnesses/launch.js';
 import { AGENT_DIR, assertNoSecrets, fileAt, makeCtx, MCP_URL, TOKEN, WORKSPACE } from './fixture.js';
 

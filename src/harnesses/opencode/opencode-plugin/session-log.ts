@@ -14,12 +14,7 @@
 //   "completed" or "error"), `reasoning`, `step-start`, `step-finish`, …
 // - A rejected permission ends the turn with the step's `finish` still "tool-calls" and no step after it: the finish
 //   reason alone does not say a turn ended, the session going idle does.
-import {
-  INTERRUPTED,
-  LEO_LINE_TYPE,
-  TURN_ENDED,
-  type TranscriptEntry,
-} from '../../transcript-entry.js';
+import { INTERRUPTED, LEO_LINE_TYPE, TURN_ENDED, type TranscriptEntry } from '../../transcript-entry.js';
 
 export interface OcPart {
   type: string;
