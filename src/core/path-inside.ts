@@ -9,3 +9,8 @@ export function isInside(root: string, p: string): boolean {
   const rel = path.relative(root, p);
   return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
 }
+
+/** Whether `p` lies under `root` and is not `root` itself: what may be written or deleted in a folder Leo owns. */
+export function isBelow(root: string, p: string): boolean {
+  return path.relative(root, p) !== '' && isInside(root, p);
+}

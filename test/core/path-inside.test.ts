@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isInside } from '../../src/core/path-inside.js';
+import { isBelow, isInside } from '../../src/core/path-inside.js';
 
 describe('isInside(root, p)', () => {
   it('holds for the root itself and what lies under it, written any way', () => {
@@ -17,5 +17,15 @@ describe('isInside(root, p)', () => {
     assert.equal(isInside('/work/a', '/work'), false);
     assert.equal(isInside('/work', '/work/../etc'), false);
     assert.equal(isInside('/work', '/work/..foo'), true, 'a name that starts with two dots is inside');
+  });
+});
+
+describe('isBelow(root, p)', () => {
+  it('holds under the root only, never for the root itself or a way out', () => {
+    assert.equal(isBelow('/work', '/work/a'), true);
+    assert.equal(isBelow('/work', '/work'), false);
+    assert.equal(isBelow('/work/', '/work/./'), false);
+    assert.equal(isBelow('/work', '/work2/a'), false);
+    assert.equal(isBelow('/work', '/work/a/../../etc'), false);
   });
 });

@@ -10,6 +10,7 @@ import type { Database } from '../../store/database.js';
 import type { AttachmentRef } from '../../wire/message.js';
 import { HEAD_BYTES, sniffMedia } from './audio-magic.js';
 import { LeoError } from '../../core/leo-error.js';
+import { isBelow } from '../../core/path-inside.js';
 
 /** Whether a file is audio by its bytes, ffprobe judging (on the pool): workers/audio-judge.ts. */
 export type AudioJudge = (
@@ -333,7 +334,7 @@ export class AttachmentStore {
     const filename = sanitizeFilename(rawName);
     const dir = path.join(this.root, agent, id);
     const file = path.join(dir, filename);
-    if (!file.startsWith(this.root + path.sep)) throw new AttachmentError(400, 'invalid attachment path');
+    if (!isBelow(this.root, file)) throw new AttachmentError(400, 'invalid attachment path');
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     return { id, file, filename };
   }
