@@ -2,26 +2,31 @@
 // Runs the compiled test files with node's test runner, inside a throwaway HOME so no test can read or write the
 // real ~/.leo, ~/.claude* or ~/.codex even by accident, with TMPDIR inside the run's own temp root; afterwards it
 // checks that the tests left no process, tmux server or temp folder behind (ending and removing what they left, and
-// failing the run naming each).
+// failing the run naming each). Files start longest first by test/durations.json; `--record` rewrites that file with
+// this run's time of each file that passed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sweepLeftovers } from './suite-leftovers.mjs';
+import { longestFirst, mergeDurations, readDurations } from './test-order.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // LEO_TEST_FILES_DIR: another folder of compiled tests (the runner's own test runs it on a planted file).
 const testDir = process.env.LEO_TEST_FILES_DIR ?? path.join(root, 'dist', 'test');
-const only = process.argv.slice(2);
+const record = process.argv.includes('--record');
+const only = process.argv.slice(2).filter((a) => a !== '--record');
+const durationsFile = path.join(root, 'test', 'durations.json');
+const durations = readDurations(durationsFile);
 
-const files = fs
+const names = fs
   .readdirSync(testDir, { recursive: true })
   .map(String)
   .filter((f) => f.endsWith('.test.js'))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
-  .sort()
-  .map((f) => path.join(testDir, f));
+  .sort();
+const files = longestFirst(names, durations).map((f) => path.join(testDir, f));
 
 const suite = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-suite-'));
 const home = path.join(suite, 'home');
@@ -53,11 +58,29 @@ const env = {
 // open), and no file may run longer than FILE_TIMEOUT_MS: node's --test-timeout bounds each file as a whole.
 const FILE_TIMEOUT_MS = 600_000;
 const flags = ['--test', '--test-concurrency=2', '--test-reporter=spec', '--test-force-exit'];
+const recorded = path.join(suite, 'durations.jsonl');
+if (record) {
+  const reporter = path.join(root, 'scripts', 'durations-reporter.mjs');
+  flags.push(
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${reporter}`,
+    `--test-reporter-destination=${recorded}`,
+  );
+}
 const r = spawnSync(process.execPath, [...flags, `--test-timeout=${FILE_TIMEOUT_MS}`, ...files], {
   cwd: root,
   env,
   stdio: 'inherit',
 });
+if (record && fs.existsSync(recorded)) {
+  const lines = fs
+    .readFileSync(recorded, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .map(({ file, seconds }) => ({ file: path.relative(testDir, file), seconds }));
+  fs.writeFileSync(durationsFile, JSON.stringify(mergeDurations(durations, lines), null, 2) + '\n');
+}
 const left = await sweepLeftovers(suite, tmp);
 fs.rmSync(suite, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 if (left.length > 0) {

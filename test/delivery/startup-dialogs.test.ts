@@ -21,7 +21,8 @@ function screens(...list: Screen[]) {
   return async () => list[Math.min(i++, list.length - 1)]!;
 }
 
-describe('start-up dialogs', () => {
+// Each test watches its own scripted screens through the real look interval: side by side they take the slowest's time.
+describe('start-up dialogs', { concurrency: true }, () => {
   it("answers Leo's own dialog once, however long it stays drawn, and stops at the input box", async () => {
     const pressed: string[][] = [];
     await answerStartupDialogs(

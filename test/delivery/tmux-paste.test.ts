@@ -4,6 +4,10 @@ import { ENTER_ATTEMPTS, pasteAndSubmit, type PasteTarget } from '../../src/deli
 import type { NeedsInputHold } from '../../src/wire/fleet.js';
 import type { Screen } from '../../src/harnesses/screen.js';
 
+// Each test drives its own fake screen and spends its time in the delivery's real waits, on an idle event loop:
+// run side by side, a describe takes as long as its slowest test instead of their sum.
+const CONCURRENT = { concurrency: true };
+
 /**
  * A program whose screen Leo cannot read, seen through its cursor's line: it takes the line only at the n-th Enter
  * (Infinity: never), and echoes what it is typed unless `echo` is false.
@@ -37,7 +41,7 @@ function pane(takesAtEnter: number, echo = true): PasteTarget & { calls: string[
   };
 }
 
-describe('paste then Enter into a program whose screen is not read', () => {
+describe('paste then Enter into a program whose screen is not read', CONCURRENT, () => {
   it('one bracketed paste and one Enter when the text leaves the cursor line', async () => {
     const p = pane(1);
     await pasteAndSubmit(p, 'leo-den', 'line one\nline two');
@@ -134,7 +138,7 @@ function harness(opts: {
   return { target, screen, calls, notes, alerts, left: () => next.length };
 }
 
-describe('paste into a harness whose screen is read', () => {
+describe('paste into a harness whose screen is read', CONCURRENT, () => {
   it('types nothing while a dialog is up, says once what it asks, and types once the box is back', async () => {
     const dialog: Screen = { kind: 'dialog', question: 'Is this a project you trust?', options: ['No, exit', 'Yes'] };
     const h = harness({
@@ -240,7 +244,7 @@ function promptFor(ms: number, from: () => boolean = () => true) {
   };
 }
 
-describe('no key while a permission prompt is open or a dialog covers the box (issue 20 item 1)', () => {
+describe('no key while a permission prompt is open or a dialog covers the box (issue 20 item 1)', CONCURRENT, () => {
   it('a prompt open in the thread holds the paste, pending, with one note; it goes in once answered', async () => {
     const h = harness({ before: [], takesAtEnter: 1, prompt: promptFor(1_200) });
     const started = Date.now();
@@ -315,7 +319,7 @@ function raised(h: { alerts: { hold: NeedsInputHold | null }[] }): NeedsInputHol
   });
 }
 
-describe("the agent's own needs_input alert while a message waits (issue 29 item 7)", () => {
+describe("the agent's own needs_input alert while a message waits (issue 29 item 7)", CONCURRENT, () => {
   it('a dialog Leo leaves to a person raises it once, quoting the question; the box coming back clears it', async () => {
     const dialog: Screen = { kind: 'dialog', question: 'Do you want to use this API key?', options: ['Yes', 'No'] };
     const h = harness({ before: [...Array(10).fill(dialog), { kind: 'input', text: '' }], takesAtEnter: 1 });

@@ -14,7 +14,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { until } from '../helpers/wait.js';
-import { writeWeightlessModel } from '../helpers/whisper-model.js';
+import { SMALLEST_HPARAMS, writeWeightlessModel } from '../helpers/whisper-model.js';
 import { issueTokens, type Tokens } from './principals.js';
 
 const whisperBuilt = fs.existsSync(path.join(nativeBinDir(), 'whisper-cli'));
@@ -40,7 +40,7 @@ describe('/api/v1/events carries conversations only to those who may read them',
 
   before(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-event-filter-'));
-    const model = writeWeightlessModel(path.join(scratch, 'ggml-tiny.en.bin'));
+    const model = writeWeightlessModel(path.join(scratch, 'ggml-tiny.en.bin'), SMALLEST_HPARAMS);
     t = await startTestDaemon({
       config: `chat:\n  whisper_model: ${model}\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n`,
     });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findOnPath, nativeBinDir } from '../../src/native/programs.js';
 import { transcribe } from '../../workers/transcribe.js';
-import { writeWeightlessModel } from '../helpers/whisper-model.js';
+import { SMALLEST_HPARAMS, writeWeightlessModel } from '../helpers/whisper-model.js';
 
 const whisperCli = path.join(nativeBinDir(), 'whisper-cli');
 const skip = fs.existsSync(whisperCli)
@@ -24,7 +24,7 @@ describe('transcribe (ffmpeg + whisper-cli, weightless model)', { skip }, () => 
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-transcribe-'));
     workDir = path.join(dir, 'work');
-    model = writeWeightlessModel(path.join(dir, 'ggml-weightless-tiny.en.bin'));
+    model = writeWeightlessModel(path.join(dir, 'ggml-weightless-tiny.en.bin'), SMALLEST_HPARAMS);
     ffmpeg = findOnPath('ffmpeg') ?? 'ffmpeg';
     const espeak = findOnPath('espeak-ng') ?? 'espeak-ng';
     const wav = path.join(dir, 'speech.wav');

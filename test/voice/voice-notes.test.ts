@@ -9,7 +9,7 @@ import { nativeBinDir } from '../../src/native/programs.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
-import { writeWeightlessModel } from '../helpers/whisper-model.js';
+import { SMALLEST_HPARAMS, writeWeightlessModel } from '../helpers/whisper-model.js';
 
 const whisperBuilt = fs.existsSync(path.join(nativeBinDir(), 'whisper-cli'));
 
@@ -48,7 +48,7 @@ describe(
 
     before(async () => {
       scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-voice-'));
-      const model = writeWeightlessModel(path.join(scratch, 'ggml-tiny.en.bin'));
+      const model = writeWeightlessModel(path.join(scratch, 'ggml-tiny.en.bin'), SMALLEST_HPARAMS);
       fixtures = makeFixtures(scratch);
       m4a = fixtures.audio.m4a!;
       t = await startTestDaemon({

@@ -1,0 +1,22 @@
+// The order the runner hands test files to node's two workers, from each file's recorded duration
+// (test/durations.json: path under dist/test → seconds). Longest first, so no long file starts last beside an idle
+// core; a file with no record yet goes first, since it may be a long one.
+import fs from 'node:fs';
+
+/** Reads a durations file; a missing one is an empty record (every file then keeps its name order). */
+export function readDurations(file) {
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+}
+
+/** `names` (paths under the test folder, sorted) longest recorded first, the unrecorded ahead of them all. */
+export function longestFirst(names, durations) {
+  const weight = (n) => durations[n] ?? Infinity;
+  return [...names].sort((a, b) => weight(b) - weight(a) || (a < b ? -1 : 1));
+}
+
+/** The record with each passing file's seconds replaced by this run's (reporter lines: {file, seconds}). */
+export function mergeDurations(durations, lines) {
+  const next = { ...durations };
+  for (const { file, seconds } of lines) next[file] = Math.round(seconds * 10) / 10;
+  return Object.fromEntries(Object.entries(next).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
