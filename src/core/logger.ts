@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type pinoPretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -92,6 +93,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
  */
 export function createDaemonLogger(level: string, stdout: { isTTY?: boolean } = process.stdout): Logger {
   if (!stdout.isTTY) return createLogger(level);
+  // Loaded only for a person's terminal: a daemon under a service manager or in a test never pays for its 40 modules.
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof pinoPretty;
   // sync: a line is on the terminal before the next one is formatted, as pino's own destination writes.
   return createLogger(
     level,

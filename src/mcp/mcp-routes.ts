@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CHAT_OFF } from '../chat/chat-off.js';
 import { LeoError } from '../core/leo-error.js';
 import { LEO_VERSION } from '../core/version.js';
@@ -17,8 +16,20 @@ type Tools = ReturnType<typeof chatTools>;
 const JsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0') });
 type ToolRun = (c: ToolCaller, a: unknown, abandoned: AbortSignal) => unknown;
 
+const importSdk = () =>
+  Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]);
+type Sdk = Awaited<ReturnType<typeof importSdk>>;
+/**
+ * The SDK's server side, loaded at the first MCP call: about 240 modules (its JSON-schema tooling) that a daemon whose
+ * agents never call a tool, and every CLI command that builds the route table, need not load.
+ */
+let sdk: Promise<Sdk> | undefined;
+
 /** One MCP server per request (stateless Streamable HTTP): the caller's identity comes from the path and headers. */
-function buildServer(tools: Tools, caller: ToolCaller, enabled: () => boolean): McpServer {
+function buildServer([{ McpServer }]: Sdk, tools: Tools, caller: ToolCaller, enabled: () => boolean): McpServer {
   const server = new McpServer({ name: 'leo', version: LEO_VERSION });
   // The SDK types each callback against its own shape; over a table of tools one loose signature is enough.
   const register = server.registerTool.bind(server) as unknown as (
@@ -58,9 +69,12 @@ export const mcpRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerLookup;
 ) => {
   const held = new HeldCalls();
   const handler = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+    // First, so everything after it (holding the call, hooking the socket's close) runs in one turn, as before.
+    const loaded = await (sdk ??= importSdk());
     const caller = toolCaller(req, lookup, 'mcp');
     held.cancelNamed(caller, req.body);
-    const server = buildServer(tools, caller, enabled);
+    const server = buildServer(loaded, tools, caller, enabled);
+    const [, { StreamableHTTPServerTransport }] = loaded;
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     // Closing the transport aborts its calls' signals, which is how a blocked ask learns its caller has gone.
