@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { AgentStore } from '../agents/agent-store.js';
 import type { Supervisor } from '../agents/lifecycle/supervisor.js';
 import { chatRoutes } from '../chat/chat-routes.js';
 import type { HookRouter } from '../agents/hook-router.js';
@@ -43,6 +44,8 @@ export interface ChatWiringDeps {
   logger: Logger;
   features: FeatureSet;
   supervisor: Supervisor;
+  /** The agent records: a renamed agent's attachment files move with it, last in the rename's transaction. */
+  agents: Pick<AgentStore, 'onRename'>;
   deliverer: Deliverer;
   pending: PendingLimit;
   paths: LeoPaths;
@@ -195,6 +198,7 @@ export async function wireChat(d: ChatWiringDeps) {
     asks.agentGone(agent);
     replies.agentGone(agent);
   });
+  d.agents.onRename((from, to) => attachments.moveAgent(from, to));
   return {
     chat,
     asks,
