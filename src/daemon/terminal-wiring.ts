@@ -3,6 +3,7 @@ import type { Supervisor } from '../agents/lifecycle/supervisor.js';
 import { sessionName } from '../agents/session-name.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
+import { interruptKey } from '../harnesses/index.js';
 import type { StreamCaps } from '../events/stream-caps.js';
 import { TerminalWatch } from '../terminal/terminal-watch.js';
 import { terminalRoutes } from '../terminal/terminal-routes.js';
@@ -29,6 +30,7 @@ export async function wireTerminal(d: TerminalWiringDeps): Promise<Domain> {
     agent,
     ...(await d.tmux.captureScreen(sessionName(agent))),
     captured_at: new Date(d.clock.now()).toISOString(),
+    interrupt: interruptKey(d.supervisor.has(agent) ? d.supervisor.get(agent).harness : undefined),
   });
   const terminals = new TerminalWatch({
     capture,
