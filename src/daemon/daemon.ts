@@ -14,21 +14,16 @@ import { listenOrigin, parseListen, type Config } from '../config/schema.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { resolvePaths, userHome, type LeoPaths } from '../core/home.js';
 import { createDaemonLogger, type Logger } from '../core/logger.js';
-import { openFileLimit } from '../core/open-file-limit.js';
 import { runChecks } from '../doctor/checks.js';
 import { DaemonChecks } from '../doctor/daemon-checks.js';
 import { EventBus } from '../events/bus.js';
 import { eventsRoutes } from '../events/events-routes.js';
 import { FeatureSet } from '../events/features.js';
 import { SseHub } from '../events/sse-hub.js';
-import { StreamCaps } from '../events/stream-caps.js';
-import { ConnectionCap, connectionCeiling } from '../http/connection-cap.js';
-import { createServer, type RouteEntry } from '../http/server.js';
+import type { RouteEntry } from '../http/server.js';
 import { systemRoutes } from '../http/system-routes.js';
 import { TlsReloader, type TlsPair } from '../http/tls-files.js';
 import { webRoutes } from '../http/web-routes.js';
-import { LoopDelayMonitor } from '../metrics/loop-delay.js';
-import { Metrics } from '../metrics/metrics.js';
 import { NeedsInputAlerts } from '../observe/needs-input.js';
 import { TurnErrors } from '../observe/turn-errors.js';
 import { WorkerPool } from '../pool/worker-pool.js';
@@ -53,6 +48,7 @@ import { wireSessions } from './sessions-wiring.js';
 import { wireTasks } from './tasks-wiring.js';
 import { wireTerminal } from './terminal-wiring.js';
 import { buildUsageMeter, wireUsage } from './usage-wiring.js';
+import { buildHttp } from './http-wiring.js';
 
 export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
@@ -129,51 +125,16 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const hub = new SseHub({ bus, clock, features, bootId, maxQueued: () => config().web.sse_queue });
   const pool = new WorkerPool({ threads: config().pool.threads, maxQueue: config().pool.max_queue });
   await pool.run('ping', { at: clock.now() });
-  const loopDelay = new LoopDelayMonitor();
-  // Node has already raised the soft open-file limit to the hard one; what it is bounds the TCP connection cap.
-  const openFiles = openFileLimit()?.soft ?? null;
-  const connections = new ConnectionCap(() => ({
-    max: connectionCeiling(config().web.max_connections, openFiles),
-    perToken: config().web.max_connections_per_token,
-  }));
-  if (connections.readout().max < config().web.max_connections)
-    logger.warn(
-      { open_files: openFiles, max_connections: config().web.max_connections, cap: connections.readout().max },
-      'the open-file limit leaves room for fewer TCP connections than web.max_connections: capped lower (raise the limit with ulimit -n)',
-    );
-  const streams = new StreamCaps(() => ({
-    total: config().web.sse_max_subscribers,
-    perToken: config().web.sse_max_per_token,
-  }));
   const pending = new PendingLimit(() => config().chat.max_pending_messages);
   const attachments = buildAttachments({ db, clock, paths, pool, config });
-  const metrics = new Metrics({
-    loopDelay: () => loopDelay.summary(),
-    sse: () => ({ subscribers: hub.subscribers, dropped: hub.dropped, ...streams.readout() }),
-    eventsPublished: () => bus.stats().published,
-    pool: () => pool.readout(),
-    connections: () => connections.readout(),
-    pending: () => pending.readout(),
-    uploads: () => ({ quota: config().chat.attachment_quota_bytes, threads: attachments.uploadTotals() }),
-  });
+  const http = buildHttp({ clock, logger, config, tls, certificates, auth, bus, hub, pool, pending, attachments });
+  const { server, streams } = http;
 
   let ready = false;
   // The bound port is known once the listeners are up (web.listen may ask for any free one).
   let port = listen.port;
   const baseUrl = () => listenOrigin({ host: listen.host, port }, certificates !== null);
-  const server = createServer({
-    ...(tls ? { tls } : {}),
-    logger,
-    bodyLimit: config().web.body_limit,
-    requestTimeoutMs: config().web.request_timeout,
-    allowedHosts: () => config().web.allowed_hosts,
-    identify: (t) => auth.identify(t),
-    onResponse: (route, method, status) => metrics.countRequest(route, method, status),
-    connections,
-  });
   const app = server.app;
-  certificates?.onReload((pair) => server.setCertificate(pair));
-  app.addHook('preClose', async () => hub.closeAll());
   const presence = new PresenceBoard(clock);
   const checks = new DaemonChecks({
     clock,
@@ -190,7 +151,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     bootId,
     isReady: () => ready,
     features,
-    metrics,
+    metrics: http.metrics,
     clock,
     startedAt: clock.now(),
     // Requests arrive only once both listeners are up, so the bound port is known by then.
@@ -318,7 +279,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     await app.close().catch(() => {});
     await pool.close();
     await settings.release();
-    loopDelay.stop();
+    http.stop();
     db.close();
     throw err;
   }
@@ -359,7 +320,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
         // Work already under way finishes before the store closes; agents keep running in tmux for the next daemon.
         for (const domain of domains) await domain.stop?.();
         await pool.close();
-        loopDelay.stop();
+        http.stop();
         db.close();
         logger.info('leo daemon stopped');
       })();

@@ -6,6 +6,8 @@ import { opencode } from './opencode/index.js';
 import { shell } from './shell/index.js';
 import type { Harness } from './types.js';
 import type { TerminalKey } from '../wire/terminal.js';
+import type { DecisionFormat } from '../wire/permission.js';
+import { CLAUDE_DECISIONS } from './claude/decisions.js';
 
 export const HARNESSES: Record<Harness, HarnessAdapter> = { claude, codex, opencode, shell };
 
@@ -17,4 +19,9 @@ export function adapterOf(harness: string | undefined): HarnessAdapter | null {
 /** The key that interrupts an agent's harness at its terminal; an agent CLI's Escape for a name Leo lacks. */
 export function interruptKey(harness: string | undefined): TerminalKey {
   return adapterOf(harness)?.interruptKey ?? 'Escape';
+}
+
+/** How an agent's permission hook reads chat's answer; Claude's for a name Leo lacks (a script running Claude). */
+export function decisionFormat(harness: string | undefined): DecisionFormat {
+  return adapterOf(harness)?.decisions ?? CLAUDE_DECISIONS;
 }
