@@ -40,3 +40,24 @@ export function messageAnnouncer(recent: RecentMessages, bus: EventBus) {
     bus.publish('agent_message', { ...(m.from ? { from: m.from } : {}), to: m.to });
   };
 }
+
+/**
+ * An agent→agent (or operator) message's delivery: the addressee must exist, counts against its pending limit while
+ * it is typed (chat's messages count there too), and a parked agent is woken for it.
+ */
+export function agentMessageDelivery(d: {
+  agents: { get(name: string): unknown; wake(name: string): Promise<unknown> };
+  pending: { admit(agent: string): () => void };
+  deliverer: { deliver(agent: string, text: string): Promise<unknown> };
+}) {
+  return async (to: string, text: string): Promise<void> => {
+    d.agents.get(to);
+    const release = d.pending.admit(to);
+    try {
+      await d.agents.wake(to);
+      await d.deliverer.deliver(to, text);
+    } finally {
+      release();
+    }
+  };
+}

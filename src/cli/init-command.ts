@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline/promises';
 import { checkHarnessProgram } from '../harnesses/program.js';
-import { INIT_HARNESSES, initialConfig, type Installed } from '../config/init-template.js';
+import { INIT_HARNESSES, initialConfig, SHELL_TEMPLATE, type Installed } from '../config/init-template.js';
 import { resolvePaths } from '../core/home.js';
 
 /**
@@ -28,7 +28,7 @@ export async function runInitCommand(o: { force?: boolean }): Promise<void> {
   ) as Installed;
   const text = initialConfig({ installed, ...(workspaceRoot ? { workspaceRoot } : {}) });
   const missing = INIT_HARNESSES.filter((h) => !installed[h]);
-  const written = [...INIT_HARNESSES.filter((h) => installed[h]), 'shell'];
+  const written = [...INIT_HARNESSES.filter((h) => installed[h]), SHELL_TEMPLATE];
   // 0600: the file holds environment values (API keys).
   fs.writeFileSync(file, text, { mode: 0o600 });
   fs.chmodSync(file, 0o600);

@@ -4,6 +4,9 @@ export type Installed = Record<(typeof HARNESS_TEMPLATES)[number]['name'], boole
 /** The harnesses `leo init` writes a template for, besides the shell. */
 export const INIT_HARNESSES = ['claude', 'codex', 'opencode'] as const;
 
+/** The template `leo init` always writes, whatever is installed: a plain shell, which needs no CLI. */
+export const SHELL_TEMPLATE = 'shell';
+
 const HARNESS_TEMPLATES = [
   {
     name: 'claude',
@@ -48,7 +51,7 @@ function templates(installed: Installed): string {
   const shell = [
     "  # A plain shell in tmux, no model and no login: to try Leo's terminal view and fleet controls. A chat message",
     '  # arrives as a `[Leo Chat] …` line, which bash takes for a command.',
-    '  shell:',
+    `  ${SHELL_TEMPLATE}:`,
     '    harness: shell',
     '    command: bash',
   ].join('\n');

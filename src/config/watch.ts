@@ -32,6 +32,9 @@ export interface ConfigWatcherEvents {
 
 export type ReloadResult = ParseResult;
 
+/** What a domain follows of the watcher: each reload, failed or not. */
+export type ConfigChanges = Pick<ConfigWatcher, 'on'>;
+
 export class ConfigWatcher extends EventEmitter<ConfigWatcherEvents> {
   readonly path: string;
   private readonly home: string;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Supervisor } from '../agents/lifecycle/supervisor.js';
 import type { AskService } from '../chat/asks/asks.js';
 import type { ReminderService } from '../chat/reminders/reminders.js';
 import type { ChatService } from '../chat/threads/chat-service.js';
@@ -6,6 +7,7 @@ import { agentChatRoutes } from '../mcp/agent-chat-routes.js';
 import { chatTools } from '../mcp/chat-tools.js';
 import { mcpRoutes } from '../mcp/mcp-routes.js';
 import type { CallerLookup } from '../mcp/tool-caller.js';
+import type { Domain } from './domain.js';
 
 export interface AgentToolsWiringDeps {
   app: FastifyInstance;
@@ -13,7 +15,8 @@ export interface AgentToolsWiringDeps {
   asks: AskService;
   reminders: ReminderService;
   /** Who calls: agents from the agents domain, task turns and task output from the tasks domain. */
-  callers: CallerLookup;
+  supervisor: Pick<Supervisor, 'has' | 'currentName'>;
+  tasks: Pick<CallerLookup, 'taskTurn' | 'taskOutput'>;
   enabled(): boolean;
 }
 
@@ -21,8 +24,15 @@ export interface AgentToolsWiringDeps {
  * The agents' Leo Chat tools, over MCP and as JSON routes. Wired after chat and tasks: a caller is resolved against
  * both (a persistent task's turn files the agent's output under the run, in the owner's thread).
  */
-export async function wireAgentTools(d: AgentToolsWiringDeps): Promise<void> {
-  const tools = chatTools(d.chat, d.asks, d.reminders, d.callers);
-  await d.app.register(mcpRoutes, { tools, lookup: d.callers, enabled: d.enabled });
-  await d.app.register(agentChatRoutes, { tools, lookup: d.callers, enabled: d.enabled });
+export async function wireAgentTools(d: AgentToolsWiringDeps): Promise<Domain> {
+  const callers: CallerLookup = {
+    agentExists: (a) => d.supervisor.has(a),
+    currentName: (a) => d.supervisor.currentName(a),
+    taskTurn: (a) => d.tasks.taskTurn(a),
+    taskOutput: (thread, task, runId) => d.tasks.taskOutput(thread, task, runId),
+  };
+  const tools = chatTools(d.chat, d.asks, d.reminders, callers);
+  await d.app.register(mcpRoutes, { tools, lookup: callers, enabled: d.enabled });
+  await d.app.register(agentChatRoutes, { tools, lookup: callers, enabled: d.enabled });
+  return {};
 }

@@ -1,50 +1,38 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { agentMessageDelivery, messageAnnouncer, RecentMessages } from '../agents/agent-messages.js';
+import { agentRoutes } from '../agents/agent-routes.js';
 import { AgentStore } from '../agents/agent-store.js';
-import { messageAnnouncer, RecentMessages } from '../agents/agent-messages.js';
 import { hookRoutes } from '../agents/hook-routes.js';
 import { HookRouter } from '../agents/hook-router.js';
 import { Launcher } from '../agents/launcher.js';
 import { messageRoutes } from '../agents/message-routes.js';
 import { Supervisor } from '../agents/lifecycle/supervisor.js';
 import { Workspaces } from '../agents/workspaces.js';
-import { configRoutes } from '../config/config-routes.js';
-import { LEO_BIN } from '../core/leo-bin.js';
-import type { Config } from '../config/schema.js';
+import type { PendingLimit } from '../chat/threads/pending-limit.js';
+import type { ThreadNotes } from '../chat/threads/thread-notes.js';
+import type { ChatStore } from '../chat/threads/chat-store.js';
+import type { ConfigChanges } from '../config/watch.js';
+import type { Config, Harness } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
 import { ExecHost } from '../core/exec-host.js';
 import type { LeoPaths } from '../core/home.js';
+import { LEO_BIN } from '../core/leo-bin.js';
 import type { Logger } from '../core/logger.js';
+import { tmuxAgentTerminal, watchStartup } from '../delivery/agent-terminal.js';
 import { Deliverer } from '../delivery/deliverer.js';
-import type { PendingLimit } from '../chat/threads/pending-limit.js';
 import { tmuxPasteRoute } from '../delivery/tmux-paste.js';
-import { screenReader } from '../harnesses/screen.js';
-import { answerStartupDialogs } from '../delivery/startup-dialogs.js';
-import { pressKeys } from '../delivery/dialog-answers.js';
-import type { AgentTerminal } from '../delivery/permission-dialog.js';
-import { sessionName } from '../agents/session-name.js';
-import type { ChatStore } from '../chat/threads/chat-store.js';
-import type { ThreadNotes } from '../chat/threads/thread-notes.js';
-import type { Harness } from '../config/schema.js';
 import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../events/features.js';
-import { readerAudience } from '../wire/event-types.js';
-import type { UsageTotals } from '../wire/usage.js';
-import type { TurnError } from '../wire/fleet.js';
+import { screenReader } from '../harnesses/screen.js';
 import type { NeedsInputAlerts } from '../observe/needs-input.js';
-import type { TaskRun } from '../wire/fleet.js';
 import { ActivitySweeper } from '../observe/activity-sweeper.js';
 import { ActivityTracker, activityEvent } from '../observe/activity-tracker.js';
-import { stateRoutes } from '../observe/state-routes.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
+import { moveAgentRows } from '../store/agent-rows.js';
 import type { Database } from '../store/database.js';
-import { taskViews } from '../tasks/task-view.js';
-import { isSessionGone, Tmux } from '../tmux/tmux.js';
-import { TerminalWatch } from '../terminal/terminal-watch.js';
-import { terminalRoutes } from '../terminal/terminal-routes.js';
-import { changesRoutes } from '../review/changes-routes.js';
-import { WorkspaceChanges } from '../review/workspace-changes.js';
-import type { StreamCaps } from '../events/stream-caps.js';
+import { Tmux } from '../tmux/tmux.js';
+import type { Domain } from './domain.js';
 
 export interface AgentsWiringDeps {
   app: FastifyInstance;
@@ -62,32 +50,21 @@ export interface AgentsWiringDeps {
   threads: ChatStore;
   /** Each agent's undelivered messages, shared with the chat: agent→agent and operator messages count too. */
   pending: PendingLimit;
-  /** The long-lived stream caps, shared with /api/v1/events. */
-  streams: StreamCaps;
   config(): Config;
-  configBroken(): boolean;
-  reloadConfig(reason: string): Promise<unknown>;
+  /** Each reload: the agents' appearances are published again (a template's emoji or colour may have changed). */
+  configChanges: ConfigChanges;
   /** The TCP base URL agents reach Leo on (their MCP endpoint lives under it). */
   baseUrl(): string;
-  /** Task runs for the snapshot: recent_runs and each task's last_run_at. */
-  runs: { recent(): TaskRun[]; lastRunAt(task: string): number | null };
-  /** Each agent's usage sums, for the snapshot. */
-  usage(agent: string): UsageTotals;
-  /** Each agent's failed last turn, for the snapshot. */
-  turnError(agent: string): TurnError | null;
   /** Each agent's needs_input alert: raised and cleared by delivery, read by the snapshot. */
-  needsInput: Pick<NeedsInputAlerts, 'of' | 'raise' | 'clear'>;
+  needsInput: Pick<NeedsInputAlerts, 'raise' | 'clear'>;
 }
 
 /** How long a delivery waits for an agent's input box (a dialog someone must answer at the terminal, a slow start). */
 export const INPUT_READY_TIMEOUT_MS = 5 * 60_000;
 
-/** How often a watched agent's terminal is captured. */
-const TERMINAL_INTERVAL_MS = 100;
-
 /**
- * Builds the agents domain (store, tmux, launcher, supervisor, activity tracking) and registers its routes and those
- * of the observability API it feeds. Returns what the daemon's start and stop sequence drives.
+ * Builds the agents domain (store, tmux, launcher, supervisor, activity tracking, the typing lane) and registers its
+ * hook and message routes. Returns its services and what the daemon's start and stop sequence drives.
  */
 export async function wireAgents(d: AgentsWiringDeps) {
   const tmuxSocket = path.join(d.paths.stateDir, 'tmux.sock');
@@ -96,6 +73,9 @@ export async function wireAgents(d: AgentsWiringDeps) {
   const programs = new ExecHost();
   const tmux = new Tmux({ socketPath: tmuxSocket, control: true });
   const store = new AgentStore(d.db);
+  // A renamed agent keeps its thread, reminders, chat sessions and reply capture: their rows move in the rename's
+  // transaction, first (the other domains follow as they are built, chat's attachment files last).
+  store.onRename((from, to) => moveAgentRows(d.db, from, to));
   const tracker = new ActivityTracker();
   const launcher = new Launcher({
     tmux,
@@ -111,15 +91,10 @@ export async function wireAgents(d: AgentsWiringDeps) {
       socketPath: d.paths.socketFile,
       baseUrl: d.baseUrl,
     },
-    launched: (agent, harness) => {
-      const read = screenReader(harness);
-      if (!read) return;
-      const session = sessionName(agent);
-      void answerStartupDialogs(
-        async () => read(await tmux.capturePane(session, 0)),
-        (keys) => pressKeys(tmux, session, keys),
-      ).catch((err) => d.logger.debug({ agent, err: (err as Error).message }, 'start-up screen watch ended'));
-    },
+    launched: (agent, harness) =>
+      watchStartup(tmux, agent, screenReader(harness), (err) =>
+        d.logger.debug({ agent, err: err.message }, 'start-up screen watch ended'),
+      ),
     note: (agent, text) => d.notes.note(agent, text),
   });
   const supervisor = new Supervisor({
@@ -134,6 +109,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     activity: tracker,
     note: (agent, text) => d.notes.note(agent, text),
   });
+  d.configChanges.on('change', () => supervisor.republishAppearances());
   const sweeper = new ActivitySweeper({
     clock: d.clock,
     pool: d.pool,
@@ -162,19 +138,6 @@ export async function wireAgents(d: AgentsWiringDeps) {
       readyTimeoutMs: INPUT_READY_TIMEOUT_MS,
     }),
   ]);
-
-  // A watched pane is captured this often: a change reaches the app within about this long (the goal is 250 ms p99).
-  const captureTerminal = async (agent: string) => ({
-    agent,
-    ...(await tmux.captureScreen(sessionName(agent))),
-    captured_at: new Date(d.clock.now()).toISOString(),
-  });
-  const terminals = new TerminalWatch({
-    capture: captureTerminal,
-    isGone: isSessionGone,
-    clock: d.clock,
-    intervalMs: TERMINAL_INTERVAL_MS,
-  });
   d.features.add('agent_environments', 'agent_appearance', 'agent_status_restoring', 'agent_terminal');
   // Chat and tasks subscribe to the hooks they handle as they are built.
   const hooks = new HookRouter({ currentName: (a) => supervisor.currentName(a) });
@@ -187,100 +150,50 @@ export async function wireAgents(d: AgentsWiringDeps) {
     return {};
   });
   await d.app.register(hookRoutes, { router: hooks });
-  await d.app.register(terminalRoutes, {
-    watch: terminals,
-    capture: captureTerminal,
-    pressKeys: (agent, keys) => tmux.sendKeys(sessionName(agent), keys),
-    exists: (agent) => supervisor.has(agent),
-    isRunning: (agent) => supervisor.isRunning(agent),
-    clock: d.clock,
-    caps: d.streams,
-    maxQueued: () => d.config().web.sse_queue,
-  });
-  await d.app.register(changesRoutes, {
-    changes: new WorkspaceChanges(programs.exec),
-    workspaceOf: (agent) => (supervisor.has(agent) ? supervisor.get(agent).workspace : null),
-  });
-  await d.app.register(configRoutes, {
-    config: d.config,
-    configFile: d.paths.configFile,
-    home: d.paths.home,
-    configBroken: d.configBroken,
-    reload: d.reloadConfig,
-  });
-  // Every task as /state shows it, and as the task screens' routes (tasks-wiring) list it.
-  const tasks = () =>
-    taskViews(
-      d.config(),
-      d.paths.home,
-      d.clock.now(),
-      (task) => d.runs.lastRunAt(task),
-      (a) => supervisor.resolved(a),
-    );
-  await d.app.register(stateRoutes, {
-    clock: d.clock,
-    version: () => [d.bus.stats().published, sweeper.stats().sweeps, sweeper.stats().turnEnds, d.config()],
-    seq: (principal) => d.bus.lastSeq(readerAudience(principal)),
-    agents: () =>
-      supervisor.list().map((a) => ({
-        ...a,
-        usage: d.usage(a.name),
-        turn_error: d.turnError(a.name),
-        needs_input: d.needsInput.of(a.name),
-      })),
-    tasks,
-    recentRuns: () => d.runs.recent(),
-    recentMessages: () => recent.list(),
-  });
   await d.app.register(messageRoutes, {
     announce: announceMessage,
-    deliver: async (to, text) => {
-      supervisor.get(to);
-      const release = d.pending.admit(to);
-      try {
-        await supervisor.wake(to);
-        await deliverer.deliver(to, text);
-      } finally {
-        release();
-      }
-    },
+    deliver: agentMessageDelivery({ agents: supervisor, pending: d.pending, deliverer }),
   });
-
-  /** An agent's terminal as permission prompts answer it: readable for a harness whose screen Leo knows. */
-  const terminal: AgentTerminal = {
-    look: async (agent) => {
-      const read = supervisor.has(agent) ? screenReader(supervisor.get(agent).harness as Harness) : null;
-      if (!read) return null;
-      try {
-        const pane = await tmux.capturePane(sessionName(agent), 0);
-        return { pane, screen: read(pane) };
-      } catch {
-        return null; // no session: the agent stopped
-      }
-    },
-    press: (agent, keys) => pressKeys(tmux, sessionName(agent), keys),
-  };
+  /** The agents' terminals as permission prompts answer them. */
+  const terminal = tmuxAgentTerminal(tmux, (agent) =>
+    supervisor.has(agent) ? screenReader(supervisor.get(agent).harness as Harness) : null,
+  );
 
   return {
     supervisor,
-    tasks,
     store,
     terminal,
     sweeper,
     tmux,
+    exec: programs.exec,
     deliverer,
     hooks,
+    recent,
     announceMessage,
     async start(): Promise<void> {
       await supervisor.restore();
       sweeper.start();
     },
     async stop(): Promise<void> {
-      terminals.close();
       await sweeper.stop();
       await supervisor.close();
       tmux.close();
       programs.close();
     },
   };
+}
+
+/**
+ * /api/v1/agents, registered once chat exists: a spawn's first prompt is the agent's first chat message, typed when
+ * the agent is ready.
+ */
+export async function wireAgentRoutes(d: {
+  app: FastifyInstance;
+  supervisor: Supervisor;
+  configBroken(): boolean;
+  deliverPrompt(agent: string, prompt: string): void;
+}): Promise<Domain> {
+  const { supervisor, configBroken, deliverPrompt } = d;
+  await d.app.register(agentRoutes, { supervisor, configBroken, deliverPrompt });
+  return {};
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { AgentStore } from '../agents/agent-store.js';
 import type { Supervisor } from '../agents/lifecycle/supervisor.js';
 import { chatRoutes } from '../chat/chat-routes.js';
 import type { HookRouter } from '../agents/hook-router.js';
@@ -8,15 +9,14 @@ import { AskService } from '../chat/asks/asks.js';
 import { PermissionPrompts } from '../chat/permissions/permission-prompts.js';
 import { DialogWatch } from '../chat/permissions/dialog-watch.js';
 import type { AgentTerminal } from '../delivery/permission-dialog.js';
-import { CLAUDE_DECISIONS } from '../harnesses/claude/decisions.js';
-import { adapterOf } from '../harnesses/index.js';
+import { decisionFormat } from '../harnesses/index.js';
 import { followChatHooks } from '../chat/chat-hooks.js';
 import { ReminderService } from '../chat/reminders/reminders.js';
 import { ReplyWatch } from '../chat/replies/reply-watch.js';
 import { ReplyStore } from '../chat/replies/reply-store.js';
 import { transcriptFormat } from '../harnesses/transcript-format.js';
 import { AttachmentPruner } from '../chat/attachments/attachment-pruner.js';
-import { failedTurnNote, failureReason, INTERRUPTED_NOTE } from '../chat/replies/turn-failure.js';
+import { reportUnanswered } from '../chat/replies/turn-failure.js';
 import type { TurnErrors } from '../observe/turn-errors.js';
 import type { MessagePushes } from '../push/message-pushes.js';
 import type { Message } from '../wire/message.js';
@@ -43,6 +43,8 @@ export interface ChatWiringDeps {
   logger: Logger;
   features: FeatureSet;
   supervisor: Supervisor;
+  /** The agent records: a renamed agent's attachment files move with it, last in the rename's transaction. */
+  agents: Pick<AgentStore, 'onRename'>;
   deliverer: Deliverer;
   pending: PendingLimit;
   paths: LeoPaths;
@@ -122,14 +124,11 @@ export async function wireChat(d: ChatWiringDeps) {
     capture: (input) => d.pool.run('captureReplyTask', input),
     postedAfter: (agent, id) => store.postedAfter(agent, id),
     post: (agent, text, replyTo) => chat.post(agent, { text, replyTo }),
-    unanswered: (agent, _messageId, why) => {
-      if (why === 'interrupted') return void d.notes.note(agent, INTERRUPTED_NOTE);
-      const reason = failureReason(why.failure);
-      d.notes.note(agent, failedTurnNote(why.failure));
-      d.turnErrors.failed(agent, reason);
-      // The agent can do nothing more until its owner acts.
-      pushes.attention(agent, `Could not answer: ${reason}`);
-    },
+    unanswered: reportUnanswered({
+      note: (agent, text) => d.notes.note(agent, text),
+      failed: (agent, reason) => d.turnErrors.failed(agent, reason),
+      attention: (agent, text) => pushes.attention(agent, text),
+    }),
   });
   chat.onDelivery({
     started: (agent, id, text) => replies.started(agent, id, text),
@@ -149,7 +148,7 @@ export async function wireChat(d: ChatWiringDeps) {
       questionMs: d.config().chat.question_timeout,
     }),
     onStored: push,
-    decisions: (agent) => adapterOf(d.supervisor.get(agent).harness)?.decisions ?? CLAUDE_DECISIONS,
+    decisions: (agent) => decisionFormat(d.supervisor.get(agent).harness),
     terminal: d.terminal,
     dialogs: new DialogWatch({ terminal: d.terminal }),
   });
@@ -195,6 +194,7 @@ export async function wireChat(d: ChatWiringDeps) {
     asks.agentGone(agent);
     replies.agentGone(agent);
   });
+  d.agents.onRename((from, to) => attachments.moveAgent(from, to));
   return {
     chat,
     asks,

@@ -17,6 +17,7 @@ import { SubscriptionStore } from '../push/subscription-store.js';
 import { WebPushProvider } from '../push/web-push-provider.js';
 import { WebhookProvider } from '../push/webhook-provider.js';
 import { pushEndpointRefusal, webhookTargetRefusal } from '../push/webhook-target.js';
+import type { Domain } from './domain.js';
 
 export interface PushWiringDeps {
   app: FastifyInstance;
@@ -33,7 +34,7 @@ export interface PushWiringDeps {
 }
 
 /** Builds push notifications (Web Push and webhooks) and registers /api/v1/push; chat hands it what to push. */
-export async function wirePush(d: PushWiringDeps) {
+export async function wirePush(d: PushWiringDeps): Promise<Domain & { pushes: MessagePushes }> {
   const subscriptions = new SubscriptionStore(d.db, d.clock);
   const endpointRefusal = (endpoint: string) => pushEndpointRefusal(endpoint, d.config().chat.webhook_allowed_hosts);
   const webPush = await WebPushProvider.open({
@@ -68,5 +69,6 @@ export async function wirePush(d: PushWiringDeps) {
     deliveries,
     now: () => rfc3339(d.clock.now()),
   });
-  return pushes;
+  // Chat's stop waits for the pushes it sent (MessagePushes.idle), after its own deliveries drained.
+  return { pushes };
 }

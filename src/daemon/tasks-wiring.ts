@@ -4,6 +4,7 @@ import type { Deliverer } from '../delivery/deliverer.js';
 import type { HookRouter } from '../agents/hook-router.js';
 import type { Supervisor } from '../agents/lifecycle/supervisor.js';
 import type { Config } from '../config/schema.js';
+import type { ConfigChanges } from '../config/watch.js';
 import type { Clock } from '../core/clock.js';
 import type { LeoPaths } from '../core/home.js';
 import { LEO_BIN } from '../core/leo-bin.js';
@@ -28,6 +29,8 @@ export interface TasksWiringDeps {
   features: FeatureSet;
   agentToken: string;
   config(): Config;
+  /** Each reload: the schedule follows leo.yaml's tasks. */
+  configChanges: ConfigChanges;
   baseUrl(): string;
   publisher: RunPublisher;
   supervisor: Supervisor;
@@ -81,6 +84,7 @@ export async function wireTasks(d: TasksWiringDeps) {
     tasks: () => d.config().tasks,
     fire: (task) => void runner.fire(task),
   });
+  d.configChanges.on('change', () => scheduler.reschedule());
   await d.app.register(taskRoutes, {
     clock: d.clock,
     publisher: d.publisher,
@@ -96,9 +100,12 @@ export async function wireTasks(d: TasksWiringDeps) {
   });
   d.features.add('tasks', 'task_runs');
   return {
-    cards,
-    persistent,
-    scheduler,
+    /** The persistent task run whose turn is in flight in `agent`, with its task's owner (tool calls file under it). */
+    taskTurn: (agent: string) => {
+      const turn = persistent.inFlight(agent);
+      return turn && { ...turn, owner: cards.ownerOf(turn.task).agent };
+    },
+    taskOutput: (thread: string, task: string, runId: string | undefined) => cards.beforeOutput(thread, task, runId),
     start: () => scheduler.reschedule(),
     /** Before the server closes: no more firings, and the runs under way end. */
     async release(): Promise<void> {

@@ -3,6 +3,7 @@
 // does (planLaunch, screenReader, withoutChrome, …) instead of branching on a harness's name. A capability a CLI
 // lacks is left out, and each caller says what it does without one.
 import type { DecisionFormat } from '../wire/permission.js';
+import type { TerminalKey } from '../wire/terminal.js';
 import type { HarnessTurn } from '../wire/usage.js';
 import type { Chrome } from './chrome-parts.js';
 import type { ScreenReader } from './screen.js';
@@ -41,6 +42,8 @@ export interface HarnessAdapter {
   startNote?(env: NodeJS.ProcessEnv, workspace: string): string | null;
   /** Reads the CLI's terminal from a pane capture; absent: delivery watches the pane change instead. */
   screen?: ScreenReader;
+  /** The key that interrupts it at its terminal (the app's Interrupt button): a TUI's Escape, a shell's C-c. */
+  interruptKey: TerminalKey;
   /** The CLI's TUI furniture, skipped in current_action.detail; absent: every line is the agent's. */
   chrome?: Chrome;
   /** Whose reader the transcript its Stop hook names needs (reply capture). */
@@ -53,6 +56,11 @@ export interface HarnessAdapter {
   decisions: DecisionFormat;
   /** A persistent task run's turn end is told by its Stop hook, so the run ends with the turn. */
   reportsTurnEnd: boolean;
+  /**
+   * Leo posts a turn's final answer into the thread by itself (a Stop hook ends the turn and Leo reads its reply).
+   * Where it does not, the model must answer with leo_chat_post or the owner hears nothing (Leo's instructions say so).
+   */
+  repliesCaptured: boolean;
   /** The chat endpoint's engine for an agent whose template names none. */
   defaultChatEngine: 'claude-cli' | 'openai';
 }

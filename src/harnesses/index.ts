@@ -5,10 +5,23 @@ import { codex } from './codex/index.js';
 import { opencode } from './opencode/index.js';
 import { shell } from './shell/index.js';
 import type { Harness } from './types.js';
+import type { TerminalKey } from '../wire/terminal.js';
+import type { DecisionFormat } from '../wire/permission.js';
+import { CLAUDE_DECISIONS } from './claude/decisions.js';
 
 export const HARNESSES: Record<Harness, HarnessAdapter> = { claude, codex, opencode, shell };
 
 /** The adapter of a harness named by a record or a payload (a string read from disk), or null for a name Leo lacks. */
 export function adapterOf(harness: string | undefined): HarnessAdapter | null {
   return harness !== undefined && Object.hasOwn(HARNESSES, harness) ? HARNESSES[harness as Harness] : null;
+}
+
+/** The key that interrupts an agent's harness at its terminal; an agent CLI's Escape for a name Leo lacks. */
+export function interruptKey(harness: string | undefined): TerminalKey {
+  return adapterOf(harness)?.interruptKey ?? 'Escape';
+}
+
+/** How an agent's permission hook reads chat's answer; Claude's for a name Leo lacks (a script running Claude). */
+export function decisionFormat(harness: string | undefined): DecisionFormat {
+  return adapterOf(harness)?.decisions ?? CLAUDE_DECISIONS;
 }

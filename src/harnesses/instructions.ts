@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { Harness } from '../config/schema.js';
 import { FILE_MODE } from './common.js';
+import { HARNESSES } from './index.js';
 import type { LaunchContext, PlannedFile } from './types.js';
 
 /** The file under the agent's (or task run's) state dir that holds the text; LEO_INSTRUCTIONS names it. */
@@ -12,17 +13,6 @@ const INSTRUCTIONS_FILE = 'leo-instructions.md';
 
 /** The variable that names the file, for any program in the session (a `harness: shell` script reads it). */
 export const INSTRUCTIONS_ENV = 'LEO_INSTRUCTIONS';
-
-/**
- * Whether Leo posts a turn's final answer into the thread by itself (the harness's Stop hook ends a turn and Leo reads
- * its reply). Where it does not, the model must answer with leo_chat_post or the owner hears nothing.
- */
-export const REPLIES_CAPTURED: Record<Harness, boolean> = {
-  claude: true,
-  codex: true,
-  opencode: true,
-  shell: false,
-};
 
 export function instructionsPath(ctx: LaunchContext): string {
   return path.join(ctx.leo.agentDir, INSTRUCTIONS_FILE);
@@ -39,7 +29,7 @@ export function leoInstructions(harness: Harness, ctx: Pick<LaunchContext, 'task
           `You are running Leo's scheduled task "${ctx.task}". Nothing you print reaches the owner: post what they ` +
             "should see (the result, a question, a file) with leo_chat_post; it shows as the task's card in their thread.",
         ]
-      : REPLIES_CAPTURED[harness]
+      : HARNESSES[harness].repliesCaptured
         ? [
             'Answer a [Leo Chat] message as you would answer any prompt: when your turn ends, Leo posts your final ' +
               'answer into the thread. Use leo_chat_post only for something more (a progress note, files); a turn ' +

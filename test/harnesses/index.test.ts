@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HARNESSES as NAMES } from '../../src/config/schema.js';
-import { adapterOf, HARNESSES } from '../../src/harnesses/index.js';
+import { adapterOf, HARNESSES, interruptKey } from '../../src/harnesses/index.js';
 import { transcriptFormat, transcriptParser } from '../../src/harnesses/transcript-format.js';
 
 describe('HARNESSES', () => {
@@ -27,5 +27,12 @@ describe('HARNESSES', () => {
       assert.equal(a.login !== undefined, a.program !== undefined, h);
       if (a.runsCommandLine) assert.equal(a.program, undefined, h);
     }
+  });
+
+  it("interrupts a TUI with Escape and a shell's program with C-c, an unknown harness as a TUI", () => {
+    assert.equal(interruptKey('claude'), 'Escape');
+    assert.equal(interruptKey('shell'), 'C-c');
+    assert.equal(interruptKey('gemini'), 'Escape');
+    assert.equal(interruptKey(undefined), 'Escape');
   });
 });

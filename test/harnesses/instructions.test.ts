@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planLaunch } from '../../src/harnesses/launch.js';
 import { planHeadless } from '../../src/harnesses/headless.js';
-import { leoInstructions, REPLIES_CAPTURED } from '../../src/harnesses/instructions.js';
+import { HARNESSES as ADAPTERS } from '../../src/harnesses/index.js';
+import { leoInstructions } from '../../src/harnesses/instructions.js';
 import { HARNESSES } from '../../src/config/schema.js';
 import { chatTools } from '../../src/mcp/chat-tools.js';
 import { AGENT_DIR, fileAt, makeCtx } from './fixture.js';
@@ -26,7 +27,7 @@ describe("Leo's instructions", () => {
 
   it('tell a hooked harness its reply is captured, and any other to answer with leo_chat_post', () => {
     assert.match(leoInstructions('claude', {}), /Leo posts your final answer/);
-    for (const h of HARNESSES.filter((h) => !REPLIES_CAPTURED[h]))
+    for (const h of HARNESSES.filter((h) => !ADAPTERS[h].repliesCaptured))
       assert.match(leoInstructions(h, {}), /Answer every \[Leo Chat\] message with the leo_chat_post tool/);
     assert.match(leoInstructions('claude', { task: 'nightly' }), /scheduled task "nightly"[\s\S]*leo_chat_post/);
   });

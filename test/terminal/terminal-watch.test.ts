@@ -13,7 +13,15 @@ function fakePane() {
     pane.captures++;
     if (pane.slow) await pane.slow;
     if (pane.gone) throw new Gone();
-    return { agent, cols: 80, rows: 24, cursor: { x: 0, y: 0 }, ansi: pane.text, captured_at: 'now' };
+    return {
+      agent,
+      cols: 80,
+      rows: 24,
+      cursor: { x: 0, y: 0 },
+      ansi: pane.text,
+      captured_at: 'now',
+      interrupt: 'Escape',
+    };
   };
   return { pane, capture };
 }
@@ -109,7 +117,7 @@ describe('TerminalWatch', () => {
     const watch = new TerminalWatch({
       capture: async (agent) => {
         if (fail) throw new Error('tmux busy');
-        return { agent, cols: 1, rows: 1, cursor: { x: 0, y: 0 }, ansi: 'ok', captured_at: 'now' };
+        return { agent, cols: 1, rows: 1, cursor: { x: 0, y: 0 }, ansi: 'ok', captured_at: 'now', interrupt: 'Escape' };
       },
       isGone: (e) => e instanceof Gone,
       clock,

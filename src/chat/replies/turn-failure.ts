@@ -48,3 +48,21 @@ function httpStatus(f: TurnFailure): number | undefined {
   const code = named?.[1] ?? said?.[1] ?? said?.[2];
   return code ? Number(code) : undefined;
 }
+
+/**
+ * What a turn that ended without a reply leaves: a note in its thread; for a failure also the agent's turn_error and
+ * an attention push, since the agent can do nothing more until its owner acts.
+ */
+export function reportUnanswered(d: {
+  note(agent: string, text: string): void;
+  failed(agent: string, reason: string): void;
+  attention(agent: string, text: string): void;
+}) {
+  return (agent: string, _messageId: string, why: { failure: TurnFailure } | 'interrupted'): void => {
+    if (why === 'interrupted') return d.note(agent, INTERRUPTED_NOTE);
+    const reason = failureReason(why.failure);
+    d.note(agent, failedTurnNote(why.failure));
+    d.failed(agent, reason);
+    d.attention(agent, `Could not answer: ${reason}`);
+  };
+}

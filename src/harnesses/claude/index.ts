@@ -21,6 +21,7 @@ export const claude: HarnessAdapter = {
     void trustWorkspace(locateClaudeHome(home.env, home.baseEnv).configFile, workspace),
   canResume: (home, id) => conversationExists(locateClaudeHome(home.env, home.baseEnv).projectsDir, id),
   screen: readClaudeScreen,
+  interruptKey: 'Escape',
   chrome: claudeChrome,
   transcriptFormat: 'claude',
   parseTranscript: parseTranscriptLines,
@@ -31,5 +32,6 @@ export const claude: HarnessAdapter = {
   },
   decisions: CLAUDE_DECISIONS,
   reportsTurnEnd: true,
+  repliesCaptured: true,
   defaultChatEngine: 'claude-cli',
 };

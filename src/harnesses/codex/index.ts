@@ -19,11 +19,13 @@ export const codex: HarnessAdapter = {
   // Without a rollout for it, `resume --last` (planCodex) finds the workspace's latest session or starts afresh.
   canResume: (home, id) => codexSessionExists(locateCodexSessions(home.env, home.baseEnv), id),
   screen: readCodexScreen,
+  interruptKey: 'Escape',
   chrome: codexChrome,
   transcriptFormat: 'codex',
   parseTranscript: parseRolloutLines,
   usage: { turnField: 'turn_id', fromTranscript: codexTurnUsage },
   decisions: CODEX_DECISIONS,
   reportsTurnEnd: false,
+  repliesCaptured: true,
   defaultChatEngine: 'openai',
 };

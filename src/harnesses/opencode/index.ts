@@ -17,10 +17,12 @@ export const opencode: HarnessAdapter = {
   login: opencodeLogin,
   startNote: opencodeStartNote,
   screen: readOpencodeScreen,
+  interruptKey: 'Escape',
   chrome: opencodeChrome,
   transcriptFormat: 'claude',
   usage: { fromStop: opencodeTurnUsage },
   decisions: OPENCODE_DECISIONS,
   reportsTurnEnd: false,
+  repliesCaptured: true,
   defaultChatEngine: 'openai',
 };

@@ -8,8 +8,10 @@ export const shell: HarnessAdapter = {
   plan: planShell,
   headless: (_ctx, interactive) => interactive,
   runsCommandLine: true,
+  interruptKey: 'C-c',
   transcriptFormat: 'claude',
   decisions: CLAUDE_DECISIONS,
   reportsTurnEnd: false,
+  repliesCaptured: false,
   defaultChatEngine: 'openai',
 };

@@ -1,7 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import type { TerminalKeysBody } from '../../../wire/terminal.js';
 import { terminalLines, type TermRun } from '../../render/terminal-lines.js';
-import { agents } from '../../stores/fleet.js';
 import {
   closeTerminal,
   openTerminal,
@@ -77,8 +76,8 @@ export function TerminalView({ agent }: { agent: string }) {
     resized.observe(box.current!);
     return () => resized.disconnect();
   }, []);
-  const harness = agents.value.get(agent)?.harness;
-  const interrupt: Key = harness === 'shell' ? 'C-c' : 'Escape';
+  // The harness's own interrupt key, as its adapter names it (Escape until the first screen says).
+  const interrupt: Key = s?.interrupt ?? 'Escape';
   const state = terminalState.value;
   return (
     <section class="terminal" data-terminal={agent} data-state={state} aria-label={`${agent}'s terminal`}>
