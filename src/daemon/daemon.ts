@@ -35,6 +35,9 @@ import { resolvePaths, userHome, type LeoPaths } from '../core/home.js';
 import { createDaemonLogger, type Logger } from '../core/logger.js';
 import { EventBus } from '../events/bus.js';
 import { logActivity } from './activity-log.js';
+import { wireHosts } from './hosts-wiring.js';
+import type { TokenRecord } from '../wire/tokens.js';
+import { AttemptLimiter } from '../auth/attempt-limiter.js';
 import { eventsRoutes } from '../events/events-routes.js';
 import { FeatureSet } from '../events/features.js';
 import { SseHub } from '../events/sse-hub.js';
@@ -208,19 +211,37 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     doctorWarnings: async () => doctorWarnings(await checks.latest()),
   });
   const presence = new PresenceBoard(clock);
-  await app.register(tokenRoutes, {
-    tokens,
-    // What a revoked token holds ends with it: its open requests (event streams included), its "thread on screen".
-    revoked: (record) => {
-      tokenRequests.end(record.id);
-      presence.forget(viewerOf(record));
-    },
-    scopeChanged: (record) => tokenRequests.end(record.id),
-  });
+  // What a revoked token holds ends with it: its open requests (event streams included), its "thread on screen".
+  const revoked = (record: TokenRecord) => {
+    tokenRequests.end(record.id);
+    presence.forget(viewerOf(record));
+  };
+  await app.register(tokenRoutes, { tokens, revoked, scopeChanged: (record) => tokenRequests.end(record.id) });
   await app.register(eventsRoutes, { hub, caps: streams });
 
   const publisher = new RunPublisher({ bus, clock, log: new RunLog(), history: new RunHistory(db) });
-  await app.register(pairingRoutes, { codes: new PairingCodes(db, clock, tokens), appUrl: baseUrl });
+  // Failed redemptions of a one-time code, device pairing and a hub's join alike.
+  const attempts = new AttemptLimiter(clock);
+  await app.register(pairingRoutes, {
+    codes: new PairingCodes(db, clock, tokens, 'device'),
+    appUrl: baseUrl,
+    attempts,
+  });
+  await wireHosts({
+    app,
+    db,
+    clock,
+    logger,
+    paths,
+    home: userHome(env),
+    config,
+    reload: (reason) => watcher.reload(reason),
+    tokens,
+    attempts,
+    features,
+    baseUrl,
+    revoked,
+  });
   await app.register(webRoutes);
   const chatStore = new ChatStore(db, clock);
   const notes = new ThreadNotes(chatStore, bus);
