@@ -42,7 +42,7 @@ export async function runHostRemove(name: string): Promise<void> {
     console.log(
       removed.revoked
         ? `removed host "${name}"; it revoked this hub's token`
-        : `removed host "${name}" here; the host did not answer: ${removed.note ?? 'no reason given'}`,
+        : `removed host "${name}" here; the host did not revoke the token: ${removed.note ?? 'no reason given'}`,
     );
   });
 }

@@ -215,7 +215,17 @@ describe('pairing a host with a hub', () => {
     const taken = await leo(hub, 'host', 'add', 'box', (await invite('hub-four')).link);
     assert.equal(taken.status, 1);
     assert.match(taken.stderr, /a host named "box" is already added/);
-    assert.equal((await leo(hub, 'host', 'remove', 'twice')).status, 0);
+
+    // Revoked on the host (`leo host revoke`): the hub finds its token refused, and still removes the host.
+    const revoked = await leo(host, 'host', 'revoke', 'hub-two');
+    assert.equal(revoked.status, 0, revoked.stderr);
+    assert.match(revoked.stdout, /revoked peer "hub-two"/);
+    const twice = (await hostList()).find((h) => h.name === 'twice');
+    assert.equal(twice?.status, 'offline');
+    assert.match(twice.error ?? '', /HTTP 401: invalid or revoked token/);
+    const removed = await leo(hub, 'host', 'remove', 'twice');
+    assert.equal(removed.status, 0, removed.stderr);
+    assert.match(removed.stdout, /removed host "twice" here; the host did not revoke the token: .*HTTP 401/);
   });
 
   it('failed redemptions are limited per daemon: 429 too_many_attempts with Retry-After, pairing included', async () => {
@@ -308,7 +318,10 @@ describe('pairing a host with a hub', () => {
 
     const r = await leo(hub, 'host', 'remove', 'box');
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /removed host "box" here; the host did not answer/);
+    assert.match(
+      r.stdout,
+      /removed host "box" here; the host did not revoke the token: .*did not answer: ECONNREFUSED/,
+    );
     assert.equal(fs.existsSync(tokenFile('box')), false);
     assert.deepEqual(hubHosts(), {});
   });
