@@ -33,6 +33,14 @@ export class AttemptLimiter {
     );
   }
 
+  /** Runs one attempt while the bucket allows it (else the 429 of check()); a null answer is a failure and spends one. */
+  attempt<T>(run: () => T | null): T | null {
+    this.check();
+    const result = run();
+    if (result === null) this.failed();
+    return result;
+  }
+
   /** One attempt failed: it spends one from the bucket. */
   failed(): void {
     this.refill();

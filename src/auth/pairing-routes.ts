@@ -46,12 +46,8 @@ export const pairingRoutes: FastifyPluginAsyncZod<PairingRoutesDeps> = async (ap
 
   const pair = { config: { access: Access.public }, schema: { body: PairBody, response: { 201: okOf(Paired) } } };
   app.post('/api/v1/pair', pair, async (req, reply) => {
-    attempts.check();
-    const paired = codes.redeem(req.body.code);
-    if (!paired) {
-      attempts.failed();
-      throw new HttpError(401, 'this pairing code is unknown, already used or expired', 'bad_pairing_code');
-    }
+    const paired = attempts.attempt(() => codes.redeem(req.body.code));
+    if (!paired) throw new HttpError(401, 'this pairing code is unknown, already used or expired', 'bad_pairing_code');
     return reply.code(201).send(ok({ device: paired.record, token: paired.token }));
   });
 };

@@ -48,12 +48,8 @@ export const hostRoutes: FastifyPluginAsyncZod<HostRoutesDeps> = async (app, dep
 
   const joining = { config: { access: Access.public }, schema: { body: JoinBody, response: { 201: okOf(Joined) } } };
   app.post('/api/v1/host/join', joining, async (req, reply) => {
-    deps.attempts.check();
-    const joined = deps.codes.redeem(req.body.code);
-    if (!joined) {
-      deps.attempts.failed();
-      throw new HttpError(401, 'this join code is unknown, already used or expired', 'bad_join_code');
-    }
+    const joined = deps.attempts.attempt(() => deps.codes.redeem(req.body.code));
+    if (!joined) throw new HttpError(401, 'this join code is unknown, already used or expired', 'bad_join_code');
     deps.logger.info({ peer: joined.record.name, hub: req.body.hub }, 'a hub joined this host');
     return reply.code(201).send(ok({ token: joined.token, host: deps.info() }));
   });

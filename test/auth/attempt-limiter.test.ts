@@ -43,6 +43,32 @@ describe('AttemptLimiter', () => {
     assert.equal(refusal(limiter), null);
   });
 
+  it('attempt() runs while the bucket allows, and counts a null answer as a failure', () => {
+    const limiter = new AttemptLimiter(new ManualClock(0), { failures: 2, perMs: 60_000 });
+    assert.equal(
+      limiter.attempt(() => 'token'),
+      'token',
+    );
+    assert.equal(
+      limiter.attempt(() => null),
+      null,
+    );
+    assert.equal(
+      limiter.attempt(() => null),
+      null,
+    );
+    let ran = false;
+    assert.throws(
+      () =>
+        limiter.attempt(() => {
+          ran = true;
+          return 'token';
+        }),
+      /too many failed attempts/,
+    );
+    assert.equal(ran, false, 'a refused attempt does not run');
+  });
+
   it('successes cost nothing: only failed() spends', () => {
     const limiter = new AttemptLimiter(new ManualClock(0), { failures: 1, perMs: 60_000 });
     for (let i = 0; i < 100; i++) assert.equal(refusal(limiter), null);
