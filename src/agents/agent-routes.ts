@@ -93,13 +93,9 @@ export const agentRoutes: FastifyPluginAsyncZod<AgentRoutesDeps> = async (app, d
     return ok(await supervisor.setEnvironments(req.params.name, req.body.environments));
   });
 
-  app.put(
-    '/api/v1/agents/:name/appearance',
-    onAgent({ body: AppearanceBody }, Access.operatorOrDevice),
-    async (req) => {
-      return ok(await supervisor.setAppearance(req.params.name, req.body));
-    },
-  );
+  app.put('/api/v1/agents/:name/appearance', onAgent({ body: AppearanceBody }, Access.onAgents), async (req) => {
+    return ok(await supervisor.setAppearance(req.params.name, req.body));
+  });
 };
 
 /** A spawn without a name takes the repo's last path segment, else the template's name. */

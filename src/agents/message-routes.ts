@@ -48,7 +48,7 @@ export const messageRoutes: FastifyPluginAsyncZod<MessageRoutesDeps> = async (ap
     return send(req.params.name, req.body.to, req.body.text);
   });
 
-  const fromOperator = { config: { access: Access.operator }, schema: sending(OperatorMessageBody) };
+  const fromOperator = { config: { access: Access.operatorOrPeer }, schema: sending(OperatorMessageBody) };
   app.post('/api/v1/agents/:name/message', fromOperator, async (req) => {
     return send(undefined, req.params.name, req.body.text);
   });

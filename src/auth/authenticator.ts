@@ -16,8 +16,13 @@ export class Authenticator {
     const record = this.store.find(token);
     if (!record) return null;
     this.store.touch(record.id);
-    return record.kind === 'device'
-      ? { kind: 'device', id: record.id, name: record.name, fleet: record.fleet }
-      : { kind: 'client', id: record.id, name: record.name, canPost: record.can_post };
+    switch (record.kind) {
+      case 'device':
+        return { kind: 'device', id: record.id, name: record.name, fleet: record.fleet };
+      case 'client':
+        return { kind: 'client', id: record.id, name: record.name, canPost: record.can_post };
+      case 'peer':
+        return { kind: 'peer', id: record.id, name: record.name };
+    }
   }
 }

@@ -24,8 +24,8 @@ export interface TokenRoutesDeps {
 }
 
 /**
- * Management of paired devices and API clients, the operator's; the same operations back `leo device|client`.
- * Revoking deletes the token's row (its push subscriptions go with it: a foreign key), then `revoked` ends what it
+ * Management of paired devices, API clients and peer hubs, the operator's; the same operations back
+ * `leo device|client` and `leo host peers|revoke`. Revoking deletes the token's row (its push subscriptions go with it: a foreign key), then `revoked` ends what it
  * still holds. A device granted the fleet scope (the owner's phone) may also list the devices and grant or take back
  * the scope, from Leo Web's device list; pairing and revoking stay the operator's. `GET /api/v1/me` tells any token
  * what it is and may do.
@@ -52,9 +52,11 @@ export const tokenRoutes: FastifyPluginAsyncZod<TokenRoutesDeps> = async (app, {
   app.post('/api/v1/devices', issuing(CreateDeviceBody), async (req, reply) => {
     return reply.code(201).send(issue('device', req.body.name, { fleet: req.body.fleet }));
   });
-  app.get('/api/v1/devices', { ...listing, config: { access: Access.fleet } }, async () => ok(tokens.list('device')));
+  app.get('/api/v1/devices', { ...listing, config: { access: Access.deviceScopes } }, async () =>
+    ok(tokens.list('device')),
+  );
   const scoping = {
-    config: { access: Access.fleet },
+    config: { access: Access.deviceScopes },
     schema: { params: IdParams, body: DeviceScopeBody, response: { 200: okOf(TokenRecord) } },
   };
   app.patch('/api/v1/devices/:id', scoping, async (req, reply) => {
@@ -72,6 +74,10 @@ export const tokenRoutes: FastifyPluginAsyncZod<TokenRoutesDeps> = async (app, {
   });
   app.get('/api/v1/clients', listing, async () => ok(tokens.list('client')));
   app.delete('/api/v1/clients/:id', revoking, async (req) => revoke('client', req.params.id));
+
+  // Peer hubs (issue 31) are issued through a host's join code (hosts/host-routes.ts), listed and revoked here.
+  app.get('/api/v1/peers', listing, async () => ok(tokens.list('peer')));
+  app.delete('/api/v1/peers/:id', revoking, async (req) => revoke('peer', req.params.id));
 
   const me = { config: { access: Access.anyToken }, schema: { response: { 200: okOf(Caller) } } };
   app.get('/api/v1/me', me, async (req) => {

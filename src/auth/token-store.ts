@@ -25,13 +25,16 @@ interface Row {
 const toRecord = (r: Row): TokenRecord => ({ ...r, can_post: r.can_post === 1, fleet: r.fleet === 1 });
 const COLUMNS = 'id, kind, name, can_post, fleet, created_at, last_used_at';
 
+/** What a human reading a token sees first: which kind it is. */
+const PREFIX: Record<IssuedTokenKind, string> = { device: 'leo_dev', client: 'leo_cli', peer: 'leo_peer' };
+
 /** What a new token may do beyond its kind's routes: can_post for an API client, fleet for a device. */
 export interface TokenGrants {
   canPost?: boolean;
   fleet?: boolean;
 }
 
-/** Paired-device and API-client tokens. Only SHA-256 hashes are stored; a lookup is by hash, never by value. */
+/** Paired-device, API-client and peer-hub tokens. Only SHA-256 hashes are stored; a lookup is by hash, never by value. */
 export class TokenStore {
   private readonly lastTouched = new Map<string, number>();
 
@@ -41,7 +44,7 @@ export class TokenStore {
   ) {}
 
   issue(kind: IssuedTokenKind, name: string, grants: TokenGrants = {}): { record: TokenRecord; token: string } {
-    const token = newToken(kind === 'device' ? 'leo_dev' : 'leo_cli');
+    const token = newToken(PREFIX[kind]);
     const row: Row = {
       id: newId(this.clock.now()),
       kind,

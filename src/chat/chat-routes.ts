@@ -54,8 +54,10 @@ export interface ChatRoutesDeps {
  * messages carry sender `client:<name>`). The socket serves the same paths without a token.
  */
 export const chatRoutes: FastifyPluginAsyncZod<ChatRoutesDeps> = async (app, deps) => {
-  const readers = { config: { access: Access.operatorOrDevice } };
-  const posters = { config: { access: { tokens: ['operator', 'device', 'client'], clientMustPost: true } } } as const;
+  const readers = { config: { access: Access.onAgents } };
+  const posters = {
+    config: { access: { tokens: ['operator', 'device', 'client', 'peer'], clientMustPost: true } },
+  } as const;
   const reading = <S extends object = object>(response: z.ZodType, schema = {} as S) => ({
     ...readers,
     schema: { ...schema, response: { 200: okOf(response) } },

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { LEO_VERSION } from '../core/version.js';
 import { registerAgentCommands } from './agent-commands.js';
 import { registerServiceCommands } from './service-command.js';
-import { registerTokenCommands } from './token-commands.js';
+import { listTokens, registerTokenCommands, revokeToken } from './token-commands.js';
 
 /**
  * An action whose module is loaded only when its command runs. The harnesses run `leo hook` at every turn's start and
@@ -41,6 +41,37 @@ program
   .description('write a commented leo.yaml with a claude, a codex and a shell template')
   .option('--force', 'replace an existing leo.yaml')
   .action(lazy(async () => (await import('./init-command.js')).runInitCommand));
+
+const host = program
+  .command('host')
+  .description('several machines, one fleet: pair this daemon with a hub (invite) or follow hosts as the hub (add)');
+host
+  .command('invite <hub-name>')
+  .description('on a host: print a one-time join link (10 minutes, one use) for the hub named <hub-name>')
+  .option('--url <url>', 'where the hub reaches this daemon (default: the `leo remote` name, else the listen address)')
+  .action(lazy(async () => (await import('./host-command.js')).runHostInvite));
+host
+  .command('add <name> <join-link>')
+  .description('on the hub: follow the host whose join link this is, calling it <name>')
+  .action(lazy(async () => (await import('./host-command.js')).runHostAdd));
+host
+  .command('list')
+  .description('on the hub: the hosts it follows, each probed now (status, last seen, version, round trip)')
+  .addOption(new Option('--json', 'print as JSON (for scripts)'))
+  .action(lazy(async () => (await import('./host-command.js')).runHostList));
+host
+  .command('remove <name>')
+  .description('on the hub: stop following a host; it is asked to revoke the hub’s token')
+  .action(lazy(async () => (await import('./host-command.js')).runHostRemove));
+host
+  .command('peers')
+  .description('on a host: the hubs that joined it')
+  .addOption(new Option('--json', 'print as JSON (for scripts)'))
+  .action((o: { json?: boolean }) => listTokens('peer', o.json));
+host
+  .command('revoke <hub-name>')
+  .description('on a host: revoke a hub’s peer token; it can no longer reach this daemon')
+  .action((name: string) => revokeToken('peer', name));
 
 program
   .command('mcp-stdio')

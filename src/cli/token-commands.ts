@@ -40,7 +40,7 @@ export function registerTokenCommands(program: Command): void {
     .command('list')
     .option('--json')
     .description('list paired devices, with the ones that may run the fleet')
-    .action((o) => list('device', o.json));
+    .action((o) => listTokens('device', o.json));
   device
     .command('fleet <id-or-name> <on|off>')
     .description('grant (on) or take back (off) a paired device’s fleet scope; it applies to its next request')
@@ -48,7 +48,7 @@ export function registerTokenCommands(program: Command): void {
   device
     .command('revoke <id-or-name>')
     .description('revoke a device token')
-    .action((id: string) => revoke('device', id));
+    .action((id: string) => revokeToken('device', id));
 
   const client = program.command('client').description('API-client tokens (dashboards, integrations)');
   client
@@ -60,11 +60,11 @@ export function registerTokenCommands(program: Command): void {
     .command('list')
     .option('--json')
     .description('list API clients')
-    .action((o) => list('client', o.json));
+    .action((o) => listTokens('client', o.json));
   client
     .command('revoke <id-or-name>')
     .description('revoke an API-client token')
-    .action((id: string) => revoke('client', id));
+    .action((id: string) => revokeToken('client', id));
 }
 
 function withStore<T>(fn: (store: TokenStore) => T): T {
@@ -98,7 +98,7 @@ function issue(kind: IssuedTokenKind, rawName: string, grants: TokenGrants): voi
   }
 }
 
-function list(kind: IssuedTokenKind, json: boolean | undefined): void {
+export function listTokens(kind: IssuedTokenKind, json: boolean | undefined): void {
   const records = withStore((s) => s.list(kind));
   if (json) return console.log(JSON.stringify(records, null, 2));
   if (!records.length) return console.log(`no ${kind}s`);
@@ -109,7 +109,7 @@ function list(kind: IssuedTokenKind, json: boolean | undefined): void {
  * Through the running daemon, so the event streams and connections the token holds close with it; straight in the
  * database when no daemon answers, since then nothing is held.
  */
-async function revoke(kind: IssuedTokenKind, idOrName: string): Promise<void> {
+export async function revokeToken(kind: IssuedTokenKind, idOrName: string): Promise<void> {
   const inDaemon = await tokenInDaemon('DELETE', kind, idOrName);
   const record = inDaemon === undefined ? withStore((s) => s.revoke(kind, idOrName)) : inDaemon;
   if (!record) fail(`no ${kind} with id or name "${idOrName}"`);
@@ -162,6 +162,10 @@ async function tokenInDaemon(
 }
 
 function formatRecord(r: TokenRecord): string {
-  const flags = r.kind === 'client' ? (r.can_post ? '  can_post' : '  read-only') : r.fleet ? '  fleet' : '  no fleet';
+  const flags = {
+    client: r.can_post ? '  can_post' : '  read-only',
+    device: r.fleet ? '  fleet' : '  no fleet',
+    peer: '  hub',
+  }[r.kind];
   return `${r.id}  ${r.name}${flags}  created ${r.created_at}  last used ${r.last_used_at ?? 'never'}`;
 }

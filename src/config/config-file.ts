@@ -40,6 +40,22 @@ export function addToConfigList(
   return r.ok ? { ok: true, added } : r;
 }
 
+/**
+ * Sets (or, for undefined, deletes) the key at `keyPath`, creating its parents; comments and the file's mode are kept,
+ * as by replaceTopLevelKey.
+ */
+export function setConfigKey(
+  file: string,
+  keyPath: string[],
+  value: unknown,
+  home: string,
+): { ok: true } | { ok: false; errors: string[] } {
+  return rewrite(file, home, (doc) => {
+    if (value === undefined) doc.deleteIn(keyPath);
+    else doc.setIn(keyPath, doc.createNode(value));
+  });
+}
+
 /** One edit of leo.yaml: parsed as a Document, edited, validated as the daemon would, then swapped in atomically. */
 function rewrite(
   file: string,

@@ -16,6 +16,7 @@ import ms from 'ms';
 import { z } from 'zod';
 import { globProblem } from '../agents/name-glob.js';
 import { NameSchema } from '../wire/names.js';
+import { HostName, HostUrl } from '../wire/host.js';
 import { chatEngineFor } from '../sessions/engine.js';
 import { Reasoning } from '../sessions/session-schemas.js';
 
@@ -404,9 +405,18 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
     prices: nullAsAbsent(z.record(nonEmpty(), ModelPriceSchema).default({})),
   });
 
+  /**
+   * This daemon as a hub (issue 31): the hosts it follows, by the name it gives them. Written by `leo host add`; the
+   * peer token each is reached with lives in the state directory, never here.
+   */
+  const ClientSchema = z.strictObject({
+    hosts: nullAsAbsent(z.record(HostName, z.strictObject({ url: HostUrl })).default({})),
+  });
+
   return z
     .strictObject({
       web: nullAsAbsent(WebSchema.prefault({})),
+      client: nullAsAbsent(ClientSchema.prefault({})),
       usage: nullAsAbsent(UsageSchema.prefault({})),
       log: nullAsAbsent(LogSchema.prefault({})),
       pool: nullAsAbsent(PoolSchema.prefault({})),

@@ -38,6 +38,7 @@ import { logActivity } from './activity-log.js';
 import { wireAgentTools } from './agent-tools-wiring.js';
 import { wireAgentRoutes, wireAgents } from './agents-wiring.js';
 import { wireAuth } from './auth-wiring.js';
+import { wireHosts } from './hosts-wiring.js';
 import { buildAttachments, wireChat } from './chat-wiring.js';
 import { wireConfig } from './config-wiring.js';
 import type { Domain } from './domain.js';
@@ -158,8 +159,23 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     listeners: () => ({ tcp: `${listen.host}:${port}`, socket: paths.socketFile, app: `${baseUrl()}/` }),
     doctorWarnings: async () => doctorWarnings(await checks.latest()),
   });
-  const authRoutes = await wireAuth({ app, db, clock, tokens, presence, appUrl: baseUrl });
+  const authWiring = await wireAuth({ app, db, clock, tokens, presence, appUrl: baseUrl });
   await app.register(eventsRoutes, { hub, caps: streams });
+  const hosts = await wireHosts({
+    app,
+    db,
+    clock,
+    logger,
+    paths,
+    home: userHome(env),
+    config,
+    reload: (reason) => watcher.reload(reason),
+    tokens,
+    attempts: authWiring.attempts,
+    features,
+    baseUrl,
+    revoked: authWiring.revoked,
+  });
   await app.register(webRoutes);
 
   // What every domain is built over, the services more than one domain reads, then each domain in the order of what
@@ -256,7 +272,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
 
   // Every phase runs in this order (domain.ts says why stop does not run in reverse).
   const domains: Domain[] = [
-    authRoutes,
+    authWiring.domain,
+    hosts,
     agents,
     terminal,
     review,

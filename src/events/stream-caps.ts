@@ -70,6 +70,6 @@ export class StreamCaps {
 /** Which token a stream counts against; null for the socket, whose streams are not capped. */
 function tokenKey(p: Principal | null): string | null {
   if (!p || p.kind === 'socket') return null;
-  if (p.kind === 'device' || p.kind === 'client') return `${p.kind}:${p.id}`;
+  if (p.kind === 'device' || p.kind === 'client' || p.kind === 'peer') return `${p.kind}:${p.id}`;
   return p.kind;
 }

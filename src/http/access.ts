@@ -15,19 +15,33 @@ export interface RouteAccess {
   deviceMustRunFleet?: boolean;
 }
 
+/**
+ * A `peer` is a hub this daemon was paired with as a host (issue 31): it does on the agents whatever the operator does
+ * (reads, chat, answers, fleet writes, terminal, changes, tasks) and manages nothing (tokens, devices, pairing, push,
+ * config writes, the daemon itself, metrics).
+ */
 export const Access = {
   public: { tokens: 'public' },
   operator: { tokens: ['operator'] },
+  /** The owner's own apps: push subscriptions and config edits, which a peer hub does not manage here. */
   operatorOrDevice: { tokens: ['operator', 'device'] },
+  /** Working on agents as their owner: chat reads and answers, terminal, changes, tasks, one agent's appearance. */
+  onAgents: { tokens: ['operator', 'device', 'peer'] },
+  /** The operator's own agent routes that no device holds (a message from the operator, chat sessions). */
+  operatorOrPeer: { tokens: ['operator', 'peer'] },
   /**
-   * Fleet writes — spawn, environments, template, start/stop/restart/reset, rename, remove, running a task — and
-   * granting that scope: the spec reserves them for the operator; a device holds them only when paired with the scope.
+   * Fleet writes — spawn, environments, template, start/stop/restart/reset, rename, remove, running a task: the spec
+   * reserves them for the operator; a device holds them only when paired with the scope, a peer hub always.
    */
-  fleet: { tokens: ['operator', 'device'], deviceMustRunFleet: true },
+  fleet: { tokens: ['operator', 'device', 'peer'], deviceMustRunFleet: true },
+  /** Listing devices and granting the fleet scope: the operator's, and a device's that holds the scope. */
+  deviceScopes: { tokens: ['operator', 'device'], deviceMustRunFleet: true },
   /** Read-only observers: dashboards hold API-client tokens. */
-  readers: { tokens: ['operator', 'device', 'client'] },
-  anyToken: { tokens: ['operator', 'device', 'client', 'agent'] },
+  readers: { tokens: ['operator', 'device', 'client', 'peer'] },
+  anyToken: { tokens: ['operator', 'device', 'client', 'agent', 'peer'] },
   agent: { tokens: ['agent'] },
+  /** A peer hub on its own token (revoking itself). */
+  peer: { tokens: ['peer'] },
   socketOnly: { tokens: [], socketOnly: true },
 } as const satisfies Record<string, RouteAccess>;
 

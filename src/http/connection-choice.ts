@@ -2,7 +2,7 @@ import type { Principal } from '../wire/token-kinds.js';
 
 /**
  * Who a connection last carried a valid token for. `client` tokens (dashboards, API clients, the agents' token) give
- * way before `owner` ones (the operator's, paired devices'): a client must never keep the owner out.
+ * way before `owner` ones (the operator's, paired devices', peer hubs'): a client must never keep the owner out.
  */
 export interface ConnectionHolder {
   key: string;
@@ -22,7 +22,8 @@ export interface ConnectionView {
 /** The holder a request's principal makes of its connection; null for callers without a token. */
 export function holderOf(p: Principal | null): ConnectionHolder | null {
   if (!p || p.kind === 'socket' || p.kind === 'anonymous') return null;
-  if (p.kind === 'device') return { key: `device:${p.id}`, tier: 'owner' };
+  // A peer hub carries its owner's phone: it gives way no sooner than the phone itself would.
+  if (p.kind === 'device' || p.kind === 'peer') return { key: `${p.kind}:${p.id}`, tier: 'owner' };
   if (p.kind === 'client') return { key: `client:${p.id}`, tier: 'client' };
   return { key: p.kind, tier: p.kind === 'operator' ? 'owner' : 'client' };
 }

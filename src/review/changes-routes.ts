@@ -37,7 +37,7 @@ export const changesRoutes: FastifyPluginAsyncZod<{
     return ws;
   };
 
-  const owner = { config: { access: Access.operatorOrDevice } };
+  const owner = { config: { access: Access.onAgents } };
   const status = { ...owner, schema: { params: Params, response: { 200: okOf(Changes) } } };
   const diff = { ...owner, schema: { params: Params, querystring: DiffQuery, response: { 200: okOf(FileDiff) } } };
   app.get('/api/v1/agents/:name/changes', status, async (req) => {

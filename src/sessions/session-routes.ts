@@ -63,7 +63,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<{
   /** web.sse_queue: frames a client that is not reading may have waiting before it is cut, as on /api/v1/events. */
   maxQueued(): number;
 }> = async (app, { sessions, streams, mentionScope, clock, caps, maxQueued }) => {
-  const opts = { config: { access: Access.operator } };
+  const opts = { config: { access: Access.operatorOrPeer } };
   const flushes = new FlushScheduler(FLUSH_SLICE);
   /**
    * Every live stream of this endpoint (per-call SSE, session SSE, /ws) gets the events hub's bounded queue: a client

@@ -4,6 +4,12 @@ import type { Database } from 'better-sqlite3';
 export interface Migration {
   name: string;
   up(db: Database): void;
+  /**
+   * The step rebuilds a table others refer to (SQLite cannot change a CHECK in place): foreign keys are off while it
+   * runs, as SQLite's own procedure asks, or dropping the old table would cascade into the rows referring to it. They
+   * are checked before the step commits.
+   */
+  rebuildsTables?: boolean;
 }
 
 export class NewerDatabaseError extends Error {
@@ -33,10 +39,18 @@ export function migrate(db: Database, migrations: readonly Migration[], file: st
   if (from > migrations.length) throw new NewerDatabaseError(file, from, migrations.length);
   for (let v = from; v < migrations.length; v++) {
     const step = migrations[v]!;
-    db.transaction(() => {
-      step.up(db);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
+    // The pragma is a no-op inside a transaction, so it is set around it.
+    if (step.rebuildsTables) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        step.up(db);
+        if (step.rebuildsTables && (db.pragma('foreign_key_check') as unknown[]).length)
+          throw new Error(`migration "${step.name}" left rows whose foreign keys point nowhere`);
+        db.pragma(`user_version = ${v + 1}`);
+      })();
+    } finally {
+      if (step.rebuildsTables) db.pragma('foreign_keys = ON');
+    }
   }
   return { from, to: migrations.length };
 }

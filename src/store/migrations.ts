@@ -314,4 +314,42 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'peer tokens and host identity',
+    rebuildsTables: true,
+    up(db) {
+      // Several machines (issue 31): a hub holds a `peer` token on each host it follows, issued for a one-time join
+      // code. The tokens table is rebuilt to admit the kind (its CHECK cannot be altered); a code now says which kind
+      // of token it is redeemed for. meta keeps this installation's own facts, first its host_id. hosts is the hub's
+      // side: what it learnt of each host it follows (its URL is in leo.yaml, its peer token in a 0600 file).
+      db.exec(`
+        CREATE TABLE tokens_next (
+          id          TEXT PRIMARY KEY,
+          kind        TEXT NOT NULL CHECK (kind IN ('device', 'client', 'peer')),
+          name        TEXT NOT NULL,
+          hash        TEXT NOT NULL UNIQUE,
+          can_post    INTEGER NOT NULL DEFAULT 0,
+          created_at  TEXT NOT NULL,
+          last_used_at TEXT,
+          fleet       INTEGER NOT NULL DEFAULT 0
+        ) STRICT;
+        INSERT INTO tokens_next (id, kind, name, hash, can_post, created_at, last_used_at, fleet)
+          SELECT id, kind, name, hash, can_post, created_at, last_used_at, fleet FROM tokens;
+        DROP TABLE tokens;
+        ALTER TABLE tokens_next RENAME TO tokens;
+        CREATE UNIQUE INDEX tokens_kind_name ON tokens (kind, name);
+        ALTER TABLE pairing_codes ADD COLUMN kind TEXT NOT NULL DEFAULT 'device' CHECK (kind IN ('device', 'peer'));
+        CREATE TABLE meta (
+          key   TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE hosts (
+          name          TEXT PRIMARY KEY,
+          host_id       TEXT NOT NULL,
+          added_at      TEXT NOT NULL,
+          last_seen_at  TEXT
+        ) STRICT;
+      `);
+    },
+  },
 ];

@@ -61,7 +61,7 @@ export const taskRoutes: FastifyPluginAsyncZod<{
   };
   app.post('/chat/task-failure', failure, async (req) => ok(cards.postFailure(req.body)));
 
-  const owner = { config: { access: Access.operatorOrDevice } };
+  const owner = { config: { access: Access.onAgents } };
   app.get('/api/v1/tasks', { ...owner, schema: { response: { 200: okOf(z.array(TaskDetail)) } } }, async () =>
     ok(
       tasks().map((t): TaskDetail => ({

@@ -36,7 +36,7 @@ export interface TerminalRoutesDeps {
  * API clients — dashboards — get neither.
  */
 export const terminalRoutes: FastifyPluginAsyncZod<TerminalRoutesDeps> = async (app, deps) => {
-  const owner = { config: { access: Access.operatorOrDevice } };
+  const owner = { config: { access: Access.onAgents } };
   const screen = { ...owner, schema: { params: Params, response: { 200: okOf(TerminalScreen) } } };
   const keys = { ...owner, schema: { params: Params, body: TerminalKeysBody, response: { 200: okOf(KeysPressed) } } };
   const flushes = new FlushScheduler(64);

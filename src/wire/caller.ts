@@ -7,7 +7,7 @@ import type { Principal } from './token-kinds.js';
  * running a task (Access.fleet); can_post: an API client's chat posting.
  */
 export const Caller = z.object({
-  kind: z.enum(['operator', 'device', 'client', 'agent', 'socket']),
+  kind: z.enum(['operator', 'device', 'client', 'agent', 'peer', 'socket']),
   id: z.string().optional(),
   name: z.string().optional(),
   fleet: z.boolean(),
@@ -24,6 +24,9 @@ export function callerOf(p: Exclude<Principal, { kind: 'anonymous' }>): Caller {
       return { kind: 'client', id: p.id, name: p.name, fleet: false, can_post: p.canPost };
     case 'agent':
       return { kind: 'agent', fleet: false, can_post: false };
+    // A hub does on this host's agents what its owner may.
+    case 'peer':
+      return { kind: 'peer', id: p.id, name: p.name, fleet: true, can_post: true };
     case 'operator':
     case 'socket':
       return { kind: p.kind, fleet: true, can_post: true };

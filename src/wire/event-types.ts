@@ -3,7 +3,7 @@ import type { Principal } from './token-kinds.js';
 /**
  * Who may receive an event on /api/v1/events. `fleet`: every reader (names, states, activity, task runs — what
  * /api/v1/state shows to API clients too). `chat`: only those who may read the conversations (operator, paired
- * devices, the socket), because the event carries what the chat routes refuse to API clients.
+ * devices, peer hubs, the socket), because the event carries what the chat routes refuse to API clients.
  */
 export type EventAudience = 'fleet' | 'chat';
 
@@ -51,7 +51,12 @@ export const AUDIENCES = ['fleet', 'chat'] as const satisfies readonly EventAudi
  * Those who may read the conversations belong to `chat` and receive `fleet` events too (receives()).
  */
 export function readerAudience(principal: Principal): EventAudience {
-  return principal.kind === 'operator' || principal.kind === 'device' || principal.kind === 'socket' ? 'chat' : 'fleet';
+  return principal.kind === 'operator' ||
+    principal.kind === 'device' ||
+    principal.kind === 'peer' ||
+    principal.kind === 'socket'
+    ? 'chat'
+    : 'fleet';
 }
 
 /** Whether a stream of audience `reader` carries an event published to `event`. */

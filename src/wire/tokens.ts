@@ -1,19 +1,19 @@
 import { z } from 'zod';
 
 /**
- * The wire shapes of paired devices and API clients, apart from the store so Leo Web imports them without the
+ * The wire shapes of paired devices, API clients and peer hubs, apart from the store so Leo Web imports them without the
  * daemon's crypto and SQLite.
  */
-export const IssuedTokenKind = z.enum(['device', 'client']);
+export const IssuedTokenKind = z.enum(['device', 'client', 'peer']);
 export type IssuedTokenKind = z.infer<typeof IssuedTokenKind>;
 
-/** The wire shape of a paired device or API client; the token itself is shown once, at creation, never again. */
+/** The wire shape of a paired device, API client or peer hub; the token itself is shown once, at creation, never again. */
 export const TokenRecord = z.object({
   id: z.string(),
   kind: IssuedTokenKind,
   name: z.string(),
   can_post: z.boolean(),
-  /** A device granted fleet writes (spawn, environments, start/stop…, task runs); always false for an API client. */
+  /** A device granted fleet writes (spawn, environments, start/stop…, task runs); always false for an API client or a peer. */
   fleet: z.boolean(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),

@@ -27,6 +27,7 @@ export async function startFuzzDaemon(opts: { config?: string; web?: string } = 
     agent: t.daemon.agentToken,
     device: t.daemon.tokens.issue('device', 'fuzz phone').token,
     client: t.daemon.tokens.issue('client', 'fuzz board', { canPost: true }).token,
+    peer: t.daemon.tokens.issue('peer', 'fuzz hub').token,
   };
   const spawned = await send(t.socket, {
     method: 'POST',

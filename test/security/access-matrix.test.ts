@@ -12,19 +12,36 @@ import { request, type Target } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { until } from '../helpers/wait.js';
 import { bounded, probe, type ProbeResult } from './probe.js';
-import { PRINCIPALS, agentSessionVariable, issueTokens, type PrincipalName, type Tokens } from './principals.js';
+import {
+  PRINCIPALS,
+  agentSessionVariable,
+  issueTokens,
+  joinAsPeer,
+  type PrincipalName,
+  type Tokens,
+} from './principals.js';
 import { publishRaw } from '../helpers/raw-publish.js';
 
-type Holder = 'operator' | 'device' | 'fleet' | 'agent' | 'client' | 'poster';
+type Holder = 'operator' | 'device' | 'fleet' | 'agent' | 'client' | 'poster' | 'peer';
 /** Who a route admits on TCP: anyone, nobody (socket only), or the listed token holders. */
 type Admits = 'public' | 'socket' | readonly Holder[];
 
 const OPERATOR: Admits = ['operator'];
+/** The owner's apps: push and config edits, which a peer hub does not manage (issue 31). */
 const OPERATOR_DEVICE: Admits = ['operator', 'device', 'fleet'];
-/** Fleet writes (issue 29): the spec's operator-only agent writes, and the devices granted the fleet scope. */
-const FLEET: Admits = ['operator', 'fleet'];
-const READERS: Admits = ['operator', 'device', 'fleet', 'client', 'poster'];
-const POSTERS: Admits = ['operator', 'device', 'fleet', 'poster'];
+/**
+ * Work on agents as their owner: a peer hub (issue 31) does what the operator does on agents, so wherever a device
+ * works on them, a peer does too.
+ */
+const ON_AGENTS: Admits = [...OPERATOR_DEVICE, 'peer'];
+/** The operator's own agent routes, which a peer hub relays for its owner. */
+const OPERATOR_PEER: Admits = ['operator', 'peer'];
+/** Fleet writes (issue 29): the spec's operator-only agent writes, the devices granted the fleet scope, peer hubs. */
+const FLEET: Admits = ['operator', 'fleet', 'peer'];
+/** Leo Web's device list: managing devices, which no peer does. */
+const DEVICE_SCOPES: Admits = ['operator', 'fleet'];
+const READERS: Admits = ['operator', 'device', 'fleet', 'client', 'poster', 'peer'];
+const POSTERS: Admits = ['operator', 'device', 'fleet', 'poster', 'peer'];
 const AGENT: Admits = ['agent'];
 
 /** Keyed "METHOD url" as fastify registers it. HEAD twins of GET routes share their GET entry. */
@@ -50,8 +67,8 @@ const EXPECTED: Record<string, Admits> = {
 
   'POST /api/v1/devices': OPERATOR,
   // Leo Web's device list (issue 29): the owner's phone lists the devices and grants or takes back the fleet scope.
-  'GET /api/v1/devices': FLEET,
-  'PATCH /api/v1/devices/:id': FLEET,
+  'GET /api/v1/devices': DEVICE_SCOPES,
+  'PATCH /api/v1/devices/:id': DEVICE_SCOPES,
   'DELETE /api/v1/devices/:id': OPERATOR,
   'GET /api/v1/me': [...READERS, 'agent'],
   'POST /api/v1/devices/pairing-codes': OPERATOR,
@@ -59,6 +76,19 @@ const EXPECTED: Record<string, Admits> = {
   'POST /api/v1/clients': OPERATOR,
   'GET /api/v1/clients': OPERATOR,
   'DELETE /api/v1/clients/:id': OPERATOR,
+
+  // Several machines (issue 31). As a host: who it is (any reader), invites (the operator), a hub's join (public:
+  // the code authenticates it), the hubs that joined (the operator), a hub revoking its own token (that peer).
+  'GET /api/v1/host': READERS,
+  'POST /api/v1/host/invites': OPERATOR,
+  'POST /api/v1/host/join': 'public',
+  'DELETE /api/v1/host/peer': ['peer'],
+  'GET /api/v1/peers': OPERATOR,
+  'DELETE /api/v1/peers/:id': OPERATOR,
+  // As a hub: the hosts it follows, the operator's.
+  'POST /api/v1/hosts': OPERATOR,
+  'GET /api/v1/hosts': OPERATOR,
+  'DELETE /api/v1/hosts/:name': OPERATOR,
 
   'GET /api/v1/state': READERS,
   'GET /api/v1/agents': READERS,
@@ -76,37 +106,38 @@ const EXPECTED: Record<string, Admits> = {
   'POST /api/v1/agents/:name/rename': FLEET,
   'POST /api/v1/agents/:name/template': FLEET,
   'POST /api/v1/agents/:name/environments': FLEET,
-  'PUT /api/v1/agents/:name/appearance': OPERATOR_DEVICE,
+  'PUT /api/v1/agents/:name/appearance': ON_AGENTS,
   // The live terminal (issue 17): the owner's only — a pane shows secrets, its keys steer the agent.
-  'GET /api/v1/agents/:name/terminal': OPERATOR_DEVICE,
-  'GET /api/v1/agents/:name/terminal/stream': OPERATOR_DEVICE,
-  'POST /api/v1/agents/:name/terminal/keys': OPERATOR_DEVICE,
+  'GET /api/v1/agents/:name/terminal': ON_AGENTS,
+  'GET /api/v1/agents/:name/terminal/stream': ON_AGENTS,
+  'POST /api/v1/agents/:name/terminal/keys': ON_AGENTS,
   'GET /api/v1/appearance/rules': OPERATOR_DEVICE,
   'PUT /api/v1/appearance/rules': OPERATOR_DEVICE,
-  'POST /api/v1/agents/:name/message': OPERATOR,
+  'POST /api/v1/agents/:name/message': OPERATOR_PEER,
   'POST /api/agent/:name/message': AGENT,
   'POST /hooks/:event': 'socket',
 
   // Tasks and review in Leo Web (issue 17): the owner's, as the fleet controls are; a log or a diff shows secrets.
   'POST /api/v1/tasks/:name/run': FLEET,
-  'GET /api/v1/tasks': OPERATOR_DEVICE,
-  'GET /api/v1/tasks/:name/runs/:id/log': OPERATOR_DEVICE,
-  'GET /api/v1/agents/:name/changes': OPERATOR_DEVICE,
-  'GET /api/v1/agents/:name/changes/diff': OPERATOR_DEVICE,
+  'GET /api/v1/tasks': ON_AGENTS,
+  'GET /api/v1/tasks/:name/runs/:id/log': ON_AGENTS,
+  'GET /api/v1/agents/:name/changes': ON_AGENTS,
+  'GET /api/v1/agents/:name/changes/diff': ON_AGENTS,
   'POST /observe/task-run': 'socket',
   'POST /chat/task-failure': 'socket',
 
-  'GET /api/v1/chat/threads': OPERATOR_DEVICE,
-  'GET /api/v1/chat/open': OPERATOR_DEVICE,
-  'GET /api/v1/chat/:agent/messages': OPERATOR_DEVICE,
+  'GET /api/v1/chat/threads': ON_AGENTS,
+  'GET /api/v1/chat/open': ON_AGENTS,
+  'GET /api/v1/chat/:agent/messages': ON_AGENTS,
   'POST /api/v1/chat/:agent/messages': POSTERS,
   'POST /api/v1/chat/uploads': POSTERS,
-  'GET /api/v1/chat/:agent/attachments/:id': OPERATOR_DEVICE,
-  'POST /api/v1/chat/:agent/messages/:id/answer': OPERATOR_DEVICE,
-  'POST /api/v1/chat/:agent/messages/:id/dismiss': OPERATOR_DEVICE,
-  'POST /api/v1/chat/:agent/messages/:id/retry': OPERATOR_DEVICE,
-  'POST /api/v1/chat/:agent/messages/:id/send-anyway': OPERATOR_DEVICE,
-  'POST /api/v1/chat/:agent/read': OPERATOR_DEVICE,
+  'GET /api/v1/chat/:agent/attachments/:id': ON_AGENTS,
+  'POST /api/v1/chat/:agent/messages/:id/answer': ON_AGENTS,
+  'POST /api/v1/chat/:agent/messages/:id/dismiss': ON_AGENTS,
+  'POST /api/v1/chat/:agent/messages/:id/retry': ON_AGENTS,
+  'POST /api/v1/chat/:agent/messages/:id/send-anyway': ON_AGENTS,
+  'POST /api/v1/chat/:agent/read': ON_AGENTS,
+  // Which thread is on screen, for push suppression: push is the owner's apps' (a hub sends its own pushes).
   'PUT /api/v1/chat/:agent/presence': OPERATOR_DEVICE,
 
   'GET /api/v1/push/vapid-public-key': OPERATOR_DEVICE,
@@ -125,16 +156,16 @@ const EXPECTED: Record<string, Admits> = {
   'POST /api/agent/:name/chat/ask/withdraw': AGENT,
   'POST /api/agent/:name/chat/history': AGENT,
 
-  'POST /agents/:name/chat': OPERATOR,
-  'GET /sessions/:id/messages': OPERATOR,
-  'GET /sessions/:id/stream': OPERATOR,
-  'POST /sessions/:id/cancel': OPERATOR,
-  'PATCH /sessions/:id': OPERATOR,
-  'GET /sessions/:id': OPERATOR,
-  'DELETE /sessions/:id': OPERATOR,
-  'GET /agents/:name/sessions': OPERATOR,
-  'GET /sessions/:id/config': OPERATOR,
-  'GET /ws': OPERATOR,
+  'POST /agents/:name/chat': OPERATOR_PEER,
+  'GET /sessions/:id/messages': OPERATOR_PEER,
+  'GET /sessions/:id/stream': OPERATOR_PEER,
+  'POST /sessions/:id/cancel': OPERATOR_PEER,
+  'PATCH /sessions/:id': OPERATOR_PEER,
+  'GET /sessions/:id': OPERATOR_PEER,
+  'DELETE /sessions/:id': OPERATOR_PEER,
+  'GET /agents/:name/sessions': OPERATOR_PEER,
+  'GET /sessions/:id/config': OPERATOR_PEER,
+  'GET /ws': OPERATOR_PEER,
 };
 
 /**
@@ -142,9 +173,10 @@ const EXPECTED: Record<string, Admits> = {
  * EXPECTED. Agents are refused the stream itself (above). A type the bus can publish without an entry here fails, as
  * does an entry for a type it cannot.
  */
-type Reader = 'operator' | 'device' | 'fleet' | 'client' | 'poster' | 'socket';
-const EVERY_READER: readonly Reader[] = ['operator', 'device', 'fleet', 'client', 'poster', 'socket'];
-const CHAT_READERS: readonly Reader[] = ['operator', 'device', 'fleet', 'socket'];
+type Reader = 'operator' | 'device' | 'fleet' | 'client' | 'poster' | 'peer' | 'socket';
+const EVERY_READER: readonly Reader[] = ['operator', 'device', 'fleet', 'client', 'poster', 'peer', 'socket'];
+/** A peer hub reads conversations: it carries them to its owner's apps (issue 31). */
+const CHAT_READERS: readonly Reader[] = ['operator', 'device', 'fleet', 'peer', 'socket'];
 const EXPECTED_EVENTS: Record<string, readonly Reader[]> = {
   agent_spawned: EVERY_READER,
   agent_stopped: EVERY_READER,
@@ -174,6 +206,7 @@ const REVOKED_THROUGH: Record<Holder, string | null> = {
   fleet: '/api/v1/devices',
   client: '/api/v1/clients',
   poster: '/api/v1/clients',
+  peer: '/api/v1/peers',
 };
 
 /** Path parameters name things that do not exist, so an admitted request is answered without changing anything. */
@@ -229,6 +262,8 @@ interface Case {
 describe('access matrix: every registered route × every caller × both listeners', () => {
   let t: TestDaemon;
   let tokens: Tokens;
+  /** A peer's own revocation, when admitted, spends the token: that route gets a peer token of its own. */
+  let spentPeer: string;
   let routes: readonly RouteEntry[];
 
   before(async () => {
@@ -244,6 +279,7 @@ describe('access matrix: every registered route × every caller × both listener
       assert.equal(spawned.status, 201, spawned.text);
     }
     tokens = await issueTokens(t.tcp, t.daemon.paths, 'den');
+    spentPeer = await joinAsPeer(t.tcp, t.daemon.paths, 'spent hub');
     routes = t.daemon.routes;
   });
   after(() => t.stop());
@@ -325,7 +361,8 @@ describe('access matrix: every registered route × every caller × both listener
         const admits = entryFor(route)!;
         const target: Target = c.target === 'tcp' ? t.tcp : t.socket;
         const path = route.url.replace(/:(\w+)/g, (_, p: string) => PARAMS[p] ?? 'x');
-        const token = c.token && c.token !== 'none' ? tokens[c.token] : undefined;
+        const selfRevoking = keyOf(route) === 'DELETE /api/v1/host/peer' && c.token === 'peer';
+        const token = c.token && c.token !== 'none' ? (selfRevoking ? spentPeer : tokens[c.token]) : undefined;
         const upgrade = route.websocket === true && route.method === 'GET';
         const want = c.expect(admits);
         let r: ProbeResult;
@@ -361,6 +398,7 @@ describe('access matrix: every registered route × every caller × both listener
       fleet: await SseClient.open(t.tcp, '/api/v1/events', tokens.fleet),
       client: await SseClient.open(t.tcp, '/api/v1/events', tokens.client),
       poster: await SseClient.open(t.tcp, '/api/v1/events', tokens.poster),
+      peer: await SseClient.open(t.tcp, '/api/v1/events', tokens.peer),
       socket: await SseClient.open(t.socket, '/events'),
     };
     try {
@@ -421,11 +459,13 @@ describe('access matrix: every registered route × every caller × both listener
   it('revoking a token ends the event streams it holds within a second, and only those', async () => {
     const operator = tokens.operator;
     const revocable = (Object.keys(REVOKED_THROUGH) as Holder[]).filter((h) => REVOKED_THROUGH[h]);
-    assert.deepEqual(revocable, ['device', 'fleet', 'client', 'poster']);
-    const bystander = await SseClient.open(t.tcp, '/api/v1/events', operator);
-    await bystander.waitFor(1);
-    for (const holder of revocable) {
-      const route = REVOKED_THROUGH[holder]!;
+    assert.deepEqual(revocable, ['device', 'fleet', 'client', 'poster', 'peer']);
+    // A peer token comes from a host's join code, the others from their operator route.
+    const issueToRevoke = async (holder: Holder, route: string): Promise<{ id: string; token: string }> => {
+      if (holder === 'peer') {
+        const token = await joinAsPeer(t.tcp, t.daemon.paths, 'revoked peer');
+        return { id: t.daemon.tokens.find(token)!.id, token };
+      }
       const issued = await request(t.tcp, 'POST', route, {
         token: operator,
         body: {
@@ -435,7 +475,13 @@ describe('access matrix: every registered route × every caller × both listener
         },
       });
       assert.equal(issued.status, 201, issued.text);
-      const { id, token } = issued.json.data as { id: string; token: string };
+      return issued.json.data as { id: string; token: string };
+    };
+    const bystander = await SseClient.open(t.tcp, '/api/v1/events', operator);
+    await bystander.waitFor(1);
+    for (const holder of revocable) {
+      const route = REVOKED_THROUGH[holder]!;
+      const { id, token } = await issueToRevoke(holder, route);
       const stream = await SseClient.open(t.tcp, '/api/v1/events', token);
       await stream.waitFor(1);
       const at = Date.now();

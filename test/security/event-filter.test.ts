@@ -19,8 +19,8 @@ import { issueTokens, type Tokens } from './principals.js';
 
 const whisperBuilt = fs.existsSync(path.join(nativeBinDir(), 'whisper-cli'));
 
-/** Every principal that may read the stream: four token kinds over TCP, and the unix socket. */
-const READERS = ['operator', 'device', 'client', 'poster', 'socket'] as const;
+/** Every principal that may read the stream: five token kinds over TCP, and the unix socket. */
+const READERS = ['operator', 'device', 'client', 'poster', 'peer', 'socket'] as const;
 type Reader = (typeof READERS)[number];
 
 describe('/api/v1/events carries conversations only to those who may read them', () => {
@@ -163,7 +163,8 @@ describe('/api/v1/events carries conversations only to those who may read them',
     for (const s of Object.values(streams))
       await until('the restart', () => s.events.some((e) => e.event === 'agent_spawned'), 15_000);
 
-    for (const who of ['operator', 'device', 'socket'] as const) {
+    // A peer hub reads conversations as the owner's apps do: it carries them to the owner (issue 31).
+    for (const who of ['operator', 'device', 'peer', 'socket'] as const) {
       const events = streams[who]!.events;
       const messages = new Set(events.filter((e) => e.event === 'chat.message').map((e) => e.data.message.id));
       assert.deepEqual(

@@ -8,7 +8,7 @@ import { request, type Target } from '../helpers/http.js';
 
 /**
  * Every kind of caller the access matrix tries; `client` has no can_post, `poster` has it; `device` was paired without
- * the fleet scope, `fleet` with it (the owner's phone).
+ * the fleet scope, `fleet` with it (the owner's phone); `peer` is a hub that joined this daemon as a host.
  */
 export const PRINCIPALS = [
   'none',
@@ -20,6 +20,7 @@ export const PRINCIPALS = [
   'agent',
   'client',
   'poster',
+  'peer',
 ] as const;
 export type PrincipalName = (typeof PRINCIPALS)[number];
 export type Tokens = Record<Exclude<PrincipalName, 'none'>, string>;
@@ -37,8 +38,22 @@ export function agentSessionVariable(paths: LeoPaths, agent: string, variable: s
 }
 
 /**
+ * A peer token the way a hub gets one (issue 31): the owner asks the host for an invite on its socket (`leo host
+ * invite`), the hub redeems the code from the link on the host's TCP listener.
+ */
+export async function joinAsPeer(tcp: Target, paths: LeoPaths, hub: string): Promise<string> {
+  const invite = await request({ socketPath: paths.socketFile }, 'POST', '/api/v1/host/invites', { body: { hub } });
+  assert.equal(invite.status, 201, invite.text);
+  const code = /#join=([\w-]+)$/.exec(invite.json.data.link as string)![1]!;
+  const joined = await request(tcp, 'POST', '/api/v1/host/join', { body: { code, hub: 'the hub' } });
+  assert.equal(joined.status, 201, joined.text);
+  return joined.json.data.token as string;
+}
+
+/**
  * Tokens of every kind, each obtained the way its holder gets it: the operator's from its file (what `leo token`
- * prints), devices and API clients through the operator routes, the agent's from a running agent's environment.
+ * prints), devices and API clients through the operator routes, the agent's from a running agent's environment, a
+ * peer's through a host's join code.
  */
 export async function issueTokens(tcp: Target, paths: LeoPaths, runningAgent: string): Promise<Tokens> {
   const operator = fs.readFileSync(paths.operatorTokenFile, 'utf8').trim();
@@ -62,5 +77,6 @@ export async function issueTokens(tcp: Target, paths: LeoPaths, runningAgent: st
     agent: agentSessionVariable(paths, runningAgent, 'LEO_AGENT_TOKEN'),
     client: client.token,
     poster: poster.token,
+    peer: await joinAsPeer(tcp, paths, 'hub'),
   };
 }

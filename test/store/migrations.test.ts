@@ -127,4 +127,35 @@ describe('chat.db migrations', () => {
       siblings,
     );
   });
+
+  it('the peer-token step rebuilds tokens keeping every row, and the push subscriptions that point at them', () => {
+    const f = file();
+    const older = openDatabase(f, migrations.slice(0, -1));
+    older
+      .prepare(
+        `INSERT INTO tokens (id, kind, name, hash, fleet, created_at) VALUES ('t1', 'device', 'phone', 'h', 1, 'x')`,
+      )
+      .run();
+    older
+      .prepare(
+        `INSERT INTO push_subscriptions (id, provider, body, created_at, token_id) VALUES ('s1', 'web-push', '{}', 'x', 't1')`,
+      )
+      .run();
+    older
+      .prepare(`INSERT INTO pairing_codes (hash, name, created_at, expires_ms, fleet) VALUES ('c', 'p', 'x', 1, 0)`)
+      .run();
+    older.close();
+    const db = openDatabase(f);
+    assert.deepEqual(db.prepare('SELECT id, kind, name, fleet FROM tokens').all(), [
+      { id: 't1', kind: 'device', name: 'phone', fleet: 1 },
+    ]);
+    assert.deepEqual(db.prepare('SELECT id, token_id FROM push_subscriptions').all(), [{ id: 's1', token_id: 't1' }]);
+    assert.deepEqual(db.prepare('SELECT name, kind FROM pairing_codes').all(), [{ name: 'p', kind: 'device' }]);
+    assert.equal(db.pragma('foreign_keys', { simple: true }), 1, 'foreign keys are back on');
+    db.prepare(`INSERT INTO tokens (id, kind, name, hash, created_at) VALUES ('t2', 'peer', 'hub', 'h2', 'x')`).run();
+    // The foreign key still cascades: revoking the device takes its subscription with it.
+    db.prepare(`DELETE FROM tokens WHERE id = 't1'`).run();
+    assert.deepEqual(db.prepare('SELECT id FROM push_subscriptions').all(), []);
+    db.close();
+  });
 });

@@ -1,0 +1,87 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { AttemptLimiter } from '../auth/attempt-limiter.js';
+import { PairingCodes } from '../auth/pairing-codes.js';
+import type { TokenStore } from '../auth/token-store.js';
+import { setConfigKey } from '../config/config-file.js';
+import type { Config } from '../config/schema.js';
+import type { Clock } from '../core/clock.js';
+import type { LeoPaths } from '../core/home.js';
+import { LeoError } from '../core/leo-error.js';
+import type { Logger } from '../core/logger.js';
+import { LEO_VERSION } from '../core/version.js';
+import type { FeatureSet } from '../events/features.js';
+import { fetchHostClient } from '../hosts/host-client.js';
+import { installationId, machineName } from '../hosts/host-identity.js';
+import { HostRegistry } from '../hosts/host-registry.js';
+import { hostRoutes } from '../hosts/host-routes.js';
+import { hubRoutes } from '../hosts/hub-routes.js';
+import { PeerTokenFiles } from '../hosts/peer-token-files.js';
+import type { Database } from '../store/database.js';
+import { PROTOCOL, type HostInfo } from '../wire/host.js';
+import type { TokenRecord } from '../wire/tokens.js';
+import type { Domain } from './domain.js';
+
+/**
+ * Several machines (issue 31): this daemon as a host (who it is, invites, a hub's join) and as a hub (the hosts it
+ * follows, in leo.yaml's client.hosts, their peer tokens in <state>/hosts).
+ */
+export async function wireHosts(d: {
+  app: FastifyInstance;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  paths: LeoPaths;
+  home: string;
+  config(): Config;
+  reload(reason: string): Promise<unknown>;
+  tokens: TokenStore;
+  attempts: AttemptLimiter;
+  features: FeatureSet;
+  /** The daemon's own origin on its TCP listener. */
+  baseUrl(): string;
+  revoked(record: TokenRecord): void;
+}): Promise<Domain> {
+  const hostId = installationId(d.db, d.clock.now());
+  const info = (): HostInfo => ({
+    host_id: hostId,
+    name: machineName(),
+    version: LEO_VERSION,
+    protocol: { ...PROTOCOL },
+    features: d.features.list(),
+  });
+  await d.app.register(hostRoutes, {
+    info,
+    codes: new PairingCodes(d.db, d.clock, d.tokens, 'peer'),
+    attempts: d.attempts,
+    tokens: d.tokens,
+    // `leo remote <name>` put the name a proxy (Tailscale Serve) answers on in web.allowed_hosts, over HTTPS.
+    defaultUrl: () => {
+      const remote = d.config().web.allowed_hosts[0];
+      return remote ? `https://${remote}` : d.baseUrl();
+    },
+    revoked: d.revoked,
+    logger: d.logger,
+  });
+  const registry = new HostRegistry({
+    db: d.db,
+    clock: d.clock,
+    logger: d.logger,
+    tokens: new PeerTokenFiles(path.join(d.paths.stateDir, 'hosts')),
+    configured: () => d.config().client.hosts,
+    writeEntry: async (name, entry) => {
+      const written = setConfigKey(d.paths.configFile, ['client', 'hosts', name], entry, d.home);
+      if (!written.ok)
+        throw new LeoError(
+          500,
+          `${d.paths.configFile} was not changed: ${written.errors.join('; ')}`,
+          'config_unavailable',
+        );
+      await d.reload(entry ? `host ${name} added` : `host ${name} removed`);
+    },
+    connect: (url) => fetchHostClient(url),
+    selfName: machineName,
+  });
+  await d.app.register(hubRoutes, { registry });
+  return {};
+}

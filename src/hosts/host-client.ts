@@ -1,0 +1,107 @@
+import type { z } from 'zod';
+import { LeoError } from '../core/leo-error.js';
+import { HostInfo, Joined } from '../wire/host.js';
+
+/**
+ * What a hub asks of a host, over HTTP(S) to the URL the owner gave it. The one seam the hub's outgoing requests go
+ * through, so tests and the later slices (the event follower, proxied actions) share it.
+ */
+export interface HostClient {
+  /** `GET /api/v1/host` with the peer token, and how long the round trip took. */
+  hostInfo(token: string): Promise<{ info: HostInfo; rttMs: number }>;
+  /** Redeems a join code for a peer token; `hub` is the name the hub's machine gives itself. */
+  join(code: string, hub: string): Promise<Joined>;
+  /** Asks the host to revoke the peer token the request carries. */
+  revokeSelf(token: string): Promise<void>;
+}
+
+/** The host did not answer (refused, timed out, not HTTP): nothing is known of what it would have said. */
+export class HostUnreachableError extends LeoError {
+  constructor(url: string, why: string) {
+    super(502, `the host at ${url} did not answer: ${why}`, 'host_unreachable');
+  }
+}
+
+/** The host answered with an error; `hostCode` is its envelope's code. */
+export class HostRefusedError extends LeoError {
+  constructor(
+    readonly hostStatus: number,
+    readonly hostCode: string | undefined,
+    message: string,
+  ) {
+    super(502, message, 'host_refused');
+  }
+}
+
+/** Node's fetch (undici), each request under its own deadline. A private or loopback URL is fine: hosts live there. */
+export function fetchHostClient(baseUrl: string, timeoutMs = 5_000): HostClient {
+  const call = async <S extends z.ZodType>(
+    method: string,
+    path: string,
+    opts: { token?: string; body?: unknown; answer?: S },
+  ): Promise<{ data: z.output<S> | undefined; rttMs: number }> => {
+    const started = performance.now();
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+          ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
+        redirect: 'error',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      text = await res.text();
+    } catch (err) {
+      throw new HostUnreachableError(baseUrl, reason(err, timeoutMs));
+    }
+    const rttMs = Math.round(performance.now() - started);
+    let envelope: { ok?: boolean; data?: unknown; error?: string; code?: string };
+    try {
+      envelope = JSON.parse(text) as typeof envelope;
+    } catch {
+      throw new HostRefusedError(
+        res.status,
+        undefined,
+        `the host at ${baseUrl} answered HTTP ${res.status}, not Leo's JSON`,
+      );
+    }
+    if (!res.ok || envelope.ok === false)
+      throw new HostRefusedError(
+        res.status,
+        envelope.code,
+        `the host at ${baseUrl} answered HTTP ${res.status}: ${envelope.error ?? 'no reason given'}`,
+      );
+    if (!opts.answer) return { data: undefined, rttMs };
+    const parsed = opts.answer.safeParse(envelope.data);
+    if (!parsed.success)
+      throw new HostRefusedError(
+        res.status,
+        undefined,
+        `the host at ${baseUrl} answered ${path} in a shape this hub cannot read`,
+      );
+    return { data: parsed.data, rttMs };
+  };
+  return {
+    async hostInfo(token) {
+      const { data, rttMs } = await call('GET', '/api/v1/host', { token, answer: HostInfo });
+      return { info: data!, rttMs };
+    },
+    async join(code, hub) {
+      return (await call('POST', '/api/v1/host/join', { body: { code, hub }, answer: Joined })).data!;
+    },
+    async revokeSelf(token) {
+      await call('DELETE', '/api/v1/host/peer', { token });
+    },
+  };
+}
+
+/** Why a fetch failed, in words: undici hides the system error (ECONNREFUSED…) in `cause`. */
+function reason(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
+  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
+}

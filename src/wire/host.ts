@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { TokenName } from './tokens.js';
+
+/**
+ * The protocol hosts and hubs speak (issue 31). A hub follows a host of the same major; a minor adds only what an
+ * older peer may ignore. Bumped by hand, here only.
+ */
+export const PROTOCOL = { major: 1, minor: 0 } as const;
+
+/** `GET /api/v1/host`: who this daemon is, for a hub pairing with it and for any reader. */
+export const HostInfo = z.object({
+  /** A ULID made once per installation and kept in chat.db: it survives restarts, upgrades and renames. */
+  host_id: z.string(),
+  /** The machine's own name (its short host name), not the name a hub gives it. */
+  name: z.string(),
+  version: z.string(),
+  protocol: z.object({ major: z.number().int(), minor: z.number().int() }),
+  /** What the SSE hello advertises. */
+  features: z.array(z.string()),
+});
+export type HostInfo = z.infer<typeof HostInfo>;
+
+/**
+ * The name a hub gives a host: the key under `client.hosts` and, in later slices, the `@host` of `agent@host`, so a
+ * DNS label: lower-case letters, digits and inner hyphens.
+ */
+export const HostName = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'a host name is a DNS label: a-z, 0-9 and inner hyphens');
+
+/** A URL a hub reaches a host at: http or https only. */
+export const HostUrl = z
+  .string()
+  .max(2048)
+  .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), 'an http(s) URL');
+
+/** `POST /api/v1/host/invites`: a join code for the hub `hub` (the peer's name here); url: where the hub reaches us. */
+export const HostInviteBody = z.strictObject({ hub: TokenName, url: HostUrl.optional() });
+export const HostInvite = z.object({
+  hub: z.string(),
+  /** The join link, `<url>/#join=<code>`; the code is in it and nowhere else. */
+  link: z.string(),
+  url: z.string(),
+  expires_at: z.string(),
+});
+export type HostInvite = z.infer<typeof HostInvite>;
+
+/** `POST /api/v1/host/join`: a hub redeems a join code; hub: the name the hub's machine gives itself. */
+export const JoinBody = z.strictObject({ code: z.string().min(1).max(128), hub: z.string().min(1).max(128) });
+export const Joined = z.object({ token: z.string(), host: HostInfo });
+export type Joined = z.infer<typeof Joined>;
+
+/** `POST /api/v1/hosts` on a hub: pair with the host a join link names, calling it `name`. */
+export const AddHostBody = z.strictObject({ name: HostName, link: z.string().min(1).max(4096) });
+
+/** A host as the hub lists it. No token: peer tokens never leave the hub's state directory. */
+export const HostEntry = z.object({
+  name: z.string(),
+  url: z.string(),
+  status: z.enum(['online', 'offline']),
+  /** When the hub last reached the host (RFC 3339), or null if it never has since pairing. */
+  last_seen: z.string().nullable(),
+  /** From the host's answer to this probe; null while it is offline. */
+  version: z.string().nullable(),
+  host_id: z.string().nullable(),
+  rtt_ms: z.number().nullable(),
+  /** Why the host is offline, in words. */
+  error: z.string().optional(),
+});
+export type HostEntry = z.infer<typeof HostEntry>;
+
+export const RemovedHost = z.object({
+  name: z.string(),
+  /** Whether the host confirmed it revoked the hub's peer token; false when it could not be reached. */
+  revoked: z.boolean(),
+  note: z.string().optional(),
+});
+export type RemovedHost = z.infer<typeof RemovedHost>;
