@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CHAT_OFF } from '../chat/chat-off.js';
@@ -57,7 +57,7 @@ export const mcpRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerLookup;
   { tools, lookup, enabled },
 ) => {
   const held = new HeldCalls();
-  const handler = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const caller = toolCaller(req, lookup, 'mcp');
     held.cancelNamed(caller, req.body);
     const server = buildServer(tools, caller, enabled);

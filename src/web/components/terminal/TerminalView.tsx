@@ -78,6 +78,7 @@ export function TerminalView({ agent }: { agent: string }) {
     return () => resized.disconnect();
   }, []);
   const harness = agents.value.get(agent)?.harness;
+  // eslint-disable-next-line no-restricted-syntax -- left for the agent view to carry its harness's interrupt key
   const interrupt: Key = harness === 'shell' ? 'C-c' : 'Escape';
   const state = terminalState.value;
   return (
