@@ -17,131 +17,109 @@ const format = () => ['npm', 'run', '--silent', 'format:check'];
 const deps = () => ['npm', 'run', '--silent', 'check:deps'];
 const unused = () => ['npm', 'run', '--silent', 'check:unused'];
 
-/** Each plant: the rule, the file it writes (or appends to), what it writes, the part that runs, and the line to find. */
+/** One plant: the part of the check that runs, the rule, the file it writes, what it writes, the line to find. */
+const plant = (run, rule, file, text, find = rule) => ({ run, rule, file, text, find });
+const HARNESS_FINDING = 'harness name';
+
 const PLANTS = [
-  {
-    rule: '@typescript-eslint/no-floating-promises',
-    file: 'src/core/plant-floating.ts',
-    text: `export async function later(): Promise<number> {\n  return 1;\n}\nlater();\n`,
-    run: lint,
-    find: /no-floating-promises/,
-  },
-  {
-    rule: '@typescript-eslint/switch-exhaustiveness-check',
-    file: 'src/core/plant-switch.ts',
-    text:
-      `export type Kind = 'a' | 'b';\nexport function named(k: Kind): string {\n  switch (k) {\n` +
+  plant(
+    lint,
+    '@typescript-eslint/no-floating-promises',
+    'src/core/plant-floating.ts',
+    `export async function later(): Promise<number> {\n  return 1;\n}\nlater();\n`,
+  ),
+  plant(
+    lint,
+    '@typescript-eslint/switch-exhaustiveness-check',
+    'src/core/plant-switch.ts',
+    `export type Kind = 'a' | 'b';\nexport function named(k: Kind): string {\n  switch (k) {\n` +
       `    case 'a':\n      return 'A';\n  }\n  return '';\n}\n`,
-    run: lint,
-    find: /switch-exhaustiveness-check/,
-  },
-  {
-    rule: '@typescript-eslint/consistent-type-imports',
-    file: 'src/core/plant-type-import.ts',
-    text: `import { LeoError } from './leo-error.js';\n\nexport type Planted = LeoError;\n`,
-    run: lint,
-    find: /consistent-type-imports/,
-  },
-  {
-    rule: 'harness name compared (no-restricted-syntax)',
-    file: 'src/agents/plant-harness-compare.ts',
-    text: `export const isShell = (harness: string): boolean => harness === 'shell';\n`,
-    run: lint,
-    find: /harness name/,
-  },
-  {
-    rule: 'harness name as a switch case (no-restricted-syntax)',
-    file: 'src/web/plant-harness-case.ts',
-    text:
-      `export function key(harness: string): string {\n  switch (harness) {\n    case 'codex':\n` +
+  ),
+  plant(
+    lint,
+    '@typescript-eslint/consistent-type-imports',
+    'src/core/plant-type-import.ts',
+    `import { LeoError } from './leo-error.js';\n\nexport type Planted = LeoError;\n`,
+  ),
+  plant(
+    lint,
+    'harness name compared (no-restricted-syntax)',
+    'src/agents/plant-harness-compare.ts',
+    `export const isShell = (harness: string): boolean => harness === 'shell';\n`,
+    HARNESS_FINDING,
+  ),
+  plant(
+    lint,
+    'harness name as a switch case (no-restricted-syntax)',
+    'src/web/plant-harness-case.ts',
+    `export function key(harness: string): string {\n  switch (harness) {\n    case 'codex':\n` +
       `      return 'Escape';\n    default:\n      return 'C-c';\n  }\n}\n`,
-    run: lint,
-    find: /harness name/,
-  },
+    HARNESS_FINDING,
+  ),
+  plant(
+    lint,
+    'harness name as a table key (no-restricted-syntax)',
+    'src/delivery/plant-harness-table.ts',
+    `export const INTERRUPT = { claude: 'Escape', opencode: 'Escape' } as const;\n`,
+    HARNESS_FINDING,
+  ),
+  plant(
+    lint,
+    'harness name inside src/harnesses (allowed: must pass)',
+    'src/harnesses/plant-harness-allowed.ts',
+    `export const isShell = (harness: string): boolean => harness === 'shell';\n`,
+    HARNESS_FINDING,
+  ),
+  plant(
+    format,
+    'format (prettier --check)',
+    'src/core/plant-format.ts',
+    `export const planted = {a:1,   b:2}\n`,
+    'plant-format',
+  ),
+  plant(deps, 'web-imports-only-wire', 'src/web/plant-import.ts', `export { LeoError } from '../core/leo-error.js';\n`),
+  plant(
+    deps,
+    'wire-imports-only-zod',
+    'src/wire/plant-node.ts',
+    `import fs from 'node:fs';\n\nexport const exists = fs.existsSync;\n`,
+  ),
+  plant(deps, 'wire-imports-only-zod', 'src/wire/plant-core.ts', `export { LeoError } from '../core/leo-error.js';\n`),
+  plant(
+    deps,
+    'nothing-imports-daemon',
+    'src/agents/plant-daemon.ts',
+    `export { startDaemon } from '../daemon/daemon.js';\n`,
+  ),
+  plant(
+    deps,
+    'only-pool-imports-workers',
+    'src/observe/plant-worker.ts',
+    `export { runSweep } from '../../workers/sweep.js';\n`,
+  ),
+  plant(
+    deps,
+    'pool-imports-workers-types-only',
+    'src/pool/plant-worker-value.ts',
+    `export { runSweep } from '../../workers/sweep.js';\n`,
+  ),
+  plant(
+    deps,
+    'no-folder-cycles',
+    'src/core/plant-cycle.ts',
+    `export { sessionName } from '../agents/session-name.js';\n`,
+  ),
   {
-    rule: 'harness name as a table key (no-restricted-syntax)',
-    file: 'src/delivery/plant-harness-table.ts',
-    text: `export const INTERRUPT = { claude: 'Escape', opencode: 'Escape' } as const;\n`,
-    run: lint,
-    find: /harness name/,
+    ...plant(
+      unused,
+      'knip: unused export',
+      'src/core/leo-error.ts',
+      `\nexport const PLANTED_UNUSED = 1;\n`,
+      'PLANTED_UNUSED',
+    ),
+    append: true,
   },
-  {
-    rule: 'harness name inside src/harnesses (allowed: must pass)',
-    file: 'src/harnesses/plant-harness-allowed.ts',
-    text: `export const isShell = (harness: string): boolean => harness === 'shell';\n`,
-    run: lint,
-    find: /harness name/,
-  },
-  {
-    rule: 'format (prettier --check)',
-    file: 'src/core/plant-format.ts',
-    text: `export const planted = {a:1,   b:2}\n`,
-    run: format,
-    find: /plant-format/,
-  },
-  {
-    rule: 'web-imports-only-wire',
-    file: 'src/web/plant-import.ts',
-    text: `export { LeoError } from '../core/leo-error.js';\n`,
-    run: deps,
-    find: /web-imports-only-wire/,
-  },
-  {
-    rule: 'wire-imports-only-zod (node:)',
-    file: 'src/wire/plant-node.ts',
-    text: `import fs from 'node:fs';\n\nexport const exists = fs.existsSync;\n`,
-    run: deps,
-    find: /wire-imports-only-zod/,
-  },
-  {
-    rule: 'wire-imports-only-zod (daemon code)',
-    file: 'src/wire/plant-core.ts',
-    text: `export { LeoError } from '../core/leo-error.js';\n`,
-    run: deps,
-    find: /wire-imports-only-zod/,
-  },
-  {
-    rule: 'nothing-imports-daemon',
-    file: 'src/agents/plant-daemon.ts',
-    text: `export { startDaemon } from '../daemon/daemon.js';\n`,
-    run: deps,
-    find: /nothing-imports-daemon/,
-  },
-  {
-    rule: 'only-pool-imports-workers',
-    file: 'src/observe/plant-worker.ts',
-    text: `export { runSweep } from '../../workers/sweep.js';\n`,
-    run: deps,
-    find: /only-pool-imports-workers/,
-  },
-  {
-    rule: 'pool-imports-workers-types-only',
-    file: 'src/pool/plant-worker-value.ts',
-    text: `export { runSweep } from '../../workers/sweep.js';\n`,
-    run: deps,
-    find: /pool-imports-workers-types-only/,
-  },
-  {
-    rule: 'no-folder-cycles (a new one)',
-    file: 'src/core/plant-cycle.ts',
-    text: `export { sessionName } from '../agents/session-name.js';\n`,
-    run: deps,
-    find: /no-folder-cycles/,
-  },
-  {
-    rule: 'knip: unused export',
-    file: 'src/core/leo-error.ts',
-    append: `\nexport const PLANTED_UNUSED = 1;\n`,
-    run: unused,
-    find: /PLANTED_UNUSED/,
-  },
-  {
-    rule: 'knip: unused file',
-    file: 'src/core/plant-orphan.ts',
-    text: `export const orphan = 1;\n`,
-    run: unused,
-    find: /plant-orphan/,
-  },
+  plant(unused, 'knip: unused file', 'src/core/plant-orphan.ts', `export const orphan = 1;\n`, 'plant-orphan'),
 ];
 
 function sh(cmd, cwd) {
@@ -171,7 +149,7 @@ function copyTree() {
 /** The checker's line about the plant: the matching line, else its last non-empty line. */
 function messageLine(out, find, file) {
   const lines = out.split('\n').map((l) => l.trim());
-  const hit = lines.find((l) => find.test(l)) ?? lines.find((l) => l.includes(path.basename(file)));
+  const hit = lines.find((l) => l.includes(find)) ?? lines.find((l) => l.includes(path.basename(file)));
   return hit ?? lines.filter(Boolean).at(-1) ?? '';
 }
 
@@ -183,7 +161,7 @@ try {
     const target = path.join(dir, p.file);
     const before = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : null;
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, p.append ? `${before}${p.append}` : p.text);
+    fs.writeFileSync(target, p.append ? `${before}${p.text}` : p.text);
     try {
       const { status, out } = sh(p.run(p.file), dir);
       const failed = status !== 0;
