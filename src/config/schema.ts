@@ -478,4 +478,3 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
 export const ConfigSchema = buildConfigSchema();
 export type Config = z.infer<typeof ConfigSchema>;
 export type TaskConfig = Config['tasks'][string];
-export type AppearanceRule = Config['appearance_rules'][number];

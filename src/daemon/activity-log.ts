@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
 import type { BusEvent } from '../events/event.js';
-import { EVENT_PAYLOADS } from '../wire/events.js';
+import type { EVENT_PAYLOADS } from '../wire/events.js';
 
 type Payload<T extends keyof typeof EVENT_PAYLOADS> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
 const data = <T extends keyof typeof EVENT_PAYLOADS>(event: BusEvent, _type: T) => event.data as Payload<T>;

@@ -134,7 +134,8 @@ export function createServer(opts: ServerOptions): LeoServer {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const checked = jsonBodyText(body as Buffer);
     if (!checked.ok) return done(new LeoError(400, checked.error, 'bad_json'), undefined);
-    parseJson(request, checked.text, done);
+    // The default parser answers through done; typed as maybe returning a promise, it returns nothing.
+    void parseJson(request, checked.text, done);
   });
 
   app.decorateRequest('principal', null);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CHAT_OFF } from '../chat/chat-off.js';
 import { LeoError } from '../core/leo-error.js';
@@ -68,7 +68,7 @@ export const mcpRoutes: FastifyPluginAsync<{ tools: Tools; lookup: CallerLookup;
   { tools, lookup, enabled },
 ) => {
   const held = new HeldCalls();
-  const handler = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     // First, so everything after it (holding the call, hooking the socket's close) runs in one turn, as before.
     const loaded = await (sdk ??= importSdk());
     const caller = toolCaller(req, lookup, 'mcp');

@@ -10,7 +10,6 @@ import { until } from '../helpers/wait.js';
 
 const sh = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 const CONFIG = 'web:\n  listen: 127.0.0.1:0\nlog:\n  level: info\npool:\n  threads: 1\n';
-// eslint-disable-next-line no-control-regex
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '').replace(/\r/g, '');
 
 async function health(port: number): Promise<void> {

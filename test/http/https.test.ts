@@ -5,7 +5,7 @@ import os from 'node:os';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
-import tls from 'node:tls';
+import type tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';

@@ -105,7 +105,7 @@ describe('ActivitySweeper', () => {
     pool.release();
     await sweeper.sweepNow();
     assert.equal(sweeper.stats().sweeps, 2);
-    sweeper.stop();
+    void sweeper.stop();
   });
 
   it('publishes a change the rate limit held back on a clock timer', async () => {
@@ -232,7 +232,7 @@ describe('ActivitySweeper', () => {
     pool.hold = true;
     clock.advance(500);
     const p = sweeper.sweepNow();
-    sweeper.stop();
+    void sweeper.stop();
     pool.release();
     await p;
     const calls = pool.calls.length;

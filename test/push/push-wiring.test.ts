@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ManualClock } from '../../src/core/clock.js';
 import { verifySignature } from '../../src/push/webhook-provider.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
@@ -127,7 +128,7 @@ describe('pushes for chat messages, to a webhook subscription on 127.0.0.1', () 
     await presence(false);
     assert.deepEqual(await post('thread closed'), ['thread closed']);
     await presence(true);
-    (t.clock as import('../../src/core/clock.js').ManualClock).advance(91_000);
+    (t.clock as ManualClock).advance(91_000);
     assert.deepEqual(await post('report went stale'), ['report went stale']);
     assert.equal((await presence('yes')).status, 400);
     assert.equal(

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OPENCODE_DECISIONS } from '../../../src/harnesses/opencode/opencode-plugin/protocol.js';
-import { AskError } from '../../../src/chat/asks/asks.js';
+import type { AskError } from '../../../src/chat/asks/asks.js';
 import { DialogWatch } from '../../../src/chat/permissions/dialog-watch.js';
 import type { DecisionFormat } from '../../../src/wire/permission.js';
 import { CLAUDE_DECISIONS } from '../../../src/harnesses/claude/decisions.js';
