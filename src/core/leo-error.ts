@@ -21,3 +21,4 @@ export class LeoError extends Error {
 export const badRequest = (message: string, details?: Record<string, unknown>) =>
   new LeoError(400, message, undefined, details);
 export const notFound = (message: string) => new LeoError(404, message);
+export const conflict = (message: string) => new LeoError(409, message);
