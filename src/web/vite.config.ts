@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import preact from '@preact/preset-vite';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, transformWithOxc, type Plugin } from 'vite';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -32,12 +32,33 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Builds the service worker (sw/sw.ts) into /sw.js: unhashed at the root, since a worker's URL is its identity and its
+ * scope. It is a classic script that imports nothing, so stripping its types is its whole build; its own tsconfig
+ * type-checks it against the WebWorker lib.
+ */
+function serviceWorker(): Plugin {
+  const source = path.join(here, 'sw', 'sw.ts');
+  return {
+    name: 'leo-service-worker',
+    apply: 'build',
+    async generateBundle() {
+      const { code } = await transformWithOxc(fs.readFileSync(source, 'utf8'), source, { lang: 'ts' });
+      // An import or export left after the types are gone would be a syntax error in a classic script: the browser
+      // would refuse the worker at registration, with no sign of it at build time.
+      if (/^\s*(import|export)\b/m.test(code))
+        this.error(`${source} must build to a classic script: no import or export`);
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source: code });
+    },
+  };
+}
+
 // Leo Web is built from src/web into dist/web, which the daemon serves (src/http/web-routes.ts). Hashed file names
 // under assets/ are what lets the daemon cache them forever.
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [preact(), precompress()],
+  plugins: [preact(), serviceWorker(), precompress()],
   build: {
     outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),
     emptyOutDir: true,

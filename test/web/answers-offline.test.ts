@@ -1,6 +1,7 @@
 // Answers to cards from a device that cannot reach the daemon (issue 27): Allow tapped offline waits in the answer
 // outbox, says so in plain words, and goes once when back; an answer whose request fails while the stream is live
-// is retried; a queued answer the card outlived (another device answered first) says it was answered elsewhere.
+// is retried, and one whose retry is never answered is not held back by it; a queued answer the card outlived
+// (another device answered first) says it was answered elsewhere.
 // Permission prompts come from the real `leo hook permission-request`.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -122,6 +123,26 @@ describe('Leo Web: answers while the daemon cannot be reached', () => {
     await page.unroute('**/answer');
     await prompt.locator('.settled', { hasText: 'Denied from chat' }).waitFor({ timeout: 20_000 });
     assert.equal(decision(await held), 'deny');
+  });
+
+  it('a retry the daemon never answers is abandoned, and the answer goes all the same', async () => {
+    const held = hook('den', 'make docs');
+    const prompt = card(page, 'make docs');
+    await prompt.getByRole('button', { name: 'Deny' }).waitFor();
+    // The first request cannot reach the daemon; the second is never answered (sent on a connection that died without
+    // a word: waited on, it would hold every queued answer behind it); the ones after go through.
+    let requests = 0;
+    await page.route('**/answer', (route) => {
+      requests++;
+      if (requests === 1) return route.abort('connectionrefused');
+      if (requests > 2) return route.continue();
+    });
+    await page.waitForTimeout(PACE_MS);
+    await tap(page, 'make docs', 'Deny');
+    await prompt.locator('[data-answer="queued"]', { hasText: 'Deny goes when' }).waitFor();
+    await prompt.locator('.settled', { hasText: 'Denied from chat' }).waitFor({ timeout: 20_000 });
+    assert.equal(decision(await held), 'deny');
+    await page.unroute('**/answer');
   });
 
   it('a queued answer that arrives after another device answered says it was answered elsewhere', async () => {

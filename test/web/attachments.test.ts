@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import type { ManualClock } from '../../src/core/clock.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -99,6 +100,10 @@ describe('Leo Web: attachments', () => {
   it('a file the pruner removed reads as pruned, and is offered no more', async () => {
     // The daemon's clock passes the 90-day retention and the pruner's next six-hourly pass.
     (t.clock as ManualClock).advance(91 * 24 * 3600_000);
+    // The advance fires millions of timer ticks in one synchronous turn (seconds on a loaded machine); the daemon's
+    // HTTP server drops a keep-alive connection idle past 5 s in a timer of its own. Those timers run first, so the
+    // next request opens a fresh connection instead of writing to one the server closes as it arrives (ECONNRESET).
+    await sleep(0);
     await until(
       'the pruner',
       async () => {

@@ -236,12 +236,13 @@ export class Api {
     return this.call(z.array(Message), 'GET', '/api/v1/chat/open');
   }
 
-  answer(agent: string, id: string, body: AnswerBody) {
-    return this.call(Message, 'POST', chatPath(agent, 'messages', id, 'answer'), body);
+  /** `signal` abandons the request (the answer outbox's, when the connection drops or the daemon is slow to answer). */
+  answer(agent: string, id: string, body: AnswerBody, signal?: AbortSignal) {
+    return this.onMessage(agent, id, 'answer', body, signal);
   }
 
-  dismiss(agent: string, id: string) {
-    return this.onMessage(agent, id, 'dismiss');
+  dismiss(agent: string, id: string, signal?: AbortSignal) {
+    return this.onMessage(agent, id, 'dismiss', {}, signal);
   }
 
   /** A voice note held for having no words: `retry` transcribes it again, `send-anyway` delivers its audio alone. */
@@ -249,8 +250,9 @@ export class Api {
     return this.onMessage(agent, id, action);
   }
 
-  private onMessage(agent: string, id: string, action: string) {
-    return this.call(Message, 'POST', chatPath(agent, 'messages', id, action), {});
+  private async onMessage(agent: string, id: string, action: string, body: unknown = {}, signal?: AbortSignal) {
+    const res = await this.request('POST', chatPath(agent, 'messages', id, action), { body, signal });
+    return Message.parse(await this.data(res));
   }
 
   /**

@@ -27,6 +27,11 @@ export type AnswerNote = { kind: 'elsewhere'; code?: string } | { kind: 'refused
 
 const KEY = 'leo.answers';
 const BACKOFF_MS = [1000, 2000, 5000, 10_000, 30_000];
+/**
+ * How long an answer's request may go unanswered before it is abandoned and tried again: one sent on a connection the
+ * network dropped can hang far longer than any answer takes, and would hold every queued answer behind it.
+ */
+const ATTEMPT_TIMEOUT_MS = 10_000;
 
 function load(): ReadonlyMap<string, QueuedAnswer> {
   try {
@@ -61,9 +66,41 @@ function note(id: string, n: AnswerNote | null): void {
   answerNotes.value = next;
 }
 
-const lost = (err: ApiError): AnswerNote => ({ kind: 'elsewhere', ...(err.code ? { code: err.code } : {}) });
+/** The answers' requests in flight, each abandoned when the stream drops or the daemon is too slow to answer. */
+const inFlight = new Set<AbortController>();
+/**
+ * Cards whose answer was abandoned in flight: it may have reached the daemon all the same, so the 409 its next
+ * attempt meets can be this device's own answer, and is not told as another's (the card's settled state says who).
+ */
+const unsure = new Set<string>();
 
-const post = (a: QueuedAnswer) => (a.body ? api.answer(a.agent, a.id, a.body) : api.dismiss(a.agent, a.id));
+/** A 409: the card was settled before this answer arrived, by another device unless an abandoned attempt of ours did. */
+function lost(id: string, err: ApiError): void {
+  if (!unsure.delete(id)) note(id, { kind: 'elsewhere', ...(err.code ? { code: err.code } : {}) });
+}
+
+const abandoned = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
+/** A refusal the same answer would meet again; an abandoned request is not one. */
+const refused = (err: unknown) => permanent(err) && !abandoned(err);
+
+async function post(a: QueuedAnswer): Promise<Message> {
+  const abandon = new AbortController();
+  const timeout = setTimeout(() => abandon.abort(), ATTEMPT_TIMEOUT_MS);
+  inFlight.add(abandon);
+  try {
+    const settled = await (a.body
+      ? api.answer(a.agent, a.id, a.body, abandon.signal)
+      : api.dismiss(a.agent, a.id, abandon.signal));
+    unsure.delete(a.id);
+    return settled;
+  } catch (err) {
+    if (abandon.signal.aborted) unsure.add(a.id);
+    throw err;
+  } finally {
+    clearTimeout(timeout);
+    inFlight.delete(abandon);
+  }
+}
 
 type Outcome = 'done' | 'retry';
 
@@ -75,8 +112,8 @@ async function attempt(a: QueuedAnswer): Promise<Outcome> {
   } catch (err) {
     if (await onUnpaired(err)) return 'retry';
     // The card was answered, timed out or withdrawn before this answer arrived: it decided nothing.
-    if (err instanceof ApiError && err.status === 409) note(a.id, lost(err));
-    else if (permanent(err)) note(a.id, { kind: 'refused', error: err instanceof Error ? err.message : String(err) });
+    if (err instanceof ApiError && err.status === 409) lost(a.id, err);
+    else if (refused(err)) note(a.id, { kind: 'refused', error: err instanceof Error ? err.message : String(err) });
     else return 'retry';
     return 'done';
   }
@@ -96,8 +133,8 @@ export async function submitAnswer(m: Message, body: AnswerBody | null): Promise
       return;
     } catch (err) {
       if (await onUnpaired(err)) return;
-      if (err instanceof ApiError && err.status === 409) return note(m.id, lost(err));
-      if (permanent(err)) throw err;
+      if (err instanceof ApiError && err.status === 409) return lost(m.id, err);
+      if (refused(err)) throw err;
     }
   }
   setQueued(new Map(queuedAnswers.value).set(a.id, a));
@@ -138,12 +175,26 @@ async function pumpAnswers(): Promise<void> {
   }
 }
 
-/** Sends queued answers whenever the stream (re)turns live. */
+/** Sends what waits now, not after a backoff left from before. */
+function pumpNow(): void {
+  if (timer) clearTimeout(timer);
+  timer = null;
+  tries = 0;
+  void pumpAnswers();
+}
+
+/**
+ * Sends queued answers whenever the stream (re)turns live or the browser is online again, at once. A request in flight
+ * when the stream drops is abandoned: begun before an offline spell, it may never return, and would hold the queue.
+ */
 export function startAnswers(): () => void {
-  return effect(() => {
-    if (connection.value === 'live') {
-      tries = 0;
-      void pumpAnswers();
-    }
+  const stop = effect(() => {
+    if (connection.value === 'live') pumpNow();
+    else for (const request of inFlight) request.abort();
   });
+  window.addEventListener('online', pumpNow);
+  return () => {
+    stop();
+    window.removeEventListener('online', pumpNow);
+  };
 }

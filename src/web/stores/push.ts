@@ -4,7 +4,7 @@ import type { PushPrefs } from '../../wire/push.js';
 import { api, onUnpaired } from './auth.js';
 
 /**
- * This device's push: the service worker (public/sw.js), its subscription at the daemon, the preferences on it, the
+ * This device's push: the service worker (sw/sw.ts), its subscription at the daemon, the preferences on it, the
  * test push and the delivery log. "Subscribed" is what the daemon holds for this device's token (a web-push
  * subscription), so a phone whose browser lost its PushSubscription still sees it and can unsubscribe.
  */

@@ -1,28 +1,66 @@
 // Leo Web's service worker: push notifications only (no caching: index.html and this file are served no-cache).
-// Hand-written and dependency-free. The payload is the daemon's PushPayload (src/push/provider.ts); docs/WEB.md "Push".
+// Dependency-free, built on its own into /sw.js (vite.config.ts). The payload is the daemon's PushPayload
+// (src/push/provider.ts), read defensively: it arrives from a push service; docs/WEB.md "Push".
 'use strict';
+// A classic script, as the app registers it: `self` is retyped once here (redeclaring it would clash with the lib's).
+const sw = self as unknown as ServiceWorkerGlobalScope & { leo?: unknown; Notification?: { maxActions?: number } };
 
-self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+/** A push's payload as this worker reads it: any field may be missing or of another type. */
+interface Payload {
+  kind?: unknown;
+  title?: unknown;
+  body?: unknown;
+  agent?: string;
+  message_id?: string;
+  message_kind?: unknown;
+  input_type?: unknown;
+  options?: unknown;
+  partial?: unknown;
+  collapse_key?: string;
+  silent?: unknown;
+  urgency?: unknown;
+}
+
+/** What a notification keeps for its click: where it opens, and the card its actions answer. */
+interface NotificationData {
+  url?: string;
+  agent?: string;
+  message_id?: string;
+  answers?: unknown;
+}
+
+type AnswerBody = { values: string[] };
+
+/**
+ * What this worker reads of a subscription the daemon lists (wire/push.ts SubscriptionSummary). Not imported: any
+ * import, even of types only, makes the file a module, which builds with an `export {}` a classic script cannot run.
+ */
+type Subscription = { id: string; provider: string; prefs?: unknown };
+
+/** What showNotification takes where the platform has them (TypeScript's lib leaves actions and renotify out). */
+type ShownOptions = NotificationOptions & { actions?: { action: string; title: string }[]; renotify?: boolean };
+
+sw.addEventListener('install', () => sw.skipWaiting());
+sw.addEventListener('activate', (event) => event.waitUntil(sw.clients.claim()));
 
 // Every push shows a notification, even one that cannot be read: iOS revokes a subscription whose pushes show nothing.
-self.addEventListener('push', (event) => {
-  let payload = null;
+sw.addEventListener('push', (event) => {
+  let payload: Payload | null = null;
   try {
     payload = event.data ? event.data.json() : null;
   } catch {
     payload = null;
   }
   const n = notificationFor(payload);
-  event.waitUntil(self.registration.showNotification(n.title, n.options));
+  event.waitUntil(sw.registration.showNotification(n.title, n.options));
 });
 
-self.addEventListener('notificationclick', (event) => {
+sw.addEventListener('notificationclick', (event) => {
   event.waitUntil(onNotificationClick(event.notification, event.action));
 });
 
 // The push service rotated or expired this device's subscription: without the new one at the daemon, pushes stop.
-self.addEventListener('pushsubscriptionchange', (event) => {
+sw.addEventListener('pushsubscriptionchange', (event) => {
   event.waitUntil(resubscribe(event.oldSubscription, event.newSubscription).catch(() => 'failed'));
 });
 
@@ -31,31 +69,32 @@ self.addEventListener('pushsubscriptionchange', (event) => {
  * preferences the old one had, then removes this device's other web-push subscriptions: a device token is one
  * browser, which holds one subscription.
  */
-async function resubscribe(old, fresh) {
+async function resubscribe(old: PushSubscription | null, fresh: PushSubscription | null): Promise<string> {
   const token = await deviceToken();
   if (!token) return 'unpaired';
-  const call = (method, path, body) =>
+  const call = (method: string, path: string, body?: unknown) =>
     fetch(path, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
       cache: 'no-store',
     });
-  const data = async (res) => (res.ok ? (await res.json()).data : null);
+  const data = async <T>(res: Response): Promise<T | null> =>
+    res.ok ? ((await res.json()) as { data: T }).data : null;
   let sub = fresh;
   if (!sub) {
     const key =
       (old && old.options && old.options.applicationServerKey) ||
-      ((await data(await call('GET', '/api/v1/push/vapid-public-key'))) || {}).public_key;
+      (await data<{ public_key: string }>(await call('GET', '/api/v1/push/vapid-public-key')))?.public_key;
     if (!key) return 'failed';
-    sub = await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    sub = await sw.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
   }
-  const mine = ((await data(await call('GET', '/api/v1/push/subscriptions'))) || []).filter(
+  const mine = ((await data<Subscription[]>(await call('GET', '/api/v1/push/subscriptions'))) || []).filter(
     (s) => s.provider === 'web-push',
   );
   const { endpoint, keys } = sub.toJSON();
   const prefs = mine[0] && mine[0].prefs;
-  const made = await data(
+  const made = await data<Subscription>(
     await call('POST', '/api/v1/push/subscriptions', {
       provider: 'web-push',
       endpoint,
@@ -70,7 +109,7 @@ async function resubscribe(old, fresh) {
 }
 
 /** The thread (at the message) a push is about; the settings for a test push; the app otherwise. */
-function deepLink(p) {
+function deepLink(p: Payload | null): string {
   if (p && p.kind === 'test') return '/#/settings';
   if (!p || !p.agent) return '/';
   const thread = `/#/t/${encodeURIComponent(p.agent)}`;
@@ -78,7 +117,7 @@ function deepLink(p) {
 }
 
 /** What a notification's action buttons answer, as the answer route's body; one per action, in order. */
-function answersFor(p) {
+function answersFor(p: Payload | null): { title: string; body: AnswerBody }[] {
   if (!p || !p.message_id) return [];
   if (p.kind === 'needs_input' && p.message_kind === 'permission') {
     const deny = { title: 'Deny', body: { values: ['deny'] } };
@@ -86,15 +125,18 @@ function answersFor(p) {
     return p.partial === true ? [deny] : [{ title: 'Allow', body: { values: ['allow'] } }, deny];
   }
   if (p.kind === 'chat' && p.message_kind === 'ask' && p.input_type === 'buttons' && Array.isArray(p.options)) {
-    const max = (self.Notification && self.Notification.maxActions) || 2;
+    const max = (sw.Notification && sw.Notification.maxActions) || 2;
     // A partial set of buttons would misstate the choices: all of them fit, or the notification just opens the card.
     if (p.options.length > max) return [];
-    return p.options.map((o) => ({ title: String(o.label), body: { values: [String(o.value)] } }));
+    return p.options.map((o: { label: unknown; value: unknown }) => ({
+      title: String(o.label),
+      body: { values: [String(o.value)] },
+    }));
   }
   return [];
 }
 
-function notificationFor(p) {
+function notificationFor(p: Payload | null): { title: string; options: ShownOptions } {
   if (!p || typeof p.title !== 'string')
     return { title: 'Leo', options: { body: 'Something new in Leo', data: { url: '/' } } };
   const answers = answersFor(p);
@@ -115,8 +157,8 @@ function notificationFor(p) {
 }
 
 /** A tap opens (or focuses) the app at the deep link; an action answers the card with this device's token. */
-async function onNotificationClick(notification, action) {
-  const data = notification.data || {};
+async function onNotificationClick(notification: Notification, action: string): Promise<string> {
+  const data: NotificationData = notification.data || {};
   notification.close();
   const m = /^answer:(\d+)$/.exec(action || '');
   const body = m && Array.isArray(data.answers) ? data.answers[Number(m[1])] : undefined;
@@ -129,7 +171,7 @@ async function onNotificationClick(notification, action) {
   return 'opened';
 }
 
-async function answer(agent, id, body) {
+async function answer(agent: string, id: string, body: AnswerBody): Promise<boolean> {
   const token = await deviceToken();
   if (!token) return false;
   const res = await fetch(`/api/v1/chat/${encodeURIComponent(agent)}/messages/${encodeURIComponent(id)}/answer`, {
@@ -141,24 +183,24 @@ async function answer(agent, id, body) {
   return res.ok;
 }
 
-async function openApp(url) {
-  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+async function openApp(url: string): Promise<WindowClient | null> {
+  const windows = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const open = windows.find((w) => new URL(w.url).origin === sw.location.origin);
   if (open) {
     // The app follows its hash route; a message moves it without reloading the page.
     open.postMessage({ type: 'leo.open', url });
     // Focus is refused outside a notification's own click (the platform's rule); the app has moved all the same.
     return open.focus().catch(() => open);
   }
-  return self.clients.openWindow(url);
+  return sw.clients.openWindow(url);
 }
 
 /** The device token from the app's IndexedDB (`leo` / `auth` / `device-token`, src/web/api/idb.ts), or null. */
-function deviceToken() {
+function deviceToken(): Promise<string | null> {
   return new Promise((resolve) => {
     const req = indexedDB.open('leo');
     // No database yet: never create one here (the app's own upgrade makes it), so there is no token.
-    req.onupgradeneeded = () => req.transaction.abort();
+    req.onupgradeneeded = () => req.transaction?.abort();
     req.onerror = () => resolve(null);
     req.onsuccess = () => {
       const db = req.result;
@@ -166,14 +208,15 @@ function deviceToken() {
         db.close();
         return resolve(null);
       }
-      const get = db.transaction('auth', 'readonly').objectStore('auth').get('device-token');
+      const tx = db.transaction('auth', 'readonly');
+      const get = tx.objectStore('auth').get('device-token');
       get.onsuccess = () => resolve(typeof get.result === 'string' ? get.result : null);
       get.onerror = () => resolve(null);
-      get.transaction.oncomplete = () => db.close();
+      tx.oncomplete = () => db.close();
     };
   });
 }
 
 // For the browser test, which calls the handlers through the worker (a synthetic event cannot waitUntil, and the
 // test browser has no push service to rotate a subscription).
-self.leo = { onNotificationClick, notificationFor, resubscribe };
+sw.leo = { onNotificationClick, notificationFor, resubscribe };
