@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { placeLive } from '../../src/web/stores/message-list.js';
+import { merge, placeLive } from '../../src/web/stores/message-list.js';
 import { eventFixture, messageFixture } from '../wire/event-fixtures.js';
 
 const ids = (list: readonly { id: string }[]) => list.map((m) => m.id);
@@ -28,5 +28,15 @@ describe("Leo Web's thread store over the event table's fixtures", () => {
     assert.equal(placed[1]!.text, 'edited');
     const older = eventFixture('chat.updated', { message: messageFixture({ id: '01J0' }) }).message;
     assert.equal(placeLive(window, true, 'chat.updated', older), window);
+  });
+
+  it('a page fetched before a card was settled cannot reopen it when it lands after the settling event', () => {
+    const open = messageFixture({ id: B, kind: 'permission', state: 'open' });
+    const settled = eventFixture('chat.updated', { message: { ...open, state: 'answered' } }).message;
+    const live = placeLive([messageFixture({ id: A }), open], true, 'chat.updated', settled);
+    assert.equal(live[1]!.state, 'answered');
+    const late = merge(live, [messageFixture({ id: A, text: 'newer text' }), open]);
+    assert.equal(late[1]!.state, 'answered', 'the settled card stays settled');
+    assert.equal(late[0]!.text, 'newer text', 'the rest of the page still applies');
   });
 });

@@ -18,11 +18,19 @@ export function indexOf(list: readonly Message[], id: string): number {
   return lo;
 }
 
-/** Inserts or replaces by id, keeping the order by id. */
+/**
+ * Whether `incoming` is an older copy of a card already settled: a card settles once (open → answered or expired)
+ * and never reopens, but a page requested before its settlement can land after the live event that settled it.
+ */
+const reopens = (held: Message, incoming: Message): boolean => held.state !== 'open' && incoming.state === 'open';
+
+/** Inserts or replaces by id, keeping the order by id; a settled card is not replaced by an older, open copy. */
 export function upsert(list: readonly Message[], m: Message): Message[] {
   const i = indexOf(list, m.id);
+  const held = list[i];
+  if (held?.id === m.id && reopens(held, m)) return list.slice();
   const next = list.slice();
-  if (list[i]?.id === m.id) next[i] = m;
+  if (held?.id === m.id) next[i] = m;
   else next.splice(i, 0, m);
   return next;
 }
