@@ -26,8 +26,11 @@ export interface HostFollowerDeps {
   token: string;
   clock: Clock;
   subscriber: FollowerSubscriber;
-  /** Where a previous follower stopped (the hub's restart): a hello that matches it needs no refetch. */
-  cursor?: Cursor | null;
+  /**
+   * What a previous follower of this host held when it stopped (the hub's restart): a hello that matches its cursor
+   * needs no refetch.
+   */
+  from?: { cursor: Cursor; snapshot: StateSnapshot };
   /** The host's heartbeat interval; Leo's hosts send one every 20 s. */
   heartbeatMs?: number;
   /** How long the hello, and each snapshot, may take before the attempt counts as failed. */
@@ -57,7 +60,8 @@ export class HostFollower {
   private readonly answerTimeoutMs: number;
 
   constructor(private readonly deps: HostFollowerDeps) {
-    this.cursor = deps.cursor ?? null;
+    this.cursor = deps.from?.cursor ?? null;
+    this.lastSnapshot = deps.from?.snapshot ?? null;
     this.heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
     this.answerTimeoutMs = deps.answerTimeoutMs ?? 10_000;
   }
@@ -83,6 +87,11 @@ export class HostFollower {
   /** The boot and seq read last: what the hub stores to resume after its own restart. */
   get position(): Cursor | null {
     return this.cursor;
+  }
+
+  /** When the host last sent anything (an event or a heartbeat), on the follower's clock; null before it ever has. */
+  get lastSeen(): number | null {
+    return this.lastHeardAt || null;
   }
 
   get error(): string | null {
@@ -131,7 +140,7 @@ export class HostFollower {
     this.watch(abort);
     const resumed = helloResumes(this.cursor, at);
     this.cursor = at;
-    if (!resumed || !this.lastSnapshot) await this.refetch(abort);
+    if (!resumed) await this.refetch(abort);
     this.setStatus('online');
   }
 
