@@ -178,8 +178,9 @@ export class HostFollower {
     const check = () => {
       const now = this.deps.clock.now();
       if (statusOf(true, now, this.lastHeardAt, this.heartbeatMs) === 'stale') {
-        this.setStatus('stale', `nothing heard for ${now - this.lastHeardAt} ms`);
-        abort.abort(new GaveUp(`nothing heard for ${now - this.lastHeardAt} ms`));
+        const why = `nothing heard for ${now - this.lastHeardAt} ms`;
+        this.setStatus('stale', why);
+        abort.abort(new GaveUp(why));
         return;
       }
       this.arm(this.lastHeardAt + 2 * this.heartbeatMs - now, check);
