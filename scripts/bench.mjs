@@ -28,6 +28,7 @@ const BENCHMARKS = [
   { name: 'sweep', file: 'dist/benchmarks/sweep.js', args: ['--sweeps', '3'] },
   { name: 'voice loop', file: 'dist/benchmarks/voice-loop.js', args: ['--notes', '4'] },
   { name: 'web', file: 'dist/benchmarks/web.js', args: ['--runs', '3', '--seconds', '2'] },
+  { name: 'hosts fan-in', file: 'dist/benchmarks/hosts/fan-in.js', args: ['--seconds', '3'] },
 ];
 
 function run(cmd, args, opts = {}) {
