@@ -16,6 +16,11 @@ export async function runHostInvite(hub: string, o: { url?: string }): Promise<v
     console.log(`On the hub, run (one use, until ${invite.expires_at}):`);
     console.log(`  leo host add <name> '${invite.link}'`);
     console.log(`The hub will reach this machine at ${invite.url}; if it cannot, invite again with --url <url>.`);
+    if (invite.pin)
+      console.log(
+        `The link pins the certificate this daemon serves (${invite.pin}): the hub will accept that one only, ` +
+          'so a new certificate (web.tls) means pairing again.',
+      );
   });
 }
 

@@ -16,7 +16,7 @@ import ms from 'ms';
 import { z } from 'zod';
 import { globProblem } from '../agents/name-glob.js';
 import { NameSchema } from '../wire/names.js';
-import { HostName, HostUrl } from '../wire/host.js';
+import { HostName, HostPin, HostUrl } from '../wire/host.js';
 import { chatEngineFor } from '../sessions/engine.js';
 import { Reasoning } from '../sessions/session-schemas.js';
 
@@ -407,10 +407,14 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
 
   /**
    * This daemon as a hub (issue 31): the hosts it follows, by the name it gives them. Written by `leo host add`; the
-   * peer token each is reached with lives in the state directory, never here.
+   * peer token each is reached with lives in the state directory, never here. `pin`: the host's own TLS certificate,
+   * from its join link, which its connections must present (hosts/cert-pin.ts).
    */
+  const HostEntrySchema = z
+    .strictObject({ url: HostUrl, pin: HostPin.optional() })
+    .refine((h) => !h.pin || /^https:/i.test(h.url), { error: 'a pin needs an https url', path: ['pin'] });
   const ClientSchema = z.strictObject({
-    hosts: nullAsAbsent(z.record(HostName, z.strictObject({ url: HostUrl })).default({})),
+    hosts: nullAsAbsent(z.record(HostName, HostEntrySchema).default({})),
   });
 
   return z

@@ -176,6 +176,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     attempts: authWiring.attempts,
     features,
     baseUrl,
+    certificates,
+    listening: () => ({ host: listen.host, port }),
     revoked: authWiring.revoked,
   });
   await app.register(webRoutes);

@@ -13,6 +13,7 @@ import type { Logger } from '../core/logger.js';
 import { LEO_VERSION } from '../core/version.js';
 import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../events/features.js';
+import { pinOfPem, reachesOwnListener } from '../hosts/cert-pin.js';
 import { fetchHostClient } from '../hosts/host-client.js';
 import { installationId, machineName } from '../hosts/host-identity.js';
 import { HostRegistry } from '../hosts/host-registry.js';
@@ -21,6 +22,7 @@ import { hubRoutes } from '../hosts/hub-routes.js';
 import { PeerTokenFiles } from '../hosts/peer-token-files.js';
 import { HostCursors } from '../hosts/relay/host-cursors.js';
 import { HubFanIn } from '../hosts/relay/hub-fan-in.js';
+import type { TlsReloader } from '../http/tls-files.js';
 import type { Database } from '../store/database.js';
 import { PROTOCOL, type HostInfo } from '../wire/host.js';
 import type { TokenRecord } from '../wire/tokens.js';
@@ -46,6 +48,10 @@ export async function wireHosts(d: {
   features: FeatureSet;
   /** The daemon's own origin on its TCP listener. */
   baseUrl(): string;
+  /** web.tls's pair, kept current (null over HTTP): what an invite pins. */
+  certificates: TlsReloader | null;
+  /** The TCP listener's address as bound (web.listen at start, with the port it got). */
+  listening(): { host: string; port: number };
   revoked(record: TokenRecord): void;
 }): Promise<Domain & { fanIn: HubFanIn }> {
   const hostId = installationId(d.db, d.clock.now());
@@ -66,12 +72,16 @@ export async function wireHosts(d: {
       const remote = d.config().web.allowed_hosts[0];
       return remote ? `https://${remote}` : d.baseUrl();
     },
+    pinFor: (url) => {
+      const served = d.certificates?.current;
+      return served && reachesOwnListener(url, d.listening()) ? pinOfPem(served.cert) : undefined;
+    },
     revoked: d.revoked,
     logger: d.logger,
   });
   const peerTokens = new PeerTokenFiles(path.join(d.paths.stateDir, 'hosts'));
   const configured = () => d.config().client.hosts;
-  const connect = (url: string) => fetchHostClient(url);
+  const connect = (url: string, pin: string | undefined) => fetchHostClient(url, pin ? { pin } : {});
   const fanIn = new HubFanIn({
     bus: d.bus,
     clock: d.clock,

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { LeoError } from '../core/leo-error.js';
 import { StateSnapshot } from '../wire/fleet.js';
 import { HostInfo, Joined } from '../wire/host.js';
+import { pinnedAgent } from './pinned-agent.js';
 
 /**
  * What a hub asks of a host, over HTTP(S) to the URL the owner gave it. The one seam the hub's outgoing requests go
@@ -18,6 +19,12 @@ export interface HostClient {
   state(token: string, signal: AbortSignal): Promise<StateSnapshot>;
   /** Opens `GET /api/v1/events`: the body, read until `signal` aborts it or the host ends it. */
   events(token: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
+}
+
+/** Where a hub reaches a host (`client.hosts.<name>`): its URL and, for its own TLS listener, its certificate's pin. */
+export interface HostAddress {
+  url: string;
+  pin?: string;
 }
 
 /** The host did not answer (refused, timed out, not HTTP): nothing is known of what it would have said. */
@@ -38,8 +45,16 @@ export class HostRefusedError extends LeoError {
   }
 }
 
-/** Node's fetch (undici), each request under its own deadline. A private or loopback URL is fine: hosts live there. */
-export function fetchHostClient(baseUrl: string, timeoutMs = 5_000): HostClient {
+/**
+ * Node's fetch (undici), each request under its own deadline. A private or loopback URL is fine: hosts live there.
+ * `pin`: every connection must present the certificate it names (pinned-agent.ts); without it, the usual TLS checks.
+ */
+export function fetchHostClient(baseUrl: string, o: { pin?: string; timeoutMs?: number } = {}): HostClient {
+  const timeoutMs = o.timeoutMs ?? 5_000;
+  const dispatcher = o.pin ? pinnedAgent(o.pin) : undefined;
+  /** The one way a request leaves for the host, so none can skip the pin. */
+  const send = (path: string, init: RequestInit) =>
+    fetch(`${baseUrl}${path}`, { ...init, redirect: 'error', ...(dispatcher ? { dispatcher } : {}) });
   const call = async <S extends z.ZodType>(
     method: string,
     path: string,
@@ -49,14 +64,13 @@ export function fetchHostClient(baseUrl: string, timeoutMs = 5_000): HostClient 
     let res: Response;
     let text: string;
     try {
-      res = await fetch(`${baseUrl}${path}`, {
+      res = await send(path, {
         method,
         headers: {
           ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
           ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
-        redirect: 'error',
         signal: opts.signal ?? AbortSignal.timeout(timeoutMs),
       });
       text = await res.text();
@@ -112,9 +126,8 @@ export function fetchHostClient(baseUrl: string, timeoutMs = 5_000): HostClient 
     async events(token, signal) {
       let res: Response;
       try {
-        res = await fetch(`${baseUrl}/api/v1/events`, {
+        res = await send('/api/v1/events', {
           headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
-          redirect: 'error',
           signal,
         });
       } catch (err) {
@@ -133,7 +146,7 @@ export function fetchHostClient(baseUrl: string, timeoutMs = 5_000): HostClient 
   };
 }
 
-/** Why a fetch failed, in words: undici hides the system error (ECONNREFUSED…) in `cause`. */
+/** Why a fetch failed, in words: undici hides the system error (ECONNREFUSED…), or a pin's refusal, in `cause`. */
 function reason(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs} ms`;

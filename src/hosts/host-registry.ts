@@ -4,7 +4,7 @@ import { rfc3339 } from '../core/time.js';
 import type { Logger } from '../core/logger.js';
 import type { Database } from '../store/database.js';
 import { PROTOCOL, type HostEntry, type HostInfo, type RemovedHost } from '../wire/host.js';
-import { HostRefusedError, type HostClient } from './host-client.js';
+import { HostRefusedError, type HostAddress, type HostClient } from './host-client.js';
 import { parseJoinLink } from './join-link.js';
 import type { PeerTokenFiles } from './peer-token-files.js';
 
@@ -13,11 +13,12 @@ export interface HostRegistryDeps {
   clock: Clock;
   logger: Logger;
   tokens: PeerTokenFiles;
-  /** client.hosts as leo.yaml says now: name → URL. */
-  configured(): Record<string, { url: string }>;
+  /** client.hosts as leo.yaml says now: name → URL, and the pin of its certificate if it has one. */
+  configured(): Record<string, HostAddress>;
   /** Writes (or, for undefined, deletes) `client.hosts.<name>` in leo.yaml, comments kept, and reloads it. */
-  writeEntry(name: string, entry: { url: string } | undefined): Promise<void>;
-  connect(url: string): HostClient;
+  writeEntry(name: string, entry: HostAddress | undefined): Promise<void>;
+  /** A client for the host at `url`, whose connections must present the certificate `pin` names if there is one. */
+  connect(url: string, pin: string | undefined): HostClient;
   /** What the hub's followers know of each host now; a host not followed (no token) is probed instead. */
   followed: { entry(name: string): HostEntry | null };
   /** The name this hub's machine gives itself, told to a host when joining it. */
@@ -43,7 +44,7 @@ export class HostRegistry {
     if ('error' in parsed) throw new LeoError(400, parsed.error, 'bad_join_link', { field: 'link' });
     if (this.deps.configured()[name] || this.deps.tokens.read(name) || this.row(name))
       throw conflict(`a host named "${name}" is already added (\`leo host remove ${name}\` first)`);
-    const client = this.deps.connect(parsed.url);
+    const client = this.deps.connect(parsed.url, parsed.pin);
     let token: string;
     try {
       token = (await client.join(parsed.code, this.deps.selfName())).token;
@@ -75,15 +76,15 @@ export class HostRegistry {
     this.deps.db
       .prepare(`INSERT INTO hosts (name, host_id, added_at, last_seen_at) VALUES (?, ?, ?, ?)`)
       .run(name, info.host_id, now, now);
-    await this.deps.writeEntry(name, { url: parsed.url });
-    this.deps.logger.info({ host: name, url: parsed.url, host_id: info.host_id }, 'host added');
+    await this.deps.writeEntry(name, { url: parsed.url, ...(parsed.pin ? { pin: parsed.pin } : {}) });
+    this.deps.logger.info({ host: name, url: parsed.url, pin: parsed.pin, host_id: info.host_id }, 'host added');
     return online(name, parsed.url, now, info, rttMs);
   }
 
   /** Every configured host as its follower sees it now; one without a follower is probed (GET /api/v1/host). */
   async list(): Promise<HostEntry[]> {
     const hosts = Object.entries(this.deps.configured()).sort(([a], [b]) => a.localeCompare(b));
-    return Promise.all(hosts.map(([name, { url }]) => this.deps.followed.entry(name) ?? this.probe(name, url)));
+    return Promise.all(hosts.map(([name, host]) => this.deps.followed.entry(name) ?? this.probe(name, host)));
   }
 
   /**
@@ -91,14 +92,15 @@ export class HostRegistry {
    * good must still be removable. The answer says whether the host confirmed.
    */
   async remove(name: string): Promise<RemovedHost> {
-    const url = this.deps.configured()[name]?.url;
+    const host = this.deps.configured()[name];
+    const url = host?.url;
     const token = this.deps.tokens.read(name);
     if (!url && !token && !this.row(name)) throw notFound(`no host named "${name}"`);
     let revoked = false;
     let note: string | undefined;
     if (url && token) {
       try {
-        await this.deps.connect(url).revokeSelf(token);
+        await this.deps.connect(url, host.pin).revokeSelf(token);
         revoked = true;
       } catch (err) {
         note = `${(err as Error).message}; the token stays valid there until revoked with \`leo host revoke\` on the host`;
@@ -111,7 +113,7 @@ export class HostRegistry {
     return { name, revoked, ...(note ? { note } : {}) };
   }
 
-  private async probe(name: string, url: string): Promise<HostEntry> {
+  private async probe(name: string, { url, pin }: HostAddress): Promise<HostEntry> {
     const lastSeen = this.row(name)?.last_seen_at ?? null;
     const token = this.deps.tokens.read(name);
     const offline = (error: string): HostEntry => ({
@@ -126,7 +128,7 @@ export class HostRegistry {
     });
     if (!token) return offline(`no peer token for this host in the state directory: remove it and add it again`);
     try {
-      const { info, rttMs } = await this.deps.connect(url).hostInfo(token);
+      const { info, rttMs } = await this.deps.connect(url, pin).hostInfo(token);
       const now = rfc3339(this.deps.clock.now());
       this.deps.db.prepare(`UPDATE hosts SET last_seen_at = ? WHERE name = ?`).run(now, name);
       return online(name, url, now, info, rttMs);

@@ -19,6 +19,8 @@ export interface HostRoutesDeps {
   tokens: TokenStore;
   /** Where a hub reaches this daemon when the invite names no URL. */
   defaultUrl(): string;
+  /** The pin of the certificate this daemon serves when `url` reaches its own TLS listener (cert-pin.ts), else none. */
+  pinFor(url: string): string | undefined;
   /** Ends what a revoked token still holds. */
   revoked(record: TokenRecord): void;
   logger: Logger;
@@ -42,8 +44,11 @@ export const hostRoutes: FastifyPluginAsyncZod<HostRoutesDeps> = async (app, dep
   app.post('/api/v1/host/invites', inviting, async (req, reply) => {
     const url = (req.body.url ?? deps.defaultUrl()).replace(/\/+$/, '');
     const issued = deps.codes.issue(req.body.hub);
-    const link = joinLink(url, issued.code);
-    return reply.code(201).send(ok({ hub: issued.name, link, url, expires_at: issued.expires_at }));
+    const pin = deps.pinFor(url);
+    const link = joinLink(url, issued.code, pin);
+    return reply
+      .code(201)
+      .send(ok({ hub: issued.name, link, url, ...(pin ? { pin } : {}), expires_at: issued.expires_at }));
   });
 
   const joining = { config: { access: Access.public }, schema: { body: JoinBody, response: { 201: okOf(Joined) } } };

@@ -68,6 +68,11 @@ export class TlsReloader {
     return pair;
   }
 
+  /** The pair served to new connections now. */
+  get current(): TlsPair | null {
+    return this.served;
+  }
+
   /** Re-reads the files; serves them when they changed and make a good pair. */
   check(): void {
     const paths = this.o.paths();

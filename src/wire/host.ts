@@ -34,13 +34,26 @@ export const HostUrl = z
   .max(2048)
   .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), 'an http(s) URL');
 
+/**
+ * The SHA-256 of the DER certificate a host's own TLS listener serves, `sha256:<64 lower-case hex digits>` (openssl's
+ * `-fingerprint -sha256` without its colons): a hub holding it checks the certificate against it instead of a CA.
+ */
+export const HostPin = z
+  .string()
+  .regex(
+    /^sha256:[0-9a-f]{64}$/,
+    'a certificate pin: sha256: and 64 lower-case hex digits, as `leo host invite` writes it',
+  );
+
 /** `POST /api/v1/host/invites`: a join code for the hub `hub` (the peer's name here); url: where the hub reaches us. */
 export const HostInviteBody = z.strictObject({ hub: TokenName, url: HostUrl.optional() });
 export const HostInvite = z.object({
   hub: z.string(),
-  /** The join link, `<url>/#join=<code>`; the code is in it and nowhere else. */
+  /** The join link, `<url>/#join=<code>[&pin=<pin>]`; the code is in it and nowhere else. */
   link: z.string(),
   url: z.string(),
+  /** The pin of the certificate this daemon serves, when the hub reaches its own TLS listener (also in the link). */
+  pin: z.string().optional(),
   expires_at: z.string(),
 });
 export type HostInvite = z.infer<typeof HostInvite>;

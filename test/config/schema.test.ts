@@ -354,3 +354,31 @@ describe("a persistent task's harness", () => {
     assert.ok(withTask('{ harness: claude, command: /bin/cat }', 'shell').ok);
   });
 });
+
+describe('client.hosts', () => {
+  const PIN = `sha256:${'0123456789abcdef'.repeat(4)}`;
+  const hosts = (entry: string) =>
+    parseConfig(`client:\n  hosts:\n    box: ${entry}\n`, { file: 'leo.yaml', home: HOME });
+  it('keeps a host’s url, and the pin of its certificate over https', () => {
+    assert.deepEqual(
+      load(`client:\n  hosts:\n    box: { url: "https://10.0.0.5:8370", pin: "${PIN}" }\n`).client.hosts,
+      {
+        box: { url: 'https://10.0.0.5:8370', pin: PIN },
+      },
+    );
+    assert.deepEqual(load('client:\n  hosts:\n    box: { url: "http://127.0.0.1:9000" }\n').client.hosts.box, {
+      url: 'http://127.0.0.1:9000',
+    });
+  });
+  it('refuses a malformed pin, and a pin on a plain-http host, by name', () => {
+    for (const [entry, why] of [
+      [`{ url: "https://box", pin: "${PIN.toUpperCase()}" }`, /client\.hosts\.box\.pin: a certificate pin: sha256:/],
+      [`{ url: "https://box", pin: "${PIN.slice(0, -2)}" }`, /client\.hosts\.box\.pin: a certificate pin/],
+      [`{ url: "http://box:8370", pin: "${PIN}" }`, /client\.hosts\.box\.pin: a pin needs an https url/],
+    ] as const) {
+      const res = hosts(entry);
+      assert.ok(!res.ok, entry);
+      assert.match(res.errors.join('\n'), why, entry);
+    }
+  });
+});

@@ -6,7 +6,7 @@ import type { Agent, AgentMessage, Task, TaskRun } from '../../wire/fleet.js';
 import type { HostEntry, HostStatus } from '../../wire/host.js';
 import type { Cursor } from '../follower/follow-rules.js';
 import { HostFollower } from '../follower/host-follower.js';
-import type { HostClient } from '../host-client.js';
+import type { HostAddress, HostClient } from '../host-client.js';
 import type { HostCursors } from './host-cursors.js';
 import { HostView } from './host-view.js';
 import { qualifyEvent } from './qualify.js';
@@ -16,10 +16,10 @@ export interface HubFanInDeps {
   clock: Clock;
   logger: Logger;
   /** client.hosts as leo.yaml says now. */
-  configured(): Record<string, { url: string }>;
+  configured(): Record<string, HostAddress>;
   /** The peer token the hub holds for a host, or null. */
   token(name: string): string | null;
-  connect(url: string): HostClient;
+  connect(url: string, pin: string | undefined): HostClient;
   cursors: HostCursors;
 }
 
@@ -28,6 +28,7 @@ const SAVE_MS = 10_000;
 
 interface Followed {
   url: string;
+  pin: string | undefined;
   follower: HostFollower;
   view: HostView;
   /** What the view agrees with: the follower's position when the view last changed. */
@@ -57,12 +58,14 @@ export class HubFanIn {
     for (const name of [...this.followed.keys()]) this.drop(name, false);
   }
 
-  /** Follows the hosts the config names now: new ones start, removed ones stop, a changed URL restarts. */
+  /** Follows the hosts the config names now: new ones start, removed ones stop, a changed URL or pin restarts. */
   sync(): void {
     const configured = this.deps.configured();
-    for (const [name, f] of this.followed)
-      if (configured[name]?.url !== f.url || !this.deps.token(name)) this.drop(name, true);
-    for (const [name, { url }] of Object.entries(configured)) if (!this.followed.has(name)) this.follow(name, url);
+    for (const [name, f] of this.followed) {
+      const now = configured[name];
+      if (now?.url !== f.url || now.pin !== f.pin || !this.deps.token(name)) this.drop(name, true);
+    }
+    for (const [name, host] of Object.entries(configured)) if (!this.followed.has(name)) this.follow(name, host);
   }
 
   agents(): Agent[] {
@@ -119,7 +122,7 @@ export class HubFanIn {
     return [...this.followed.values()].flatMap((f) => pick(f.view.data()));
   }
 
-  private follow(name: string, url: string): void {
+  private follow(name: string, { url, pin }: HostAddress): void {
     const token = this.deps.token(name);
     if (!token) {
       this.deps.logger.warn({ host: name }, 'no peer token for this host: not followed (remove and add it again)');
@@ -130,7 +133,7 @@ export class HubFanIn {
     if (saved) view.restore(saved.view);
     let followed: Followed | undefined;
     const follower = new HostFollower({
-      client: this.deps.connect(url),
+      client: this.deps.connect(url, pin),
       token,
       clock: this.deps.clock,
       ...(saved ? { from: { cursor: saved.cursor } } : {}),
@@ -154,7 +157,7 @@ export class HubFanIn {
         status: (status, why) => this.statusChanged(name, status, why),
       },
     });
-    followed = { url, follower, view, seen: saved?.cursor ?? null, dirty: false };
+    followed = { url, pin, follower, view, seen: saved?.cursor ?? null, dirty: false };
     this.followed.set(name, followed);
     // What the hub held before its restart is shown at once, as last known, until the host answers.
     if (saved) this.publishState(name, view);
