@@ -50,6 +50,8 @@ const RENAME: { [T in EventType]: Renamer<T> } = {
 export interface QualifiedEvent<T extends EventType = EventType> {
   type: T;
   fields: EventFields<T>;
+  /** When the host published it: an agent_message's time in a snapshot's recent_messages. */
+  at: string;
 }
 
 /**
@@ -63,8 +65,8 @@ export function qualifyEvent(type: string, data: unknown, host: string): Qualifi
   if (!rename) return null;
   const parsed = EVENT_PAYLOADS[t].safeParse(data);
   if (!parsed.success) return null;
-  const { seq: _seq, at: _at, ...renamed } = rename(parsed.data as EventData<EventType>, host);
-  return { type: t, fields: { ...renamed, host } as EventFields<EventType> };
+  const { seq: _seq, at, ...renamed } = rename(parsed.data as EventData<EventType>, host);
+  return { type: t, fields: { ...renamed, host } as EventFields<EventType>, at };
 }
 
 /** The part of a host's snapshot a hub shows, renamed: its agents, tasks, runs and agent-to-agent messages. */
