@@ -2,6 +2,7 @@
 // ports, a hub and a host paired through a join link; every request goes to the hub as `den@box`, and what happened is
 // read on the host itself.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,11 +12,14 @@ import { Agent } from '../../../src/wire/fleet.js';
 import { Message, MessagePage } from '../../../src/wire/message.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { request } from '../../helpers/http.js';
+import { SseClient } from '../../helpers/sse-client.js';
 import { tempDir } from '../../helpers/temp-home.js';
 import { until } from '../../helpers/wait.js';
+import { SMALLEST_HPARAMS, writeWeightlessModel } from '../../helpers/whisper-model.js';
 
 describe('actions on a host’s agent through the hub', () => {
-  const hubLog = path.join(tempDir('leo-proxy-logs-'), 'hub.log');
+  const scratch = tempDir('leo-proxy-');
+  const hubLog = path.join(scratch, 'hub.log');
   let host: TestDaemon;
   let hub: TestDaemon;
   let peerToken: string;
@@ -35,7 +39,11 @@ describe('actions on a host’s agent through the hub', () => {
   };
 
   before(async () => {
-    host = await startTestDaemon({ config: 'templates:\n  cat: { harness: shell, command: "exec cat" }\n' });
+    // A weightless model: the host runs the whole transcription pipeline and hears no words; the hub has none.
+    const model = writeWeightlessModel(path.join(scratch, 'ggml-tiny.en.bin'), SMALLEST_HPARAMS);
+    host = await startTestDaemon({
+      config: `chat:\n  whisper_model: ${model}\ntemplates:\n  cat: { harness: shell, command: "exec cat" }\n`,
+    });
     hub = await startTestDaemon({
       config: 'defaults:\n  harness: shell\n',
       logger: createLogger('debug', { write: (line: string) => fs.appendFileSync(hubLog, line) }),
@@ -157,6 +165,54 @@ describe('actions on a host’s agent through the hub', () => {
       token: host.daemon.operatorToken,
     });
     assert.equal(onHost.text, bytes.toString('utf8'), 'kept on the host');
+  });
+
+  it('a voice note’s audio goes to the host and is transcribed there; send anyway through the hub', async () => {
+    const silent = path.join(scratch, 'silence.wav');
+    execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', silent, 'trim', '0', '1']);
+    const up = await viaHub('POST', '/api/v1/chat/uploads?filename=quiet.wav&agent=den%40box', {
+      headers: { 'content-type': 'audio/wav' },
+      rawBody: fs.readFileSync(silent),
+    });
+    assert.equal(up.status, 201, up.text);
+    const sent = await viaHub('POST', '/api/v1/chat/den@box/messages', { body: { attachments: [up.json.data.id] } });
+    assert.equal(sent.status, 201, sent.text);
+    assert.equal(sent.json.data.kind, 'voice');
+    let onHost: Message | undefined;
+    await until(
+      'the host’s transcription settled',
+      async () => {
+        onHost = (await hostThread()).find((m) => m.id === sent.json.data.id);
+        return onHost?.state === 'failed';
+      },
+      30_000,
+    );
+    assert.equal(onHost!.transcript, '', 'heard nothing, on the host');
+    const anyway = await viaHub('POST', `/api/v1/chat/den@box/messages/${onHost!.id}/send-anyway`, { body: {} });
+    assert.equal(anyway.status, 200, anyway.text);
+    assert.equal(anyway.json.data.agent, 'den@box');
+  });
+
+  it('the terminal streams through the hub, and its keys and the workspace’s changes reach the host', async () => {
+    const streamsOnHost = async () =>
+      Number(/^leo_streams_open (\d+)$/m.exec((await host.op('GET', '/metrics')).text)?.[1]);
+    const before = await streamsOnHost();
+    const stream = await SseClient.open(hub.tcp, '/api/v1/agents/den@box/terminal/stream', hub.daemon.operatorToken);
+    try {
+      await stream.waitUntil(() => stream.events.some((e) => e.event === 'screen'), 10_000);
+      assert.equal(await streamsOnHost(), before + 1);
+    } finally {
+      stream.close();
+    }
+    await until('the host’s stream ended with the caller’s', async () => (await streamsOnHost()) === before, 10_000);
+    const keys = await viaHub('POST', '/api/v1/agents/den@box/terminal/keys', { body: { keys: ['Enter'] } });
+    assert.equal(keys.status, 200, keys.text);
+    assert.deepEqual(keys.json.data, { agent: 'den@box', pressed: 1 });
+    const direct = await host.op('GET', '/api/v1/agents/den/changes');
+    const changes = await viaHub('GET', '/api/v1/agents/den@box/changes');
+    assert.equal(changes.status, direct.status, changes.text);
+    if (direct.json.ok) assert.deepEqual(changes.json.data, { ...direct.json.data, agent: 'den@box' });
+    else assert.deepEqual(changes.json, direct.json, 'the host’s refusal, as it gave it');
   });
 
   it('agent controls, terminal, usage, templates and spawn go to the host', async () => {
