@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { HostUnreachableError, type HostAddress, type HostClient } from '../host-client.js';
 import { forwardOf, hostUnreachable, renamedAnswer, ruleFor, unknownHost, type ProxyRule } from './proxy-rules.js';
 
@@ -22,6 +22,8 @@ const ANSWER_HEADERS = [
   'cache-control',
   'retry-after',
 ];
+/** How long a JSON answer may take to arrive whole once its head has (a page of 500 messages takes milliseconds). */
+const JSON_BODY_MS = 30_000;
 
 /**
  * Gives every proxied route (proxy-rules.ts) a preValidation step that answers a request for another machine's agent
@@ -69,17 +71,33 @@ function proxyStep(rule: ProxyRule, deps: HostProxyDeps): preValidationAsyncHook
       if (err instanceof HostUnreachableError) throw hostUnreachable(host, err.why);
       throw err;
     }
+    const json = answer.body && isJson(answer.headers) ? await wholeText(answer.body, host, gone) : null;
     reply.code(answer.status);
     for (const name of ANSWER_HEADERS) {
       const value = answer.headers.get(name);
       if (value !== null) reply.header(name, value);
     }
+    if (json !== null) return reply.send(renamed(json, (parsed) => renamedAnswer(rule, parsed, host)));
     if (!answer.body) return reply.send();
-    if (!answer.headers.get('content-type')?.startsWith('application/json'))
-      return reply.send(Readable.fromWeb(answer.body as ReadableStream<Uint8Array>));
-    const text = await new Response(answer.body).text();
-    return sendJson(reply, text, (json) => renamedAnswer(rule, json, host));
+    return reply.send(Readable.fromWeb(answer.body as ReadableStream<Uint8Array>));
   };
+}
+
+const isJson = (headers: Headers) => headers.get('content-type')?.startsWith('application/json') ?? false;
+
+/**
+ * A JSON answer read whole, to be renamed: within JSON_BODY_MS of its head, or the host is as good as unreachable
+ * (a host that sends half an answer and hangs holds nobody's request for long).
+ */
+async function wholeText(body: ReadableStream<Uint8Array>, host: string, gone: AbortController): Promise<string> {
+  const deadline = setTimeout(() => gone.abort(new DOMException('no whole answer', 'TimeoutError')), JSON_BODY_MS);
+  try {
+    return await new Response(body).text();
+  } catch (err) {
+    throw hostUnreachable(host, `its answer broke off (${(err as Error).message})`);
+  } finally {
+    clearTimeout(deadline);
+  }
 }
 
 function requestHeaders(req: FastifyRequest): Record<string, string> {
@@ -99,13 +117,11 @@ function bodyOf(req: FastifyRequest, replaced: object | undefined): { body?: str
   return { body: JSON.stringify(body) };
 }
 
-/** A JSON answer renamed; a body that does not parse is the host's to explain, passed on unread. */
-function sendJson(reply: FastifyReply, text: string, rename: (json: unknown) => unknown): FastifyReply {
-  let json: unknown;
+/** A JSON answer renamed; a body that does not parse, or data of a shape this hub does not know, goes on as it came. */
+function renamed(text: string, rename: (json: unknown) => unknown): unknown {
   try {
-    json = JSON.parse(text);
+    return rename(JSON.parse(text));
   } catch {
-    return reply.send(text);
+    return text;
   }
-  return reply.send(rename(json));
 }

@@ -4,8 +4,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setConfigKey } from '../../../src/config/config-file.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { ruleFor } from '../../../src/hosts/proxy/proxy-rules.js';
 import { Agent } from '../../../src/wire/fleet.js';
@@ -274,6 +277,43 @@ describe('actions on a host’s agent through the hub', () => {
     assert.equal(env.status, 403, env.text);
     assert.equal(env.json.code, 'env_operator_only');
     assert.ok(!(await host.get('/api/v1/agents', Agent.array())).some((a) => a.name === 'env'));
+  });
+
+  it('a host that breaks off its answer is unreachable; one that answers a proxy’s HTML error is passed on', async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const faulty = http.createServer((req, res) => {
+      seen.push(req.headers);
+      if (req.url!.includes('html')) {
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad Gateway</h1>');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"ok":true,"data":{"na');
+      setTimeout(() => res.destroy(), 50);
+    });
+    await new Promise<void>((r) => faulty.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(faulty.address() as AddressInfo).port}`;
+      assert.ok(setConfigKey(path.join(hub.home, 'leo.yaml'), ['client', 'hosts', 'half'], { url }, hub.home).ok);
+      fs.writeFileSync(path.join(hub.home, 'state', 'hosts', 'half.token'), 'leo_peer_stand-in\n', { mode: 0o600 });
+      await hub.daemon.reloadConfig('a faulty host');
+      const broken = await viaHub('GET', '/api/v1/agents/den@half');
+      assert.equal(broken.status, 503, broken.text);
+      assert.equal(broken.json.code, 'host_unreachable');
+      assert.match(broken.json.error, /the host "half" did not answer: its answer broke off/);
+      const html = await viaHub('GET', '/api/v1/agents/html@half/changes');
+      assert.equal(html.status, 502);
+      assert.equal(html.headers['content-type'], 'text/html');
+      assert.equal(html.text, '<h1>Bad Gateway</h1>');
+      // The hub's follower calls on it too (its state and events): every request, proxied or not, carries the peer token.
+      assert.ok(seen.length >= 2);
+      assert.ok(
+        seen.every((h) => h.authorization === 'Bearer leo_peer_stand-in'),
+        'the peer token, never the caller’s',
+      );
+    } finally {
+      faulty.close();
+    }
   });
 
   it('a stopped host answers 503 host_unreachable naming it; the peer token is in no answer and no log', async () => {
