@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Access, type RouteAccess } from '../http/access.js';
@@ -51,15 +52,21 @@ export const agentRoutes: FastifyPluginAsyncZod<AgentRoutesDeps> = async (app, d
   const getAgent = { ...readers, schema: { params: NameParams, response: { 200: okOf(Agent) } } };
   app.get('/api/v1/agents/:name', getAgent, async (req) => ok(supervisor.get(req.params.name)));
 
-  const spawn = { ...op, schema: { body: SpawnBody, response: { 201: okOf(Agent) } } };
+  const spawn = {
+    ...op,
+    schema: { body: SpawnBody, response: { 201: okOf(Agent) } },
+    // Before validation, so a hub refuses it before passing a spawn on to another machine (src/hosts/proxy).
+    preValidation: async (req: FastifyRequest) => {
+      if ((req.body as { env?: unknown } | null)?.env && req.principal?.kind === 'device')
+        throw new HttpError(
+          403,
+          "body.env: only the operator token may set an agent's environment variables",
+          'env_operator_only',
+        );
+    },
+  };
   app.post('/api/v1/agents/spawn', spawn, async (req, reply) => {
     const { body } = req;
-    if (body.env && req.principal?.kind === 'device')
-      throw new HttpError(
-        403,
-        "body.env: only the operator token may set an agent's environment variables",
-        'env_operator_only',
-      );
     needConfig();
     const name = body.name ?? defaultName(body);
     const res = ok(await supervisor.spawn({ ...body, name }));

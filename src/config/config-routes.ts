@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { HostName } from '../wire/host.js';
 import { TemplateSummary } from '../wire/templates.js';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
@@ -12,6 +13,8 @@ const RulesBody = z.union([z.array(z.unknown()), z.strictObject({ rules: z.array
 
 /** An environment by name only: its values never leave the daemon. */
 export const EnvironmentName = z.object({ name: z.string() });
+/** On a hub, `?host=` lists another machine's own templates and environments (src/hosts/proxy answers it). */
+const PerHostQuery = z.object({ host: HostName.optional() });
 /** An appearance rule as leo.yaml holds it (docs/CONFIG.md): the config loader is what checks one. */
 const AppearanceRule = z.record(z.string(), z.unknown());
 
@@ -27,7 +30,10 @@ export interface ConfigRoutesDeps {
 /** Read-only views of leo.yaml that never carry an environment's values, and the appearance-rules editor. */
 export const configRoutes: FastifyPluginAsyncZod<ConfigRoutesDeps> = async (app, deps) => {
   const readers = { config: { access: Access.readers } };
-  const environments = { ...readers, schema: { response: { 200: okOf(z.array(EnvironmentName)) } } };
+  const environments = {
+    ...readers,
+    schema: { querystring: PerHostQuery, response: { 200: okOf(z.array(EnvironmentName)) } },
+  };
   app.get('/api/v1/environments', environments, async () =>
     // Sorted: the config map's order is not stable across saves (spec).
     ok(
@@ -37,7 +43,10 @@ export const configRoutes: FastifyPluginAsyncZod<ConfigRoutesDeps> = async (app,
     ),
   );
 
-  const templates = { ...readers, schema: { response: { 200: okOf(z.array(TemplateSummary)) } } };
+  const templates = {
+    ...readers,
+    schema: { querystring: PerHostQuery, response: { 200: okOf(z.array(TemplateSummary)) } },
+  };
   app.get('/api/v1/templates', templates, async () => {
     const c = deps.config();
     return ok(

@@ -20,6 +20,7 @@ import { HostRegistry } from '../hosts/host-registry.js';
 import { hostRoutes } from '../hosts/host-routes.js';
 import { hubRoutes } from '../hosts/hub-routes.js';
 import { PeerTokenFiles } from '../hosts/peer-token-files.js';
+import { installHostProxy } from '../hosts/proxy/host-proxy.js';
 import { HostCursors } from '../hosts/relay/host-cursors.js';
 import { HubFanIn } from '../hosts/relay/hub-fan-in.js';
 import type { TlsReloader } from '../http/tls-files.js';
@@ -114,5 +115,7 @@ export async function wireHosts(d: {
     selfName: machineName,
   });
   await d.app.register(hubRoutes, { registry });
+  // Before the agent-scoped routes are registered by the domains wired after this one.
+  installHostProxy(d.app, { hosts: configured, token: (name) => peerTokens.read(name), connect });
   return { fanIn, start: () => fanIn.start(), stop: async () => fanIn.stop() };
 }

@@ -19,6 +19,29 @@ export interface HostClient {
   state(token: string, signal: AbortSignal): Promise<StateSnapshot>;
   /** Opens `GET /api/v1/events`: the body, read until `signal` aborts it or the host ends it. */
   events(token: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
+  /**
+   * One request passed on to the host with the peer token (an action on one of its agents, issue 31). The answer
+   * comes back as the host gave it, its body unread: the deadline covers the answer's head only, so a download or a
+   * stream lasts as long as it lasts, until `signal` ends it.
+   */
+  forward(token: string, req: ForwardRequest): Promise<ForwardedAnswer>;
+}
+
+export interface ForwardRequest {
+  method: string;
+  /** Path and query string on the host. */
+  path: string;
+  headers: Record<string, string>;
+  /** A JSON text, or a stream passed through as it arrives (an upload). */
+  body?: string | AsyncIterable<Uint8Array>;
+  /** The caller went away: the host's request is ended too. */
+  signal: AbortSignal;
+}
+
+export interface ForwardedAnswer {
+  status: number;
+  headers: Headers;
+  body: ReadableStream<Uint8Array> | null;
 }
 
 /** Where a hub reaches a host (`client.hosts.<name>`): its URL and, for its own TLS listener, its certificate's pin. */
@@ -29,7 +52,10 @@ export interface HostAddress {
 
 /** The host did not answer (refused, timed out, not HTTP): nothing is known of what it would have said. */
 export class HostUnreachableError extends LeoError {
-  constructor(url: string, why: string) {
+  constructor(
+    url: string,
+    readonly why: string,
+  ) {
     super(502, `the host at ${url} did not answer: ${why}`, 'host_unreachable');
   }
 }
@@ -44,6 +70,12 @@ export class HostRefusedError extends LeoError {
     super(502, message, 'host_refused');
   }
 }
+
+/**
+ * How long a proxied action may take to start answering: a spawn clones its repository before it answers. A host that
+ * cannot be reached at all fails sooner, at undici's connect timeout (10 s).
+ */
+const FORWARD_HEAD_MS = 60_000;
 
 /**
  * Node's fetch (undici), each request under its own deadline. A private or loopback URL is fine: hosts live there.
@@ -142,6 +174,23 @@ export function fetchHostClient(baseUrl: string, o: { pin?: string; timeoutMs?: 
         );
       }
       return res.body;
+    },
+    async forward(token, req) {
+      const head = new AbortController();
+      const deadline = setTimeout(() => head.abort(new DOMException('no answer', 'TimeoutError')), FORWARD_HEAD_MS);
+      try {
+        const res = await send(req.path, {
+          method: req.method,
+          headers: { ...req.headers, authorization: `Bearer ${token}` },
+          ...(req.body === undefined ? {} : { body: req.body as RequestInit['body'], duplex: 'half' }),
+          signal: AbortSignal.any([head.signal, req.signal]),
+        } as RequestInit);
+        return { status: res.status, headers: res.headers, body: res.body };
+      } catch (err) {
+        throw new HostUnreachableError(baseUrl, reason(err, FORWARD_HEAD_MS));
+      } finally {
+        clearTimeout(deadline);
+      }
     },
   };
 }

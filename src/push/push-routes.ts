@@ -13,7 +13,7 @@ import {
   TestPushResult,
   VapidPublicKey,
 } from '../wire/push.js';
-import { AgentName } from '../wire/names.js';
+import { AgentAddress } from '../wire/agent-address.js';
 import { viewerOf, type PresenceBoard } from './presence-board.js';
 import { NewSubscription, type SubscriptionScope, type SubscriptionStore } from './subscription-store.js';
 import { entryOf, type DeliveryLog } from './delivery-log.js';
@@ -39,7 +39,8 @@ const alwaysPush: PushPolicy = () => ({ push: true, collapse_key: 'test', urgenc
  * thread on screen says so (and repeats it within the TTL) so the messages it is already showing do not push.
  */
 const SubscriptionParams = z.object({ id: z.string().min(1).max(64) });
-const AgentParams = z.object({ agent: AgentName });
+/** `name@host` too: a hub sends the pushes for its hosts' agents, so it keeps who looks at their threads. */
+const AgentParams = z.object({ agent: AgentAddress });
 
 /** A device sees and removes its own subscriptions; the operator and the socket all of them. */
 function scopeOf(p: Principal | null): SubscriptionScope {

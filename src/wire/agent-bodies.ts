@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { refProblem, repoProblem } from './git-args.js';
+import { HostName } from './host.js';
 import { AgentName, NameSchema } from './names.js';
 
 /** The agent routes' request bodies. Pure (zod only): Leo Web builds its requests from them. */
@@ -24,6 +25,8 @@ export const SpawnBody = z.strictObject({
   prompt: z.string().max(100_000).optional(),
   env: z.record(EnvVarName, z.string().max(32_768)).optional(),
   environments: z.array(NameSchema).max(32).optional(),
+  /** On a hub: the host (its name under client.hosts) whose daemon spawns the agent, from its own templates. */
+  host: HostName.optional(),
 });
 export type SpawnBody = z.infer<typeof SpawnBody>;
 

@@ -21,7 +21,12 @@ const qualifyPair = (m: AgentMessage, host: string): AgentMessage => ({
 });
 
 type Renamer<T extends EventType> = ((d: EventData<T>, host: string) => EventData<T>) | null;
-const named = <D extends { agent: string }>(d: D, host: string): D => ({ ...d, agent: addressOf(d.agent, host) });
+/** One field of `d` that names an agent, renamed: a proxied answer's `agent`, `name` or `to`. */
+export const qualifyField = <K extends string, D extends Record<K, string>>(d: D, key: K, host: string): D => ({
+  ...d,
+  [key]: addressOf(d[key], host),
+});
+const named = <D extends { agent: string }>(d: D, host: string): D => qualifyField(d, 'agent', host);
 
 /**
  * How each event type is renamed; null for the hub's own types, which a host never relays (a hub does not follow

@@ -1,0 +1,127 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream } from 'node:stream/web';
+import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import { HostUnreachableError, type HostAddress, type HostClient } from '../host-client.js';
+import { forwardOf, hostUnreachable, renamedAnswer, ruleFor, unknownHost, type ProxyRule } from './proxy-rules.js';
+
+export interface HostProxyDeps {
+  /** client.hosts as leo.yaml says now: name → URL (and a LAN host's certificate pin). */
+  hosts(): Record<string, HostAddress>;
+  /** The peer token this hub holds for a host, or null. */
+  token(host: string): string | null;
+  connect(url: string, pin: string | undefined): HostClient;
+}
+
+/** What of the caller's request the host needs to read it; its Authorization is the hub's, never passed on. */
+const REQUEST_HEADERS = ['content-type', 'accept'];
+/** What of the host's answer the caller needs: how to read it, and what the host said of it. */
+const ANSWER_HEADERS = [
+  'content-type',
+  'content-disposition',
+  'x-content-type-options',
+  'cache-control',
+  'retry-after',
+];
+/** How long a JSON answer may take to arrive whole once its head has (a page of 500 messages takes milliseconds). */
+const JSON_BODY_MS = 30_000;
+
+/**
+ * Gives every proxied route (proxy-rules.ts) a preValidation step that answers a request for another machine's agent
+ * from that machine. It runs after the hub's own access check (the caller's token and scope, with `name@host` as the
+ * agent) and after the route's own earlier steps (spawn's env refusal for devices), and before validation, which
+ * refuses `@` in an agent's name: each route states its schema once, for its own agents.
+ */
+export function installHostProxy(app: FastifyInstance, deps: HostProxyDeps): void {
+  app.addHook('onRoute', (route) => {
+    if (Array.isArray(route.method)) return;
+    const rule = ruleFor(route.method, route.url);
+    if (!rule) return;
+    const own = route.preValidation;
+    route.preValidation = [...(own === undefined ? [] : [own].flat()), proxyStep(rule, deps)];
+  });
+}
+
+function proxyStep(rule: ProxyRule, deps: HostProxyDeps): preValidationAsyncHookHandler {
+  return async (req, reply) => {
+    const forward = forwardOf(rule, {
+      url: req.routeOptions.url ?? '',
+      params: req.params as Record<string, string>,
+      query: req.url.split('?')[1] ?? '',
+      body: req.body,
+    });
+    if (!forward) return;
+    const { host } = forward;
+    const entry = deps.hosts()[host];
+    if (!entry) throw unknownHost(host);
+    const token = deps.token(host);
+    if (!token)
+      throw hostUnreachable(host, 'this hub holds no peer token for it (`leo host remove`, then add it again)');
+    const gone = new AbortController();
+    reply.raw.once('close', () => gone.abort());
+    let answer;
+    try {
+      answer = await deps.connect(entry.url, entry.pin).forward(token, {
+        method: req.method,
+        path: forward.path,
+        headers: requestHeaders(req),
+        ...bodyOf(req, forward.body),
+        signal: gone.signal,
+      });
+    } catch (err) {
+      if (err instanceof HostUnreachableError) throw hostUnreachable(host, err.why);
+      throw err;
+    }
+    const json = answer.body && isJson(answer.headers) ? await wholeText(answer.body, host, gone) : null;
+    reply.code(answer.status);
+    for (const name of ANSWER_HEADERS) {
+      const value = answer.headers.get(name);
+      if (value !== null) reply.header(name, value);
+    }
+    if (json !== null) return reply.send(renamed(json, (parsed) => renamedAnswer(rule, parsed, host)));
+    if (!answer.body) return reply.send();
+    return reply.send(Readable.fromWeb(answer.body as ReadableStream<Uint8Array>));
+  };
+}
+
+const isJson = (headers: Headers) => headers.get('content-type')?.startsWith('application/json') ?? false;
+
+/**
+ * A JSON answer read whole, to be renamed: within JSON_BODY_MS of its head, or the host is as good as unreachable
+ * (a host that sends half an answer and hangs holds nobody's request for long).
+ */
+async function wholeText(body: ReadableStream<Uint8Array>, host: string, gone: AbortController): Promise<string> {
+  const deadline = setTimeout(() => gone.abort(new DOMException('no whole answer', 'TimeoutError')), JSON_BODY_MS);
+  try {
+    return await new Response(body).text();
+  } catch (err) {
+    throw hostUnreachable(host, `its answer broke off (${(err as Error).message})`);
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+function requestHeaders(req: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of REQUEST_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return headers;
+}
+
+/** The JSON body as parsed (re-sent as JSON, the host's name taken out for a spawn), or an upload's stream as is. */
+function bodyOf(req: FastifyRequest, replaced: object | undefined): { body?: string | Readable } {
+  const body = replaced ?? req.body;
+  if (body === undefined) return {};
+  if (body instanceof Readable) return { body };
+  return { body: JSON.stringify(body) };
+}
+
+/** A JSON answer renamed; a body that does not parse, or data of a shape this hub does not know, goes on as it came. */
+function renamed(text: string, rename: (json: unknown) => unknown): unknown {
+  try {
+    return rename(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
