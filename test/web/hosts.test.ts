@@ -10,6 +10,7 @@ import { HostInvite } from '../../src/wire/host.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { freePort } from '../helpers/free-port.js';
 import { pairHost } from '../helpers/pair-host.js';
+import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
 
 const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
@@ -25,15 +26,16 @@ describe('Leo Web: one fleet across a hub and a host', () => {
   const badge = () => group('box').locator('.host-head [data-host-status]');
 
   /** Moves the hub's clock on (its followers' retries wait on it) until `done`, in steps under an attempt's 10 s. */
-  async function advanceUntil(what: string, done: () => Promise<boolean>, step: number): Promise<void> {
-    const clock = hub.clock as ManualClock;
-    const deadline = Date.now() + 30_000;
-    while (!(await done())) {
-      assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-      clock.advance(step);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+  const advanceUntil = (what: string, done: () => Promise<boolean>, step: number) =>
+    until(
+      what,
+      async () => {
+        (hub.clock as ManualClock).advance(step);
+        return done();
+      },
+      30_000,
+      250,
+    );
 
   before(async () => {
     // A fixed port: the host restarts where the hub's client.hosts says it is.
