@@ -8,10 +8,11 @@ import type { HostRegistry } from './host-registry.js';
 
 /**
  * This daemon as a hub (issue 31): the hosts it follows, added from a join link, listed with a live probe, removed.
- * The operator's (the CLI on the socket, later Leo Web's operator pasting a link). No answer carries a peer token.
+ * The owner's: the CLI on the socket, and Leo Web on the owner's phone (a device with the fleet scope, as for the
+ * device list) pasting a link. No answer carries a peer token.
  */
 export const hubRoutes: FastifyPluginAsyncZod<{ registry: HostRegistry }> = async (app, { registry }) => {
-  const opts = { config: { access: Access.operator } };
+  const opts = { config: { access: Access.deviceScopes } };
   app.post(
     '/api/v1/hosts',
     { ...opts, schema: { body: AddHostBody, response: { 201: okOf(HostEntry) } } },

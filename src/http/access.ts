@@ -34,7 +34,10 @@ export const Access = {
    * reserves them for the operator; a device holds them only when paired with the scope, a peer hub always.
    */
   fleet: { tokens: ['operator', 'device', 'peer'], deviceMustRunFleet: true },
-  /** Listing devices and granting the fleet scope: the operator's, and a device's that holds the scope. */
+  /**
+   * The owner's management from their phone: listing devices and granting the fleet scope, and a hub's hosts (pairing
+   * one from its join link, removing one). The operator's, and a device's that holds the fleet scope.
+   */
   deviceScopes: { tokens: ['operator', 'device'], deviceMustRunFleet: true },
   /** Read-only observers: dashboards hold API-client tokens. */
   readers: { tokens: ['operator', 'device', 'client', 'peer'] },

@@ -85,10 +85,10 @@ const EXPECTED: Record<string, Admits> = {
   'DELETE /api/v1/host/peer': ['peer'],
   'GET /api/v1/peers': OPERATOR,
   'DELETE /api/v1/peers/:id': OPERATOR,
-  // As a hub: the hosts it follows, the operator's.
-  'POST /api/v1/hosts': OPERATOR,
-  'GET /api/v1/hosts': OPERATOR,
-  'DELETE /api/v1/hosts/:name': OPERATOR,
+  // As a hub: the hosts it follows, the owner's: the operator, and Leo Web on a device with the fleet scope.
+  'POST /api/v1/hosts': DEVICE_SCOPES,
+  'GET /api/v1/hosts': DEVICE_SCOPES,
+  'DELETE /api/v1/hosts/:name': DEVICE_SCOPES,
 
   'GET /api/v1/state': READERS,
   'GET /api/v1/agents': READERS,

@@ -26,6 +26,7 @@ import {
 } from '../../wire/push.js';
 import type { PushPrefs } from '../../wire/push.js';
 import { Caller } from '../../wire/caller.js';
+import { HostEntry, RemovedHost, type AddHostBody } from '../../wire/host.js';
 import { TokenRecord, type DeviceScopeBody } from '../../wire/tokens.js';
 import { SseParser, type SseEvent } from '../../wire/sse-parser.js';
 import { parseEvent, type FleetEvent } from './events.js';
@@ -204,6 +205,19 @@ export class Api {
 
   setDeviceScope(id: string, body: z.infer<typeof DeviceScopeBody>) {
     return this.call(TokenRecord, 'PATCH', apiPath('devices', id), body);
+  }
+
+  /** On a hub: the hosts it follows, pairing one from its join link, removing one (the owner's, as devices are). */
+  hosts() {
+    return this.call(z.array(HostEntry), 'GET', '/api/v1/hosts');
+  }
+
+  addHost(body: z.infer<typeof AddHostBody>) {
+    return this.call(HostEntry, 'POST', '/api/v1/hosts', body);
+  }
+
+  removeHost(name: string) {
+    return this.call(RemovedHost, 'DELETE', apiPath('hosts', name));
   }
 
   threads() {

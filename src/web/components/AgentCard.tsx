@@ -4,6 +4,7 @@ import { route, threadHref } from '../stores/route.js';
 import { TurnErrorBadge, TurnErrorReason } from './TurnError.js';
 import { NeedsInputReason } from './NeedsInput.js';
 import { showBidiControls } from '../../wire/visible-text.js';
+import { unreachable } from '../stores/hosts.js';
 
 const STATUS: Record<string, string> = {
   running: 'Running',
@@ -35,9 +36,12 @@ export function AgentCard({
   const open = r.screen === 'thread' && r.agent === name;
   const waiting = needsYou || Boolean(agent?.needs_input);
   const activity = waiting ? 'needs-you' : (agent?.activity ?? 'unknown');
+  // An agent of a host the hub cannot reach: its last known state, greyed, with why.
+  const down = unreachable(name);
   return (
     <li
-      class={`agent agent-${status} activity-${activity}`}
+      class={`agent agent-${status} activity-${activity}${down ? ' agent-unreachable' : ''}`}
+      data-unreachable={down ? '' : undefined}
       data-agent={name}
       data-status={agent?.status ?? 'none'}
       style={colour ? { '--agent-color': colour } : undefined}
@@ -86,6 +90,7 @@ export function AgentCard({
         {agent?.current_action?.detail && (
           <div class="agent-action">{showBidiControls(agent.current_action.detail)}</div>
         )}
+        {down && <div class="agent-host-down">{down} · last known state</div>}
         {agent?.stop_reason && <div class="agent-reason">{agent.stop_reason}</div>}
         <TurnErrorReason error={agent?.turn_error} class="agent-reason" />
         <NeedsInputReason alert={agent?.needs_input} class="agent-needs-input" />

@@ -11,15 +11,15 @@ import { Inbox } from './Inbox.js';
 import { AgentControls } from './controls/AgentControls.js';
 import { SpawnForm } from './controls/SpawnForm.js';
 import { Unpaired } from './Unpaired.js';
-import { Settings } from './Settings.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
 import { bindShortcuts } from '../keys/bind-shortcuts.js';
 import { Suspense, lazy } from 'preact/compat';
 
-// The task and review screens load on first visit: the fleet and threads never pay for them.
+// The task, review and settings screens load on first visit: the fleet and threads never pay for them.
 const TasksScreen = lazy(() => import('./tasks/TasksScreen.js').then((m) => ({ default: m.TasksScreen })));
 const TaskDetail = lazy(() => import('./tasks/TaskDetail.js').then((m) => ({ default: m.TaskDetail })));
 const ChangesView = lazy(() => import('./changes/ChangesView.js').then((m) => ({ default: m.ChangesView })));
+const Settings = lazy(() => import('./Settings.js').then((m) => ({ default: m.Settings })));
 
 export function App() {
   const state = auth.value;
@@ -49,8 +49,8 @@ export function App() {
         {r.screen === 'tasks' && <TasksScreen />}
         {r.screen === 'task' && <TaskDetail key={r.task} task={r.task} run={r.run} />}
         {r.screen === 'changes' && <ChangesView key={r.agent} agent={r.agent} file={r.file} />}
+        {r.screen === 'settings' && <Settings />}
       </Suspense>
-      {r.screen === 'settings' && <Settings />}
       <ShortcutHelp />
     </div>
   );

@@ -1,4 +1,8 @@
-import { fleetRows, loaded, unread } from '../stores/fleet.js';
+import { fleetRows, loaded, unread, type FleetRow } from '../stores/fleet.js';
+import { fleetGroups, THIS_MACHINE } from '../stores/fleet-groups.js';
+import { hosts } from '../stores/hosts.js';
+import { HostBadge } from './hosts/HostBadge.js';
+import { HostFilter } from './hosts/HostFilter.js';
 import { openCount, waitingOnOwner } from '../stores/inbox.js';
 import { AgentCard } from './AgentCard.js';
 import { ConnectionBadge } from './ConnectionBadge.js';
@@ -66,17 +70,38 @@ export function Fleet() {
             )}
           </div>
         )}
-        <ul class="fleet" aria-label="Agents">
-          {rows.map((row) => (
-            <AgentCard
-              key={row.name}
-              row={row}
-              unread={unread.value.get(row.name) ?? 0}
-              needsYou={waitingOnOwner.value.has(row.name)}
-            />
-          ))}
-        </ul>
+        {hosts.value ? (
+          <>
+            <HostFilter />
+            {fleetGroups.value.map((g) => (
+              <section key={g.host?.name ?? THIS_MACHINE} class="host-group" data-host-group={g.host?.name ?? ''}>
+                <h2 class="host-head">
+                  <span class="host-name">{g.host?.name ?? 'This machine'}</span>
+                  {g.host && <HostBadge host={g.host} />}
+                </h2>
+                <AgentList rows={g.rows} label={`Agents on ${g.host?.name ?? 'this machine'}`} />
+              </section>
+            ))}
+          </>
+        ) : (
+          <AgentList rows={rows} label="Agents" />
+        )}
       </main>
     </div>
+  );
+}
+
+function AgentList({ rows, label }: { rows: FleetRow[]; label: string }) {
+  return (
+    <ul class="fleet" aria-label={label}>
+      {rows.map((row) => (
+        <AgentCard
+          key={row.name}
+          row={row}
+          unread={unread.value.get(row.name) ?? 0}
+          needsYou={waitingOnOwner.value.has(row.name)}
+        />
+      ))}
+    </ul>
   );
 }

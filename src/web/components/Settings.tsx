@@ -18,6 +18,7 @@ import { helpOpen } from '../keys/bind-shortcuts.js';
 import { ScreenBar } from './ScreenBar.js';
 import { mayRunFleet } from '../stores/caller.js';
 import { DeviceList } from './controls/DeviceList.js';
+import { HostsSettings } from './hosts/HostsSettings.js';
 import './settings.css';
 
 const MODES: { mode: PushMode; label: string }[] = [
@@ -133,6 +134,7 @@ export function Settings() {
           </div>
         </fieldset>
         {mayRunFleet.value && <DeviceList />}
+        {mayRunFleet.value && <HostsSettings />}
         <fieldset class="keyboard-only">
           <legend>Keyboard</legend>
           <div class="control-row">

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { fleetRows } from '../stores/fleet.js';
+import { shownRows } from '../stores/fleet-groups.js';
 import { INBOX_HREF, route, threadHref } from '../stores/route.js';
 import { neighbour, shortcutFor, type ShortcutAction } from './shortcuts.js';
 
@@ -36,7 +36,7 @@ function perform(action: ShortcutAction): void {
     case 'next-thread':
     case 'previous-thread': {
       const next = neighbour(
-        fleetRows.value.map((a) => a.name),
+        shownRows.value.map((a) => a.name),
         open,
         action === 'next-thread' ? 1 : -1,
       );

@@ -129,7 +129,6 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
       return null;
     }
     case 'host_status':
-      return 'state';
     case 'hello':
     case 'agent_message':
     case 'task_run_started':

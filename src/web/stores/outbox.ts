@@ -5,6 +5,7 @@ import { api, onUnpaired } from './auth.js';
 import { backoffMs } from './backoff.js';
 import { connection } from './connection.js';
 import { followOwnSend, placeSent } from './thread.js';
+import { downHosts, unreachable } from './hosts.js';
 
 /** A file of an outbox entry: its upload's id once uploaded; until then the bytes themselves (kept in IndexedDB). */
 export interface OutboxFile {
@@ -107,7 +108,7 @@ async function deliver(e: OutboxEntry): Promise<void> {
 
 /**
  * Sends what waits, oldest first and one at a time (so a thread gets them in the order they were typed), while the
- * event stream is live. A network error, a 5xx, a 408 or a 429 waits (Retry-After when the daemon gave one, else
+ * event stream is live and its agent's machine reachable. A network error, a 5xx, a 408 or a 429 waits (Retry-After when the daemon gave one, else
  * backoff) and tries the same client id again; any other refusal parks that entry as not sent.
  */
 export async function pump(): Promise<void> {
@@ -116,7 +117,8 @@ export async function pump(): Promise<void> {
   try {
     for (;;) {
       if (connection.value !== 'live') return;
-      const next = outbox.value.find((x) => !x.refused);
+      // A message to an agent of a host the hub cannot reach waits for it, without holding up any other machine's.
+      const next = outbox.value.find((x) => !x.refused && !unreachable(x.agent));
       if (!next) return;
       sending.value = next.client_id;
       try {
@@ -151,6 +153,8 @@ export function startOutbox(): () => void {
     void pump();
   });
   return effect(() => {
+    // A host coming back releases what waited for it.
+    void downHosts.value;
     if (connection.value === 'live') {
       attempt = 0;
       void pump();

@@ -1,4 +1,5 @@
 import type { FleetEvent } from '../api/events.js';
+import type { StateSnapshot } from '../../wire/fleet.js';
 import { api, onUnpaired } from './auth.js';
 import { backoffMs } from './backoff.js';
 import { connection } from './connection.js';
@@ -7,8 +8,14 @@ import { applyThreadEvent, refreshOpenThread } from './thread.js';
 import { applyChatEvent, applyOpen } from './inbox.js';
 import { applyTaskEvent, refreshTasks } from './tasks.js';
 import { applyCaller } from './caller.js';
+import { applyHostEvent, applyHosts } from './hosts.js';
 
 const REFETCH_DEBOUNCE_MS = 750;
+
+function applyState(state: StateSnapshot): void {
+  applySnapshot(state);
+  applyHosts(state.hosts);
+}
 
 /**
  * Keeps the fleet current: opens the event stream, and once its hello arrives fetches the snapshot and the threads,
@@ -29,7 +36,7 @@ export function startSync(): () => void {
       what,
       setTimeout(() => {
         timers.delete(what);
-        const job = what === 'state' ? api.state().then(applySnapshot) : api.threads().then(applyThreads);
+        const job = what === 'state' ? api.state().then(applyState) : api.threads().then(applyThreads);
         job.catch((err) => void onUnpaired(err));
       }, REFETCH_DEBOUNCE_MS),
     );
@@ -45,6 +52,8 @@ export function startSync(): () => void {
       applyTaskEvent(e);
       const again = applyEvent(e);
       if (again) refetch(again);
+      const hostsAgain = applyHostEvent(e);
+      if (hostsAgain) refetch(hostsAgain);
     };
     let loading: Promise<void> | null = null;
     let failure: unknown = null;
@@ -56,7 +65,7 @@ export function startSync(): () => void {
           const reads = [api.state(), api.threads(), api.openCards(), api.me()] as const;
           loading = Promise.all(reads).then(([state, threads, open, me]) => {
             applyCaller(me);
-            applySnapshot(state);
+            applyState(state);
             applyThreads(threads);
             void refreshOpenThread();
             refreshTasks();

@@ -3,6 +3,7 @@ import { ApiError } from '../api/client.js';
 import { kv } from '../api/idb.js';
 import { api, onUnpaired } from './auth.js';
 import { connection } from './connection.js';
+import { downHosts, unreachable } from './hosts.js';
 import type { OutboxFile } from './outbox.js';
 
 /**
@@ -65,8 +66,11 @@ export async function restoreStaged(agent: string): Promise<void> {
     ...(f.id ? { id: f.id } : {}),
   }));
   staged.value = [...staged.value, ...back];
-  if (connection.value === 'live') for (const s of back) if (!s.id) void upload(s);
+  for (const s of back) if (!s.id && canUpload(agent)) void upload(s);
 }
+
+/** Uploads go to the agent's own machine: while the stream is live and, on a hub, that machine reachable. */
+const canUpload = (agent: string) => connection.value === 'live' && !unreachable(agent);
 
 async function upload(s: Staged): Promise<void> {
   const abort = new AbortController();
@@ -89,7 +93,7 @@ export function stage(agent: string, files: Iterable<File>): void {
   const added = [...files].map((file): Staged => ({ key: `f${++seq}`, agent, file, progress: 0, uploading: false }));
   staged.value = [...staged.value, ...added];
   keep(agent);
-  if (connection.value === 'live') for (const s of added) void upload(s);
+  if (canUpload(agent)) for (const s of added) void upload(s);
 }
 
 export function unstage(key: string): void {
@@ -113,10 +117,11 @@ export function takeStaged(agent: string): OutboxFile[] {
   });
 }
 
-/** Files picked while the stream was down upload once it is live. */
+/** Files picked while the stream was down, or their agent's host unreachable, upload once both are back. */
 export function startUploads(): () => void {
   return effect(() => {
     if (connection.value !== 'live') return;
-    for (const s of staged.peek()) if (!s.id && !s.uploading && !s.error) void upload(s);
+    void downHosts.value;
+    for (const s of staged.peek()) if (!s.id && !s.uploading && !s.error && canUpload(s.agent)) void upload(s);
   });
 }

@@ -8,6 +8,7 @@ import { Settled } from './Settled.js';
 import { AnswerStatus } from './AnswerStatus.js';
 import { threadHref } from '../../stores/route.js';
 import { showBidiControls } from '../../../wire/visible-text.js';
+import { AgentLabel } from '../hosts/AgentLabel.js';
 import './cards.css';
 
 /**
@@ -24,7 +25,7 @@ export function ActionCard({ m, showAgent = false }: { m: Message; showAgent?: b
       <header>
         {showAgent && (
           <a class="tag" href={threadHref(m.agent, m.id)} aria-label={`Open in ${m.agent}'s thread`}>
-            {m.agent}
+            <AgentLabel name={m.agent} />
           </a>
         )}
         <span class="muted">

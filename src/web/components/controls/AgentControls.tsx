@@ -9,6 +9,7 @@ import { AppearanceForm } from './AppearanceForm.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
 import { NoFleetNote } from './NoFleetNote.js';
 import { mayRunFleet } from '../../stores/caller.js';
+import { unreachable } from '../../stores/hosts.js';
 import './controls.css';
 
 /** A lifecycle button's label, and its label while the request runs. */
@@ -56,6 +57,9 @@ export function AgentControls({ agent }: { agent: string }) {
     );
   const running = a.status === 'running' || a.status === 'starting';
   const fleet = mayRunFleet.value;
+  // An agent of a host the hub cannot reach is shown as last known; what would act on it waits for the host.
+  const down = unreachable(agent);
+  const locked = !!busy || !!down;
   return (
     <section class="screen controls" data-screen="agent" data-controls={agent}>
       <ScreenBar title={`Manage ${a.display_name}`} back={threadHref(agent)} backLabel={`Back to ${agent}'s thread`} />
@@ -64,6 +68,11 @@ export function AgentControls({ agent }: { agent: string }) {
           {a.status} · {a.harness}
           {a.template ? ` · template ${a.template}` : ''}
         </p>
+        {down && (
+          <p class="host-down" role="status" data-host-down>
+            {down}: its controls are back when it is.
+          </p>
+        )}
         {error && (
           <p class="form-error" role="alert">
             {error}
@@ -77,7 +86,7 @@ export function AgentControls({ agent }: { agent: string }) {
                 key={action}
                 type="button"
                 class={action === 'start' ? 'primary' : undefined}
-                disabled={!!busy}
+                disabled={locked}
                 onClick={() => void run(action, () => api.lifecycle(agent, action))}
               >
                 {LIFECYCLE[action][busy === action ? 1 : 0]}
@@ -103,7 +112,7 @@ export function AgentControls({ agent }: { agent: string }) {
             <label for="rename">Name</label>
             <div class="control-row">
               <input id="rename" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-              <button type="submit" disabled={!!busy || name === agent || !name}>
+              <button type="submit" disabled={locked || name === agent || !name}>
                 Rename
               </button>
             </div>
@@ -135,7 +144,7 @@ export function AgentControls({ agent }: { agent: string }) {
                   </option>
                 ))}
               </select>
-              <button type="submit" disabled={!!busy || template === (a.template ?? '')}>
+              <button type="submit" disabled={locked || template === (a.template ?? '')}>
                 Apply
               </button>
             </div>
@@ -151,7 +160,7 @@ export function AgentControls({ agent }: { agent: string }) {
             }}
           >
             <EnvironmentChoices environments={environments} chosen={chosen} onChange={setChosen} />
-            <button type="submit" disabled={!!busy}>
+            <button type="submit" disabled={locked}>
               Apply environments
             </button>
           </form>
@@ -160,7 +169,7 @@ export function AgentControls({ agent }: { agent: string }) {
         {fleet && (
           <div class="danger-zone">
             {!confirmRemove ? (
-              <button type="button" class="danger" disabled={!!busy} onClick={() => setConfirmRemove(true)}>
+              <button type="button" class="danger" disabled={locked} onClick={() => setConfirmRemove(true)}>
                 Remove {agent}…
               </button>
             ) : (
@@ -175,7 +184,7 @@ export function AgentControls({ agent }: { agent: string }) {
                   <button
                     type="button"
                     class="danger"
-                    disabled={!!busy}
+                    disabled={locked}
                     onClick={() =>
                       void run('remove', () => api.remove(agent)).then((r) => {
                         if (!r) return;

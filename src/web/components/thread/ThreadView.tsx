@@ -15,6 +15,8 @@ import { watchPresence } from '../../stores/presence.js';
 import { TurnErrorReason } from '../TurnError.js';
 import { mayRunFleet } from '../../stores/caller.js';
 import { NeedsInputReason } from '../NeedsInput.js';
+import { unreachable } from '../../stores/hosts.js';
+import { AgentLabel } from '../hosts/AgentLabel.js';
 import './thread.css';
 
 /**
@@ -40,19 +42,24 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
   // nothing can be typed to it, so it gets no composer, terminal or controls.
   const agentless = loaded.value && !a;
   const ready = openAgent.value === agent;
+  const down = unreachable(agent);
   return (
     <section class="thread" data-screen="thread" data-thread={agent}>
       <header class="bar">
         <a class="back" href="#/" aria-label="Back to the fleet">
           ‹
         </a>
-        <h1>{a?.display_name ?? agent}</h1>
+        <h1>
+          <AgentLabel name={agent} display={a?.display_name} />
+        </h1>
         {!agentless && (
           <>
             <button
               type="button"
               class="term-toggle"
               aria-pressed={terminalShown.value}
+              disabled={!!down}
+              title={down ?? undefined}
               onClick={() => (terminalShown.value = !terminalShown.value)}
             >
               Terminal
@@ -64,9 +71,14 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
         )}
         <ConnectionBadge />
       </header>
+      {down && (
+        <p class="host-down" role="status" data-host-down>
+          {down}: what you send waits here and goes when it is back.
+        </p>
+      )}
       <TurnErrorReason error={a?.turn_error} class="thread-turn-error" badge />
       <NeedsInputReason alert={a?.needs_input} class="thread-needs-input" />
-      {terminalShown.value && !agentless && <LazyTerminal agent={agent} />}
+      {terminalShown.value && !agentless && !down && <LazyTerminal agent={agent} />}
       {threadError.value ? (
         <p class="empty error">{threadError.value}</p>
       ) : ready && shown.length === 0 && !outbox.value.some((e) => e.agent === agent) ? (
