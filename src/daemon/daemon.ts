@@ -18,7 +18,7 @@ import { runChecks } from '../doctor/checks.js';
 import { DaemonChecks } from '../doctor/daemon-checks.js';
 import { EventBus } from '../events/bus.js';
 import { eventsRoutes } from '../events/events-routes.js';
-import { FeatureSet } from '../events/features.js';
+import { FeatureSet } from '../core/features.js';
 import { SseHub } from '../events/sse-hub.js';
 import type { RouteEntry } from '../http/server.js';
 import { systemRoutes } from '../http/system-routes.js';

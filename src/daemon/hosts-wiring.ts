@@ -10,7 +10,7 @@ import type { LeoPaths } from '../core/home.js';
 import { LeoError } from '../core/leo-error.js';
 import type { Logger } from '../core/logger.js';
 import { LEO_VERSION } from '../core/version.js';
-import type { FeatureSet } from '../events/features.js';
+import type { FeatureSet } from '../core/features.js';
 import { fetchHostClient } from '../hosts/host-client.js';
 import { installationId, machineName } from '../hosts/host-identity.js';
 import { HostRegistry } from '../hosts/host-registry.js';

@@ -4,7 +4,7 @@ import type { AgentStore } from '../agents/agent-store.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
 import type { LeoPaths } from '../core/home.js';
-import type { FeatureSet } from '../events/features.js';
+import type { FeatureSet } from '../core/features.js';
 import type { Database } from '../store/database.js';
 import { ClaudeCliEngine } from '../sessions/claude-cli-engine.js';
 import { chatAgentOf } from '../sessions/chat-agent.js';

@@ -7,7 +7,7 @@ import { shell } from './shell/index.js';
 import type { Harness } from './types.js';
 import type { TerminalKey } from '../wire/terminal.js';
 import type { DecisionFormat } from '../wire/permission.js';
-import { CLAUDE_DECISIONS } from './claude/decisions.js';
+import { CLAUDE_DECISIONS } from './hook-decisions.js';
 
 export const HARNESSES: Record<Harness, HarnessAdapter> = { claude, codex, opencode, shell };
 

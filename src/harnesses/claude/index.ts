@@ -2,7 +2,7 @@
 import type { HarnessAdapter } from '../adapter.js';
 import { claudeChrome } from './chrome.js';
 import { conversationExists } from './conversations.js';
-import { CLAUDE_DECISIONS } from './decisions.js';
+import { CLAUDE_DECISIONS } from '../hook-decisions.js';
 import { claudeHeadless } from './headless.js';
 import { locateClaudeHome } from './home.js';
 import { claudeLogin } from './login.js';
