@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ms from 'ms';
 import { z } from 'zod';
-import { globProblem } from '../agents/name-glob.js';
+import { globProblem } from '../core/name-glob.js';
 import { NameSchema } from '../wire/names.js';
 import { HostName, HostUrl } from '../wire/host.js';
 import { chatEngineFor } from '../sessions/engine.js';
@@ -372,7 +372,7 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       match: nullAsAbsent(
         z
           .strictObject({
-            /** Glob over the agent name (syntax in agents/name-glob.ts). */
+            /** Glob over the agent name (syntax in core/name-glob.ts). */
             name: nonEmpty()
               .superRefine((pattern, ctx) => {
                 const problem = globProblem(pattern);
