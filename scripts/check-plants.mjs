@@ -107,7 +107,7 @@ const PLANTS = [
     deps,
     'no-folder-cycles',
     'src/core/plant-cycle.ts',
-    `export { sessionName } from '../agents/session-name.js';\n`,
+    `export { sessionName } from '../tmux/session-name.js';\n`,
   ),
   {
     ...plant(
