@@ -28,6 +28,7 @@ import { createLogger } from '../../src/core/logger.js';
 import { transcriptionLanes, type TranscribeInput } from '../../src/chat/voice/transcriber.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import type { EventType } from '../../src/wire/event-types.js';
+import type { EventFields } from '../../src/wire/events.js';
 import { findOnPath, resolveProgram } from '../../src/native/programs.js';
 import { Tmux } from '../../src/tmux/tmux.js';
 import { writeWeightlessModel } from '../../test/helpers/whisper-model.js';
@@ -207,7 +208,10 @@ async function main(): Promise<void> {
       say('report');
     });
   // A type of the benchmark's own, unregistered: it reaches chat readers, which the operator-token subscribers are.
-  const ticker = setInterval(() => d.bus.publish('bench_tick' as EventType, { sent: now() }), 1000 / rate);
+  const ticker = setInterval(
+    () => d.bus.publish('bench_tick' as EventType, { sent: now() } as EventFields<EventType>),
+    1000 / rate,
+  );
   await sleep(3000);
   const warm = await report();
   console.log(`subscribers connected: ${warm.open}/${subscribers}`);

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { isSeq, parseDocument, type Document } from 'yaml';
+import { isMap, isSeq, parseDocument, type Document } from 'yaml';
 import { parseConfig } from './load.js';
 
 /**
@@ -51,9 +51,22 @@ export function setConfigKey(
   home: string,
 ): { ok: true } | { ok: false; errors: string[] } {
   return rewrite(file, home, (doc) => {
-    if (value === undefined) doc.deleteIn(keyPath);
+    if (value === undefined) deleteWithEmptyParents(doc, keyPath);
     else doc.setIn(keyPath, doc.createNode(value));
   });
+}
+
+/**
+ * Deletes a key, then each parent map the deletion left empty: removing the last host leaves no `client: hosts: {}`
+ * behind. A parent that still holds other keys stays.
+ */
+function deleteWithEmptyParents(doc: Document, keyPath: string[]): void {
+  doc.deleteIn(keyPath);
+  for (let n = keyPath.length - 1; n > 0; n--) {
+    const parent = doc.getIn(keyPath.slice(0, n), true);
+    if (!isMap(parent) || parent.items.length > 0) return;
+    doc.deleteIn(keyPath.slice(0, n));
+  }
 }
 
 /** One edit of leo.yaml: parsed as a Document, edited, validated as the daemon would, then swapped in atomically. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { LeoError } from '../core/leo-error.js';
+import { StateSnapshot } from '../wire/fleet.js';
 import { HostInfo, Joined } from '../wire/host.js';
 
 /**
@@ -13,6 +14,10 @@ export interface HostClient {
   join(code: string, hub: string): Promise<Joined>;
   /** Asks the host to revoke the peer token the request carries. */
   revokeSelf(token: string): Promise<void>;
+  /** `GET /api/v1/state`; `signal` (the caller's own deadline) replaces the client's timeout. */
+  state(token: string, signal: AbortSignal): Promise<StateSnapshot>;
+  /** Opens `GET /api/v1/events`: the body, read until `signal` aborts it or the host ends it. */
+  events(token: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
 }
 
 /** The host did not answer (refused, timed out, not HTTP): nothing is known of what it would have said. */
@@ -38,7 +43,7 @@ export function fetchHostClient(baseUrl: string, timeoutMs = 5_000): HostClient 
   const call = async <S extends z.ZodType>(
     method: string,
     path: string,
-    opts: { token?: string; body?: unknown; answer?: S },
+    opts: { token?: string; body?: unknown; answer?: S; signal?: AbortSignal },
   ): Promise<{ data: z.output<S> | undefined; rttMs: number }> => {
     const started = performance.now();
     let res: Response;
@@ -52,7 +57,7 @@ export function fetchHostClient(baseUrl: string, timeoutMs = 5_000): HostClient 
         },
         ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
         redirect: 'error',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: opts.signal ?? AbortSignal.timeout(timeoutMs),
       });
       text = await res.text();
     } catch (err) {
@@ -95,6 +100,30 @@ export function fetchHostClient(baseUrl: string, timeoutMs = 5_000): HostClient 
     },
     async revokeSelf(token) {
       await call('DELETE', '/api/v1/host/peer', { token });
+    },
+    async state(token, signal) {
+      return (await call('GET', '/api/v1/state', { token, answer: StateSnapshot, signal })).data!;
+    },
+    async events(token, signal) {
+      let res: Response;
+      try {
+        res = await fetch(`${baseUrl}/api/v1/events`, {
+          headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+          redirect: 'error',
+          signal,
+        });
+      } catch (err) {
+        throw new HostUnreachableError(baseUrl, reason(err, timeoutMs));
+      }
+      if (!res.ok || !res.body) {
+        await res.body?.cancel();
+        throw new HostRefusedError(
+          res.status,
+          undefined,
+          `the host at ${baseUrl} refused its events: HTTP ${res.status}`,
+        );
+      }
+      return res.body;
     },
   };
 }

@@ -29,6 +29,9 @@ export const EVENT_AUDIENCE = {
   task_run_started: 'fleet',
   task_run_succeeded: 'fleet',
   task_run_failed: 'fleet',
+  // A hub's followed host: its status, and its fleet whenever the hub refetched it (names and states, as above).
+  host_status: 'fleet',
+  host_state: 'fleet',
   // Whole messages: text, answers, transcripts, permission prompts' command lines, task cards, reminders, notes.
   'chat.message': 'chat',
   'chat.updated': 'chat',

@@ -9,14 +9,21 @@ import {
   AgentStatus,
   AgentTurnErrorEvent,
   Appearance,
+  Task,
   TaskRun,
 } from './fleet.js';
+import { HostStatusEvent } from './host.js';
 import { AgentUsageEvent } from './usage.js';
 import type { EventType } from './event-types.js';
 
 /** What the bus stamps on every event's data (bus.ts): its place in the stream and when it was published. */
 const Stamp = { seq: z.number().int(), at: z.string() };
-const stamped = <S extends z.ZodRawShape>(shape: S) => z.object({ ...Stamp, ...shape });
+/**
+ * On a hub, an event of a followed host is re-published with the host's `client.hosts` key, its agent names as
+ * `name@host`, and the hub's own seq.
+ */
+const Relayed = { host: z.string().optional() };
+const stamped = <S extends z.ZodRawShape>(shape: S) => z.object({ ...Stamp, ...Relayed, ...shape });
 
 /**
  * The data of each event GET /api/v1/events carries, by event type: the OpenAPI document's Event.<type> components
@@ -47,6 +54,16 @@ export const EVENT_PAYLOADS = {
   task_run_started: stamped({ run: TaskRun }),
   task_run_succeeded: stamped({ run: TaskRun }),
   task_run_failed: stamped({ run: TaskRun }),
+  // These two are the hub's own, about a host: `host` is always set (no Relayed field to merge with).
+  host_status: z.object({ ...Stamp, ...HostStatusEvent.shape }),
+  // Everything of the host the hub holds, replacing what a reader held for it: sent after each refetch of its state.
+  host_state: z.object({
+    ...Stamp,
+    host: z.string(),
+    agents: z.array(Agent),
+    tasks: z.array(Task),
+    recent_runs: z.array(TaskRun),
+  }),
   'chat.message': stamped({ message: Message }),
   'chat.updated': stamped({ message: Message, change: z.enum(['state', 'answer', 'transcript', 'attachments']) }),
   'chat.read': stamped(ReadMarker.shape),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { UsageTotals } from './usage.js';
 import { component } from './components.js';
+import { HostEntry } from './host.js';
 
 /**
  * The observability API's wire shapes (observability-api.md), one schema each, shared by routes, events and tests.
@@ -89,6 +90,8 @@ export const Agent = component(
     appearance: Appearance.optional(),
     moved_to: z.string().optional(),
     moved_at: z.string().optional(),
+    /** On a hub only: the followed host this agent runs on (its `client.hosts` key); `name` is then `name@host`. */
+    host: z.string().optional(),
     /** /api/v1/state only (the agent_usage feature): the agent's all-time token and cost sums. */
     usage: UsageTotals.optional(),
     /** /api/v1/state only: the agent's last chat turn failed (see TurnError); null once its next turn starts. */
@@ -112,6 +115,8 @@ export const TaskRun = z.object({
   workspace: z.string(),
   model: z.string(),
   harness: z.string(),
+  /** On a hub only: the followed host that ran it. */
+  host: z.string().optional(),
 });
 export type TaskRun = z.infer<typeof TaskRun>;
 
@@ -127,6 +132,8 @@ export const Task = z.object({
   harness: z.string(),
   last_run_at: z.string().nullable(),
   next_run_at: z.string().nullable(),
+  /** On a hub only: the followed host the task belongs to. */
+  host: z.string().optional(),
 });
 export type Task = z.infer<typeof Task>;
 
@@ -147,5 +154,7 @@ export const StateSnapshot = z.object({
   tasks: z.array(Task),
   recent_runs: z.array(TaskRun),
   recent_messages: z.array(AgentMessage),
+  /** On a hub only (the `hosts` feature): the hosts it follows and how each is; their agents are in `agents`. */
+  hosts: z.array(HostEntry).optional(),
 });
 export type StateSnapshot = z.infer<typeof StateSnapshot>;

@@ -53,12 +53,19 @@ export type Joined = z.infer<typeof Joined>;
 /** `POST /api/v1/hosts` on a hub: pair with the host a join link names, calling it `name`. */
 export const AddHostBody = z.strictObject({ name: HostName, link: z.string().min(1).max(4096) });
 
+export const HostStatus = z.enum(['online', 'stale', 'offline']);
+export type HostStatus = z.infer<typeof HostStatus>;
+
 /** A host as the hub lists it. No token: peer tokens never leave the hub's state directory. */
 export const HostEntry = z.object({
   name: z.string(),
   url: z.string(),
-  status: z.enum(['online', 'offline']),
-  /** When the hub last reached the host (RFC 3339), or null if it never has since pairing. */
+  /**
+   * `online`: its event stream is live; `stale`: connected but silent for two heartbeat intervals; `offline`: the hub
+   * cannot reach it. Its agents then show their last known state.
+   */
+  status: HostStatus,
+  /** When the hub last heard from the host (RFC 3339), or null if it never has since pairing. */
   last_seen: z.string().nullable(),
   /** From the host's answer to this probe; null while it is offline. */
   version: z.string().nullable(),
@@ -68,6 +75,16 @@ export const HostEntry = z.object({
   error: z.string().optional(),
 });
 export type HostEntry = z.infer<typeof HostEntry>;
+
+/** The host_status event's payload: a followed host's status changed (the hub's `hosts` feature). */
+export const HostStatusEvent = z.object({
+  host: z.string(),
+  status: HostStatus,
+  last_seen: z.string().nullable(),
+  /** Why it is stale or offline, in words; null while online. */
+  error: z.string().nullable(),
+});
+export type HostStatusEvent = z.infer<typeof HostStatusEvent>;
 
 export const RemovedHost = z.object({
   name: z.string(),

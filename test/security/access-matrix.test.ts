@@ -190,6 +190,8 @@ const EXPECTED_EVENTS: Record<string, readonly Reader[]> = {
   task_run_started: EVERY_READER,
   task_run_succeeded: EVERY_READER,
   task_run_failed: EVERY_READER,
+  host_status: EVERY_READER,
+  host_state: EVERY_READER,
   'chat.message': CHAT_READERS,
   'chat.updated': CHAT_READERS,
   'chat.read': CHAT_READERS,

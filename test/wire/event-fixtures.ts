@@ -103,6 +103,8 @@ const FIELDS: { [T in EventType]: EventFields<T> } = {
   task_run_started: { run },
   task_run_succeeded: { run: { ...run, status: 'succeeded', ended_at: AT, duration_ms: 1000 } },
   task_run_failed: { run: { ...run, status: 'failed', ended_at: AT, duration_ms: 1000, error: 'exit 1' } },
+  host_status: { host: 'box', status: 'stale', last_seen: AT, error: 'nothing heard for 40000 ms' },
+  host_state: { host: 'box', agents: [agentFixture({ name: 'den@box', host: 'box' })], tasks: [], recent_runs: [] },
   'chat.message': { message: messageFixture() },
   'chat.updated': { message: messageFixture({ kind: 'ask', state: 'answered' }), change: 'answer' },
   'chat.read': { agent: 'den', read_up_to: '01JAAAAAAAAAAAAAAAAAAAAAAA', unread: 0 },

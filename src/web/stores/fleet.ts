@@ -121,6 +121,15 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
       // Another device (or this one) read the thread: its badge follows at once, no refetch needed.
       setUnread(e.data.agent, e.data.unread);
       return null;
+    case 'host_state': {
+      // The hub refetched that host: what it sent is all of that host's fleet now.
+      const next = new Map([...agents.value].filter(([, a]) => a.host !== e.data.host));
+      for (const a of e.data.agents) next.set(a.name, a);
+      agents.value = next;
+      return null;
+    }
+    case 'host_status':
+      return 'state';
     case 'hello':
     case 'agent_message':
     case 'task_run_started':
