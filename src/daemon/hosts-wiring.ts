@@ -10,6 +10,7 @@ import type { LeoPaths } from '../core/home.js';
 import { LeoError } from '../core/leo-error.js';
 import type { Logger } from '../core/logger.js';
 import { LEO_VERSION } from '../core/version.js';
+import { chatEngineFor } from '../harnesses/index.js';
 import type { FeatureSet } from '../core/features.js';
 import { fetchHostClient } from '../hosts/host-client.js';
 import { installationId, machineName } from '../hosts/host-identity.js';
@@ -70,7 +71,7 @@ export async function wireHosts(d: {
     tokens: new PeerTokenFiles(path.join(d.paths.stateDir, 'hosts')),
     configured: () => d.config().client.hosts,
     writeEntry: async (name, entry) => {
-      const written = setConfigKey(d.paths.configFile, ['client', 'hosts', name], entry, d.home);
+      const written = setConfigKey(d.paths.configFile, ['client', 'hosts', name], entry, d.home, chatEngineFor);
       if (!written.ok)
         throw new LeoError(
           500,

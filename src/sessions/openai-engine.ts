@@ -4,10 +4,17 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock, type TimerHandle } from '../core/clock.js';
 import { resolvePaths } from '../core/home.js';
-import type { ChatEngine, EngineMessage, TurnFailure, TurnInput, TurnResult, TurnSettings } from './engine.js';
+import type {
+  ChatEngine,
+  EngineMessage,
+  TurnFailure,
+  TurnInput,
+  TurnResult,
+  TurnSettings,
+} from '../core/chat-engine.js';
 import { redactProviderText } from './provider-error.js';
 import { SseParser } from '../wire/sse-parser.js';
-import type { FinishReason, NewSessionMessage, TokenUsage, ToolCall, ToolCallSummary } from './session-schemas.js';
+import type { FinishReason, NewSessionMessage, TokenUsage, ToolCall, ToolCallSummary } from '../wire/sessions.js';
 import { builtinTools, runTool, toolSchemas, type OpenAiToolSchema, type Tool } from './tools/index.js';
 
 /** Attempts per model call; this many failures in a row fail the turn with LLM_ERROR. */

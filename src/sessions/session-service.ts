@@ -1,8 +1,8 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { LeoError } from '../core/leo-error.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
-import type { ChatEngine, ContentPart, EngineMessage, TurnResult, TurnSettings } from './engine.js';
-import type { LlmSettings, Session, SessionMessage, TokenUsage, TurnDone, TurnError } from './session-schemas.js';
+import type { ChatEngine, ContentPart, EngineMessage, TurnResult, TurnSettings } from '../core/chat-engine.js';
+import type { LlmSettings, Session, SessionMessage, TokenUsage, TurnDone, TurnError } from '../wire/sessions.js';
 import { resolveSettings } from './overrides.js';
 import type { SessionStore } from './session-store.js';
 import type { SessionStreams, StreamEventName } from './session-streams.js';
