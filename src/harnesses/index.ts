@@ -27,6 +27,14 @@ export function decisionFormat(harness: string | undefined): DecisionFormat {
   return adapterOf(harness)?.decisions ?? CLAUDE_DECISIONS;
 }
 
+/**
+ * The chat endpoint's engines by the name a template's `chat.engine` gives: the openai agent loop, which the caller
+ * builds over the daemon's seams, and the one Claude's row brings.
+ */
+export function chatEngines(openai: ChatEngine): Record<ChatEngine['name'], ChatEngine> {
+  return { openai, 'claude-cli': claude.chatEngine() };
+}
+
 /** A chat-enabled agent's engine: its template's `chat.engine`, else its harness's default, else openai. */
 export function chatEngineFor(configured: ChatEngine['name'] | undefined, harness: string): ChatEngine['name'] {
   return configured ?? adapterOf(harness)?.defaultChatEngine ?? 'openai';

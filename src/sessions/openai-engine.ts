@@ -12,7 +12,7 @@ import type {
   TurnResult,
   TurnSettings,
 } from '../core/chat-engine.js';
-import { redactProviderText } from './provider-error.js';
+import { redactProviderText } from '../core/provider-error.js';
 import { SseParser } from '../wire/sse-parser.js';
 import type { FinishReason, NewSessionMessage, TokenUsage, ToolCall, ToolCallSummary } from '../wire/sessions.js';
 import { builtinTools, runTool, toolSchemas, type OpenAiToolSchema, type Tool } from './tools/index.js';

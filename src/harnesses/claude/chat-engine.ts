@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
-import { ClaudeStreamReader } from './claude-stream.js';
-import { redactProviderText } from './provider-error.js';
-import type { ChatEngine, EngineMessage, TurnInput, TurnResult, TurnSettings } from '../core/chat-engine.js';
-import type { ToolCallSummary } from '../wire/sessions.js';
+import { ClaudeStreamReader } from './chat-stream.js';
+import { redactProviderText } from '../../core/provider-error.js';
+import type { ChatEngine, EngineMessage, TurnInput, TurnResult, TurnSettings } from '../../core/chat-engine.js';
+import type { ToolCallSummary } from '../../wire/sessions.js';
 
 /** Which of Leo's limits stopped the turn. */
 type LimitStop = { budget: NonNullable<TurnResult['budgetExceeded']> } | { iterations: number };
