@@ -92,5 +92,9 @@ export interface TurnResult {
 
 export interface ChatEngine {
   readonly name: 'openai' | 'claude-cli';
+  /** Whether it sends a turn's attachments to the model; one that does not refuses a call with any. */
+  readonly takesAttachments: boolean;
+  /** Why it cannot set the sampling temperature, said when one is refused; absent: it can. */
+  readonly noTemperature?: string;
   runTurn(input: TurnInput): Promise<TurnResult>;
 }

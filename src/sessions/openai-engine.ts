@@ -40,6 +40,7 @@ export function defaultRetryDelayMs(failures: number, retryAfterMs: number | nul
 
 export class OpenAiEngine implements ChatEngine {
   readonly name = 'openai';
+  readonly takesAttachments = true;
   private readonly deps: TurnDeps;
 
   constructor(opts: OpenAiEngineOptions = {}) {

@@ -24,6 +24,8 @@ const KILL_GRACE_MS = 3000;
  */
 export class ClaudeCliEngine implements ChatEngine {
   readonly name = 'claude-cli' as const;
+  readonly takesAttachments = false;
+  readonly noTemperature = 'the Claude CLI has no such setting';
 
   constructor(private readonly opts: { now?(): number } = {}) {}
 
