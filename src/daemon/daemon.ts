@@ -165,12 +165,14 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const hosts = await wireHosts({
     app,
     db,
+    bus,
     clock,
     logger,
     paths,
     home: userHome(env),
     config,
     reload: (reason) => watcher.reload(reason),
+    configChanges: watcher,
     tokens,
     attempts: authWiring.attempts,
     features,
@@ -216,6 +218,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     usage: usageMeter,
     turnErrors,
     needsInput,
+    followed: hosts.fanIn,
   });
   const usage = await wireUsage({
     ...base,

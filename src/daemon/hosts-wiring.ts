@@ -5,6 +5,7 @@ import { PairingCodes } from '../auth/pairing-codes.js';
 import type { TokenStore } from '../auth/token-store.js';
 import { setConfigKey } from '../config/config-file.js';
 import type { Config } from '../config/schema.js';
+import type { ConfigChanges } from '../config/watch.js';
 import type { Clock } from '../core/clock.js';
 import type { LeoPaths } from '../core/home.js';
 import { LeoError } from '../core/leo-error.js';
@@ -12,12 +13,15 @@ import type { Logger } from '../core/logger.js';
 import { LEO_VERSION } from '../core/version.js';
 import { chatEngineFor } from '../harnesses/index.js';
 import type { FeatureSet } from '../core/features.js';
+import type { EventBus } from '../events/bus.js';
 import { fetchHostClient } from '../hosts/host-client.js';
 import { installationId, machineName } from '../hosts/host-identity.js';
 import { HostRegistry } from '../hosts/host-registry.js';
 import { hostRoutes } from '../hosts/host-routes.js';
 import { hubRoutes } from '../hosts/hub-routes.js';
 import { PeerTokenFiles } from '../hosts/peer-token-files.js';
+import { HostCursors } from '../hosts/relay/host-cursors.js';
+import { HubFanIn } from '../hosts/relay/hub-fan-in.js';
 import type { Database } from '../store/database.js';
 import { PROTOCOL, type HostInfo } from '../wire/host.js';
 import type { TokenRecord } from '../wire/tokens.js';
@@ -30,19 +34,21 @@ import type { Domain } from './domain.js';
 export async function wireHosts(d: {
   app: FastifyInstance;
   db: Database;
+  bus: EventBus;
   clock: Clock;
   logger: Logger;
   paths: LeoPaths;
   home: string;
   config(): Config;
   reload(reason: string): Promise<unknown>;
+  configChanges: ConfigChanges;
   tokens: TokenStore;
   attempts: AttemptLimiter;
   features: FeatureSet;
   /** The daemon's own origin on its TCP listener. */
   baseUrl(): string;
   revoked(record: TokenRecord): void;
-}): Promise<Domain> {
+}): Promise<Domain & { fanIn: HubFanIn }> {
   const hostId = installationId(d.db, d.clock.now());
   const info = (): HostInfo => ({
     host_id: hostId,
@@ -64,12 +70,27 @@ export async function wireHosts(d: {
     revoked: d.revoked,
     logger: d.logger,
   });
+  const peerTokens = new PeerTokenFiles(path.join(d.paths.stateDir, 'hosts'));
+  const configured = () => d.config().client.hosts;
+  const connect = (url: string) => fetchHostClient(url);
+  const fanIn = new HubFanIn({
+    bus: d.bus,
+    clock: d.clock,
+    logger: d.logger,
+    configured,
+    token: (name) => peerTokens.read(name),
+    connect,
+    cursors: new HostCursors(d.db),
+  });
+  d.configChanges.on('change', () => fanIn.sync());
+  d.features.add('hosts');
   const registry = new HostRegistry({
     db: d.db,
     clock: d.clock,
     logger: d.logger,
-    tokens: new PeerTokenFiles(path.join(d.paths.stateDir, 'hosts')),
-    configured: () => d.config().client.hosts,
+    tokens: peerTokens,
+    configured,
+    followed: fanIn,
     writeEntry: async (name, entry) => {
       const written = setConfigKey(d.paths.configFile, ['client', 'hosts', name], entry, d.home, chatEngineFor);
       if (!written.ok)
@@ -80,9 +101,9 @@ export async function wireHosts(d: {
         );
       await d.reload(entry ? `host ${name} added` : `host ${name} removed`);
     },
-    connect: (url) => fetchHostClient(url),
+    connect,
     selfName: machineName,
   });
   await d.app.register(hubRoutes, { registry });
-  return {};
+  return { fanIn, start: () => fanIn.start(), stop: async () => fanIn.stop() };
 }

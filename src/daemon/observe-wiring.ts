@@ -11,6 +11,7 @@ import type { NeedsInputAlerts } from '../observe/needs-input.js';
 import { stateRoutes } from '../observe/state-routes.js';
 import type { TurnErrors } from '../observe/turn-errors.js';
 import { taskViews } from '../tasks/task-view.js';
+import type { HubFanIn } from '../hosts/relay/hub-fan-in.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import { readerAudience } from '../wire/event-types.js';
 import type { Task, TaskRun } from '../wire/fleet.js';
@@ -34,6 +35,8 @@ export interface ObserveWiringDeps {
   turnErrors: TurnErrors;
   /** Each agent's needs_input alert: raised and cleared by delivery. */
   needsInput: NeedsInputAlerts;
+  /** On a hub, the fleets of the hosts it follows (issue 31), listed after this daemon's own. */
+  followed: Pick<HubFanIn, 'agents' | 'tasks' | 'recentRuns' | 'recentMessages' | 'entries'>;
 }
 
 /**
@@ -62,16 +65,22 @@ export async function wireObserve(d: ObserveWiringDeps): Promise<Domain & { task
     clock: d.clock,
     version: () => [d.bus.stats().published, d.sweeper.stats().sweeps, d.sweeper.stats().turnEnds, d.config()],
     seq: (principal) => d.bus.lastSeq(readerAudience(principal)),
-    agents: () =>
-      d.supervisor.list().map((a) => ({
+    agents: () => [
+      ...d.supervisor.list().map((a) => ({
         ...a,
         usage: d.usage.totals(a.name),
         turn_error: d.turnErrors.of(a.name),
         needs_input: d.needsInput.of(a.name),
       })),
-    tasks,
-    recentRuns: () => d.runs.recent(),
-    recentMessages: () => d.recent.list(),
+      ...d.followed.agents(),
+    ],
+    tasks: () => [...tasks(), ...d.followed.tasks()],
+    recentRuns: () => [...d.runs.recent(), ...d.followed.recentRuns()],
+    recentMessages: () => [...d.recent.list(), ...d.followed.recentMessages()],
+    hosts: () => {
+      const hosts = d.followed.entries();
+      return hosts.length > 0 ? hosts : undefined;
+    },
   });
   return { tasks };
 }

@@ -9,6 +9,11 @@ import { FlushScheduler } from './flush-scheduler.js';
 import { SseStream } from './sse-stream.js';
 
 export const HEARTBEAT_MS = 20_000;
+/**
+ * A hub's follower (a peer token's stream) also gets one every 5 s: it calls a silent host stale after two intervals,
+ * and the owner must see a cut link within 15 s (issue 31), where the spec's 20 s would take 40.
+ */
+export const PEER_HEARTBEAT_MS = 5_000;
 /** Streams written per loop turn: ~1–2 ms of socket writes on two cores, short enough not to show as loop delay. */
 const FLUSH_SLICE = 64;
 
@@ -27,7 +32,9 @@ export interface SseHubOptions {
  */
 export class SseHub {
   private readonly streams = new Set<SseStream>();
+  private readonly peerStreams = new Set<SseStream>();
   private heartbeat: TimerHandle | null = null;
+  private peerHeartbeat: TimerHandle | null = null;
   private droppedCount = 0;
   private readonly flushes = new FlushScheduler(FLUSH_SLICE);
 
@@ -52,10 +59,12 @@ export class SseHub {
       onClosed: () => {
         subscription?.unsubscribe();
         this.streams.delete(stream);
+        this.peerStreams.delete(stream);
         this.updateHeartbeat();
       },
     });
     this.streams.add(stream);
+    if (principal.kind === 'peer') this.peerStreams.add(stream);
     // Registration and the hello's seq come from one synchronous step: nothing can be published in between.
     const sub = this.opts.bus.subscribe(stream, readerAudience(principal));
     subscription = sub;
@@ -84,13 +93,20 @@ export class SseHub {
   }
 
   private updateHeartbeat(): void {
-    if (this.streams.size > 0 && !this.heartbeat) {
-      this.heartbeat = this.opts.clock.setInterval(() => {
-        for (const s of this.streams) s.comment('heartbeat');
-      }, HEARTBEAT_MS);
-    } else if (this.streams.size === 0 && this.heartbeat) {
-      this.heartbeat.cancel();
-      this.heartbeat = null;
+    this.heartbeat = this.beat(this.heartbeat, this.streams, HEARTBEAT_MS);
+    this.peerHeartbeat = this.beat(this.peerHeartbeat, this.peerStreams, PEER_HEARTBEAT_MS);
+  }
+
+  /** One timer per interval, running only while some stream needs it. */
+  private beat(timer: TimerHandle | null, streams: Set<SseStream>, ms: number): TimerHandle | null {
+    if (streams.size > 0 && !timer)
+      return this.opts.clock.setInterval(() => {
+        for (const s of streams) s.comment('heartbeat');
+      }, ms);
+    if (streams.size === 0 && timer) {
+      timer.cancel();
+      return null;
     }
+    return timer;
   }
 }

@@ -9,7 +9,7 @@ import { HostInfo, Joined } from '../wire/host.js';
  */
 export interface HostClient {
   /** `GET /api/v1/host` with the peer token, and how long the round trip took. */
-  hostInfo(token: string): Promise<{ info: HostInfo; rttMs: number }>;
+  hostInfo(token: string, signal?: AbortSignal): Promise<{ info: HostInfo; rttMs: number }>;
   /** Redeems a join code for a peer token; `hub` is the name the hub's machine gives itself. */
   join(code: string, hub: string): Promise<Joined>;
   /** Asks the host to revoke the peer token the request carries. */
@@ -91,8 +91,13 @@ export function fetchHostClient(baseUrl: string, timeoutMs = 5_000): HostClient 
     return { data: parsed.data, rttMs };
   };
   return {
-    async hostInfo(token) {
-      const { data, rttMs } = await call('GET', '/api/v1/host', { token, answer: HostInfo });
+    async hostInfo(token, signal) {
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const { data, rttMs } = await call('GET', '/api/v1/host', {
+        token,
+        answer: HostInfo,
+        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+      });
       return { info: data!, rttMs };
     },
     async join(code, hub) {

@@ -18,6 +18,8 @@ export interface HostRegistryDeps {
   /** Writes (or, for undefined, deletes) `client.hosts.<name>` in leo.yaml, comments kept, and reloads it. */
   writeEntry(name: string, entry: { url: string } | undefined): Promise<void>;
   connect(url: string): HostClient;
+  /** What the hub's followers know of each host now; a host not followed (no token) is probed instead. */
+  followed: { entry(name: string): HostEntry | null };
   /** The name this hub's machine gives itself, told to a host when joining it. */
   selfName(): string;
 }
@@ -78,10 +80,10 @@ export class HostRegistry {
     return online(name, parsed.url, now, info, rttMs);
   }
 
-  /** Every configured host, each probed now (GET /api/v1/host with its token) in parallel. */
+  /** Every configured host as its follower sees it now; one without a follower is probed (GET /api/v1/host). */
   async list(): Promise<HostEntry[]> {
     const hosts = Object.entries(this.deps.configured()).sort(([a], [b]) => a.localeCompare(b));
-    return Promise.all(hosts.map(([name, { url }]) => this.probe(name, url)));
+    return Promise.all(hosts.map(([name, { url }]) => this.deps.followed.entry(name) ?? this.probe(name, url)));
   }
 
   /**

@@ -6,6 +6,7 @@ import { rfc3339 } from '../core/time.js';
 import { Access } from '../http/access.js';
 import { okOf } from '../http/openapi.js';
 import { StateSnapshot, type Agent, type AgentMessage, type Task, type TaskRun } from '../wire/fleet.js';
+import type { HostEntry } from '../wire/host.js';
 import { SnapshotCache } from './snapshot-cache.js';
 
 export interface StateSources {
@@ -18,6 +19,8 @@ export interface StateSources {
   tasks(): Task[];
   recentRuns(): TaskRun[];
   recentMessages(): AgentMessage[];
+  /** On a hub, the hosts it follows; undefined on a daemon that follows none. */
+  hosts(): HostEntry[] | undefined;
 }
 
 /** A snapshot this old is rebuilt even without a version change, for the fields derived from the clock. */
@@ -31,13 +34,17 @@ type Cached = Omit<StateSnapshot, 'version' | 'server_time' | 'seq'>;
  */
 export const stateRoutes: FastifyPluginAsync<StateSources> = async (app, src) => {
   const cache = new SnapshotCache(src.clock, MAX_AGE_MS);
-  const build = (): Cached => ({
-    leo_version: LEO_VERSION,
-    agents: src.agents(),
-    tasks: src.tasks(),
-    recent_runs: src.recentRuns(),
-    recent_messages: src.recentMessages(),
-  });
+  const build = (): Cached => {
+    const hosts = src.hosts();
+    return {
+      leo_version: LEO_VERSION,
+      agents: src.agents(),
+      tasks: src.tasks(),
+      recent_runs: src.recentRuns(),
+      recent_messages: src.recentMessages(),
+      ...(hosts ? { hosts } : {}),
+    };
+  };
   const state = { config: { access: Access.readers }, schema: { response: { 200: okOf(StateSnapshot) } } };
   app.get('/api/v1/state', state, async (req, reply) => {
     // Built and numbered in one synchronous step: no event can be published between the two.

@@ -352,4 +352,16 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'hub cursors',
+    up(db) {
+      // A hub resumes each host where it stopped (issue 31, Fan-in): the boot and seq it had read, and the host's fleet
+      // as those events left it (JSON, already renamed to name@host), saved together so they always agree.
+      db.exec(`
+        ALTER TABLE hosts ADD COLUMN cursor_boot TEXT;
+        ALTER TABLE hosts ADD COLUMN cursor_seq INTEGER;
+        ALTER TABLE hosts ADD COLUMN view TEXT;
+      `);
+    },
+  },
 ];

@@ -67,7 +67,7 @@ export const HostEntry = z.object({
   status: HostStatus,
   /** When the hub last heard from the host (RFC 3339), or null if it never has since pairing. */
   last_seen: z.string().nullable(),
-  /** From the host's answer to this probe; null while it is offline. */
+  /** From the host's last answer (kept while it is offline, as last known); null if it never answered. */
   version: z.string().nullable(),
   host_id: z.string().nullable(),
   rtt_ms: z.number().nullable(),

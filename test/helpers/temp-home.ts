@@ -69,5 +69,7 @@ export function makeTempHome(configYaml = ''): { home: string; env: NodeJS.Proce
  * `web` holds extra lines for the web section (indented two spaces), `extra` other top-level sections.
  */
 export function testConfig(extra = '', web = ''): string {
-  return `web:\n  listen: 127.0.0.1:0\n${web}log:\n  level: warn\npool:\n  threads: 1\n${extra}`;
+  // A test that restarts a daemon others reach (a hub's host) names its port; the rest take any free one.
+  const listen = /^\s*listen:/m.test(web) ? '' : '  listen: 127.0.0.1:0\n';
+  return `web:\n${listen}${web}log:\n  level: warn\npool:\n  threads: 1\n${extra}`;
 }

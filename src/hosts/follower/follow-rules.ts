@@ -1,6 +1,6 @@
-/** The pure rules of following a host's event stream (issue 31, Fan-in): status, resume and retry. */
+import type { HostStatus } from '../../wire/host.js';
 
-export type HostStatus = 'online' | 'stale' | 'offline';
+/** The pure rules of following a host's event stream (issue 31, Fan-in): status, resume and retry. */
 
 /** Where a follower stands in a host's stream: the boot it saw and the last seq it read in it. */
 export interface Cursor {

@@ -1,10 +1,11 @@
 import type { Clock, TimerHandle } from '../../core/clock.js';
-import { HEARTBEAT_MS } from '../../events/sse-hub.js';
+import { PEER_HEARTBEAT_MS } from '../../events/sse-hub.js';
 import type { StateSnapshot } from '../../wire/fleet.js';
 import { HelloEvent } from '../../wire/events.js';
+import { PROTOCOL, type HostInfo, type HostStatus } from '../../wire/host.js';
 import { SseParser } from '../../wire/sse-parser.js';
 import type { HostClient } from '../host-client.js';
-import { backoffMs, helloResumes, isGap, statusOf, type Cursor, type HostStatus } from './follow-rules.js';
+import { backoffMs, helloResumes, isGap, statusOf, type Cursor } from './follow-rules.js';
 
 /** One event of the host's stream, as the host numbered it. */
 export interface FollowedEvent {
@@ -27,11 +28,11 @@ export interface HostFollowerDeps {
   clock: Clock;
   subscriber: FollowerSubscriber;
   /**
-   * What a previous follower of this host held when it stopped (the hub's restart): a hello that matches its cursor
-   * needs no refetch.
+   * Where a previous follower of this host stood when it stopped (the hub's restart): a hello that matches it needs no
+   * refetch, as the hub kept what that follower had been told.
    */
-  from?: { cursor: Cursor; snapshot: StateSnapshot };
-  /** The host's heartbeat interval; Leo's hosts send one every 20 s. */
+  from?: { cursor: Cursor };
+  /** The host's heartbeat interval on a peer's stream (sse-hub.ts, PEER_HEARTBEAT_MS). */
   heartbeatMs?: number;
   /** How long the hello, and each snapshot, may take before the attempt counts as failed. */
   answerTimeoutMs?: number;
@@ -50,6 +51,7 @@ export class HostFollower {
   private lastSnapshot: StateSnapshot | null = null;
   private currentStatus: HostStatus = 'offline';
   private lastError: string | null = null;
+  private lastInfo: { info: HostInfo; rttMs: number } | null = null;
   private lastHeardAt = 0;
   private connected = false;
   private failures = 0;
@@ -61,8 +63,7 @@ export class HostFollower {
 
   constructor(private readonly deps: HostFollowerDeps) {
     this.cursor = deps.from?.cursor ?? null;
-    this.lastSnapshot = deps.from?.snapshot ?? null;
-    this.heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
+    this.heartbeatMs = deps.heartbeatMs ?? PEER_HEARTBEAT_MS;
     this.answerTimeoutMs = deps.answerTimeoutMs ?? 10_000;
   }
 
@@ -98,11 +99,27 @@ export class HostFollower {
     return this.lastError;
   }
 
+  /** Who the host said it is at the last connect, and that request's round trip. */
+  get info(): { info: HostInfo; rttMs: number } | null {
+    return this.lastInfo;
+  }
+
+  /**
+   * Refetches the snapshot now, outside the stream: for a change the stream cannot say whole (an agent removed or
+   * renamed arrives as agent_stopped). A failure drops the connection, so the next one refetches.
+   */
+  resync(): void {
+    const abort = this.abort;
+    if (!this.connected || !abort) return;
+    this.refetch(abort).catch((err: unknown) => abort.abort(new GaveUp(`resync failed: ${(err as Error).message}`)));
+  }
+
   private async follow(): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
     this.arm(this.answerTimeoutMs, () => abort.abort(new GaveUp(`no hello within ${this.answerTimeoutMs} ms`)));
     try {
+      await this.greet(abort);
       const body = await this.deps.client.events(this.deps.token, abort.signal);
       await this.read(body, abort);
       throw new Error('the host ended its event stream');
@@ -112,6 +129,18 @@ export class HostFollower {
       abort.abort(new GaveUp(why));
       this.retry(why);
     }
+  }
+
+  /** Each attempt first asks who the host is: a host upgraded to another major is refused, not misread. */
+  private async greet(abort: AbortController): Promise<void> {
+    const greeted = await this.deps.client.hostInfo(this.deps.token, abort.signal);
+    const { protocol, version } = greeted.info;
+    if (protocol.major !== PROTOCOL.major)
+      throw new Error(
+        `the host speaks protocol ${protocol.major}.${protocol.minor} (leo ${version}) and this hub ` +
+          `${PROTOCOL.major}.${PROTOCOL.minor}: upgrade the older one`,
+      );
+    this.lastInfo = greeted;
   }
 
   private async read(body: ReadableStream<Uint8Array>, abort: AbortController): Promise<void> {

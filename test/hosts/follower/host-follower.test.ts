@@ -7,10 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../../src/core/clock.js';
 import { HostFollower, type FollowedEvent } from '../../../src/hosts/follower/host-follower.js';
-import type { HostStatus } from '../../../src/hosts/follower/follow-rules.js';
 import { fetchHostClient } from '../../../src/hosts/host-client.js';
 import type { StateSnapshot } from '../../../src/wire/fleet.js';
-import { HostInvite } from '../../../src/wire/host.js';
+import { HostInvite, PROTOCOL, type HostStatus } from '../../../src/wire/host.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { publishRaw } from '../../helpers/raw-publish.js';
 import { until } from '../../helpers/wait.js';
@@ -63,11 +62,17 @@ async function fakeHost(onEvents: (res: http.ServerResponse, n: number) => void)
     connections: 0,
     stateFetches: 0,
     stateSeq: 0,
+    protocol: { ...PROTOCOL } as { major: number; minor: number },
     open: [] as http.ServerResponse[],
     url: '',
     close: () => {},
   };
   const server = http.createServer((req, res) => {
+    if (req.url === '/api/v1/host') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const info = { host_id: 'fake', name: 'fake', version: 'test', protocol: host.protocol, features: [] };
+      return res.end(JSON.stringify({ ok: true, data: info }));
+    }
     if (req.url === '/api/v1/state') {
       host.stateFetches++;
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -201,6 +206,24 @@ describe('the hub follows a host', () => {
     assert.match(hung.follower.error!, /no hello within 10000 ms/);
     hung.clock.advance(1_000);
     await until('a retry after 1 s', () => fake.connections === 2, 10_000);
+  });
+
+  it('a host of another protocol major is refused with both versions named, and its events never read', async () => {
+    const fake = await fakeHost((res) => openStream(res, { seq: 1, boot_id: 'b1' }));
+    fake.protocol = { major: PROTOCOL.major + 1, minor: 3 };
+    cleanups.push(fake.close);
+    const f = follow(fake.url, 'peer');
+    cleanups.push(() => f.follower.stop());
+    await until('refused', () => f.follower.error !== null, 10_000);
+    assert.match(
+      f.follower.error!,
+      new RegExp(
+        `protocol ${PROTOCOL.major + 1}\\.3 \\(leo test\\) and this hub ${PROTOCOL.major}\\.${PROTOCOL.minor}`,
+      ),
+    );
+    assert.equal(f.follower.status, 'offline');
+    assert.equal(fake.connections, 0, 'no event stream opened');
+    assert.equal(fake.stateFetches, 0);
   });
 
   it('an unreachable host is retried with a doubling backoff capped at 60 s', async () => {
