@@ -107,7 +107,7 @@ const PLANTS = [
     deps,
     'no-folder-cycles',
     'src/core/plant-cycle.ts',
-    `export { sessionName } from '../agents/session-name.js';\n`,
+    `export { sessionName } from '../tmux/session-name.js';\n`,
   ),
   {
     ...plant(
@@ -140,8 +140,10 @@ function copyTree() {
     fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
     fs.copyFileSync(from, path.join(dir, f));
   }
-  // A real copy, not a symlink: dependency-cruiser resolves a symlinked node_modules outside the tree.
-  const copied = spawnSync('cp', ['-a', path.join(root, 'node_modules'), path.join(dir, 'node_modules')]);
+  // A real copy, not a symlink: dependency-cruiser resolves a symlinked node_modules outside the tree. A worktree's
+  // node_modules is itself a symlink, so the copy is of where it points.
+  const modules = fs.realpathSync(path.join(root, 'node_modules'));
+  const copied = spawnSync('cp', ['-a', modules, path.join(dir, 'node_modules')]);
   if (copied.status !== 0) throw new Error(`copying node_modules failed: ${copied.stderr}`);
   return dir;
 }

@@ -8,7 +8,7 @@ import { checkHarnessProgram, planLaunch, startNote, type LaunchContext } from '
 import { HARNESSES } from '../harnesses/index.js';
 import { writePlannedFiles } from '../harnesses/plan-files.js';
 import { agentEnv, resolveAgent } from './resolve.js';
-import { sessionName } from './session-name.js';
+import { sessionName } from '../tmux/session-name.js';
 import type { Workspaces } from './workspaces.js';
 
 /** What the launcher needs from tmux. */

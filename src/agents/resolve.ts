@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config, Harness } from '../config/schema.js';
 import type { Appearance } from '../wire/fleet.js';
 import type { AgentRecord } from './agent-record.js';
-import { globMatches } from './name-glob.js';
+import { globMatches } from '../core/name-glob.js';
 
 /** An agent's effective settings after the defaults → template → agent cascade. Pure: config and record in, facts out. */
 export interface ResolvedAgent {

@@ -4,7 +4,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { LEO_VERSION } from '../core/version.js';
-import { CallerEnv } from '../mcp/tool-caller.js';
+import { CallerEnv } from '../wire/caller-headers.js';
 import { daemonFetch } from './daemon-http.js';
 
 /** Leo's ceiling on one tool call (leo_chat_ask waits up to 30 minutes of it). */

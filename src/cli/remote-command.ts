@@ -2,6 +2,7 @@ import { addToConfigList } from '../config/config-file.js';
 import { loadConfigFile } from '../config/load.js';
 import { listenOrigin, parseListen } from '../config/schema.js';
 import { resolvePaths, userHome } from '../core/home.js';
+import { chatEngineFor } from '../harnesses/index.js';
 import { printLink, requestLink } from './pair-command.js';
 
 /**
@@ -77,7 +78,7 @@ export async function runRemoteCommand(rawHost: string, o: { device?: string; fl
   const problem = dnsNameProblem(host);
   if (problem) return fail(`${JSON.stringify(rawHost)} is not a DNS name: ${problem}`);
   const paths = resolvePaths();
-  const edited = addToConfigList(paths.configFile, ['web', 'allowed_hosts'], host, userHome());
+  const edited = addToConfigList(paths.configFile, ['web', 'allowed_hosts'], host, userHome(), chatEngineFor);
   if (!edited.ok) return fail(`${paths.configFile} was not changed:\n  ${edited.errors.join('\n  ')}`);
   console.log(
     edited.added
@@ -100,7 +101,7 @@ export async function runRemoteCommand(rawHost: string, o: { device?: string; fl
 
 /** Where leo.yaml says the daemon listens, or null when it cannot say (a bad file, port 0: any free port). */
 async function configuredOrigin(file: string): Promise<URL | null> {
-  const loaded = await loadConfigFile(file, userHome());
+  const loaded = await loadConfigFile(file, userHome(), chatEngineFor);
   const listen = loaded.ok ? parseListen(loaded.config.web.listen) : undefined;
   return listen && listen.port !== 0 && loaded.ok
     ? new URL(listenOrigin(listen, loaded.config.web.tls !== undefined))

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { loadConfigFile } from '../config/load.js';
 import { parseListen } from '../config/schema.js';
 import { resolvePaths, userHome } from '../core/home.js';
+import { chatEngineFor } from '../harnesses/index.js';
 import { newId } from '../core/ids.js';
 import { LEO_BIN } from '../core/leo-bin.js';
 import { rfc3339 } from '../core/time.js';
@@ -23,7 +24,7 @@ const ANNOUNCE_TIMEOUT_MS = 2000;
  */
 export async function runTaskCommand(task: string): Promise<void> {
   const paths = resolvePaths();
-  const loaded = await loadConfigFile(paths.configFile, userHome());
+  const loaded = await loadConfigFile(paths.configFile, userHome(), chatEngineFor);
   if (!loaded.ok) {
     for (const e of loaded.errors) console.error(e);
     process.exit(2);

@@ -1,5 +1,6 @@
 import { loadConfigFile } from '../config/load.js';
 import { resolvePaths, userHome } from '../core/home.js';
+import { chatEngineFor } from '../harnesses/index.js';
 import { runChecks } from '../doctor/checks.js';
 import type { DaemonInfo } from '../http/system-routes.js';
 import type { Message } from '../wire/message.js';
@@ -12,7 +13,7 @@ const TIMEOUT_MS = 10_000;
 
 async function localWarnings(): Promise<StatusSnapshot['warnings']> {
   const paths = resolvePaths();
-  const config = await loadConfigFile(paths.configFile, userHome());
+  const config = await loadConfigFile(paths.configFile, userHome(), chatEngineFor);
   return doctorWarnings(await runChecks({ paths, config, home: userHome() }));
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { isMap, isSeq, parseDocument, type Document } from 'yaml';
 import { parseConfig } from './load.js';
+import type { ChatEngineFor } from './schema.js';
 
 /**
  * Rewrites one top-level key of leo.yaml, keeping the rest of the file (comments included) as it was. The candidate
@@ -12,8 +13,9 @@ export function replaceTopLevelKey(
   key: string,
   value: unknown,
   home: string,
+  chatEngineFor?: ChatEngineFor,
 ): { ok: true } | { ok: false; errors: string[] } {
-  return rewrite(file, home, (doc) => {
+  return rewrite(file, { home, chatEngineFor }, (doc) => {
     // An empty file parses to a null document; setIn() on it creates the top-level map.
     doc.setIn([key], value);
   });
@@ -28,9 +30,10 @@ export function addToConfigList(
   keyPath: string[],
   value: string,
   home: string,
+  chatEngineFor?: ChatEngineFor,
 ): { ok: true; added: boolean } | { ok: false; errors: string[] } {
   let added = false;
-  const r = rewrite(file, home, (doc) => {
+  const r = rewrite(file, { home, chatEngineFor }, (doc) => {
     const list = doc.getIn(keyPath);
     if (isSeq(list) ? list.items.some((i) => String((i as { value?: unknown }).value ?? i) === value) : false) return;
     if (isSeq(list)) list.add(doc.createNode(value));
@@ -49,8 +52,9 @@ export function setConfigKey(
   keyPath: string[],
   value: unknown,
   home: string,
+  chatEngineFor?: ChatEngineFor,
 ): { ok: true } | { ok: false; errors: string[] } {
-  return rewrite(file, home, (doc) => {
+  return rewrite(file, { home, chatEngineFor }, (doc) => {
     if (value === undefined) deleteWithEmptyParents(doc, keyPath);
     else doc.setIn(keyPath, doc.createNode(value));
   });
@@ -72,7 +76,7 @@ function deleteWithEmptyParents(doc: Document, keyPath: string[]): void {
 /** One edit of leo.yaml: parsed as a Document, edited, validated as the daemon would, then swapped in atomically. */
 function rewrite(
   file: string,
-  home: string,
+  check: { home: string; chatEngineFor: ChatEngineFor | undefined },
   edit: (doc: Document) => void,
 ): { ok: true } | { ok: false; errors: string[] } {
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
@@ -81,7 +85,7 @@ function rewrite(
   edit(doc);
   const next = doc.toString();
   if (next === text) return { ok: true };
-  const checked = parseConfig(next, { file, home });
+  const checked = parseConfig(next, { file, ...check });
   if (!checked.ok) return { ok: false, errors: checked.errors };
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, next, { mode: fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : 0o600 });

@@ -6,7 +6,7 @@ import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { okOf } from '../http/openapi.js';
 import { replaceTopLevelKey } from './config-file.js';
-import type { Config } from './schema.js';
+import type { ChatEngineFor, Config } from './schema.js';
 
 /** PUT /api/v1/appearance/rules takes the list itself or {rules: [...]}; each rule is checked by the config loader. */
 const RulesBody = z.union([z.array(z.unknown()), z.strictObject({ rules: z.array(z.unknown()) })]);
@@ -22,6 +22,7 @@ export interface ConfigRoutesDeps {
   config(): Config;
   configFile: string;
   home: string;
+  chatEngineFor: ChatEngineFor;
   configBroken(): boolean;
   /** Re-reads leo.yaml after a write, so the new rules are in force (and published) before the response. */
   reload(reason: string): Promise<unknown>;
@@ -69,7 +70,7 @@ export const configRoutes: FastifyPluginAsyncZod<ConfigRoutesDeps> = async (app,
   app.put('/api/v1/appearance/rules', { ...rulesAccess, schema: { ...rulesAnswer, body: RulesBody } }, async (req) => {
     const rules = Array.isArray(req.body) ? req.body : req.body.rules;
     if (deps.configBroken()) throw new HttpError(500, 'the config would not load', 'config_unavailable');
-    const written = replaceTopLevelKey(deps.configFile, 'appearance_rules', rules, deps.home);
+    const written = replaceTopLevelKey(deps.configFile, 'appearance_rules', rules, deps.home, deps.chatEngineFor);
     if (!written.ok)
       throw new HttpError(400, written.errors.map((e) => e.replace(/^.*?leo\.yaml:\d+: /, '')).join('; '), undefined, {
         field: 'rules',

@@ -2,13 +2,15 @@
 import { readFile, stat } from 'node:fs/promises';
 import { Alias, LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
-import { buildConfigSchema, type Config } from './schema.js';
+import { buildConfigSchema, type ChatEngineFor, type Config } from './schema.js';
 
 export interface ParseOptions {
   /** Name used as the prefix of every message, e.g. "leo.yaml" or the full path. */
   file: string;
   /** Home directory for `~` expansion in path fields. */
   home: string;
+  /** The harness table's chat engine lookup, for the templates' chat checks (BuildOptions says which). */
+  chatEngineFor?: ChatEngineFor;
 }
 
 export type ParseResult =
@@ -159,7 +161,7 @@ export function parseConfig(text: string, opts: ParseOptions): ParseResult {
   }
 
   const locator = new Locator(doc, lc);
-  const schema = buildConfigSchema({ home: opts.home });
+  const schema = buildConfigSchema({ home: opts.home, chatEngineFor: opts.chatEngineFor });
   const seenUnknown = new Set<string>();
 
   for (let pass = 0; pass < MAX_STRIP_PASSES; pass++) {
@@ -244,7 +246,7 @@ export type LoadResult = ParseResult & { text: string | undefined };
  * an unreadable file (permissions, a directory, ...) is an error. Messages are prefixed with `path`.
  * A file other users can read is a warning: it holds environment values (API keys).
  */
-export async function loadConfigFile(path: string, home: string): Promise<LoadResult> {
+export async function loadConfigFile(path: string, home: string, chatEngineFor?: ChatEngineFor): Promise<LoadResult> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -253,7 +255,7 @@ export async function loadConfigFile(path: string, home: string): Promise<LoadRe
     if (err.code === 'ENOENT') return { ok: true, config: defaultConfig(home), warnings: [], text: undefined };
     return { ok: false, errors: [`${path}: cannot read config: ${err.message}`], warnings: [], text: undefined };
   }
-  const parsed = parseConfig(text, { file: path, home });
+  const parsed = parseConfig(text, { file: path, home, chatEngineFor });
   const exposed = await exposedModeWarning(path);
   return { ...parsed, warnings: exposed ? [exposed, ...parsed.warnings] : parsed.warnings, text };
 }

@@ -14,11 +14,11 @@ import os from 'node:os';
 import path from 'node:path';
 import ms from 'ms';
 import { z } from 'zod';
-import { globProblem } from '../agents/name-glob.js';
+import { globProblem } from '../core/name-glob.js';
 import { NameSchema } from '../wire/names.js';
 import { HostName, HostPin, HostUrl } from '../wire/host.js';
-import { chatEngineFor } from '../sessions/engine.js';
-import { Reasoning } from '../sessions/session-schemas.js';
+import type { ChatEngine } from '../core/chat-engine.js';
+import { Reasoning } from '../wire/sessions.js';
 
 export const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const EnvVarNameSchema = z
@@ -183,7 +183,14 @@ function isPublicName(host: string): boolean {
 export interface BuildOptions {
   /** Home directory used to expand a leading `~` in path fields. When omitted, `~` is left as-is. */
   home?: string;
+  /**
+   * The chat engine a template runs, as the harness table says (src/harnesses): a template's `chat.temperature` is
+   * refused where that is claude-cli. Handed in because the table sits above the config; when omitted, not checked.
+   */
+  chatEngineFor?: ChatEngineFor;
 }
+
+export type ChatEngineFor = (configured: ChatEngine['name'] | undefined, harness: Harness) => ChatEngine['name'];
 
 export function buildConfigSchema(opts: BuildOptions = {}) {
   const pathField = () =>
@@ -372,7 +379,7 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       match: nullAsAbsent(
         z
           .strictObject({
-            /** Glob over the agent name (syntax in agents/name-glob.ts). */
+            /** Glob over the agent name (syntax in core/name-glob.ts). */
             name: nonEmpty()
               .superRefine((pattern, ctx) => {
                 const problem = globProblem(pattern);
@@ -443,7 +450,7 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
             path: ['templates', name, 'command'],
             message: `for harness ${harness}, command names the program to run instead of \`${harness}\` (one path, no arguments); use harness: shell for a command line`,
           });
-        if (t.chat?.temperature !== undefined && chatEngineFor(t.chat.engine, harness) === 'claude-cli')
+        if (t.chat?.temperature !== undefined && opts.chatEngineFor?.(t.chat.engine, harness) === 'claude-cli')
           ctx.addIssue({
             code: 'custom',
             path: ['templates', name, 'chat', 'temperature'],

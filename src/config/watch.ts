@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { loadConfigFile, type ParseResult } from './load.js';
-import type { Config } from './schema.js';
+import type { ChatEngineFor, Config } from './schema.js';
 
 /** The subset of a pino logger the watcher uses. */
 export interface ConfigLogger {
@@ -18,6 +18,8 @@ export interface ConfigWatcherOptions {
   path: string;
   /** Home directory for `~` expansion. */
   home: string;
+  /** The harness table's chat engine lookup, for the templates' chat checks. */
+  chatEngineFor: ChatEngineFor;
   logger: ConfigLogger;
   /** Quiet period after the last file event before reloading. Default 100 ms. */
   debounceMs?: number;
@@ -38,6 +40,7 @@ export type ConfigChanges = Pick<ConfigWatcher, 'on'>;
 export class ConfigWatcher extends EventEmitter<ConfigWatcherEvents> {
   readonly path: string;
   private readonly home: string;
+  private readonly chatEngineFor: ChatEngineFor;
   private readonly logger: ConfigLogger;
   private readonly debounceMs: number;
   private config: Config | undefined;
@@ -50,6 +53,7 @@ export class ConfigWatcher extends EventEmitter<ConfigWatcherEvents> {
     super();
     this.path = path.resolve(opts.path);
     this.home = opts.home;
+    this.chatEngineFor = opts.chatEngineFor;
     this.logger = opts.logger;
     this.debounceMs = opts.debounceMs ?? 100;
   }
@@ -67,7 +71,7 @@ export class ConfigWatcher extends EventEmitter<ConfigWatcherEvents> {
   async start(): Promise<Config> {
     if (this.config !== undefined) return this.config;
     this.stopped = false;
-    const res = await loadConfigFile(this.path, this.home);
+    const res = await loadConfigFile(this.path, this.home, this.chatEngineFor);
     if (!res.ok) {
       throw new Error(`invalid config ${this.path}:\n${res.errors.map((e) => `  ${e}`).join('\n')}`);
     }
@@ -98,7 +102,7 @@ export class ConfigWatcher extends EventEmitter<ConfigWatcherEvents> {
   }
 
   private async doReload(reason: string): Promise<ReloadResult> {
-    const res = await loadConfigFile(this.path, this.home);
+    const res = await loadConfigFile(this.path, this.home, this.chatEngineFor);
     if (!res.ok) {
       for (const e of res.errors) this.logger.error({ file: this.path, reason }, e);
       this.logger.error(

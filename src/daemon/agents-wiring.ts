@@ -23,7 +23,7 @@ import { tmuxAgentTerminal, watchStartup } from '../delivery/agent-terminal.js';
 import { Deliverer } from '../delivery/deliverer.js';
 import { tmuxPasteRoute } from '../delivery/tmux-paste.js';
 import type { EventBus } from '../events/bus.js';
-import type { FeatureSet } from '../events/features.js';
+import type { FeatureSet } from '../core/features.js';
 import { screenReader } from '../harnesses/screen.js';
 import type { NeedsInputAlerts } from '../observe/needs-input.js';
 import { ActivitySweeper } from '../observe/activity-sweeper.js';

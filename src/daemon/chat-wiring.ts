@@ -32,7 +32,7 @@ import type { PendingLimit } from '../chat/threads/pending-limit.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
-import type { FeatureSet } from '../events/features.js';
+import type { FeatureSet } from '../core/features.js';
 import type { Database } from '../store/database.js';
 
 export interface ChatWiringDeps {

@@ -5,6 +5,7 @@ import type { ConfigWatcher } from '../config/watch.js';
 import type { LeoPaths } from '../core/home.js';
 import type { Logger } from '../core/logger.js';
 import type { TlsReloader } from '../http/tls-files.js';
+import { chatEngineFor } from '../harnesses/index.js';
 
 export interface ConfigWiringDeps {
   app: FastifyInstance;
@@ -34,6 +35,7 @@ export async function wireConfig(d: ConfigWiringDeps) {
     config: () => d.watcher.current,
     configFile: d.paths.configFile,
     home: d.paths.home,
+    chatEngineFor,
     configBroken: () => broken,
     reload,
   });

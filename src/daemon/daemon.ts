@@ -18,8 +18,9 @@ import { runChecks } from '../doctor/checks.js';
 import { DaemonChecks } from '../doctor/daemon-checks.js';
 import { EventBus } from '../events/bus.js';
 import { eventsRoutes } from '../events/events-routes.js';
-import { FeatureSet } from '../events/features.js';
+import { FeatureSet } from '../core/features.js';
 import { SseHub } from '../events/sse-hub.js';
+import { chatEngineFor } from '../harnesses/index.js';
 import type { RouteEntry } from '../http/server.js';
 import { systemRoutes } from '../http/system-routes.js';
 import { TlsReloader, type TlsPair } from '../http/tls-files.js';
@@ -96,7 +97,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   fs.chmodSync(paths.stateDir, 0o700);
 
   const logger = opts.logger ?? createDaemonLogger('info');
-  const watcher = new ConfigWatcher({ path: paths.configFile, home: userHome(env), logger });
+  const watcher = new ConfigWatcher({ path: paths.configFile, home: userHome(env), chatEngineFor, logger });
   await watcher.start();
   const config = () => watcher.current;
   // The first load logs before leo.yaml has named a level.

@@ -11,8 +11,9 @@ import type { LeoPaths } from '../core/home.js';
 import { LeoError } from '../core/leo-error.js';
 import type { Logger } from '../core/logger.js';
 import { LEO_VERSION } from '../core/version.js';
+import { chatEngineFor } from '../harnesses/index.js';
+import type { FeatureSet } from '../core/features.js';
 import type { EventBus } from '../events/bus.js';
-import type { FeatureSet } from '../events/features.js';
 import { pinOfPem, reachesOwnListener } from '../hosts/cert-pin.js';
 import { fetchHostClient } from '../hosts/host-client.js';
 import { installationId, machineName } from '../hosts/host-identity.js';
@@ -102,7 +103,7 @@ export async function wireHosts(d: {
     configured,
     followed: fanIn,
     writeEntry: async (name, entry) => {
-      const written = setConfigKey(d.paths.configFile, ['client', 'hosts', name], entry, d.home);
+      const written = setConfigKey(d.paths.configFile, ['client', 'hosts', name], entry, d.home, chatEngineFor);
       if (!written.ok)
         throw new LeoError(
           500,

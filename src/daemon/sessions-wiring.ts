@@ -4,9 +4,9 @@ import type { AgentStore } from '../agents/agent-store.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
 import type { LeoPaths } from '../core/home.js';
-import type { FeatureSet } from '../events/features.js';
+import type { FeatureSet } from '../core/features.js';
 import type { Database } from '../store/database.js';
-import { ClaudeCliEngine } from '../sessions/claude-cli-engine.js';
+import { chatEngines } from '../harnesses/index.js';
 import { chatAgentOf } from '../sessions/chat-agent.js';
 import { OpenAiEngine } from '../sessions/openai-engine.js';
 import { sessionRoutes } from '../sessions/session-routes.js';
@@ -42,10 +42,7 @@ export async function wireSessions(d: SessionsWiringDeps) {
   const sessions = new SessionService({
     store: new SessionStore(d.db, d.clock),
     streams,
-    engines: {
-      openai: new OpenAiEngine({ clock: d.clock, deniedRoots }),
-      'claude-cli': new ClaudeCliEngine(),
-    },
+    engines: chatEngines(new OpenAiEngine({ clock: d.clock, deniedRoots })),
     agent,
     clock: d.clock,
     retentionMs: () => d.config().chat.session_retention,

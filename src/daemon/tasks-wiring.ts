@@ -9,7 +9,7 @@ import type { Clock } from '../core/clock.js';
 import type { LeoPaths } from '../core/home.js';
 import { LEO_BIN } from '../core/leo-bin.js';
 import type { Logger } from '../core/logger.js';
-import type { FeatureSet } from '../events/features.js';
+import type { FeatureSet } from '../core/features.js';
 import type { Task } from '../wire/fleet.js';
 import { PersistentRuns } from '../tasks/persistent-runs.js';
 import type { RunPublisher } from '../tasks/run-publisher.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../agents/lifecycle/supervisor.js';
-import { sessionName } from '../agents/session-name.js';
+import { sessionName } from '../tmux/session-name.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
 import { interruptKey } from '../harnesses/index.js';

@@ -7,7 +7,7 @@ import { HarnessSchema, type Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
-import type { FeatureSet } from '../events/features.js';
+import type { FeatureSet } from '../core/features.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import type { Database } from '../store/database.js';
 import { UsageMeter } from '../usage/usage-meter.js';

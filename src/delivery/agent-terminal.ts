@@ -1,4 +1,4 @@
-import { sessionName } from '../agents/session-name.js';
+import { sessionName } from '../tmux/session-name.js';
 import type { ScreenReader } from '../harnesses/screen.js';
 import { pressKeys } from './dialog-answers.js';
 import type { AgentTerminal } from './permission-dialog.js';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sessionName } from '../agents/session-name.js';
+import { sessionName } from '../tmux/session-name.js';
 import type { NeedsInputHold } from '../wire/fleet.js';
 import type { DeliveryRoute } from './deliverer.js';
 import type { Screen, ScreenReader } from '../harnesses/screen.js';

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import fs from 'node:fs';
 import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
@@ -9,18 +8,7 @@ import { migrations } from '../store/migrations.js';
 import { checkHarnessProgram, cliHarnesses } from '../harnesses/program.js';
 import type { Harness } from '../harnesses/types.js';
 import { checkHarnessLogin } from '../harnesses/login.js';
-
-/** One check's verdict; GET /api/v1/daemon carries the daemon's own (its PATH, its environment). */
-export const CheckResult = z.object({
-  name: z.string(),
-  status: z.enum(['ok', 'missing', 'wrong']),
-  detail: z.string(),
-  /** What to do about it; present whenever status is not ok. */
-  fix: z.string().optional(),
-  /** A required part that is not ok makes `leo doctor` exit 1; optional ones (voice notes) only report. */
-  required: z.boolean(),
-});
-export type CheckResult = z.infer<typeof CheckResult>;
+import type { CheckResult } from '../wire/check-result.js';
 
 export interface DoctorContext {
   paths: LeoPaths;

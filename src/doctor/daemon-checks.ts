@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import type { CheckResult } from './checks.js';
+import type { CheckResult } from '../wire/check-result.js';
 
 /** How long one round of the daemon's own checks answers for: each round starts a few programs. */
 export const CHECKS_FRESH_MS = 30_000;

@@ -1,4 +1,4 @@
-import type { CheckResult } from './checks.js';
+import type { CheckResult } from '../wire/check-result.js';
 
 /** One line per check (`ok`, `missing`, `wrong`), its fix underneath, and a closing verdict. */
 export function formatReport(results: CheckResult[]): { text: string; exitCode: 0 | 1 } {

@@ -4,7 +4,7 @@ import type { Clock, TimerHandle } from '../core/clock.js';
 import type { EventBus } from './bus.js';
 import { sseFrame } from './event.js';
 import { readerAudience } from '../wire/event-types.js';
-import type { FeatureSet } from './features.js';
+import type { FeatureSet } from '../core/features.js';
 import { FlushScheduler } from './flush-scheduler.js';
 import { SseStream } from './sse-stream.js';
 

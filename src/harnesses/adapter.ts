@@ -2,6 +2,7 @@
 // lists them in HARNESSES. Code outside src/harnesses asks the table (`HARNESSES[h].screen`) or a helper here that
 // does (planLaunch, screenReader, withoutChrome, …) instead of branching on a harness's name. A capability a CLI
 // lacks is left out, and each caller says what it does without one.
+import type { ChatEngine } from '../core/chat-engine.js';
 import type { DecisionFormat } from '../wire/permission.js';
 import type { TerminalKey } from '../wire/terminal.js';
 import type { HarnessTurn } from '../wire/usage.js';
@@ -62,7 +63,9 @@ export interface HarnessAdapter {
    */
   repliesCaptured: boolean;
   /** The chat endpoint's engine for an agent whose template names none. */
-  defaultChatEngine: 'claude-cli' | 'openai';
+  defaultChatEngine: ChatEngine['name'];
+  /** A chat endpoint engine that runs this CLI (Claude's `claude -p` per turn); any template's `chat.engine` may name it. */
+  chatEngine?(): ChatEngine;
 }
 
 /** Where a harness keeps its login, and the environment variables that stand in for one. */

@@ -1,5 +1,5 @@
 // Whether a harness can log in where its agents run: each adapter's `login` looks, `leo doctor` reports.
-import type { CheckResult } from '../doctor/checks.js';
+import type { CheckResult } from '../wire/check-result.js';
 import { HARNESSES } from './index.js';
 import type { Harness } from './types.js';
 

@@ -1,6 +1,6 @@
 // What a headless task run is given, and the identity every harness's run adds to its interactive plan: LEO_TASK and
 // LEO_RUN_ID in the env, and the caller headers each CLI fills from them (see headless.ts).
-import { CallerEnv, CallerHeaders } from '../mcp/tool-caller.js';
+import { CallerEnv, CallerHeaders } from '../wire/caller-headers.js';
 import type { LaunchContext, LaunchPlan } from './types.js';
 
 export interface HeadlessContext extends LaunchContext {

@@ -1,4 +1,4 @@
-import type { ContentPart } from './engine.js';
+import type { ContentPart } from '../core/chat-engine.js';
 import { invalid, type Validated } from './overrides.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { AgentRecord } from '../agents/agent-record.js';
 import { agentEnv, resolveAgent } from '../agents/resolve.js';
 import type { Config } from '../config/schema.js';
-import { chatEngineFor } from './engine.js';
+import { chatEngineFor } from '../harnesses/index.js';
 import type { ChatAgent } from './session-service.js';
 
 /**

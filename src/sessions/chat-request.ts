@@ -1,6 +1,6 @@
 import { parseAttachments, type Attachment } from './attachments.js';
 import { invalid, parseOverrides, type Validated } from './overrides.js';
-import type { LlmSettings } from './session-schemas.js';
+import type { LlmSettings } from '../wire/sessions.js';
 
 /**
  * The body of `POST /agents/:name/chat`, read as the spec writes it: the only 400s are the conditions its table lists

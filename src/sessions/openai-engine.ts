@@ -4,10 +4,17 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock, type TimerHandle } from '../core/clock.js';
 import { resolvePaths } from '../core/home.js';
-import type { ChatEngine, EngineMessage, TurnFailure, TurnInput, TurnResult, TurnSettings } from './engine.js';
-import { redactProviderText } from './provider-error.js';
+import type {
+  ChatEngine,
+  EngineMessage,
+  TurnFailure,
+  TurnInput,
+  TurnResult,
+  TurnSettings,
+} from '../core/chat-engine.js';
+import { redactProviderText } from '../core/provider-error.js';
 import { SseParser } from '../wire/sse-parser.js';
-import type { FinishReason, NewSessionMessage, TokenUsage, ToolCall, ToolCallSummary } from './session-schemas.js';
+import type { FinishReason, NewSessionMessage, TokenUsage, ToolCall, ToolCallSummary } from '../wire/sessions.js';
 import { builtinTools, runTool, toolSchemas, type OpenAiToolSchema, type Tool } from './tools/index.js';
 
 /** Attempts per model call; this many failures in a row fail the turn with LLM_ERROR. */
@@ -33,6 +40,7 @@ export function defaultRetryDelayMs(failures: number, retryAfterMs: number | nul
 
 export class OpenAiEngine implements ChatEngine {
   readonly name = 'openai';
+  readonly takesAttachments = true;
   private readonly deps: TurnDeps;
 
   constructor(opts: OpenAiEngineOptions = {}) {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { LlmSettings } from './session-schemas.js';
+import { LlmSettings } from '../wire/sessions.js';
 
 /**
  * LLM-parameter overrides: the whitelist shared by `POST /agents/:name/chat` (`overrides`, per call) and

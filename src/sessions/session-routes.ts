@@ -27,7 +27,7 @@ import {
   SessionListResponse,
   SessionMessagesResponse,
   SessionResponse,
-} from './session-schemas.js';
+} from '../wire/sessions.js';
 import type { SessionStreams, StreamEvent } from './session-streams.js';
 import type { StreamCaps } from '../events/stream-caps.js';
 

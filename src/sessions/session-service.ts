@@ -1,8 +1,8 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { LeoError } from '../core/leo-error.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
-import type { ChatEngine, ContentPart, EngineMessage, TurnResult, TurnSettings } from './engine.js';
-import type { LlmSettings, Session, SessionMessage, TokenUsage, TurnDone, TurnError } from './session-schemas.js';
+import type { ChatEngine, ContentPart, EngineMessage, TurnResult, TurnSettings } from '../core/chat-engine.js';
+import type { LlmSettings, Session, SessionMessage, TokenUsage, TurnDone, TurnError } from '../wire/sessions.js';
 import { resolveSettings } from './overrides.js';
 import type { SessionStore } from './session-store.js';
 import type { SessionStreams, StreamEventName } from './session-streams.js';
@@ -106,11 +106,12 @@ export class SessionService {
   /** Validates against the agent and the session, then starts the turn (queued behind the session's last one). */
   begin(req: TurnRequest): Turn {
     const agent = this.chatAgent(req.agent);
+    const engine = this.deps.engines[agent.engine];
     // Judged on every attachment given: one the parser skipped (audio by url) was still meant for the model.
-    if (req.firstAttachmentType !== undefined && agent.engine === 'claude-cli')
+    if (req.firstAttachmentType !== undefined && !engine.takesAttachments)
       throw new LeoError(
         400,
-        'the claude-cli engine does not take attachments; use an agent on the openai engine',
+        `the ${engine.name} engine does not take attachments; use an agent on the openai engine`,
         'MODEL_MODALITY_UNSUPPORTED',
         { attachmentType: req.firstAttachmentType },
       );
@@ -120,10 +121,9 @@ export class SessionService {
       if (session.agent_name !== agent.name)
         throw new LeoError(404, `session ${req.sessionId} belongs to another agent`, 'SESSION_NOT_FOUND');
       if (session.status === 'closed') throw new LeoError(400, `session ${session.id} is closed`, 'SESSION_CLOSED');
-      if (agent.engine === 'claude-cli')
-        refuseClaudeTemperature(req.overrides, this.deps.store.overrides(session.id), agent.defaults);
+      refuseTemperature(engine, req.overrides, this.deps.store.overrides(session.id), agent.defaults);
     } else {
-      if (agent.engine === 'claude-cli') refuseClaudeTemperature(req.overrides, {}, agent.defaults);
+      refuseTemperature(engine, req.overrides, {}, agent.defaults);
       // The per-call model is this call's only: the session starts on the agent's.
       session = this.deps.store.create(agent.name, agent.defaults.model);
     }
@@ -177,7 +177,7 @@ export class SessionService {
   patch(sessionId: string, p: { overrides?: LlmSettings; status?: 'active' | 'closed' }): Session {
     const session = this.session(sessionId);
     const agent = this.deps.agent(session.agent_name);
-    if (agent?.engine === 'claude-cli' && p.overrides) refuseClaudeTemperature({}, p.overrides, {});
+    if (agent && p.overrides) refuseTemperature(this.deps.engines[agent.engine], {}, p.overrides, {});
     const merged = p.overrides ? { ...this.deps.store.overrides(sessionId), ...p.overrides } : undefined;
     return this.deps.store.update(sessionId, {
       ...(merged ? { overrides: merged } : {}),
@@ -345,10 +345,11 @@ function unaccounted(turn: TokenUsage, messages: TokenUsage): TokenUsage | null 
 }
 
 /**
- * The Claude CLI has no setting for the sampling temperature, so a temperature bound for a claude-cli turn is refused
+ * A temperature bound for a turn of an engine that cannot set one (the Claude CLI has no such setting) is refused
  * with the layer that set it named (this call's overrides, the session's PATCH, the template), never dropped.
  */
-function refuseClaudeTemperature(perCall: LlmSettings, session: LlmSettings, agent: LlmSettings): void {
+function refuseTemperature(engine: ChatEngine, perCall: LlmSettings, session: LlmSettings, agent: LlmSettings): void {
+  if (engine.noTemperature === undefined) return;
   const field =
     perCall.temperature !== undefined
       ? 'overrides.temperature'
@@ -360,7 +361,7 @@ function refuseClaudeTemperature(perCall: LlmSettings, session: LlmSettings, age
   if (field)
     throw new LeoError(
       400,
-      `${field}: the claude-cli engine cannot set a temperature (the Claude CLI has no such setting); leave it out`,
+      `${field}: the ${engine.name} engine cannot set a temperature (${engine.noTemperature}); leave it out`,
       'VALIDATION_ERROR',
       { field },
     );

@@ -8,7 +8,7 @@ import type {
   SessionError,
   SessionMessage,
   TokenUsage,
-} from './session-schemas.js';
+} from '../wire/sessions.js';
 
 interface SessionRow {
   id: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Message } from '../wire/message.js';
-import { CheckResult } from '../doctor/checks.js';
+import { CheckResult } from '../wire/check-result.js';
 import { DaemonInfo } from '../http/system-routes.js';
 import { StateSnapshot, type Agent } from '../wire/fleet.js';
 

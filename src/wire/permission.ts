@@ -6,7 +6,7 @@ import { showInvisibles } from './visible-text.js';
 /**
  * Permission prompts (leo-chat.md, "Permission prompts"): what Claude's PermissionRequest hook (or Leo's opencode
  * plugin, in the same shape) hands Leo, the line a prompt shows, the allow/deny answer, and the shape of the decision
- * a harness reads back (each harness's own is its adapter's `decisions`, e.g. src/harnesses/claude/decisions.ts). Pure.
+ * a harness reads back (each harness's own is its adapter's `decisions`, e.g. src/harnesses/hook-decisions.ts). Pure.
  */
 
 /** Claude's PermissionRequest hook input, as far as Leo reads it; Claude adds fields Leo ignores. */

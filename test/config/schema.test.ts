@@ -10,11 +10,12 @@ import {
   parseListen,
   type Config,
 } from '../../src/config/schema.js';
+import { chatEngineFor } from '../../src/harnesses/index.js';
 
 const HOME = '/home/tester';
 
 function load(text: string): Config {
-  const res = parseConfig(text, { file: 'leo.yaml', home: HOME });
+  const res = parseConfig(text, { file: 'leo.yaml', home: HOME, chatEngineFor });
   if (!res.ok) assert.fail(`expected ok, got errors:\n${res.errors.join('\n')}`);
   return res.config;
 }
@@ -137,6 +138,7 @@ tasks:
       const res = parseConfig(`templates:\n  c:\n    harness: claude\n    chat: ${chat}\n`, {
         file: 'leo.yaml',
         home: HOME,
+        chatEngineFor,
       });
       assert.equal(res.ok, false, chat);
       assert.match(

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import type { Config } from '../../src/config/schema.js';
 import { ConfigWatcher, type ConfigLogger } from '../../src/config/watch.js';
+import { chatEngineFor } from '../../src/harnesses/index.js';
 
 const HOME = '/home/tester';
 const WAIT_MS = 5000;
@@ -56,7 +57,7 @@ describe('ConfigWatcher', () => {
   });
 
   function make(logger = memoryLogger()) {
-    watcher = new ConfigWatcher({ path: file, home: HOME, logger, debounceMs: 20 });
+    watcher = new ConfigWatcher({ path: file, home: HOME, chatEngineFor, logger, debounceMs: 20 });
     return { w: watcher, logger };
   }
 
@@ -170,7 +171,7 @@ describe('ConfigWatcher', () => {
   it('bursts of writes are debounced into one reload', async () => {
     await writeFile(file, '');
     const logger = memoryLogger();
-    watcher = new ConfigWatcher({ path: file, home: HOME, logger, debounceMs: 200 });
+    watcher = new ConfigWatcher({ path: file, home: HOME, chatEngineFor, logger, debounceMs: 200 });
     const w = watcher;
     await w.start();
     const seen: number[] = [];
@@ -216,7 +217,7 @@ describe('ConfigWatcher', () => {
   it('accepts a pino logger', async () => {
     await writeFile(file, '');
     const logger = pino({ level: 'silent' });
-    watcher = new ConfigWatcher({ path: file, home: HOME, logger });
+    watcher = new ConfigWatcher({ path: file, home: HOME, chatEngineFor, logger });
     assert.equal((await watcher.start()).log.level, 'info');
   });
 });

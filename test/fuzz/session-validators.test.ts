@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { parseAttachments, userMessageParts } from '../../src/sessions/attachments.js';
 import { parseChatRequest } from '../../src/sessions/chat-request.js';
 import { parseOverrides, type ValidationFailure } from '../../src/sessions/overrides.js';
-import { LlmSettings } from '../../src/sessions/session-schemas.js';
+import { LlmSettings } from '../../src/wire/sessions.js';
 import { fieldyJson, hostileString } from './arbitraries.js';
 import { fuzzParams } from './fuzz-params.js';
 

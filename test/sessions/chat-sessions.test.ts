@@ -15,7 +15,7 @@ import {
   SessionListResponse,
   SessionMessagesResponse,
   SessionResponse,
-} from '../../src/sessions/session-schemas.js';
+} from '../../src/wire/sessions.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { OpenAiServer } from '../helpers/openai-server.js';
 import { takeFrames } from '../helpers/sse-client.js';

@@ -8,7 +8,7 @@ import { AnthropicServer, isAgentTurn, lastUserMessage, mentions } from '../help
 import { MODEL } from '../helpers/claude-agent.js';
 import { claudeSandbox, claudeTemplateConfig, findClaude } from '../helpers/claude-cli.js';
 import { startTestDaemon } from '../helpers/daemon.js';
-import { SessionResponse } from '../../src/sessions/session-schemas.js';
+import { SessionResponse } from '../../src/wire/sessions.js';
 
 const THINK = 'CC-SESSION-1 plan it';
 const LOOP = 'CC-SESSION-2 keep going';

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
-import type { EngineMessage, TurnEvents, TurnInput, TurnResult, TurnSettings } from '../../src/sessions/engine.js';
+import type { EngineMessage, TurnEvents, TurnInput, TurnResult, TurnSettings } from '../../src/core/chat-engine.js';
 import { defaultRetryDelayMs, OpenAiEngine, type OpenAiEngineOptions } from '../../src/sessions/openai-engine.js';
-import type { SessionMessage } from '../../src/sessions/session-schemas.js';
+import type { SessionMessage } from '../../src/wire/sessions.js';
 import { lastUserText, OpenAiServer, type ScriptedReply } from '../helpers/openai-server.js';
 import { alive, until } from '../helpers/wait.js';
 

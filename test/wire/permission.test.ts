@@ -6,7 +6,7 @@ import {
   summarizePermission,
   validatePermissionAnswer,
 } from '../../src/wire/permission.js';
-import { CLAUDE_DECISIONS, allowOutput, denyOutput, sessionPermissions } from '../../src/harnesses/claude/decisions.js';
+import { CLAUDE_DECISIONS, allowOutput, denyOutput, sessionPermissions } from '../../src/harnesses/hook-decisions.js';
 
 describe('summarizePermission', () => {
   it('shows the command for Bash (with its description), the path, URL or query for the tools that have one', () => {

@@ -3,7 +3,7 @@ import type { AgentRecord } from '../agent-record.js';
 import type { AgentStore } from '../agent-store.js';
 import { FormerNames } from '../former-names.js';
 import type { AgentLauncher } from '../launcher.js';
-import { sessionName } from '../session-name.js';
+import { sessionName } from '../../tmux/session-name.js';
 import type { SessionControl } from './fleet-state.js';
 import { cancelRetry, type Runtimes } from './runtime.js';
 

@@ -5,7 +5,7 @@ import type { SessionInfo } from '../../tmux/list-format.js';
 import type { AgentRecord } from '../agent-record.js';
 import type { AgentStore } from '../agent-store.js';
 import { MAX_CONSECUTIVE_CRASHES, crashDelay, nextConsecutive } from '../crash-backoff.js';
-import { agentOfSession, sessionName } from '../session-name.js';
+import { agentOfSession, sessionName } from '../../tmux/session-name.js';
 import type { AgentProcesses } from './agent-processes.js';
 import type { SessionControl } from './fleet-state.js';
 import { cancelRetry, type Runtimes } from './runtime.js';

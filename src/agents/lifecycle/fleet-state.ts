@@ -12,7 +12,7 @@ import type { AgentStore } from '../agent-store.js';
 import { agentView } from '../agent-view.js';
 import type { AgentLauncher } from '../launcher.js';
 import { resolveAgent, type ResolvedAgent } from '../resolve.js';
-import { sessionName } from '../session-name.js';
+import { sessionName } from '../../tmux/session-name.js';
 import { Runtimes } from './runtime.js';
 
 /** What the supervisor asks of tmux beyond starting sessions (the launcher does that). */

@@ -6,7 +6,7 @@ import type { AgentRecord } from '../agent-record.js';
 import type { AgentStore } from '../agent-store.js';
 import { liveRenameView } from '../agent-view.js';
 import { resolveAgent } from '../resolve.js';
-import { sessionName } from '../session-name.js';
+import { sessionName } from '../../tmux/session-name.js';
 import { AgentProcesses } from './agent-processes.js';
 import { CrashRecovery } from './crash-recovery.js';
 import { FleetState, type SupervisorDeps } from './fleet-state.js';

@@ -7,7 +7,7 @@ import type { ChatStore } from '../threads/chat-store.js';
 import type { Message } from '../../wire/message.js';
 import { answerPermissionDialog, permissionDialog, type AgentTerminal } from '../../delivery/permission-dialog.js';
 import type { DialogWatch } from './dialog-watch.js';
-import { CLAUDE_DECISIONS, sessionPermissions } from '../../harnesses/claude/decisions.js';
+import { CLAUDE_DECISIONS, sessionPermissions } from '../../harnesses/hook-decisions.js';
 import {
   PermissionRequestPayload,
   TERMINAL_ANSWER,

@@ -2,7 +2,7 @@
  * What the thread says when a turn ended without an answer the owner can read (leo-chat.md, Replies): a turn that
  * failed (no key, the provider refused or erred) or one the person interrupted. Pure: the reply watch posts these.
  */
-import { redactProviderText } from '../../sessions/provider-error.js';
+import { redactProviderText } from '../../core/provider-error.js';
 
 /** The harness's own report of a failed turn, as the transcript readers give it (reply-capture.ts, `failed`). */
 export interface TurnFailure {

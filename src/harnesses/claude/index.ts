@@ -1,8 +1,9 @@
 // Claude Code: everything Leo knows about it, as its row of the harness table.
 import type { HarnessAdapter } from '../adapter.js';
+import { ClaudeCliEngine } from './chat-engine.js';
 import { claudeChrome } from './chrome.js';
 import { conversationExists } from './conversations.js';
-import { CLAUDE_DECISIONS } from './decisions.js';
+import { CLAUDE_DECISIONS } from '../hook-decisions.js';
 import { claudeHeadless } from './headless.js';
 import { locateClaudeHome } from './home.js';
 import { claudeLogin } from './login.js';
@@ -12,7 +13,7 @@ import { parseTranscriptLines } from './transcript.js';
 import { trustWorkspace } from './trust.js';
 import { claudeLastTurnEnded, claudeTurnUsage } from './usage.js';
 
-export const claude: HarnessAdapter = {
+export const claude = {
   plan: planClaude,
   headless: claudeHeadless,
   program: { bin: 'claude', install: 'npm install -g @anthropic-ai/claude-code' },
@@ -34,4 +35,5 @@ export const claude: HarnessAdapter = {
   reportsTurnEnd: true,
   repliesCaptured: true,
   defaultChatEngine: 'claude-cli',
-};
+  chatEngine: () => new ClaudeCliEngine(),
+} satisfies HarnessAdapter;

@@ -1,5 +1,5 @@
 import type { DecisionFormat } from '../../wire/permission.js';
-import { CLAUDE_DECISIONS } from '../claude/decisions.js';
+import { CLAUDE_DECISIONS } from '../hook-decisions.js';
 
 /**
  * Codex's PermissionRequest hook reads Claude's decision JSON, but Codex draws its own approval dialog only after the

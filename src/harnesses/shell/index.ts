@@ -1,6 +1,6 @@
 // Any other program: the template's command line, with Leo's environment and nothing read back but its pane. Its
 // transcript (a script may run Claude with its own hooks) is read as Claude's, and its permission hook answered so.
-import { CLAUDE_DECISIONS } from '../claude/decisions.js';
+import { CLAUDE_DECISIONS } from '../hook-decisions.js';
 import type { HarnessAdapter } from '../adapter.js';
 import { planShell } from './plan.js';
 

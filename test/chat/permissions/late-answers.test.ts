@@ -11,7 +11,7 @@ import { OPENCODE_DECISIONS } from '../../../src/harnesses/opencode/opencode-plu
 import type { AskError } from '../../../src/chat/asks/asks.js';
 import { DialogWatch } from '../../../src/chat/permissions/dialog-watch.js';
 import type { DecisionFormat } from '../../../src/wire/permission.js';
-import { CLAUDE_DECISIONS } from '../../../src/harnesses/claude/decisions.js';
+import { CLAUDE_DECISIONS } from '../../../src/harnesses/hook-decisions.js';
 import { PermissionPrompts } from '../../../src/chat/permissions/permission-prompts.js';
 import { ChatStore } from '../../../src/chat/threads/chat-store.js';
 import type { Message } from '../../../src/wire/message.js';

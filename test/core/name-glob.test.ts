@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileGlob, globMatches, globProblem } from '../../src/agents/name-glob.js';
+import { compileGlob, globMatches, globProblem } from '../../src/core/name-glob.js';
 
 describe('appearance-rule name globs', () => {
   // What picomatch answered for these before it was replaced: the rules people write keep their meaning.

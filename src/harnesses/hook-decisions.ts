@@ -1,5 +1,5 @@
-// How Claude reads chat's answer to its PermissionRequest hook: the decision JSON `leo hook` prints.
-import type { DecisionFormat } from '../../wire/permission.js';
+// How Claude (and Codex and shell, which read the same JSON) read chat's answer to a PermissionRequest hook.
+import type { DecisionFormat } from '../wire/permission.js';
 
 /** The hook output that closes Claude's dialog with "allow", optionally replacing the tool's input. */
 export function allowOutput(updatedInput?: Record<string, unknown>): string {

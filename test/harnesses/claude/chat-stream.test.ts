@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ClaudeStreamReader } from '../../src/sessions/claude-stream.js';
+import { ClaudeStreamReader } from '../../../src/harnesses/claude/chat-stream.js';
 
 const ev = (event: object, parent: string | null = null) =>
   JSON.stringify({ type: 'stream_event', event, parent_tool_use_id: parent, session_id: 's' });

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
-import { ClaudeStreamReader } from './claude-stream.js';
-import { redactProviderText } from './provider-error.js';
-import type { ChatEngine, EngineMessage, TurnInput, TurnResult, TurnSettings } from './engine.js';
-import type { ToolCallSummary } from './session-schemas.js';
+import { ClaudeStreamReader } from './chat-stream.js';
+import { redactProviderText } from '../../core/provider-error.js';
+import type { ChatEngine, EngineMessage, TurnInput, TurnResult, TurnSettings } from '../../core/chat-engine.js';
+import type { ToolCallSummary } from '../../wire/sessions.js';
 
 /** Which of Leo's limits stopped the turn. */
 type LimitStop = { budget: NonNullable<TurnResult['budgetExceeded']> } | { iterations: number };
@@ -24,6 +24,8 @@ const KILL_GRACE_MS = 3000;
  */
 export class ClaudeCliEngine implements ChatEngine {
   readonly name = 'claude-cli' as const;
+  readonly takesAttachments = false;
+  readonly noTemperature = 'the Claude CLI has no such setting';
 
   constructor(private readonly opts: { now?(): number } = {}) {}
 

@@ -1,4 +1,3 @@
-import { adapterOf } from '../harnesses/index.js';
 import type {
   LlmSettings,
   NewSessionMessage,
@@ -6,7 +5,7 @@ import type {
   ToolCall,
   ToolCallSummary,
   TokenUsage,
-} from './session-schemas.js';
+} from '../wire/sessions.js';
 
 /**
  * The seam between a chat turn and whatever runs it: the `openai` agent loop or the `claude-cli` engine. The session
@@ -93,10 +92,9 @@ export interface TurnResult {
 
 export interface ChatEngine {
   readonly name: 'openai' | 'claude-cli';
+  /** Whether it sends a turn's attachments to the model; one that does not refuses a call with any. */
+  readonly takesAttachments: boolean;
+  /** Why it cannot set the sampling temperature, said when one is refused; absent: it can. */
+  readonly noTemperature?: string;
   runTurn(input: TurnInput): Promise<TurnResult>;
-}
-
-/** A chat-enabled agent's engine: its template's `chat.engine`, else its harness's default, else openai. */
-export function chatEngineFor(configured: ChatEngine['name'] | undefined, harness: string): ChatEngine['name'] {
-  return configured ?? adapterOf(harness)?.defaultChatEngine ?? 'openai';
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PROVIDER_TEXT_CHARS, redactProviderText } from '../../src/sessions/provider-error.js';
+import { PROVIDER_TEXT_CHARS, redactProviderText } from '../../src/core/provider-error.js';
 
 describe('provider error text', () => {
   it('blanks the key it was sent and anything shaped like a credential, and keeps the words', () => {

@@ -1,4 +1,4 @@
-import type { FinishReason, NewSessionMessage, ToolCall, TokenUsage } from './session-schemas.js';
+import type { FinishReason, NewSessionMessage, ToolCall, TokenUsage } from '../../wire/sessions.js';
 
 /**
  * Reads Claude Code's `--output-format stream-json --verbose --include-partial-messages` lines into the chat

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ClaudeCliEngine } from '../../src/sessions/claude-cli-engine.js';
-import type { EngineMessage } from '../../src/sessions/engine.js';
+import { ClaudeCliEngine } from '../../../src/harnesses/claude/chat-engine.js';
+import type { EngineMessage } from '../../../src/core/chat-engine.js';
 
 const RESULT = { type: 'result', subtype: 'success', is_error: false, result: 'ok', session_id: 'sess-claude' };
 
