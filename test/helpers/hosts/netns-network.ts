@@ -10,11 +10,13 @@ const PREFIX = 'leob';
 /** Each host has an address of its own, so every daemon listens on Leo's default port. */
 const PORT = 8370;
 
-/** Removes the namespaces and links of benches whose process is gone. */
+/** Removes the namespaces and links of benches whose process is gone, ending the daemons it left in them. */
 function sweepLeftovers(): void {
   for (const line of ip('netns', 'list').split('\n')) {
     const m = new RegExp(`^(${PREFIX}-(\\d+)-\\S+)`).exec(line);
-    if (m && !alive(Number(m[2]))) ipQuiet('netns', 'del', m[1]!);
+    if (!m || alive(Number(m[2]))) continue;
+    for (const pid of ip('netns', 'pids', m[1]!).split('\n').filter(Boolean)) process.kill(Number(pid), 'SIGKILL');
+    ipQuiet('netns', 'del', m[1]!);
   }
   for (const line of ip('-o', 'link', 'show').split('\n')) {
     const m = new RegExp(`^\\d+: (${PREFIX}(\\d+)[a-z0-9]*)[@:]`).exec(line);
