@@ -4,7 +4,7 @@ import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startFaultProxy, type FaultProxy } from '../helpers/hosts/fault-proxy.js';
-import { dueAt, NO_FAULTS, passable } from '../helpers/hosts/fault-rules.js';
+import { dueAt, NO_FAULTS, passable, RETRANSMIT_MS } from '../helpers/hosts/fault-rules.js';
 import { until } from '../helpers/wait.js';
 
 describe('fault rules', () => {
@@ -25,8 +25,24 @@ describe('fault rules', () => {
   });
 
   it('a chunk is due after the delay, never before the one let through before it', () => {
-    assert.equal(dueAt(1_000, 20, 0), 1_020);
-    assert.equal(dueAt(1_000, 0, 1_020), 1_020, 'a delay lowered meanwhile does not reorder the stream');
+    const never = () => 0.99;
+    assert.equal(dueAt(1_000, { ...NO_FAULTS, delayMs: 20 }, 0, never), 1_020);
+    assert.equal(dueAt(1_000, NO_FAULTS, 1_020, never), 1_020, 'a delay lowered meanwhile does not reorder the stream');
+  });
+
+  it('a lost chunk comes a retransmission later, the stream behind it too', () => {
+    const lossy = { ...NO_FAULTS, delayMs: 20, loss: 0.1 };
+    const lost = dueAt(1_000, lossy, 0, () => 0.05);
+    assert.equal(lost, 1_020 + RETRANSMIT_MS);
+    assert.equal(
+      dueAt(1_001, lossy, lost, () => 0.5),
+      lost,
+    );
+    assert.equal(
+      dueAt(1_000, { ...lossy, loss: 0 }, 0, () => 0),
+      1_020,
+      'no loss, whatever the draw',
+    );
   });
 });
 
@@ -96,6 +112,16 @@ describe('fault proxy', () => {
     proxy.set({ mode: { kind: 'forward' } });
     await until('the rest', () => seen.ended, 5_000, 10);
     assert.equal(seen.text, answer);
+  });
+
+  it('with every chunk lost once, the answer comes whole, a retransmission late each way', async () => {
+    proxy.set({ loss: 1 });
+    const started = performance.now();
+    const { seen } = await client();
+    await until('the whole answer and its end', () => seen.ended, 5_000, 5);
+    assert.ok(performance.now() - started >= 2 * RETRANSMIT_MS);
+    assert.equal(seen.text, answer);
+    proxy.set({ loss: 0 });
   });
 
   it('drops open connections with a reset', async () => {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { HostEntry, HostInfo } from '../../src/wire/host.js';
 import { HostBench } from '../helpers/hosts/bench.js';
 import type { HostDaemon } from '../helpers/hosts/host-daemon.js';
+import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
 
 describe('the hosts bench: real daemons as separate machines', () => {
@@ -26,7 +27,10 @@ describe('the hosts bench: real daemons as separate machines', () => {
 
   it('pairs a hub with a host on another address, listed online with a round trip', async (t) => {
     t.diagnostic(bench.network.note);
-    if (bench.network.kind === 'netns') assert.notEqual(new URL(box.url).hostname, new URL(hub.url).hostname);
+    if (bench.network.kind === 'netns') assert.notEqual(box.tcp.host, hub.tcp.host);
+    const direct = await request(box.tcp, 'GET', '/api/v1/host', { token: box.operatorToken });
+    assert.equal(direct.status, 200, direct.text);
+    assert.equal((await request(box.tcp, 'GET', '/api/v1/host')).status, 401, 'TCP asks for a token');
     const added = await bench.pair(hub, box);
     assert.equal(added.url, box.url);
     assert.equal(added.status, 'online');

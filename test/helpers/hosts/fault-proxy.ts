@@ -44,7 +44,7 @@ class Lane {
     const n = passable(faults, this.direction, this.held.length, this.crossed);
     if (n > 0) {
       this.crossed += n;
-      this.lastDue = dueAt(Date.now(), faults.delayMs, this.lastDue);
+      this.lastDue = dueAt(Date.now(), faults, this.lastDue, Math.random);
       this.due.push({ at: this.lastDue, bytes: this.held.subarray(0, n) });
       this.held = this.held.subarray(n);
     }

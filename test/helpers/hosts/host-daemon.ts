@@ -45,6 +45,12 @@ export class HostDaemon {
     return this.link.url;
   }
 
+  /** Its TCP listener as the others reach it, for requests with a token (`request(host.tcp, …, { token })`). */
+  get tcp(): Target {
+    const url = new URL(this.url);
+    return { host: url.hostname, port: Number(url.port) };
+  }
+
   get operatorToken(): string {
     return fs.readFileSync(path.join(this.home, 'state', 'api.token'), 'utf8').trim();
   }

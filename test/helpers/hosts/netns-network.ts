@@ -1,5 +1,5 @@
 import { alive } from '../wait.js';
-import { ip, ipQuiet } from './ip-command.js';
+import { IP, ip, ipQuiet } from './ip-command.js';
 import type { HostLink, Network } from './network.js';
 
 /**
@@ -90,7 +90,7 @@ export function openNetnsNetwork(): Network {
         listen: `${address}:${PORT}`,
         url: `http://${address}:${PORT}`,
         allowedHosts: [address, gateway],
-        exec: ['ip', 'netns', 'exec', ns],
+        exec: [IP, 'netns', 'exec', ns],
         down: () => void ip('link', 'set', veth, 'down'),
         up: () => void ip('link', 'set', veth, 'up'),
       };
