@@ -8,6 +8,17 @@ import { openNetwork } from './open-network.js';
  * Several machines on one: real daemons each on a host of its own network (`open-network.ts`), fault proxies between
  * them, and the pairing of a hub with a host done as the owner does it. `close()` removes all of it; a test process
  * that dies first leaves namespaces the next bench removes.
+ *
+ *   const bench = HostBench.open(); // t.diagnostic(bench.network.note): namespaces or loopback, and why
+ *   const [hub, box] = await Promise.all([bench.host('hub'), bench.host('box', 'templates: …\n')]);
+ *   await bench.pair(hub, box); // the hub follows box at box.url
+ *   const slow = await bench.proxy(box);
+ *   await bench.pair(hub, box, { as: 'box-slow', via: slow });
+ *   slow.set({ delayMs: 20, loss: 0.05 }); // or mode: { kind: 'blackhole' } / { kind: 'half-response', bytes: 300 }
+ *   box.link.down(); box.link.up(); // on loopback: a blackhole in front of box
+ *   await box.kill(); await box.start(); // SIGKILL, then the same home, address and host_id
+ *   await hub.op('GET', '/api/v1/hosts'); // the unix socket: no token, and no link fault cuts it
+ *   await bench.close();
  */
 export class HostBench {
   private readonly hosts: HostDaemon[] = [];

@@ -10,7 +10,10 @@ export type ProxyMode =
   | { kind: 'forward' }
   /** Connections are accepted and nothing crosses either way: a link that hangs. */
   | { kind: 'blackhole' }
-  /** The requests reach the host; of its answer on each connection only the first `bytes` come back, then nothing. */
+  /**
+   * The requests reach the host; of its answer on each connection only the first `bytes` come back, then nothing.
+   * Counted from each connection's start: `dropConnections()` first cuts the next answer, not one kept alive.
+   */
   | { kind: 'half-response'; bytes: number };
 
 export interface Faults {
