@@ -19,6 +19,7 @@ export class HostDaemon {
   private readonly env: NodeJS.ProcessEnv;
   private readonly removeHome: () => void;
   private child: ChildProcess | null = null;
+  private output = () => '';
 
   /** `config`: more top-level leo.yaml sections. */
   constructor(
@@ -58,7 +59,9 @@ export class HostDaemon {
   /** Starts the daemon and resolves once it is ready; a daemon that fails to start throws with its output. */
   async start(): Promise<void> {
     if (this.child) throw new Error(`host ${this.name}: already running`);
-    this.child = (await spawnDaemon(this.env, { prefix: this.link.exec })).child;
+    const started = await spawnDaemon(this.env, { prefix: this.link.exec });
+    this.child = started.child;
+    this.output = started.output;
   }
 
   /** SIGKILL: no clean-up runs, as when the machine loses power or the OOM killer strikes. */
@@ -80,6 +83,11 @@ export class HostDaemon {
     const r = await this.op('GET', p);
     if (r.status !== 200) throw new Error(`${this.name}: GET ${p} answered ${r.status}: ${r.text}`);
     return schema.parse(r.json.data);
+  }
+
+  /** The end of what the daemon (the last one started) has logged: for a failure's message. */
+  logTail(chars = 6_000): string {
+    return this.output().slice(-chars);
   }
 
   /** Kills the daemon and its tmux server and removes the home. */
