@@ -41,7 +41,7 @@ class Lane {
 
   pump(): void {
     const faults = this.faults();
-    const n = passable(faults, this.direction, this.held.length, this.crossed);
+    const n = this.passes(this.held.length);
     if (n > 0) {
       this.crossed += n;
       this.lastDue = dueAt(Date.now(), faults, this.lastDue, Math.random);
@@ -49,6 +49,10 @@ class Lane {
       this.held = this.held.subarray(n);
     }
     this.flush();
+  }
+
+  private passes(bytes: number): number {
+    return passable(this.faults(), this.direction, bytes, this.crossed);
   }
 
   stop(): void {
@@ -63,7 +67,8 @@ class Lane {
       if (!this.to.destroyed) this.to.write(bytes);
     }
     if (this.due.length > 0) this.timer = setTimeout(() => this.flush(), this.due[0]!.at - Date.now());
-    else if (this.ended && this.held.length === 0 && !this.to.destroyed) this.to.end();
+    // The end crosses like a byte would: a link that hangs does not pass on a close either.
+    else if (this.ended && this.held.length === 0 && this.passes(1) && !this.to.destroyed) this.to.end();
   }
 }
 
