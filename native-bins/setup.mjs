@@ -31,7 +31,7 @@ const BUILD_DIR = path.join(HERE, 'build');
 
 /**
  * External programs Leo relies on, installed from Debian packages: present when `command` is on PATH, or for a
- * package that installs no program (a font), when `file` exists.
+ * package that installs no program (a font) or one off users' PATH (/sbin), when `file` exists.
  * requiredFor: 'runtime' (the daemon needs it), 'build' (needed to build whisper-cli),
  * 'tests' (only the test suite needs it).
  * @type {ReadonlyArray<Readonly<{command?: string, file?: string, debPackage: string, requiredFor: 'runtime'|'build'|'tests', purpose: string}>>}
@@ -91,6 +91,13 @@ export const PROGRAMS = Object.freeze([
     debPackage: 'fonts-noto-color-emoji',
     requiredFor: 'tests',
     purpose: "agents' emoji in the Leo Web screenshots (chromium installed without recommends has no emoji font)",
+  }),
+  Object.freeze({
+    // In /sbin, on no user's PATH but root's: looked up by its file, so a user's setup does not ask for it in vain.
+    file: '/sbin/ip',
+    debPackage: 'iproute2',
+    requiredFor: 'tests',
+    purpose: 'network namespaces for the hosts bench, run as root (test/helpers/hosts/; loopback without them)',
   }),
 ]);
 
@@ -516,7 +523,7 @@ if (invokedDirectly(import.meta.url)) {
   if (args.includes('-h') || args.includes('--help')) {
     console.log(
       'usage: node native-bins/setup.mjs [--for-tests]\n' +
-        '  Installs missing Debian packages (tmux ffmpeg cmake build-essential; +espeak-ng sox chromium fonts-noto-color-emoji with --for-tests)\n' +
+        '  Installs missing Debian packages (tmux ffmpeg cmake build-essential; +espeak-ng sox chromium fonts-noto-color-emoji iproute2 with --for-tests)\n' +
         '  and builds native-bins/bin/whisper-cli. Does nothing when everything is present.',
     );
     process.exit(0);

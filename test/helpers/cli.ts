@@ -35,15 +35,17 @@ export function runLeoAsync(
 
 /**
  * Starts `leo daemon` as a child process and resolves once it logs that it is ready, with the port it bound.
- * `fdLimit` starts it under `ulimit -n` (soft and hard), as on a machine whose limit is that low.
+ * `fdLimit` starts it under `ulimit -n` (soft and hard), as on a machine whose limit is that low; `prefix` is a command
+ * that execs it (`ip netns exec <ns>`: the child is then the daemon itself, for signals).
  */
 export function spawnDaemon(
   env: NodeJS.ProcessEnv,
-  opts: { fdLimit?: number } = {},
+  opts: { fdLimit?: number; prefix?: readonly string[] } = {},
 ): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-  const [cmd, args] = opts.fdLimit
-    ? ['sh', ['-c', `ulimit -n ${opts.fdLimit} && exec "$0" "$@"`, process.execPath, LEO_BIN, 'daemon']]
-    : [process.execPath, [LEO_BIN, 'daemon']];
+  const command = opts.fdLimit
+    ? ['sh', '-c', `ulimit -n ${opts.fdLimit} && exec "$0" "$@"`, process.execPath, LEO_BIN, 'daemon']
+    : [process.execPath, LEO_BIN, 'daemon'];
+  const [cmd, ...args] = [...(opts.prefix ?? []), ...command] as [string, ...string[]];
   const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {

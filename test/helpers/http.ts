@@ -1,6 +1,8 @@
 import http from 'node:http';
 
 export interface Target {
+  /** The TCP address: 127.0.0.1 unless given (a host of the netns bench is at its own). */
+  host?: string;
   port?: number;
   socketPath?: string;
 }
@@ -32,7 +34,9 @@ export function request(
         method,
         path,
         headers,
-        ...(target.socketPath ? { socketPath: target.socketPath } : { host: '127.0.0.1', port: target.port }),
+        ...(target.socketPath
+          ? { socketPath: target.socketPath }
+          : { host: target.host ?? '127.0.0.1', port: target.port }),
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -27,7 +27,9 @@ export class SseClient {
         {
           path,
           headers: token ? { authorization: `Bearer ${token}` } : {},
-          ...(target.socketPath ? { socketPath: target.socketPath } : { host: '127.0.0.1', port: target.port }),
+          ...(target.socketPath
+            ? { socketPath: target.socketPath }
+            : { host: target.host ?? '127.0.0.1', port: target.port }),
         },
         (res) => {
           client.res = res;

@@ -147,6 +147,10 @@ export class HostFollower {
     const parser = new SseParser();
     const decoder = new TextDecoder();
     const reader = body.getReader();
+    // undici does not always error a locked body when its fetch is aborted: the read loop would go on forever.
+    abort.signal.addEventListener('abort', () => void reader.cancel(abort.signal.reason).catch(() => undefined), {
+      once: true,
+    });
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
