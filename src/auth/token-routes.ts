@@ -6,13 +6,11 @@ import { notFound } from '../core/leo-error.js';
 import { okOf } from '../http/openapi.js';
 import { Caller, callerOf } from '../wire/caller.js';
 import type { TokenGrants, TokenStore } from './token-store.js';
-import { DeviceScopeBody, TokenName, type IssuedTokenKind, TokenRecord } from '../wire/tokens.js';
+import { DeviceScopeBody, IssuedToken, TokenName, type IssuedTokenKind, TokenRecord } from '../wire/tokens.js';
 
 export const CreateDeviceBody = z.strictObject({ name: TokenName, fleet: z.boolean().default(false) });
 export const CreateClientBody = z.strictObject({ name: TokenName, can_post: z.boolean().default(false) });
 const IdParams = z.object({ id: z.string().min(1).max(128) });
-/** A token as issued: its record and the secret itself, shown this once. */
-export const IssuedToken = TokenRecord.extend({ token: z.string() });
 export const RevokedToken = TokenRecord.extend({ revoked: z.literal(true) });
 
 export interface TokenRoutesDeps {

@@ -364,4 +364,12 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: 'attachment order',
+    up(db) {
+      // A message lists its files in the order its sender gave them (0-based), not in upload order: uploads picked
+      // together finish in any order. NULL for rows from before, which keep their upload order.
+      db.exec(`ALTER TABLE attachments ADD COLUMN position INTEGER`);
+    },
+  },
 ];

@@ -20,6 +20,9 @@ export const TokenRecord = z.object({
 });
 export type TokenRecord = z.infer<typeof TokenRecord>;
 
+/** A token as issued: its record and the secret itself, shown this once. */
+export const IssuedToken = TokenRecord.extend({ token: z.string() });
+
 export const TokenName = z
   .string()
   .trim()

@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { SseClient, type SseMessage } from '../helpers/sse-client.js';
+import { StateSnapshot } from '../../src/wire/fleet.js';
 import type { ManualClock } from '../../src/core/clock.js';
 
 const CONFIG = `
@@ -42,10 +42,8 @@ describe('agents on a real private tmux server', () => {
   let sse: SseClient;
   let token: string;
   const since = (n: number): SseMessage[] => sse.events.slice(n);
-  const api = (method: string, p: string, body?: unknown) => request(t.tcp, method, p, { token, body });
-  const state = async () => (await api('GET', '/api/v1/state')).json.data;
   const agentIn = async (name: string) =>
-    (await state()).agents.find((a: { name: string }) => a.name === name) as Record<string, any> | undefined;
+    (await t.get('/api/v1/state', StateSnapshot)).agents.find((a) => a.name === name);
 
   before(async () => {
     t = await startTestDaemon({ config: CONFIG });
@@ -63,7 +61,7 @@ describe('agents on a real private tmux server', () => {
 
   it('spawn → agent_spawned, then working while it prints (pane line sanitized), idle after 15 s', async () => {
     const mark = sse.events.length;
-    const r = await api('POST', '/api/v1/agents/spawn', { template: 'printer', name: 'p1' });
+    const r = await t.op('POST', '/api/v1/agents/spawn', { template: 'printer', name: 'p1' });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.json.data.status, 'running');
     await sse.waitFor(mark + 1);
@@ -113,7 +111,7 @@ describe('agents on a real private tmux server', () => {
 
   it('rename, reset, set-template and set-environment publish the spec sequences; /state agrees', async () => {
     let mark = sse.events.length;
-    assert.equal((await api('POST', '/api/v1/agents/p1/rename', { name: 'p2' })).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/p1/rename', { name: 'p2' })).status, 200);
     await sse.waitFor(mark + 3);
     assert.deepEqual(
       since(mark).map((e) => [e.event, typeof e.data.agent === 'string' ? e.data.agent : e.data.agent.name]),
@@ -129,8 +127,8 @@ describe('agents on a real private tmux server', () => {
     assert.equal((await agentIn('p2'))!.template, 'printer');
 
     mark = sse.events.length;
-    assert.equal((await api('POST', '/api/v1/agents/p2/reset')).status, 200);
-    assert.equal((await api('POST', '/api/v1/agents/p2/template', { template: 'sleeper' })).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/p2/reset')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/p2/template', { template: 'sleeper' })).status, 200);
     await sse.waitFor(mark + 5);
     assert.deepEqual(
       since(mark).map((e) => e.event),
@@ -140,7 +138,7 @@ describe('agents on a real private tmux server', () => {
     assert.equal((await agentIn('p2'))!.restarts, 0, 'reset starts the count over');
 
     mark = sse.events.length;
-    const env = await api('POST', '/api/v1/agents/p2/environments', { environments: ['work'] });
+    const env = await t.op('POST', '/api/v1/agents/p2/environments', { environments: ['work'] });
     assert.equal(env.status, 200, env.text);
     await sse.waitFor(mark + 2);
     const changed = since(mark)[0]!;
@@ -151,13 +149,13 @@ describe('agents on a real private tmux server', () => {
     assert.equal(since(mark)[1]!.event, 'agent_appearance_changed');
     await sleep(300);
     assert.match(tmuxOf(t, 'capture-pane', '-p', '-t', '=leo-p2:'), /env=hello-from-work/);
-    const text = JSON.stringify(sse.events) + JSON.stringify(await state());
+    const text = JSON.stringify(sse.events) + JSON.stringify((await t.op('GET', '/api/v1/state')).json.data);
     assert.equal(text.includes('hello-from-work'), false, 'environment values never cross the API');
   });
 
   it('stop, start and remove behave as documented and /state agrees with the events', async () => {
     let mark = sse.events.length;
-    assert.equal((await api('POST', '/api/v1/agents/p2/stop')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/p2/stop')).status, 200);
     await sse.waitFor(mark + 1);
     assert.deepEqual(
       since(mark).map((e) => [e.event, e.data.wake_on_message]),
@@ -168,7 +166,7 @@ describe('agents on a real private tmux server', () => {
     assert.equal(tmuxOf(t, 'list-sessions', '-F', '#{session_name}').includes('leo-p2'), false);
 
     mark = sse.events.length;
-    assert.equal((await api('POST', '/api/v1/agents/p2/start')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/p2/start')).status, 200);
     await sse.waitFor(mark + 1);
     assert.deepEqual(
       since(mark).map((e) => [e.event, e.data.status]),
@@ -178,7 +176,7 @@ describe('agents on a real private tmux server', () => {
     assert.equal(a!.status, 'running');
 
     mark = sse.events.length;
-    assert.equal((await api('DELETE', '/api/v1/agents/p2')).status, 200);
+    assert.equal((await t.op('DELETE', '/api/v1/agents/p2')).status, 200);
     await sse.waitFor(mark + 1);
     assert.deepEqual(
       since(mark).map((e) => e.event),
@@ -188,33 +186,32 @@ describe('agents on a real private tmux server', () => {
   });
 
   it('bad input: 404 unknown agent, 400 naming the field, 409 taken name, refused kinds', async () => {
-    assert.equal((await api('POST', '/api/v1/agents/ghost/stop')).status, 404);
-    assert.equal((await api('POST', '/api/v1/agents/ghost/environments', { environments: [] })).status, 404);
-    const bad = await api('POST', '/api/v1/agents/spawn', { template: 'printer', name: 'no spaces' });
+    assert.equal((await t.op('POST', '/api/v1/agents/ghost/stop')).status, 404);
+    assert.equal((await t.op('POST', '/api/v1/agents/ghost/environments', { environments: [] })).status, 404);
+    const bad = await t.op('POST', '/api/v1/agents/spawn', { template: 'printer', name: 'no spaces' });
     assert.equal(bad.status, 400);
     assert.match(bad.json.error, /^body\.name:/);
     assert.equal(bad.json.code, undefined, 'malformed bodies carry no code');
-    const extra = await api('POST', '/api/v1/agents/spawn', { template: 'printer', colour: 'red' });
+    const extra = await t.op('POST', '/api/v1/agents/spawn', { template: 'printer', colour: 'red' });
     assert.equal(extra.status, 400);
-    const noTemplate = await api('POST', '/api/v1/agents/spawn', { template: 'nope', name: 'x1' });
+    const noTemplate = await t.op('POST', '/api/v1/agents/spawn', { template: 'nope', name: 'x1' });
     assert.equal(noTemplate.status, 400);
     assert.match(noTemplate.json.error, /template "nope"/);
-    assert.equal((await api('POST', '/api/v1/agents/spawn', { template: 'sleeper', name: 'dup' })).status, 201);
-    const dup = await api('POST', '/api/v1/agents/spawn', { template: 'sleeper', name: 'dup' });
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'sleeper', name: 'dup' })).status, 201);
+    const dup = await t.op('POST', '/api/v1/agents/spawn', { template: 'sleeper', name: 'dup' });
     assert.equal(dup.status, 409);
-    const envs = await api('POST', '/api/v1/agents/dup/environments', { environments: 'work' });
+    const envs = await t.op('POST', '/api/v1/agents/dup/environments', { environments: 'work' });
     assert.equal(envs.status, 400);
     assert.match(envs.json.error, /body\.environments/);
-    const agentTok = await request(t.tcp, 'POST', '/api/v1/agents/dup/environments', {
-      token: t.daemon.agentToken,
-      body: { environments: [] },
+    const agentTok = await t.as(t.daemon.agentToken).op('POST', '/api/v1/agents/dup/environments', {
+      environments: [],
     });
     assert.equal(agentTok.status, 403);
   });
 
   it('an environment that leaves the config shows in environment_error and start is refused', async () => {
-    assert.equal((await api('POST', '/api/v1/agents/dup/environments', { environments: ['base'] })).status, 200);
-    await api('POST', '/api/v1/agents/dup/stop');
+    assert.equal((await t.op('POST', '/api/v1/agents/dup/environments', { environments: ['base'] })).status, 200);
+    await t.op('POST', '/api/v1/agents/dup/stop');
     fs.writeFileSync(
       t.daemon.paths.configFile,
       fs.readFileSync(t.daemon.paths.configFile, 'utf8').replace(/  base: .*\n/, ''),
@@ -222,23 +219,23 @@ describe('agents on a real private tmux server', () => {
     const reloaded = await t.daemon.reloadConfig('test');
     assert.equal(reloaded.ok, true);
     const a = await agentIn('dup');
-    assert.match(a!.environment_error, /"base"/);
-    const start = await api('POST', '/api/v1/agents/dup/start');
+    assert.match(a!.environment_error!, /"base"/);
+    const start = await t.op('POST', '/api/v1/agents/dup/start');
     assert.equal(start.status, 400);
     assert.match(start.json.error, /"base"/);
     assert.equal((await agentIn('dup'))!.status, 'stopped');
   });
 
   it('environments, templates and appearance rules', async () => {
-    assert.deepEqual((await api('GET', '/api/v1/environments')).json.data, [{ name: 'work' }]);
+    assert.deepEqual((await t.op('GET', '/api/v1/environments')).json.data, [{ name: 'work' }]);
     // The spec's shapes exactly: a name per environment; per template its name, harness, model and own list, plus the
     // additive spawn_environments (what a spawn gets unless it names its own; docs/DECISIONS.md, issue 27).
-    assert.deepEqual((await api('GET', '/api/v1/templates')).json.data, [
+    assert.deepEqual((await t.op('GET', '/api/v1/templates')).json.data, [
       { name: 'printer', harness: 'shell', model: '', environments: [], spawn_environments: [] },
       { name: 'sleeper', harness: 'shell', model: '', environments: [], spawn_environments: [] },
     ]);
     const mark = sse.events.length;
-    const put = await api('PUT', '/api/v1/appearance/rules', [{ match: { name: 'd*' }, emoji: '🐙' }]);
+    const put = await t.op('PUT', '/api/v1/appearance/rules', [{ match: { name: 'd*' }, emoji: '🐙' }]);
     assert.equal(put.status, 200, put.text);
     // Every agent's appearance is republished on each config reload (a late file-watch reload from the test before
     // can land after the mark, still without the rule): wait for dup's event that carries the rule.
@@ -248,16 +245,16 @@ describe('agents on a real private tmux server', () => {
     const changed = since(mark).find(dupChanged)!;
     assert.deepEqual(changed.data.appearance, { emoji: '🐙', emoji_source: 'rule:0' });
     assert.match(fs.readFileSync(t.daemon.paths.configFile, 'utf8'), /templates:/, 'the rest of leo.yaml is kept');
-    const badRule = await api('PUT', '/api/v1/appearance/rules', [{ match: {} }]);
+    const badRule = await t.op('PUT', '/api/v1/appearance/rules', [{ match: {} }]);
     assert.equal(badRule.status, 400);
-    const manual = await api('PUT', '/api/v1/agents/dup/appearance', { color: 'teal' });
+    const manual = await t.op('PUT', '/api/v1/agents/dup/appearance', { color: 'teal' });
     assert.deepEqual(manual.json.data.appearance, {
       emoji: '🐙',
       emoji_source: 'rule:0',
       color: 'teal',
       color_source: 'manual',
     });
-    const cleared = await api('PUT', '/api/v1/agents/dup/appearance', { color: null });
+    const cleared = await t.op('PUT', '/api/v1/agents/dup/appearance', { color: null });
     assert.deepEqual(cleared.json.data.appearance, { emoji: '🐙', emoji_source: 'rule:0' });
   });
 });
@@ -266,12 +263,8 @@ describe('a daemon restart', () => {
   it('adopts live sessions and restores a stored agent whose session is gone', async () => {
     const t = await startTestDaemon({ config: CONFIG });
     try {
-      const token = t.daemon.operatorToken;
       for (const name of ['keep', 'lost'])
-        assert.equal(
-          (await request(t.tcp, 'POST', '/api/v1/agents/spawn', { token, body: { template: 'sleeper', name } })).status,
-          201,
-        );
+        assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'sleeper', name })).status, 201);
       const pid = () =>
         spawnSync(
           'tmux',

@@ -3,12 +3,15 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ManualClock } from '../../src/core/clock.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { SseClient, type SseMessage } from '../helpers/sse-client.js';
+import { StateSnapshot } from '../../src/wire/fleet.js';
+import { MessagePage, Thread } from '../../src/wire/message.js';
 
 const CONFIG = `
 templates:
@@ -36,13 +39,12 @@ describe('activity and rename through the real daemon', () => {
   let sse: SseClient;
   let token: string;
   const since = (n: number): SseMessage[] => sse.events.slice(n);
-  const api = (method: string, p: string, body?: unknown) => request(t.tcp, method, p, { token, body });
   const agentIn = async (name: string) =>
-    ((await api('GET', '/api/v1/state')).json.data.agents as Record<string, any>[]).find((a) => a.name === name);
+    (await t.get('/api/v1/state', StateSnapshot)).agents.find((a) => a.name === name);
   /** Spawns, and waits for its agent_spawned to arrive, so a later mark is not ahead of it. */
   const spawn = async (name: string, template: string) => {
     const mark = sse.events.length;
-    assert.equal((await api('POST', '/api/v1/agents/spawn', { template, name })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template, name })).status, 201);
     await sse.waitUntil(() => since(mark).some((e) => e.event === 'agent_spawned' && e.data.agent.name === name));
   };
   const tmux = (...args: string[]) =>
@@ -76,10 +78,10 @@ describe('activity and rename through the real daemon', () => {
     const idle = since(mark).find((e) => e.event === 'agent_activity' && e.data.activity === 'idle');
     assert.ok(idle, 'agent_activity idle');
     const lastSeen = (await agentIn('p1'))!.last_activity_at;
-    assert.match(lastSeen, RFC3339);
+    assert.match(lastSeen!, RFC3339);
     assert.equal(idle.data.last_activity_at, lastSeen, 'the event and /state agree');
 
-    assert.equal((await api('POST', '/api/v1/agents/p1/stop')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/p1/stop')).status, 200);
     await tick(t.clock as ManualClock, 2000);
     let a = await agentIn('p1');
     assert.deepEqual([a!.status, a!.activity, a!.last_activity_at], ['stopped', 'unknown', lastSeen], 'last seen');
@@ -88,16 +90,16 @@ describe('activity and rename through the real daemon', () => {
       .at(-1)!;
     assert.deepEqual([gone.data.activity, gone.data.last_activity_at], ['unknown', lastSeen]);
 
-    assert.equal((await api('POST', '/api/v1/agents/p1/rename', { name: 'p9' })).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/p1/rename', { name: 'p9' })).status, 200);
     assert.equal((await agentIn('p9'))!.last_activity_at, lastSeen, 'a rename keeps last seen');
     // A new agent under the old name, or under a removed agent's name, starts with no history.
     await spawn('p1', 'sleeper');
     assert.equal((await agentIn('p1'))!.last_activity_at, null, 'the renamed agent left the old name');
-    assert.equal((await api('DELETE', '/api/v1/agents/p9')).status, 200);
+    assert.equal((await t.op('DELETE', '/api/v1/agents/p9')).status, 200);
     await spawn('p9', 'sleeper');
     a = await agentIn('p9');
     assert.equal(a!.last_activity_at, null, 'the removed agent left the tracker');
-    for (const n of ['p1', 'p9']) assert.equal((await api('DELETE', `/api/v1/agents/${n}`)).status, 200);
+    for (const n of ['p1', 'p9']) assert.equal((await t.op('DELETE', `/api/v1/agents/${n}`)).status, 200);
   });
 
   it('a rename tmux refuses publishes nothing and changes nothing', async () => {
@@ -105,7 +107,7 @@ describe('activity and rename through the real daemon', () => {
     // A session of the new name that Leo does not know (left over by hand) makes tmux refuse the rename.
     assert.equal(tmux('new-session', '-d', '-s', 'leo-taken', 'sleep 600').status, 0);
     const mark = sse.events.length;
-    const r = await api('POST', '/api/v1/agents/den/rename', { name: 'taken' });
+    const r = await t.op('POST', '/api/v1/agents/den/rename', { name: 'taken' });
     assert.notEqual(r.status, 200, r.text);
     await tick(t.clock as ManualClock, 2000);
     assert.deepEqual(
@@ -116,7 +118,7 @@ describe('activity and rename through the real daemon', () => {
     assert.equal((await agentIn('den'))!.status, 'running');
     assert.equal(await agentIn('taken'), undefined);
     tmux('kill-session', '-t', '=leo-taken');
-    assert.equal((await api('DELETE', '/api/v1/agents/den')).status, 200);
+    assert.equal((await t.op('DELETE', '/api/v1/agents/den')).status, 200);
   });
 
   it('a rename during crash back-off restarts the agent under its new name', async () => {
@@ -133,7 +135,7 @@ describe('activity and rename through the real daemon', () => {
     }
     assert.equal((await agentIn('crashy'))!.status, 'starting');
     const renamed = sse.events.length;
-    assert.equal((await api('POST', '/api/v1/agents/crashy/rename', { name: 'steady' })).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/crashy/rename', { name: 'steady' })).status, 200);
     await sse.waitUntil(() => since(renamed).some((e) => e.event === 'agent_spawned'));
     assert.deepEqual(names(since(renamed).filter((e) => e.event !== 'agent_activity')).slice(0, 2), [
       ['agent_stopped', 'crashy'],
@@ -149,7 +151,7 @@ describe('activity and rename through the real daemon', () => {
         (e) => e.event === 'agent_state_changed' && e.data.agent === 'steady' && e.data.status === 'running',
       ),
     );
-    assert.equal((await api('DELETE', '/api/v1/agents/steady')).status, 200);
+    assert.equal((await t.op('DELETE', '/api/v1/agents/steady')).status, 200);
   });
 
   it('the thread follows a renamed agent: messages, attachments, reminders, read marker, chat sessions, replies', async () => {
@@ -161,7 +163,7 @@ describe('activity and rename through the real daemon', () => {
       rawBody: 'the note',
     });
     assert.equal(upload.status, 201, upload.text);
-    const sent = await api('POST', '/api/v1/chat/den/messages', {
+    const sent = await t.op('POST', '/api/v1/chat/den/messages', {
       text: 'hello den',
       attachments: [upload.json.data.id],
     });
@@ -171,7 +173,7 @@ describe('activity and rename through the real daemon', () => {
       body: { text: 'hello owner' },
     });
     assert.equal(posted.status, 200, posted.text);
-    assert.equal((await api('POST', '/api/v1/chat/den/read', { up_to: posted.json.data.message_id })).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/chat/den/read', { up_to: posted.json.data.message_id })).status, 200);
     const tool = async (agent: string, name: string, args: Record<string, unknown>) => {
       const c = new Client({ name: 'test', version: '1' });
       await c.connect(
@@ -198,12 +200,9 @@ describe('activity and rename through the real daemon', () => {
       )
       .run();
 
-    assert.equal((await api('POST', '/api/v1/agents/den/rename', { name: 'lair' })).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/den/rename', { name: 'lair' })).status, 200);
 
-    const thread = (await api('GET', '/api/v1/chat/lair/messages')).json.data.messages as {
-      text: string;
-      agent: string;
-    }[];
+    const { messages: thread } = await t.get('/api/v1/chat/lair/messages', MessagePage);
     assert.deepEqual(
       thread.filter((m) => m.text.startsWith('hello')).map((m) => [m.agent, m.text]),
       [
@@ -211,14 +210,14 @@ describe('activity and rename through the real daemon', () => {
         ['lair', 'hello owner'],
       ],
     );
-    assert.equal((await api('GET', '/api/v1/chat/den/messages')).status, 404, 'no thread left under the old name');
-    const threads = (await api('GET', '/api/v1/chat/threads')).json.data as { agent: string; unread?: number }[];
+    assert.equal((await t.op('GET', '/api/v1/chat/den/messages')).status, 404, 'no thread left under the old name');
+    const threads = await t.get('/api/v1/chat/threads', z.array(Thread));
     assert.equal(
       threads.some((x) => x.agent === 'den'),
       false,
       'the thread is not split',
     );
-    const file = await api('GET', `/api/v1/chat/lair/attachments/${upload.json.data.id}`);
+    const file = await t.op('GET', `/api/v1/chat/lair/attachments/${upload.json.data.id}`);
     assert.equal(file.status, 200);
     assert.equal(file.text, 'the note');
     const root = path.join(d.paths.stateDir, 'chat', 'attachments');
@@ -236,21 +235,19 @@ describe('activity and rename through the real daemon', () => {
     assert.deepEqual(keyed(`SELECT agent FROM reply_transcripts`), ['lair']);
     assert.deepEqual(keyed(`SELECT agent FROM reply_awaiting WHERE message_id = 'm1'`), ['lair']);
     assert.deepEqual(keyed(`SELECT agent FROM read_markers`), ['lair']);
-    assert.equal((await api('DELETE', '/api/v1/agents/lair')).status, 200);
+    assert.equal((await t.op('DELETE', '/api/v1/agents/lair')).status, 200);
   });
 
   it("a live-renamed agent's harness, still calling itself by the old name, reaches the renamed agent until relaunched", async () => {
     await spawn('scout', 'sleeper');
-    assert.equal((await api('POST', '/api/v1/agents/scout/rename', { name: 'ranger' })).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/scout/rename', { name: 'ranger' })).status, 200);
     const agentPost = (as: string, text: string) =>
       request(t.tcp, 'POST', `/api/agent/${as}/chat/post`, { token: t.daemon.agentToken, body: { text } });
     // What the running harness has: LEO_AGENT=scout, and scout in its MCP URL.
     const posted = await agentPost('scout', 'posted under my old name');
     assert.equal(posted.status, 200, posted.text);
     const texts = async (agent: string) =>
-      ((await api('GET', `/api/v1/chat/${agent}/messages`)).json.data.messages as { text: string }[]).map(
-        (m) => m.text,
-      );
+      (await t.get(`/api/v1/chat/${agent}/messages`, MessagePage)).messages.map((m) => m.text);
     assert.ok((await texts('ranger')).includes('posted under my old name'));
     // Its hooks too: a SessionStart under the old name records the renamed agent's session.
     const hooked = await request(t.socket, 'POST', '/hooks/session-start', {
@@ -260,13 +257,13 @@ describe('activity and rename through the real daemon', () => {
     const record = () => t.daemon.db.prepare('SELECT session_id FROM agents WHERE name = ?').pluck().get('ranger');
     assert.equal(record(), 'sess-after-rename');
     // Relaunched, the harness has its own name: the old one is nobody's.
-    assert.equal((await api('POST', '/api/v1/agents/ranger/restart')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/ranger/restart')).status, 200);
     assert.equal((await agentPost('scout', 'after the restart')).status, 404);
     // And a new agent that takes the old name gets its calls.
     await spawn('scout', 'sleeper');
     assert.equal((await agentPost('scout', 'the new scout')).status, 200);
     assert.ok((await texts('scout')).includes('the new scout'));
     assert.ok(!(await texts('ranger')).includes('the new scout'));
-    for (const name of ['scout', 'ranger']) assert.equal((await api('DELETE', `/api/v1/agents/${name}`)).status, 200);
+    for (const name of ['scout', 'ranger']) assert.equal((await t.op('DELETE', `/api/v1/agents/${name}`)).status, 200);
   });
 });

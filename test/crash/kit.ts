@@ -18,6 +18,12 @@ export type { Message };
 
 export { sleep };
 
+export interface McpSession {
+  /** One tool call: its structured answer, or a throw with the tool's error. */
+  call(name: string, args: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
+}
+
 /** A seeded PRNG (mulberry32): the same seed makes the same choices, so a failing seed can be run again. */
 export interface Rng {
   (): number;
@@ -224,20 +230,31 @@ export class CrashHome {
     }
   }
 
-  /** Calls one of Leo's MCP tools as `agent`, the way a supervised agent does. */
-  async mcpTool(agent: string, name: string, args: Record<string, unknown>): Promise<any> {
+  /** A session of Leo's MCP tools as `agent`, held open the way a supervised agent holds one. */
+  async mcpSession(agent: string): Promise<McpSession> {
     const c = new Client({ name: 'crash-suite', version: '1' });
     await c.connect(
       new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${this.port}/api/agent/${agent}/mcp`), {
         requestInit: { headers: { authorization: `Bearer ${this.agentToken}` } },
       }),
     );
+    return {
+      async call(name, args) {
+        const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
+        if (r.isError) throw new Error(`${name}: ${JSON.stringify(r)}`);
+        return r.structuredContent;
+      },
+      close: () => c.close(),
+    };
+  }
+
+  /** Calls one of Leo's MCP tools as `agent`, the way a supervised agent does. */
+  async mcpTool(agent: string, name: string, args: Record<string, unknown>): Promise<any> {
+    const session = await this.mcpSession(agent);
     try {
-      const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
-      if (r.isError) throw new Error(`${name}: ${JSON.stringify(r)}`);
-      return r.structuredContent;
+      return await session.call(name, args);
     } finally {
-      await c.close();
+      await session.close();
     }
   }
 

@@ -11,7 +11,16 @@ import { killTmuxServer, makeTempHome, testConfig } from './temp-home.js';
 export { killTmuxServer };
 import { request, type Response, type Target } from './http.js';
 
-export interface TestDaemon {
+/** Requests as one caller of the daemon: its listener and token. */
+export interface Caller {
+  /** A request (with a JSON body when `body` is given). */
+  op(method: string, path: string, body?: unknown): Promise<Response>;
+  /** GET: the answer's `data` parsed by `schema` (a wire shape), or a throw. */
+  get<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>>;
+}
+
+/** The operator over TCP: `op` and `get` carry the operator token. */
+export interface TestDaemon extends Caller {
   daemon: Daemon;
   clock: Clock;
   home: string;
@@ -24,10 +33,26 @@ export interface TestDaemon {
    * running in tmux. `daemon` and `tcp` then point at the new one.
    */
   restart(): Promise<void>;
-  /** A request over TCP with the operator token (and a JSON body when `body` is given). */
-  op(method: string, path: string, body?: unknown): Promise<Response>;
-  /** GET over TCP with the operator token: the answer's `data` parsed by `schema` (a wire shape), or a throw. */
-  get<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>>;
+  /** Another caller over TCP: a device's, a client's or an agent's token, or none. */
+  as(token: string | undefined): Caller;
+  /** A caller on the unix socket, which needs no token. */
+  local: Caller;
+}
+
+/** The requests of one caller: `token` is read at each request (the operator's changes with a restart). */
+export function caller(target: Target, token: () => string | undefined): Caller {
+  const c: Caller = {
+    op(method, p, body) {
+      const t = token();
+      return request(target, method, p, { ...(t ? { token: t } : {}), body });
+    },
+    async get(p, schema) {
+      const r = await c.op('GET', p);
+      if (r.status !== 200) throw new Error(`GET ${p} answered ${r.status}: ${r.text}`);
+      return schema.parse(r.json.data);
+    },
+  };
+  return c;
 }
 
 /** What an agent's pane shows (with `history` lines of scrollback), read from Leo's private tmux server. */
@@ -64,12 +89,13 @@ export async function startTestDaemon(
     });
   const daemon = await start();
   const tcp = { port: daemon.port };
+  const socket = { socketPath: daemon.paths.socketFile };
   const test: TestDaemon = {
     daemon,
     clock,
     home: t.home,
     tcp,
-    socket: { socketPath: daemon.paths.socketFile },
+    socket,
     async restart() {
       await this.daemon.close();
       this.daemon = await start();
@@ -81,14 +107,9 @@ export async function startTestDaemon(
       await endProcessesIn(t.home);
       t.cleanup();
     },
-    op(method, p, body) {
-      return request(tcp, method, p, { token: test.daemon.operatorToken, body });
-    },
-    async get(p, schema) {
-      const r = await test.op('GET', p);
-      if (r.status !== 200) throw new Error(`GET ${p} answered ${r.status}: ${r.text}`);
-      return schema.parse(r.json.data);
-    },
+    ...caller(tcp, () => test.daemon.operatorToken),
+    as: (token) => caller(tcp, () => token),
+    local: caller(socket, () => undefined),
   };
   return test;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { request, type Target } from './http.js';
+import { until } from './wait.js';
 
 /** Rejects when `p` takes longer than `ms`: a daemon out of file descriptors does not answer at all. */
 export function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
@@ -10,21 +11,34 @@ export function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
   ]);
 }
 
-/** Opens `n` TCP connections that send nothing; resolves once each has connected or been closed. */
-export async function idleConnections(port: number, n: number): Promise<net.Socket[]> {
+/**
+ * Opens `n` TCP connections that send nothing; resolves once the daemon has taken in each that connected (it is open
+ * there, by `metricsFrom`'s /metrics, or its close was seen here). Not at once: the kernel completes a handshake before
+ * the daemon accepts it, and one that overflowed the listen backlog is taken in only when the SYN-ACK is sent again,
+ * a second or more later; on a loaded machine the daemon drains its backlog slowly too.
+ */
+export async function idleConnections(port: number, n: number, metricsFrom: Target): Promise<net.Socket[]> {
   const sockets = Array.from({ length: n }, () => net.connect(port, '127.0.0.1'));
+  const connected = new Set<net.Socket>();
   await Promise.all(
     sockets.map(
       (s) =>
         new Promise<void>((resolve) => {
-          s.once('connect', () => resolve());
+          s.once('connect', () => (connected.add(s), resolve()));
           s.once('close', () => resolve());
           s.on('error', () => resolve());
         }),
     ),
   );
-  // Let the daemon accept (and push out) what the kernel queued.
-  await sleep(500);
+  await until(
+    `the daemon to take in ${connected.size} connections`,
+    async () => {
+      const open = metric((await request(metricsFrom, 'GET', '/metrics')).text, 'leo_tcp_connections');
+      const closed = [...connected].filter((s) => s.destroyed || s.readyState !== 'open').length;
+      return open + closed >= connected.size;
+    },
+    30_000,
+  );
   return sockets;
 }
 

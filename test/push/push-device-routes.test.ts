@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { DELIVERY_LOG_SIZE, DeliveryLog } from '../../src/push/delivery-log.js';
+import { DeliveryEntry, SubscriptionSummary } from '../../src/wire/push.js';
 
 describe('push settings of a device, through the API', () => {
   let t: TestDaemon;
@@ -16,14 +17,12 @@ describe('push settings of a device, through the API', () => {
   const got: { path: string; body: any }[] = [];
   const subs: Record<string, string> = {};
   const tokens: Record<string, string> = {};
-  const as = (device: string, method: string, path: string, body?: unknown) =>
-    request(t.tcp, method, path, { token: tokens[device]!, ...(body === undefined ? {} : { body }) });
+  const holder = (name: string) => t.as(tokens[name]!);
   const received = async (n: number) => {
     for (let i = 0; i < 100 && got.length < n; i++) await sleep(20);
     await sleep(200);
   };
-  const post = (text: string) =>
-    request(t.tcp, 'POST', '/api/agent/den/chat/post', { token: t.daemon.agentToken, body: { text } });
+  const post = (text: string) => t.as(t.daemon.agentToken).op('POST', '/api/agent/den/chat/post', { text });
 
   before(async () => {
     receiver = http.createServer((req, res) => {
@@ -43,7 +42,7 @@ describe('push settings of a device, through the API', () => {
     await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
     for (const device of ['phone', 'tablet']) {
       tokens[device] = t.daemon.tokens.issue('device', device).token;
-      const r = await as(device, 'POST', '/api/v1/push/subscriptions', {
+      const r = await holder(device).op('POST', '/api/v1/push/subscriptions', {
         provider: 'webhook',
         url: `${base}/${device}`,
         secret: 'a-long-enough-shared-secret',
@@ -58,27 +57,27 @@ describe('push settings of a device, through the API', () => {
   });
 
   it('preferences are set on the device’s own subscription only, and validated', async () => {
-    const phone = await as('phone', 'PUT', `/api/v1/push/subscriptions/${subs.phone}/prefs`, {
+    const phone = await holder('phone').op('PUT', `/api/v1/push/subscriptions/${subs.phone}/prefs`, {
       mode: 'none',
       agents: { den: 'all' },
     });
     assert.equal(phone.status, 200, phone.text);
     assert.deepEqual(phone.json.data.prefs, { mode: 'none', agents: { den: 'all' } });
-    const foreign = await as('phone', 'PUT', `/api/v1/push/subscriptions/${subs.tablet}/prefs`, { mode: 'all' });
+    const foreign = await holder('phone').op('PUT', `/api/v1/push/subscriptions/${subs.tablet}/prefs`, { mode: 'all' });
     assert.equal(foreign.status, 404);
-    const bad = await as('tablet', 'PUT', `/api/v1/push/subscriptions/${subs.tablet}/prefs`, { mode: 'loud' });
+    const bad = await holder('tablet').op('PUT', `/api/v1/push/subscriptions/${subs.tablet}/prefs`, { mode: 'loud' });
     assert.equal(bad.status, 400);
     assert.equal(
-      (await as('tablet', 'PUT', `/api/v1/push/subscriptions/${subs.tablet}/prefs`, { mode: 'none' })).status,
+      (await holder('tablet').op('PUT', `/api/v1/push/subscriptions/${subs.tablet}/prefs`, { mode: 'none' })).status,
       200,
     );
-    const listed = await as('phone', 'GET', '/api/v1/push/subscriptions');
-    assert.deepEqual(listed.json.data[0].prefs, { mode: 'none', agents: { den: 'all' } });
+    const listed = await holder('phone').get('/api/v1/push/subscriptions', z.array(SubscriptionSummary));
+    assert.deepEqual(listed[0]!.prefs, { mode: 'none', agents: { den: 'all' } });
   });
 
   it('a test push reaches the asking device’s subscriptions only, whatever its preferences', async () => {
     got.length = 0;
-    const r = await as('tablet', 'POST', '/api/v1/push/test', {});
+    const r = await holder('tablet').op('POST', '/api/v1/push/test', {});
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(
       r.json.data.deliveries.map((d: any) => [d.subscription, d.kind, d.outcome]),
@@ -100,10 +99,10 @@ describe('push settings of a device, through the API', () => {
       ['/phone'],
       'den pushes to the phone (its per-agent mode), not the tablet',
     );
-    assert.equal((await as('phone', 'PUT', '/api/v1/chat/den/presence', { viewing: true })).status, 200);
+    assert.equal((await holder('phone').op('PUT', '/api/v1/chat/den/presence', { viewing: true })).status, 200);
     await post('while the phone watches');
     await sleep(300);
-    const phone = (await as('phone', 'GET', '/api/v1/push/deliveries')).json.data;
+    const phone = (await holder('phone').op('GET', '/api/v1/push/deliveries')).json.data;
     assert.deepEqual(
       phone.map((d: any) => [d.subscription, d.outcome, d.reason ?? null]),
       [
@@ -113,16 +112,16 @@ describe('push settings of a device, through the API', () => {
     );
     assert.equal(phone[0].title, 'den');
     assert.equal(JSON.stringify(phone).includes('while the phone watches'), false, 'no message text kept');
-    const tablet = (await as('tablet', 'GET', '/api/v1/push/deliveries')).json.data;
+    const tablet = await holder('tablet').get('/api/v1/push/deliveries', z.array(DeliveryEntry));
     assert.deepEqual(
-      tablet.map((d: any) => [d.outcome, d.reason ?? null]),
+      tablet.map((d) => [d.outcome, d.reason ?? null]),
       [
         ['suppressed', 'mode'],
         ['suppressed', 'mode'],
         ['sent', null],
       ],
     );
-    const all = (await t.op('GET', '/api/v1/push/deliveries')).json.data;
+    const all = await t.get('/api/v1/push/deliveries', z.array(DeliveryEntry));
     assert.equal(all.length, 5, 'the operator sees every subscription’s');
   });
 });

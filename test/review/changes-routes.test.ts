@@ -10,15 +10,18 @@ import { parsePorcelainV2 } from '../../src/review/git-status.js';
 import { WorkspaceChanges } from '../../src/review/workspace-changes.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { makeChangedRepo } from '../helpers/git-repo.js';
-import { request } from '../helpers/http.js';
 import { tempDir } from '../helpers/temp-home.js';
+import { Changes, FileDiff } from '../../src/wire/changes.js';
+import { IssuedToken } from '../../src/wire/tokens.js';
 
 describe('review: an agent workspace’s changes', () => {
   let t: TestDaemon;
   let repo: string;
   let device: string;
-  const get = (p: string, token = device) => request(t.tcp, 'GET', p, { token });
-  const diff = (file: string) => get(`/api/v1/agents/dev/changes/diff?path=${encodeURIComponent(file)}`);
+  const get = (p: string) => t.as(device).op('GET', p);
+  const diffPath = (file: string) => `/api/v1/agents/dev/changes/diff?path=${encodeURIComponent(file)}`;
+  const diff = (file: string) => get(diffPath(file));
+  const diffOf = (file: string) => t.as(device).get(diffPath(file), FileDiff);
 
   before(async () => {
     ({ repo } = makeChangedRepo());
@@ -31,37 +34,33 @@ describe('review: an agent workspace’s changes', () => {
   gone: { harness: shell, command: "exec cat", workspace: ${JSON.stringify(gone)} }
 `,
     });
-    const op = t.daemon.operatorToken;
     for (const name of ['dev', 'plain', 'gone']) {
-      const r = await request(t.tcp, 'POST', '/api/v1/agents/spawn', { token: op, body: { template: name, name } });
+      const r = await t.op('POST', '/api/v1/agents/spawn', { template: name, name });
       assert.equal(r.status, 201, r.text);
     }
     fs.rmSync(gone, { recursive: true });
-    const d = await request(t.tcp, 'POST', '/api/v1/devices', { token: op, body: { name: 'phone' } });
-    device = d.json.data.token;
+    const d = await t.op('POST', '/api/v1/devices', { name: 'phone' });
+    device = IssuedToken.parse(d.json.data).token;
   });
   after(async () => t?.stop());
 
   it('lists the modified, deleted and untracked files, each by its path', async () => {
-    const r = await get('/api/v1/agents/dev/changes');
-    assert.equal(r.status, 200, r.text);
-    const byPath = Object.fromEntries(r.json.data.files.map((f: { path: string; kind: string }) => [f.path, f.kind]));
+    const changes = await t.as(device).get('/api/v1/agents/dev/changes', Changes);
+    const byPath = Object.fromEntries(changes.files.map((f) => [f.path, f.kind]));
     assert.deepEqual(byPath, { 'src/app.ts': 'modified', 'gone.txt': 'deleted', 'notes/new file.md': 'untracked' });
-    assert.equal(r.json.data.truncated, false);
-    assert.equal(r.json.data.workspace, repo);
+    assert.equal(changes.truncated, false);
+    assert.equal(changes.workspace, repo);
   });
 
   it("a tracked file's diff is against HEAD; an untracked one is a new-file diff; an unchanged one is empty", async () => {
-    const mod = await diff('src/app.ts');
-    assert.equal(mod.status, 200, mod.text);
-    assert.match(mod.json.data.diff, /^-export const b = 2;$/m);
-    assert.match(mod.json.data.diff, /^\+export const b = 3; \/\/ <b>bold<\/b>$/m);
-    const fresh = await diff('notes/new file.md');
-    assert.equal(fresh.status, 200, fresh.text);
-    assert.match(fresh.json.data.diff, /^new file mode/m);
-    assert.match(fresh.json.data.diff, /^\+a new note$/m);
-    assert.match((await diff('gone.txt')).json.data.diff, /^deleted file mode/m);
-    assert.equal((await diff('README.md')).json.data.diff, '');
+    const mod = await diffOf('src/app.ts');
+    assert.match(mod.diff, /^-export const b = 2;$/m);
+    assert.match(mod.diff, /^\+export const b = 3; \/\/ <b>bold<\/b>$/m);
+    const fresh = await diffOf('notes/new file.md');
+    assert.match(fresh.diff, /^new file mode/m);
+    assert.match(fresh.diff, /^\+a new note$/m);
+    assert.match((await diffOf('gone.txt')).diff, /^deleted file mode/m);
+    assert.equal((await diffOf('README.md')).diff, '');
   });
 
   it('refuses a path that leaves the workspace: .., absolute, .git, a symlink out', async () => {
@@ -84,11 +83,11 @@ describe('review: an agent workspace’s changes', () => {
     assert.equal((await get('/api/v1/agents/nobody/changes')).status, 404);
     const gone = await get('/api/v1/agents/gone/changes');
     assert.equal(gone.json.code, 'workspace_missing', gone.text);
-    const c = await request(t.tcp, 'POST', '/api/v1/clients', {
-      token: t.daemon.operatorToken,
-      body: { name: 'dash' },
-    });
-    assert.equal((await get('/api/v1/agents/dev/changes', c.json.data.token)).status, 403);
+    const c = await t.op('POST', '/api/v1/clients', { name: 'dash' });
+    assert.equal(
+      (await t.as(IssuedToken.parse(c.json.data).token).op('GET', '/api/v1/agents/dev/changes')).status,
+      403,
+    );
   });
 
   it('caps the file list and a long diff, saying so', async () => {
@@ -106,10 +105,9 @@ describe('review: an agent workspace’s changes', () => {
     fs.writeFileSync(big, 'a line of an enormous log file an agent left behind\n'.repeat(360_000));
     try {
       assert.ok(fs.statSync(big).size > MAX_OUTPUT_BYTES);
-      const r = await diff('huge.txt');
-      assert.equal(r.status, 200, r.text);
-      assert.equal(r.json.data.truncated, true);
-      assert.ok(r.json.data.diff.startsWith('diff --git'));
+      const r = await diffOf('huge.txt');
+      assert.equal(r.truncated, true);
+      assert.ok(r.diff.startsWith('diff --git'));
       const changes = new WorkspaceChanges(realExec, { files: 100, diffBytes: 2 * MAX_OUTPUT_BYTES });
       const whole = await changes.diff(repo, 'huge.txt');
       assert.equal(whole.truncated, true, 'cut at the exec seam even when the cap is larger');

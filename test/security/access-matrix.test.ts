@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { EVENT_AUDIENCE, type EventType } from '../../src/wire/event-types.js';
+import { IssuedToken } from '../../src/wire/tokens.js';
 import type { RouteEntry } from '../../src/http/server.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request, type Target } from '../helpers/http.js';
@@ -477,7 +478,7 @@ describe('access matrix: every registered route × every caller × both listener
         },
       });
       assert.equal(issued.status, 201, issued.text);
-      return issued.json.data as { id: string; token: string };
+      return IssuedToken.parse(issued.json.data);
     };
     const bystander = await SseClient.open(t.tcp, '/api/v1/events', operator);
     await bystander.waitFor(1);

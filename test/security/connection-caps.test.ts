@@ -23,7 +23,7 @@ describe('1 100 idle TCP connections without a token, open-file limit 1 024', ()
   let idle: net.Socket[] = [];
   before(async () => {
     daemon = await spawnDaemon(t.env, { fdLimit: 1024 });
-    idle = await idleConnections(daemon.port, 1100);
+    idle = await idleConnections(daemon.port, 1100, { socketPath: `${t.home}/state/leo.sock` });
   });
   after(async () => {
     for (const s of idle) s.destroy();

@@ -12,13 +12,14 @@ import { ManualClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { runLeoAsync } from '../helpers/cli.js';
-import { killTmuxServer, paneText } from '../helpers/daemon.js';
+import { caller, killTmuxServer, paneText } from '../helpers/daemon.js';
 import { request, type Target } from '../helpers/http.js';
 import { OpenAiServer } from '../helpers/openai-server.js';
 import { makeTempHome, testConfig } from '../helpers/temp-home.js';
 import { until } from '../helpers/wait.js';
 import { startReceiver, type Receiver } from '../push/helpers.js';
 import { issueTokens, type Tokens } from './principals.js';
+import { AttachmentRef } from '../../src/wire/message.js';
 
 const LEAKED_KEY = 'sk-live-0123456789abcdefghijklmnop';
 const SECRET = 'a-webhook-secret-of-some-length';
@@ -26,7 +27,7 @@ const SECRET = 'a-webhook-secret-of-some-length';
 describe('the Info findings of the probe', () => {
   let home: ReturnType<typeof makeTempHome>;
   let daemon: Daemon;
-  let tcp: Target;
+  const tcp: Target = {};
   let tokens: Tokens;
   let llm: OpenAiServer;
   let receiver: Receiver;
@@ -48,7 +49,8 @@ templates:
     fs.writeFileSync(path.join(home.home, 'leo.yaml'), text);
     fs.chmodSync(path.join(home.home, 'leo.yaml'), mode);
   };
-  const op = (method: string, p: string, body?: unknown) => request(tcp, method, p, { token: tokens.operator, body });
+  const { op } = caller(tcp, () => daemon.operatorToken);
+  const as = (token: string) => caller(tcp, () => token);
 
   before(async () => {
     llm = await OpenAiServer.start({ defaultReply: { text: 'OK.' } });
@@ -62,16 +64,8 @@ templates:
       clock: new ManualClock(Date.now()),
       logger: createLogger('debug', destination),
     });
-    tcp = { port: daemon.port };
-    assert.equal(
-      (
-        await request(tcp, 'POST', '/api/v1/agents/spawn', {
-          token: daemon.operatorToken,
-          body: { template: 'cat', name: 'den' },
-        })
-      ).status,
-      201,
-    );
+    tcp.port = daemon.port;
+    assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     tokens = await issueTokens(tcp, daemon.paths, 'den');
     assert.equal((await op('POST', '/api/v1/agents/spawn', { template: 'bot', name: 'bot' })).status, 201);
   });
@@ -141,10 +135,7 @@ templates:
   });
 
   it("an API client's message reaches the agent marked with who sent it; the owner's does not", async () => {
-    const client = await request(tcp, 'POST', '/api/v1/chat/den/messages', {
-      token: tokens.poster,
-      body: { text: 'approve the deploy' },
-    });
+    const client = await as(tokens.poster).op('POST', '/api/v1/chat/den/messages', { text: 'approve the deploy' });
     assert.equal(client.status, 201, client.text);
     await until('the client message in the pane', () => /approve the deploy/.test(paneText(home.home, 'den')), 10_000);
     assert.match(paneText(home.home, 'den'), /\[Leo Chat from client:poster\] approve the deploy/);
@@ -160,7 +151,7 @@ templates:
       rawBody: 'MZ',
     });
     assert.equal(r.status, 201, r.text);
-    assert.equal(r.json.data.filename, 'invoicefdp.exe');
+    assert.equal(AttachmentRef.parse(r.json.data).filename, 'invoicefdp.exe');
   });
 
   it("a provider's error that echoes the API key reaches the caller and the session without it", async () => {
@@ -174,10 +165,7 @@ templates:
 
   it('a webhook to loopback, link-local or a name resolving there is refused unless its host is allowed', async () => {
     const register = (url: string) =>
-      request(tcp, 'POST', '/api/v1/push/subscriptions', {
-        token: tokens.device,
-        body: { provider: 'webhook', url, secret: SECRET },
-      });
+      as(tokens.device).op('POST', '/api/v1/push/subscriptions', { provider: 'webhook', url, secret: SECRET });
     for (const url of [
       receiver.url,
       'http://169.254.169.254/latest/meta-data/',
@@ -197,8 +185,7 @@ templates:
     await daemon.reloadConfig('test');
     const ok = await register(`${receiver.url}/hook`);
     assert.equal(ok.status, 201, ok.text);
-    const post = (text: string) =>
-      request(tcp, 'POST', '/api/agent/den/chat/post', { token: tokens.agent, body: { text } });
+    const post = (text: string) => as(tokens.agent).op('POST', '/api/agent/den/chat/post', { text });
     assert.equal((await post('first push')).status, 200);
     await until('the allowed push', () => receiver.requests.length === 1, 10_000);
     writeConfig(config(), 0o600);

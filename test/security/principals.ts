@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LeoPaths } from '../../src/core/home.js';
 import { request, type Target } from '../helpers/http.js';
+import { IssuedToken } from '../../src/wire/tokens.js';
 
 /**
  * Every kind of caller the access matrix tries; `client` has no can_post, `poster` has it; `device` was paired without
@@ -60,7 +61,7 @@ export async function issueTokens(tcp: Target, paths: LeoPaths, runningAgent: st
   const issue = async (route: string, body: object) => {
     const r = await request(tcp, 'POST', route, { token: operator, body });
     assert.equal(r.status, 201, r.text);
-    return r.json.data as { id: string; token: string };
+    return IssuedToken.parse(r.json.data);
   };
   const device = await issue('/api/v1/devices', { name: 'phone' });
   const fleet = await issue('/api/v1/devices', { name: 'own phone', fleet: true });

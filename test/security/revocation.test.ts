@@ -7,12 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DestinationStream } from 'pino';
+import { z } from 'zod';
 import { createLogger } from '../../src/core/logger.js';
-import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
+import { startTestDaemon, type Caller, type TestDaemon } from '../helpers/daemon.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { until } from '../helpers/wait.js';
 import { probe } from './probe.js';
+import { SubscriptionSummary } from '../../src/wire/push.js';
+import { IssuedToken } from '../../src/wire/tokens.js';
 
 /** A webhook receiver on loopback that records the body of every push it is sent, by path. */
 async function receiver() {
@@ -37,10 +39,10 @@ describe('revoking a device or API client ends what its token holds', () => {
   const issue = async (route: string, name: string, extra: object = {}) => {
     const r = await t.op('POST', route, { name, ...extra });
     assert.equal(r.status, 201, r.text);
-    return r.json.data as { id: string; token: string };
+    return IssuedToken.parse(r.json.data);
   };
   const agentPost = async (text: string) => {
-    const r = await request(t.tcp, 'POST', '/api/agent/den/chat/post', { token: t.daemon.agentToken, body: { text } });
+    const r = await t.as(t.daemon.agentToken).op('POST', '/api/agent/den/chat/post', { text });
     assert.equal(r.status, 200, r.text);
   };
 
@@ -151,9 +153,10 @@ describe('revoking a device or API client ends what its token holds', () => {
   it('a webhook registered by a revoked device gets nothing at the next agent message', async () => {
     const phone = await issue('/api/v1/devices', 'pushed phone');
     const register = (token: string, path: string) =>
-      request(t.tcp, 'POST', '/api/v1/push/subscriptions', {
-        token,
-        body: { provider: 'webhook', url: hooks.url(path), secret: 'a-long-enough-secret-value' },
+      t.as(token).op('POST', '/api/v1/push/subscriptions', {
+        provider: 'webhook',
+        url: hooks.url(path),
+        secret: 'a-long-enough-secret-value',
       });
     assert.equal((await register(phone.token, '/phone')).status, 201);
     assert.equal((await register(t.daemon.operatorToken, '/owner')).status, 201);
@@ -173,9 +176,9 @@ describe('revoking a device or API client ends what its token holds', () => {
       ['first'],
       'the revoked phone’s webhook received nothing more',
     );
-    const listed = (await t.op('GET', '/api/v1/push/subscriptions')).json.data;
+    const listed = await t.get('/api/v1/push/subscriptions', z.array(SubscriptionSummary));
     assert.deepEqual(
-      listed.map((s: { device?: string }) => s.device ?? null),
+      listed.map((s) => s.device ?? null),
       [null],
       'its subscription is gone',
     );
@@ -189,10 +192,7 @@ describe('revoking a device or API client ends what its token holds', () => {
       secret: 'a-long-enough-secret-value',
     });
     assert.equal(reg.status, 201, reg.text);
-    const viewing = await request(t.tcp, 'PUT', '/api/v1/chat/den/presence', {
-      token: phone.token,
-      body: { viewing: true },
-    });
+    const viewing = await t.as(phone.token).op('PUT', '/api/v1/chat/den/presence', { viewing: true });
     assert.equal(viewing.status, 200, viewing.text);
     await agentPost('while the phone shows the thread');
     assert.equal((await t.op('DELETE', `/api/v1/devices/${phone.id}`)).status, 200);
@@ -209,8 +209,6 @@ describe('revoking a device or API client ends what its token holds', () => {
   it('a device registers, sees and deletes only its own subscriptions; the operator sees all', async () => {
     const phone = await issue('/api/v1/devices', 'own phone');
     const tablet = await issue('/api/v1/devices', 'own tablet');
-    const as = (token: string, method: string, p: string, body?: unknown) =>
-      request(t.tcp, method, p, { token, ...(body ? { body } : {}) });
     const hook = (device?: string) => ({
       provider: 'webhook',
       url: hooks.url('/x'),
@@ -218,29 +216,27 @@ describe('revoking a device or API client ends what its token holds', () => {
       ...(device ? { device } : {}),
     });
 
-    const spoofed = await as(phone.token, 'POST', '/api/v1/push/subscriptions', hook('own tablet'));
+    const spoofed = await t.as(phone.token).op('POST', '/api/v1/push/subscriptions', hook('own tablet'));
     assert.equal(spoofed.status, 403, spoofed.text);
     assert.equal(spoofed.json.code, 'forbidden');
-    const mine = await as(phone.token, 'POST', '/api/v1/push/subscriptions', hook('own phone'));
+    const mine = await t.as(phone.token).op('POST', '/api/v1/push/subscriptions', hook('own phone'));
     assert.equal(mine.status, 201, mine.text);
-    const unnamed = await as(phone.token, 'POST', '/api/v1/push/subscriptions', hook());
+    const unnamed = await t.as(phone.token).op('POST', '/api/v1/push/subscriptions', hook());
     assert.equal(unnamed.json.data.device, 'own phone', 'registered in the device’s own name');
-    const theirs = await as(tablet.token, 'POST', '/api/v1/push/subscriptions', hook());
+    const theirs = await t.as(tablet.token).op('POST', '/api/v1/push/subscriptions', hook());
     assert.equal(theirs.status, 201);
 
-    const ids = (r: { json: { data: { id: string }[] } }) => r.json.data.map((s) => s.id).sort();
-    assert.deepEqual(ids(await as(phone.token, 'GET', '/api/v1/push/subscriptions')), [
-      mine.json.data.id,
-      unnamed.json.data.id,
-    ]);
-    assert.deepEqual(ids(await as(tablet.token, 'GET', '/api/v1/push/subscriptions')), [theirs.json.data.id]);
-    const all = ids(await t.op('GET', '/api/v1/push/subscriptions'));
+    const ids = async (c: Caller) =>
+      (await c.get('/api/v1/push/subscriptions', z.array(SubscriptionSummary))).map((s) => s.id).sort();
+    assert.deepEqual(await ids(t.as(phone.token)), [mine.json.data.id, unnamed.json.data.id]);
+    assert.deepEqual(await ids(t.as(tablet.token)), [theirs.json.data.id]);
+    const all = await ids(t);
     for (const id of [mine.json.data.id, unnamed.json.data.id, theirs.json.data.id]) assert.ok(all.includes(id));
 
-    const steal = await as(phone.token, 'DELETE', `/api/v1/push/subscriptions/${theirs.json.data.id}`);
+    const steal = await t.as(phone.token).op('DELETE', `/api/v1/push/subscriptions/${theirs.json.data.id}`);
     assert.equal(steal.status, 404, 'another device’s subscription is not there for it');
-    assert.ok(ids(await t.op('GET', '/api/v1/push/subscriptions')).includes(theirs.json.data.id));
-    assert.equal((await as(phone.token, 'DELETE', `/api/v1/push/subscriptions/${mine.json.data.id}`)).status, 200);
+    assert.ok((await ids(t)).includes(theirs.json.data.id));
+    assert.equal((await t.as(phone.token).op('DELETE', `/api/v1/push/subscriptions/${mine.json.data.id}`)).status, 200);
     assert.equal((await t.op('DELETE', `/api/v1/push/subscriptions/${theirs.json.data.id}`)).status, 200);
   });
 });

@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { until } from '../helpers/wait.js';
 import { issueTokens, type Tokens } from './principals.js';
+import { StateSnapshot } from '../../src/wire/fleet.js';
+import { MessagePage } from '../../src/wire/message.js';
 
 const SECRET = 'sk-live-4f9a2c7e1b8d';
 
@@ -15,7 +16,6 @@ describe("a failed task's output stays with its owner", () => {
   let t: TestDaemon;
   let tokens: Tokens;
   let dashboard: SseClient;
-  const as = (token: string, method: string, p: string, body?: unknown) => request(t.tcp, method, p, { token, body });
 
   before(async () => {
     t = await startTestDaemon({
@@ -31,10 +31,7 @@ tasks:
     owner: den
 `,
     });
-    assert.equal(
-      (await as(t.daemon.operatorToken, 'POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status,
-      201,
-    );
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     tokens = await issueTokens(t.tcp, t.daemon.paths, 'den');
     dashboard = await SseClient.open(t.tcp, '/api/v1/events', tokens.client);
     await dashboard.waitFor(1);
@@ -45,7 +42,7 @@ tasks:
   });
 
   it("dashboards get the reason; the card and the log in the owner's reach keep the output", async () => {
-    const r = await as(t.daemon.operatorToken, 'POST', '/api/v1/tasks/leaky/run');
+    const r = await t.op('POST', '/api/v1/tasks/leaky/run');
     assert.equal(r.status, 202, r.text);
     const runId = r.json.data.run_id as string;
     const failed = await until(
@@ -58,9 +55,9 @@ tasks:
     assert.ok(!JSON.stringify(failed.data).includes(SECRET));
 
     for (const who of ['client', 'poster', 'device', 'operator'] as const) {
-      const state = await as(tokens[who], 'GET', '/api/v1/state');
+      const state = await t.as(tokens[who]).op('GET', '/api/v1/state');
       assert.equal(state.status, 200, state.text);
-      const run = state.json.data.recent_runs.find((x: { id: string }) => x.id === runId);
+      const run = StateSnapshot.parse(state.json.data).recent_runs.find((x) => x.id === runId);
       assert.equal(run?.error, 'exit 7', who);
       assert.ok(!state.text.includes(SECRET), `${who}'s /api/v1/state holds the task's output`);
     }
@@ -68,18 +65,16 @@ tasks:
     const card = await until(
       'the failure card',
       async () => {
-        const thread = await as(t.daemon.operatorToken, 'GET', '/api/v1/chat/den/messages?limit=50');
-        return thread.json.data.messages.find(
-          (m: { kind: string; task?: string }) => m.kind === 'task' && m.task === 'leaky',
-        );
+        const thread = await t.get('/api/v1/chat/den/messages?limit=50', MessagePage);
+        return thread.messages.find((m) => m.kind === 'task' && m.task === 'leaky');
       },
       10_000,
     );
     assert.ok(card.text.includes(SECRET), card.text);
     assert.match(card.text, /upstream refused/);
-    const log = await as(t.daemon.operatorToken, 'GET', `/api/v1/tasks/leaky/runs/${runId}/log`);
+    const log = await t.op('GET', `/api/v1/tasks/leaky/runs/${runId}/log`);
     assert.equal(log.status, 200, log.text);
     assert.ok(log.text.includes(SECRET));
-    assert.equal((await as(tokens.client, 'GET', `/api/v1/tasks/leaky/runs/${runId}/log`)).status, 403);
+    assert.equal((await t.as(tokens.client).op('GET', `/api/v1/tasks/leaky/runs/${runId}/log`)).status, 403);
   });
 });

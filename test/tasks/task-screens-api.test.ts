@@ -3,9 +3,10 @@
 // Real oneshot shell runs through the daemon's runner.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { RUN_LOG_TAIL_BYTES } from '../../src/wire/tasks.js';
+import { z } from 'zod';
+import { RUN_LOG_TAIL_BYTES, RunLogTail, TaskDetail, TaskRunStarted } from '../../src/wire/tasks.js';
+import { IssuedToken } from '../../src/wire/tokens.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { until } from '../helpers/wait.js';
 import { tempDir } from '../helpers/temp-home.js';
 
@@ -30,13 +31,12 @@ tasks:
 describe('task screens: tasks, runs and logs', () => {
   let t: TestDaemon;
   let device: string;
-  const api = (method: string, p: string, token = device) => request(t.tcp, method, p, { token });
+  const tasks = () => t.as(device).get('/api/v1/tasks', z.array(TaskDetail));
   const finished = (task: string) =>
     until(
       `${task}'s run finished`,
       async () => {
-        const r = await api('GET', '/api/v1/tasks');
-        const run = r.json.data.find((x: { name: string }) => x.name === task)?.runs[0];
+        const run = (await tasks()).find((x) => x.name === task)?.runs[0];
         return run && run.status !== 'running' ? run : undefined;
       },
       20_000,
@@ -45,31 +45,25 @@ describe('task screens: tasks, runs and logs', () => {
   before(async () => {
     const workspace = tempDir('leo-task-screens-');
     t = await startTestDaemon({ config: config(workspace) });
-    const d = await request(t.tcp, 'POST', '/api/v1/devices', {
-      token: t.daemon.operatorToken,
-      body: { name: 'phone', fleet: true },
-    });
-    device = d.json.data.token;
-    const den = await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-      token: device,
-      body: { template: 'cat', name: 'den' },
-    });
+    const d = await t.op('POST', '/api/v1/devices', { name: 'phone', fleet: true });
+    device = IssuedToken.parse(d.json.data).token;
+    const den = await t.as(device).op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
     assert.equal(den.status, 201, den.text);
   });
   after(async () => t?.stop());
 
   it('a device runs a task now; the task lists its owner, schedule, next run and the run with status and duration', async () => {
-    const r = await api('POST', '/api/v1/tasks/chatty/run');
+    const r = await t.as(device).op('POST', '/api/v1/tasks/chatty/run');
     assert.equal(r.status, 202, r.text);
     const run = await finished('chatty');
-    assert.equal(run.id, r.json.data.run_id);
+    assert.equal(run.id, TaskRunStarted.parse(r.json.data).run_id);
     assert.equal(run.status, 'failed');
     assert.equal(typeof run.duration_ms, 'number');
-    const tasks = (await api('GET', '/api/v1/tasks')).json.data;
-    const chatty = tasks.find((x: { name: string }) => x.name === 'chatty');
+    const listed = await tasks();
+    const chatty = listed.find((x) => x.name === 'chatty')!;
     assert.equal(chatty.owner, 'den');
     assert.equal(chatty.schedule, '0 0 1 1 *');
-    const quiet = tasks.find((x: { name: string }) => x.name === 'quiet');
+    const quiet = listed.find((x) => x.name === 'quiet')!;
     assert.equal(quiet.owner, 'assistant');
     assert.ok(quiet.next_run_at);
     assert.deepEqual(quiet.runs, []);
@@ -77,9 +71,7 @@ describe('task screens: tasks, runs and logs', () => {
 
   it("a run's log is its last 256 KB, starting on a whole line, path from the run record", async () => {
     const run = await finished('chatty');
-    const r = await api('GET', `/api/v1/tasks/chatty/runs/${run.id}/log`);
-    assert.equal(r.status, 200, r.text);
-    const log = r.json.data;
+    const log = await t.as(device).get(`/api/v1/tasks/chatty/runs/${run.id}/log`, RunLogTail);
     assert.equal(log.truncated, true);
     assert.ok(log.bytes > 400_000);
     assert.ok(Buffer.byteLength(log.text) <= RUN_LOG_TAIL_BYTES);
@@ -90,14 +82,11 @@ describe('task screens: tasks, runs and logs', () => {
 
   it('a run id under another task, an unknown id or a path as the id finds no log; API clients are refused', async () => {
     const run = await finished('chatty');
-    assert.equal((await api('GET', `/api/v1/tasks/quiet/runs/${run.id}/log`)).status, 404);
-    assert.equal((await api('GET', '/api/v1/tasks/chatty/runs/nope/log')).status, 404);
-    assert.equal((await api('GET', `/api/v1/tasks/chatty/runs/..%2F..%2Fleo.yaml/log`)).status, 404);
-    const c = await request(t.tcp, 'POST', '/api/v1/clients', {
-      token: t.daemon.operatorToken,
-      body: { name: 'dash' },
-    });
-    assert.equal((await api('GET', '/api/v1/tasks', c.json.data.token)).status, 403);
-    assert.equal((await api('POST', '/api/v1/tasks/quiet/run', c.json.data.token)).status, 403);
+    assert.equal((await t.as(device).op('GET', `/api/v1/tasks/quiet/runs/${run.id}/log`)).status, 404);
+    assert.equal((await t.as(device).op('GET', '/api/v1/tasks/chatty/runs/nope/log')).status, 404);
+    assert.equal((await t.as(device).op('GET', `/api/v1/tasks/chatty/runs/..%2F..%2Fleo.yaml/log`)).status, 404);
+    const client = t.as(IssuedToken.parse((await t.op('POST', '/api/v1/clients', { name: 'dash' })).json.data).token);
+    assert.equal((await client.op('GET', '/api/v1/tasks')).status, 403);
+    assert.equal((await client.op('POST', '/api/v1/tasks/quiet/run')).status, 403);
   });
 });

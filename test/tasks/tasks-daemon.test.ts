@@ -9,9 +9,10 @@ import { ManualClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { nextRunAt } from '../../src/tasks/task-view.js';
+import { StateSnapshot } from '../../src/wire/fleet.js';
 import { rfc3339 } from '../../src/core/time.js';
 import { runLeoAsync } from '../helpers/cli.js';
-import { killTmuxServer } from '../helpers/daemon.js';
+import { caller, killTmuxServer } from '../helpers/daemon.js';
 import { request, type Target } from '../helpers/http.js';
 import { SseClient, type SseMessage } from '../helpers/sse-client.js';
 import { makeTempHome, testConfig } from '../helpers/temp-home.js';
@@ -100,10 +101,9 @@ describe('scheduled tasks in the daemon', () => {
   const workspace = path.join(t.home, 'work');
   let clock: ManualClock;
   let daemon: Daemon;
-  let tcp: Target;
+  const tcp: Target = {};
   let sse: SseClient;
-  const op = (method: string, p: string, body?: unknown) =>
-    request(tcp, method, p, { token: daemon.operatorToken, body });
+  const { op, get } = caller(tcp, () => daemon.operatorToken);
   const runEvents = (runId: string) =>
     sse.events.filter((e: SseMessage) => e.event.startsWith('task_run_') && e.data.run?.id === runId);
   const thread = async (agent: string) =>
@@ -112,7 +112,7 @@ describe('scheduled tasks in the daemon', () => {
     until('the run to finish', () => runEvents(runId).find((e) => e.event !== 'task_run_started'), 20_000, 50);
   const start = async () => {
     daemon = await startDaemon({ env: t.env, clock, logger: createLogger('warn') });
-    tcp = { port: daemon.port };
+    tcp.port = daemon.port;
     sse = await SseClient.open(tcp, '/api/v1/events', daemon.operatorToken);
     await sse.waitFor(1);
   };
@@ -133,9 +133,9 @@ describe('scheduled tasks in the daemon', () => {
 
   it('cron fires a shell oneshot task: its run events carry identical fields, recent_runs, last_run_at, its log', async () => {
     const due = nextRunAt('*/5 * * * *', 'UTC', clock.now())!;
-    const before = (await op('GET', '/api/v1/state')).json.data.tasks.find((x: any) => x.name === 'tick');
+    const before = (await get('/api/v1/state', StateSnapshot)).tasks.find((x) => x.name === 'tick')!;
     assert.equal(before.next_run_at !== null, true);
-    assert.equal(Date.parse(before.next_run_at), due);
+    assert.equal(Date.parse(before.next_run_at!), due);
     assert.equal(before.last_run_at, null);
     clock.advance(due - clock.now());
     const started = await until(
@@ -257,7 +257,7 @@ describe('scheduled tasks in the daemon', () => {
   it('a oneshot task without a workspace runs in <workspace_root>/<task>, made on its first run; /state shows it', async () => {
     const own = path.join(t.home, 'agents', 'homeless');
     assert.equal(fs.existsSync(own), false);
-    const view = (await op('GET', '/api/v1/state')).json.data.tasks.find((x: any) => x.name === 'homeless');
+    const view = (await get('/api/v1/state', StateSnapshot)).tasks.find((x) => x.name === 'homeless')!;
     assert.equal(view.workspace, own);
     const r = await op('POST', '/api/v1/tasks/homeless/run');
     assert.equal(r.status, 202, r.text);

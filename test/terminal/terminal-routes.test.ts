@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { issueTokens, type Tokens } from '../security/principals.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { until } from '../helpers/wait.js';
 import type { ManualClock } from '../../src/core/clock.js';
@@ -18,8 +17,6 @@ const CONFIG = `templates:
 describe('the live terminal API', () => {
   let t: TestDaemon;
   let tokens: Tokens;
-  const api = (method: string, path: string, body?: unknown, token = tokens.operator) =>
-    request(t.tcp, method, path, { token, ...(body === undefined ? {} : { body }) });
 
   before(async () => {
     t = await startTestDaemon({ config: CONFIG });
@@ -27,10 +24,7 @@ describe('the live terminal API', () => {
       ['den', 'colours'],
       ['idle', 'cat'],
     ] as const) {
-      const r = await request(t.tcp, 'POST', '/api/v1/agents/spawn', {
-        token: t.daemon.operatorToken,
-        body: { template, name },
-      });
+      const r = await t.op('POST', '/api/v1/agents/spawn', { template, name });
       assert.equal(r.status, 201, r.text);
     }
     tokens = await issueTokens(t.tcp, t.daemon.paths, 'den');
@@ -50,7 +44,7 @@ describe('the live terminal API', () => {
     );
 
   it('the snapshot has the pane with its colours, its size and cursor', async () => {
-    const r = await api('GET', '/api/v1/agents/den/terminal');
+    const r = await t.op('GET', '/api/v1/agents/den/terminal');
     assert.equal(r.status, 200, r.text);
     const screen = r.json.data;
     assert.equal(screen.agent, 'den');
@@ -67,7 +61,7 @@ describe('the live terminal API', () => {
     assert.equal(first!.event, 'screen');
     assert.match(first!.data.ansi, /red alert/);
 
-    const pressed = await api('POST', '/api/v1/agents/den/terminal/keys', { keys: ['y', 'Enter'] }, tokens.device);
+    const pressed = await t.as(tokens.device).op('POST', '/api/v1/agents/den/terminal/keys', { keys: ['y', 'Enter'] });
     assert.equal(pressed.status, 200, pressed.text);
     assert.deepEqual(pressed.json.data, { agent: 'den', pressed: 2 });
     // cat echoes the y as typed, then prints it again after Enter.
@@ -78,25 +72,25 @@ describe('the live terminal API', () => {
   it('the stream ends with `ended` when the agent stops; a stopped agent has no terminal and takes no keys', async () => {
     const stream = await SseClient.open(t.tcp, '/api/v1/agents/idle/terminal/stream', tokens.operator);
     await stream.waitFor(1);
-    assert.equal((await api('POST', '/api/v1/agents/idle/stop')).status, 200);
+    assert.equal((await t.op('POST', '/api/v1/agents/idle/stop')).status, 200);
     await watchUntil('the stream to end', () => stream.ended);
     assert.equal(stream.events.at(-1)!.event, 'ended');
-    const snap = await api('GET', '/api/v1/agents/idle/terminal');
+    const snap = await t.op('GET', '/api/v1/agents/idle/terminal');
     assert.equal(snap.status, 409);
     assert.equal(snap.json.code, 'agent_not_running');
-    assert.equal((await api('POST', '/api/v1/agents/idle/terminal/keys', { keys: ['Enter'] })).status, 409);
-    assert.equal((await api('GET', '/api/v1/agents/nobody/terminal')).status, 404);
+    assert.equal((await t.op('POST', '/api/v1/agents/idle/terminal/keys', { keys: ['Enter'] })).status, 409);
+    assert.equal((await t.op('GET', '/api/v1/agents/nobody/terminal')).status, 404);
   });
 
   it('only named keys from the key bar are taken; API clients may neither watch nor type', async () => {
     for (const keys of [['rm -rf /'], ['C-d'], [], Array(17).fill('y')]) {
-      const r = await api('POST', '/api/v1/agents/den/terminal/keys', { keys });
+      const r = await t.op('POST', '/api/v1/agents/den/terminal/keys', { keys });
       assert.equal(r.status, 400, `${JSON.stringify(keys)}: ${r.text}`);
     }
-    assert.equal((await api('POST', '/api/v1/agents/den/terminal/keys', { keys: ['y'], text: 'x' })).status, 400);
+    assert.equal((await t.op('POST', '/api/v1/agents/den/terminal/keys', { keys: ['y'], text: 'x' })).status, 400);
     for (const token of [tokens.client, tokens.poster, tokens.agent]) {
-      assert.equal((await api('GET', '/api/v1/agents/den/terminal', undefined, token)).status, 403);
-      assert.equal((await api('POST', '/api/v1/agents/den/terminal/keys', { keys: ['y'] }, token)).status, 403);
+      assert.equal((await t.as(token).op('GET', '/api/v1/agents/den/terminal')).status, 403);
+      assert.equal((await t.as(token).op('POST', '/api/v1/agents/den/terminal/keys', { keys: ['y'] })).status, 403);
     }
     assert.doesNotMatch(paneText(t.home, 'den'), /rm -rf/);
   });

@@ -234,9 +234,10 @@ describe('Leo Web: the composer and the outbox', () => {
 
   it('files picked and dropped upload with progress and go with the message; one over the limit shows the 413', async () => {
     await open('files');
-    // Uploads held a moment, so the two in progress can be seen.
+    // Uploads held a moment, so the two in progress can be seen; the first picked longer, so it finishes last and
+    // the message must still list it first.
     await page.route('**/api/v1/chat/uploads**', async (route) => {
-      await sleep(1500);
+      await sleep(route.request().url().includes('filename=notes.txt') ? 3000 : 1500);
       await route.fallback();
     });
     await page.locator('[data-picker]').setInputFiles([

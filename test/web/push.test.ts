@@ -8,9 +8,11 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import https from 'node:https';
 import { after, before, describe, it } from 'node:test';
+import { z } from 'zod';
 import type { Browser, BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
 import { LEO_BIN } from '../helpers/cli.js';
 import { PushPayload } from '../../src/push/provider.js';
+import { DeliveryEntry, SubscriptionSummary } from '../../src/wire/push.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request, type Response } from '../helpers/http.js';
 import { browserKeys, selfSignedCert, startReceiver, tempDir, type Receiver } from '../push/helpers.js';
@@ -40,8 +42,6 @@ describe('Leo Web: push', { skip }, () => {
   let origin = '';
   const keys = browserKeys();
   const shots = new Screenshots();
-  const api = (method: string, path: string, body?: unknown, token = t.daemon.operatorToken) =>
-    request(t.tcp, method, path, { token, ...(body === undefined ? {} : { body }) });
   let deviceToken = '';
 
   /**
@@ -79,14 +79,14 @@ describe('Leo Web: push', { skip }, () => {
       },
       [tag, action] as const,
     );
-  const post = (text: string) => api('POST', '/api/agent/den/chat/post', { text }, t.daemon.agentToken);
+  const post = (text: string) => t.as(t.daemon.agentToken).op('POST', '/api/agent/den/chat/post', { text });
   const log = () => page.locator('.delivery-log li');
 
   before(async () => {
     rx = await startReceiver(tls!);
     agent = new https.Agent({ ca: tls!.cert });
     [t, browser] = await Promise.all([startTestDaemon({ config: CONFIG, pushAgent: agent }), launchBrowser()]);
-    assert.equal((await api('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     ({ context, page } = await pairedPage(browser, t, 'phone'));
     origin = new URL(page.url()).origin;
     await context.grantPermissions(['notifications'], { origin });
@@ -114,12 +114,13 @@ describe('Leo Web: push', { skip }, () => {
     );
     // pushManager.subscribe needs a real push service, which a test browser has not: the device registers the
     // subscription the stand-in push service serves, with its own token, as the app does with the browser's.
-    const sub = await api(
-      'POST',
-      '/api/v1/push/subscriptions',
-      { provider: 'web-push', endpoint: `${rx.url}/push/phone`, keys: { p256dh: keys.p256dh, auth: keys.auth } },
-      deviceToken,
-    );
+    const sub = await t
+      .as(deviceToken)
+      .op('POST', '/api/v1/push/subscriptions', {
+        provider: 'web-push',
+        endpoint: `${rx.url}/push/phone`,
+        keys: { p256dh: keys.p256dh, auth: keys.auth },
+      });
     assert.equal(sub.status, 201, sub.text);
   });
   after(async () => {
@@ -145,8 +146,8 @@ describe('Leo Web: push', { skip }, () => {
     await page.locator('[data-push-status]', { hasText: 'Preferences saved' }).waitFor();
     await page.locator('select[data-agent="den"]').selectOption('all');
     await page.locator('select[data-agent="den"]:not([disabled])').waitFor();
-    const subs = await api('GET', '/api/v1/push/subscriptions', undefined, deviceToken);
-    assert.deepEqual(subs.json.data[0].prefs, { mode: 'asks_only', agents: { den: 'all' } });
+    const subs = await t.as(deviceToken).get('/api/v1/push/subscriptions', z.array(SubscriptionSummary));
+    assert.deepEqual(subs[0]!.prefs, { mode: 'asks_only', agents: { den: 'all' } });
 
     const before = rx.requests.length;
     await page.getByRole('button', { name: 'Send a test push' }).click();
@@ -190,16 +191,13 @@ describe('Leo Web: push', { skip }, () => {
     await page.locator('[data-push="subscribed"]').waitFor();
     await left;
     const before = rx.requests.length;
-    const held: Promise<Response> = request(t.tcp, 'POST', '/api/agent/den/chat/ask', {
-      token: t.daemon.agentToken,
-      body: {
-        timeout_s: 600,
-        question: 'Deploy to prod?',
-        options: [
-          { value: 'yes', label: 'Deploy' },
-          { value: 'no', label: 'Hold' },
-        ],
-      },
+    const held: Promise<Response> = t.as(t.daemon.agentToken).op('POST', '/api/agent/den/chat/ask', {
+      timeout_s: 600,
+      question: 'Deploy to prod?',
+      options: [
+        { value: 'yes', label: 'Deploy' },
+        { value: 'no', label: 'Hold' },
+      ],
     });
     const data = await nextPush(before);
     const payload = PushPayload.parse(JSON.parse(data));
@@ -265,11 +263,7 @@ describe('Leo Web: push', { skip }, () => {
   });
 
   it('a subscription the push service rotated is handed to the daemon with its preferences; the old one goes', async () => {
-    const listed = async () =>
-      (await api('GET', '/api/v1/push/subscriptions', undefined, deviceToken)).json.data as {
-        id: string;
-        prefs?: unknown;
-      }[];
+    const listed = async () => t.as(deviceToken).get('/api/v1/push/subscriptions', z.array(SubscriptionSummary));
     const [old] = await listed();
     const rotated = `${rx.url}/push/rotated`;
     const outcome = await sw.evaluate(
@@ -283,7 +277,7 @@ describe('Leo Web: push', { skip }, () => {
     assert.notEqual(now[0]!.id, old!.id);
     assert.deepEqual(now[0]!.prefs, old!.prefs, 'the preferences carried over');
     const before = rx.requests.length;
-    assert.equal((await api('POST', '/api/v1/push/test', {}, deviceToken)).status, 200);
+    assert.equal((await t.as(deviceToken).op('POST', '/api/v1/push/test', {})).status, 200);
     await nextPush(before);
     assert.equal(new URL(rx.requests[before]!.url, rx.url).pathname, '/push/rotated');
   });
@@ -312,8 +306,8 @@ describe('Leo Web: push', { skip }, () => {
 
     rx.respond = (_req, res) => res.writeHead(400).end('bad subscription');
     await post('into a broken push service');
-    const failed = () => api('GET', '/api/v1/push/deliveries', undefined, deviceToken);
-    for (let i = 0; i < 100 && (await failed()).json.data[0]?.outcome !== 'failed'; i++)
+    const failed = () => t.as(deviceToken).get('/api/v1/push/deliveries', z.array(DeliveryEntry));
+    for (let i = 0; i < 100 && (await failed())[0]?.outcome !== 'failed'; i++)
       await new Promise((r) => setTimeout(r, 50));
     await page.goto(`${origin}/#/settings`);
     await log().first().filter({ hasText: 'failed: push service answered 400: bad subscription' }).waitFor();

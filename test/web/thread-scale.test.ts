@@ -8,10 +8,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
+import { z } from 'zod';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
 import { seedThread } from '../helpers/seed-thread.js';
 import { agentPost, launchBrowser, pairedPage, Screenshots } from './browser.js';
+import { Message } from '../../src/wire/message.js';
 
 const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
 const BIG = 10_000;
@@ -177,7 +179,7 @@ describe('Leo Web: a 10 000-message thread', () => {
     });
     // Settled at the end of the test; a failure before that must not leave an unhandled rejection behind.
     held.catch(() => undefined);
-    const open = async () => ((await t.op('GET', '/api/v1/chat/open?agent=asker')).json.data as { id: string }[])[0];
+    const open = async () => (await t.get('/api/v1/chat/open?agent=asker', z.array(Message)))[0];
     while (!(await open())) await sleep(50);
     const askId = (await open())!.id;
     // The ask is far from the newest page: 300 messages came after it.

@@ -23,6 +23,9 @@ const idBound = (ms: number) => `${encodeTime(Math.max(0, ms), 10)}${'0'.repeat(
 /** Uploads made without an agent wait here until a message claims them. */
 export const UNCLAIMED = '_unclaimed';
 
+/** A message's files in the order its sender listed them (rows from before the position column: upload order). */
+export const IN_MESSAGE_ORDER = 'ORDER BY position, id';
+
 /** The rows that count against a thread's upload quota: available, and unsent or in an inbound message. */
 const UPLOADS = `LEFT JOIN messages m ON m.id = a.message_id
   WHERE a.available = 1 AND (a.message_id IS NULL OR m.direction = 'in')`;
@@ -315,7 +318,7 @@ export class AttachmentStore {
   /** The file of a message's first audio attachment (by the type recorded at upload), if any. */
   audioOf(messageId: string): string | null {
     const file = this.db
-      .prepare("SELECT path FROM attachments WHERE message_id = ? AND mime LIKE 'audio/%' ORDER BY id LIMIT 1")
+      .prepare(`SELECT path FROM attachments WHERE message_id = ? AND mime LIKE 'audio/%' ${IN_MESSAGE_ORDER} LIMIT 1`)
       .pluck()
       .get(messageId) as string | undefined;
     return file ?? null;
@@ -324,7 +327,7 @@ export class AttachmentStore {
   /** Absolute paths of a message's attachments, for the delivered text. */
   pathsOf(messageId: string): string[] {
     return this.db
-      .prepare('SELECT path FROM attachments WHERE message_id = ? ORDER BY id')
+      .prepare(`SELECT path FROM attachments WHERE message_id = ? ${IN_MESSAGE_ORDER}`)
       .pluck()
       .all(messageId) as string[];
   }

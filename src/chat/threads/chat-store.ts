@@ -1,3 +1,4 @@
+import { IN_MESSAGE_ORDER } from '../attachments/attachments.js';
 import type { Clock } from '../../core/clock.js';
 import { newId } from '../../core/ids.js';
 import { rfc3339 } from '../../core/time.js';
@@ -83,10 +84,10 @@ export class ChatStore {
       if (m.attachmentIds?.length) {
         // Unsent uploads, or a failed inbound message's files being resent (AttachmentStore.claim checked which).
         const claim = this.db.prepare(
-          `UPDATE attachments SET message_id = ? WHERE id = ? AND (message_id IS NULL OR message_id IN
+          `UPDATE attachments SET message_id = ?, position = ? WHERE id = ? AND (message_id IS NULL OR message_id IN
              (SELECT id FROM messages WHERE direction = 'in' AND state = 'failed'))`,
         );
-        for (const a of m.attachmentIds) claim.run(id, a);
+        m.attachmentIds.forEach((a, position) => claim.run(id, position, a));
       }
     })();
     return this.get(id)!;
@@ -290,7 +291,9 @@ export class ChatStore {
   private toMessage(r: Row): Message {
     const attachments = (
       this.db
-        .prepare('SELECT id, filename, mime, bytes, available FROM attachments WHERE message_id = ? ORDER BY id')
+        .prepare(
+          `SELECT id, filename, mime, bytes, available FROM attachments WHERE message_id = ? ${IN_MESSAGE_ORDER}`,
+        )
         .all(r.id) as (Omit<AttachmentRef, 'available'> & { available: number })[]
     ).map((a) => ({ ...a, available: a.available === 1 }));
     const m: Message = {

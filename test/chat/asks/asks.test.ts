@@ -10,8 +10,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ManualClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { startDaemon } from '../../../src/daemon/daemon.js';
-import { killTmuxServer, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
-import { request } from '../../helpers/http.js';
+import { caller, killTmuxServer, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
+import { MessagePage } from '../../../src/wire/message.js';
 import { until } from '../../helpers/wait.js';
 
 const CONFIG = `
@@ -110,8 +110,8 @@ describe('ask lifecycle through MCP (clock seam)', () => {
       timed_out: true,
       closed_reason: 'timeout',
     });
-    const page = (await t.op('GET', '/api/v1/chat/den/messages')).json.data;
-    const m = page.messages.find((x: { id: string }) => x.id === ask.id);
+    const page = await t.get('/api/v1/chat/den/messages', MessagePage);
+    const m = page.messages.find((x) => x.id === ask.id)!;
     assert.deepEqual([m.state, m.closed_reason], ['expired', 'timeout']);
   });
 
@@ -225,13 +225,10 @@ describe('ask lifecycle through MCP (clock seam)', () => {
     await until(
       'the three late answers delivered, once each',
       async () => {
-        const replies = (await t.op('GET', '/api/v1/chat/den/messages?limit=200')).json.data.messages.filter(
-          (m: { reply_to?: string }) => ids.includes(m.reply_to ?? ''),
+        const replies = (await t.get('/api/v1/chat/den/messages?limit=200', MessagePage)).messages.filter((m) =>
+          ids.includes(m.reply_to ?? ''),
         );
-        return (
-          replies.length === 3 &&
-          replies.every((m: { direction: string; state: string }) => m.direction === 'in' && m.state === 'delivered')
-        );
+        return replies.length === 3 && replies.every((m) => m.direction === 'in' && m.state === 'delivered');
       },
       5000,
     );
@@ -271,8 +268,6 @@ describe('open asks across a daemon restart', () => {
     const t = await startTestDaemon({ config: CONFIG, clock });
     const home = t.home;
     try {
-      const op = (target: { port?: number; socketPath?: string }, method: string, p: string, body?: unknown) =>
-        request(target, method, p, { body });
       await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
       const c = new Client({ name: 'test', version: '1' });
       await c.connect(
@@ -293,15 +288,12 @@ describe('open asks across a daemon restart', () => {
         logger: createLogger('silent'),
       });
       try {
-        const sock = { socketPath: again.paths.socketFile };
+        const local = caller({ socketPath: again.paths.socketFile }, () => undefined);
         const asks = async () =>
           Object.fromEntries(
-            (await op(sock, 'GET', '/api/v1/chat/den/messages')).json.data.messages
-              .filter((m: { kind: string }) => m.kind === 'ask')
-              .map((m: { text: string; state: string; closed_reason?: string }) => [
-                m.text,
-                `${m.state}/${m.closed_reason ?? ''}`,
-              ]),
+            (await local.get('/api/v1/chat/den/messages', MessagePage)).messages
+              .filter((m) => m.kind === 'ask')
+              .map((m) => [m.text, `${m.state}/${m.closed_reason ?? ''}`]),
           );
         await sleep(50);
         assert.deepEqual(await asks(), { short: 'expired/timeout', long: 'open/' });

@@ -5,8 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sanitizeFilename } from '../../../src/chat/attachments/attachments.js';
-import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
+import { paneText, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { request } from '../../helpers/http.js';
+import { Message, MessagePage } from '../../../src/wire/message.js';
 
 const CONFIG = `
 chat:
@@ -82,6 +83,27 @@ describe('uploads and downloads', () => {
     assert.equal(down.text, 'hello file');
     assert.match(String(down.headers['content-disposition']), /notes\.txt/);
     assert.equal((await t.op('GET', `/api/v1/chat/den/attachments/01NOPE`)).status, 404);
+  });
+
+  it('a message lists its files in the order its sender gave them, whatever order they uploaded in', async () => {
+    // Files picked together upload side by side and finish in any order: here the second one is in first.
+    const second = await upload('filename=second.txt&agent=den', 'two');
+    const first = await upload('filename=first.txt&agent=den', 'one');
+    assert.deepEqual([first.status, second.status], [201, 201]);
+    const ids = [first.json.data.id, second.json.data.id];
+    const sent = await t.op('POST', '/api/v1/chat/den/messages', { text: 'in order', attachments: ids });
+    assert.equal(sent.status, 201, sent.text);
+    const names = (m: Message) => m.attachments.map((a) => a.filename);
+    assert.deepEqual(names(Message.parse(sent.json.data)), ['first.txt', 'second.txt']);
+    const page = await t.get('/api/v1/chat/den/messages?limit=200', MessagePage);
+    assert.deepEqual(names(page.messages.find((m) => m.text === 'in order')!), ['first.txt', 'second.txt']);
+    const paths = ids.map((id, i) => path.join(root(), 'den', id, ['first.txt', 'second.txt'][i]!));
+    let pane = '';
+    for (let i = 0; i < 40 && !pane.includes(paths[1]!); i++) {
+      await sleep(100);
+      pane = paneText(t.home, 'den', 200).replace(/\s/g, '');
+    }
+    assert.ok(pane.includes(`Attachments:${paths.join(',')}`), pane);
   });
 
   it('bad uploads are refused with a clear error and leave no file', async () => {

@@ -9,8 +9,8 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { startDaemon } from '../../../src/daemon/daemon.js';
 import { LEO_BIN, runLeoAsync } from '../../helpers/cli.js';
-import { killTmuxServer, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
-import { request } from '../../helpers/http.js';
+import { caller, killTmuxServer, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
+import { MessagePage } from '../../../src/wire/message.js';
 import { until } from '../../helpers/wait.js';
 
 const CONFIG = `
@@ -279,9 +279,9 @@ describe('the PermissionRequest hook in Leo Chat', () => {
   it('dismiss is a 400 for any message that is not a questions card (text, ordinary ask), a 404 for an unknown id', async () => {
     const text = await t.op('POST', '/api/v1/chat/den/messages', { text: 'hello' });
     assert.equal(text.status, 201, text.text);
-    const asking = request(t.tcp, 'POST', '/api/agent/den/chat/ask', {
-      token: t.daemon.agentToken,
-      body: { question: 'Ship it?', options: [{ value: 'y', label: 'Yes' }] },
+    const asking = t.as(t.daemon.agentToken).op('POST', '/api/agent/den/chat/ask', {
+      question: 'Ship it?',
+      options: [{ value: 'y', label: 'Yes' }],
     });
     const ask = await posted('ask');
     assert.equal(ask.input.type, 'buttons');
@@ -311,11 +311,7 @@ describe('a questions card across a daemon restart', () => {
     const t = await startTestDaemon({ config: CONFIG });
     const home = t.home;
     try {
-      const op = (method: string, p: string) => request(t.socket, method, p);
-      assert.equal(
-        (await request(t.socket, 'POST', '/api/v1/agents/spawn', { body: { template: 'cat', name: 'den' } })).status,
-        201,
-      );
+      assert.equal((await t.local.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
       const child = spawn(process.execPath, [LEO_BIN, 'hook', 'permission-request'], {
         env: { ...process.env, LEO_AGENT: 'den', LEO_SOCKET: t.daemon.paths.socketFile },
         stdio: ['pipe', 'ignore', 'ignore'],
@@ -332,8 +328,8 @@ describe('a questions card across a daemon restart', () => {
       const card = await until(
         'the card',
         async () =>
-          (await op('GET', '/api/v1/chat/den/messages')).json.data.messages.find(
-            (m: any) => m.kind === 'ask' && m.state === 'open',
+          (await t.local.get('/api/v1/chat/den/messages', MessagePage)).messages.find(
+            (m) => m.kind === 'ask' && m.state === 'open',
           ),
         10_000,
         30,
@@ -348,8 +344,11 @@ describe('a questions card across a daemon restart', () => {
       });
       try {
         const m = (
-          await request({ socketPath: again.paths.socketFile }, 'GET', '/api/v1/chat/den/messages')
-        ).json.data.messages.find((x: any) => x.id === card.id);
+          await caller({ socketPath: again.paths.socketFile }, () => undefined).get(
+            '/api/v1/chat/den/messages',
+            MessagePage,
+          )
+        ).messages.find((x) => x.id === card.id)!;
         assert.deepEqual([m.state, m.closed_reason], ['expired', 'timeout']);
       } finally {
         await again.close();
