@@ -114,13 +114,11 @@ describe('Leo Web: push', { skip }, () => {
     );
     // pushManager.subscribe needs a real push service, which a test browser has not: the device registers the
     // subscription the stand-in push service serves, with its own token, as the app does with the browser's.
-    const sub = await t
-      .as(deviceToken)
-      .op('POST', '/api/v1/push/subscriptions', {
-        provider: 'web-push',
-        endpoint: `${rx.url}/push/phone`,
-        keys: { p256dh: keys.p256dh, auth: keys.auth },
-      });
+    const sub = await t.as(deviceToken).op('POST', '/api/v1/push/subscriptions', {
+      provider: 'web-push',
+      endpoint: `${rx.url}/push/phone`,
+      keys: { p256dh: keys.p256dh, auth: keys.auth },
+    });
     assert.equal(sub.status, 201, sub.text);
   });
   after(async () => {
