@@ -4,12 +4,14 @@
 // checks that the tests left no process, tmux server or temp folder behind (ending and removing what they left, and
 // failing the run naming each). Files start longest first by test/durations.json; `--record` rewrites that file with
 // this run's time of each file that passed.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sweepLeftovers } from './suite-leftovers.mjs';
+import { sharedChromium } from './shared-chromium.mjs';
 import { longestFirst, mergeDurations, readDurations } from './test-order.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,7 +59,8 @@ const env = {
 // A file's process ends once its tests have (a server or child a failed clean-up left behind cannot hold the run
 // open), and no file may run longer than FILE_TIMEOUT_MS: node's --test-timeout bounds each file as a whole.
 const FILE_TIMEOUT_MS = 600_000;
-const flags = ['--test', '--test-concurrency=2', '--test-reporter=spec', '--test-force-exit'];
+const concurrency = Number(process.env.LEO_TEST_CONCURRENCY) || 2;
+const flags = ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-force-exit'];
 const recorded = path.join(suite, 'durations.jsonl');
 if (record) {
   const reporter = path.join(root, 'scripts', 'durations-reporter.mjs');
@@ -67,11 +70,15 @@ if (record) {
     `--test-reporter-destination=${recorded}`,
   );
 }
-const r = spawnSync(process.execPath, [...flags, `--test-timeout=${FILE_TIMEOUT_MS}`, ...files], {
+const chromium = await sharedChromium(files, env);
+if (chromium) env.LEO_CHROMIUM_WS = chromium.wsEndpoint();
+const runner = spawn(process.execPath, [...flags, `--test-timeout=${FILE_TIMEOUT_MS}`, ...files], {
   cwd: root,
   env,
   stdio: 'inherit',
 });
+// Not spawnSync: the shared browser's server runs on this process's event loop.
+const [status] = await once(runner, 'exit');
 if (record && fs.existsSync(recorded)) {
   const lines = fs
     .readFileSync(recorded, 'utf8')
@@ -81,6 +88,7 @@ if (record && fs.existsSync(recorded)) {
     .map(({ file, seconds }) => ({ file: path.relative(testDir, file), seconds }));
   fs.writeFileSync(durationsFile, JSON.stringify(mergeDurations(durations, lines), null, 2) + '\n');
 }
+await chromium?.close();
 const left = await sweepLeftovers(suite, tmp);
 fs.rmSync(suite, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 if (left.length > 0) {
@@ -88,4 +96,4 @@ if (left.length > 0) {
   for (const l of left) console.error(`  ${l}`);
   process.exit(1);
 }
-process.exit(r.status ?? 1);
+process.exit(status ?? 1);

@@ -12,13 +12,18 @@ import { spawn } from 'node:child_process';
 /** Debian's chromium (set-up installs it for the tests); playwright-core downloads no browser of its own. */
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** `args`: extra chromium switches (the fake microphone's, for voice notes). */
+/** `args`: extra chromium switches (the fake microphone's, for voice notes): such a browser is launched for the caller alone. */
 export async function launchBrowser(args: readonly string[] = []): Promise<Browser> {
   assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: run \`node scripts/setup.mjs --for-tests\``);
   assert.ok(
     fs.existsSync(path.join(WEB_ROOT, 'index.html')),
     `Leo Web is not built (${WEB_ROOT}): run \`npm run build\``,
   );
+  // The runner's one Chromium for the whole suite (LEO_CHROMIUM_WS), unless a file needs switches of its own: each file
+  // still gets contexts of its own, and no file pays a browser's start and stop. Closing a connected browser closes
+  // the contexts it made and leaves the shared one running.
+  const shared = process.env.LEO_CHROMIUM_WS;
+  if (shared && args.length === 0) return chromium.connect(shared);
   return chromium.launch({ executablePath: CHROMIUM, args: [...args] });
 }
 
