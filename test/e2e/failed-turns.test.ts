@@ -52,7 +52,9 @@ async function expectFailureNote(
   return note;
 }
 
-describe('a failed turn says so in the thread and the fleet (real CLIs)', () => {
+// Each test has a daemon, a CLI and a model server of its own, and spends most of its time waiting (on a CLI's
+// retries, a screen going still, the quiet after the note): side by side, the file takes as long as its slowest test.
+describe('a failed turn says so in the thread and the fleet (real CLIs)', { concurrency: true }, () => {
   it('Claude without a key: "not logged in"', { timeout: 120_000 }, async (t) => {
     const c = await startClaudeAgent(t, {
       agent: 'claude-nokey',
