@@ -80,7 +80,7 @@ function planOf(seed: number, rng: Rng): Plan {
       after,
       host: rng.pick(HOSTS),
       kind: rng.pick(FLAP_KINDS),
-      holdMs: rng.int(300, 1_500),
+      holdMs: rng.int(300, 3_500),
     })),
   };
 }
