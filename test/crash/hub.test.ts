@@ -14,6 +14,7 @@ import { SseClient } from '../helpers/sse-client.js';
 import { tempDir } from '../helpers/temp-home.js';
 import { until } from '../helpers/wait.js';
 import {
+  amend,
   countMarkers,
   linesRead,
   readThread,
@@ -131,13 +132,13 @@ describe('crash: exactly-once through a hub SIGKILLed while host links flap', ()
             }),
           ),
         );
-        const { tally, odd } = await run(plan, hub, hosts, proxies);
-        if (odd.size > 0) t.diagnostic(`seed ${seed}: other 5xx answers: ${[...odd].join('; ')}`);
-        return tally;
+        const run = await drive(plan, hub, hosts, proxies);
+        if (run.odd.size > 0) t.diagnostic(`seed ${seed}: other 5xx answers: ${[...run.odd].join('; ')}`);
+        for (const host of hosts.values()) for (const agent of AGENTS) await check(plan, run, hub, host, agent);
+        for (const stream of run.streams) stream.close();
+        return run.tally;
       } catch (err) {
-        const e = err instanceof Error ? err : new Error(String(err));
-        if (hub) e.message += `\n--- the hub's log (its last start) ---\n${hub.logTail(4_000)}`;
-        throw e;
+        throw hub ? amend(err, '', `\n--- the hub's log (its last start) ---\n${hub.logTail(4_000)}`) : err;
       } finally {
         await bench.close();
       }
@@ -145,32 +146,44 @@ describe('crash: exactly-once through a hub SIGKILLed while host links flap', ()
   });
 });
 
-async function run(
+const newTally = (sends: number) => ({
+  kills: 0,
+  flaps: 0,
+  sends,
+  acknowledged: 0,
+  'acknowledged as a repeat (200)': 0,
+  retries: 0,
+  '503 host_unreachable': 0,
+  'other 5xx': 0,
+  '429 queue_full': 0,
+  'connection refused': 0,
+  'connection reset': 0,
+  'timed out': 0,
+  'stored once': 0,
+  'typed once': 0,
+  'stored out of send order': 0,
+  'on the hub stream': 0,
+});
+
+interface Run {
+  tally: ReturnType<typeof newTally>;
+  /** What the hub acknowledged, by client_id. */
+  acked: Map<string, Message>;
+  /** The hub's event stream, one per boot of the hub: what a dashboard of the hub was told. */
+  streams: SseClient[];
+  /** The 5xx answers other than host_unreachable, by status and code: retried, and named in the output. */
+  odd: Set<string>;
+}
+
+/** The client's sends, each retried until acknowledged, while the hub is killed and the links flap as planned. */
+async function drive(
   plan: Plan,
   hub: HostDaemon,
   hosts: Map<string, HostDaemon>,
   proxies: Map<string, FaultProxy>,
-): Promise<{ tally: { kills: number } & Record<string, number>; odd: Set<string> }> {
+): Promise<Run> {
   const token = hub.operatorToken;
-  const tally = {
-    kills: 0,
-    flaps: 0,
-    sends: plan.sends.length,
-    acknowledged: 0,
-    'acknowledged as a repeat (200)': 0,
-    retries: 0,
-    '503 host_unreachable': 0,
-    'other 5xx': 0,
-    '429 queue_full': 0,
-    'connection refused': 0,
-    'connection reset': 0,
-    'timed out': 0,
-    'stored once': 0,
-    'typed once': 0,
-    'stored out of send order': 0,
-    'on the hub stream': 0,
-  };
-  /** The 5xx answers other than host_unreachable, by status and code: retried, and named in the output. */
+  const tally = newTally(plan.sends.length);
   const odd = new Set<string>();
   const acked = new Map<string, Message>();
   /** 'ack' after each acknowledgement, 'attempt' as each attempt leaves. */
@@ -181,7 +194,6 @@ async function run(
     while (acked.size < n && !stopped) await once(progress, 'ack');
   };
 
-  // The hub's own event stream, one per boot of it: what a dashboard of the hub was told.
   const streams: SseClient[] = [];
   const listen = async () => void streams.push(await SseClient.open(hub.socket, '/api/v1/events'));
   await listen();
@@ -278,78 +290,79 @@ async function run(
   for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
   tally.acknowledged = acked.size;
   assert.equal(acked.size, plan.sends.length, 'every send acknowledged in the end');
+  return { tally, acked, streams, odd };
+}
 
-  for (const [hostName, host] of hosts)
-    for (const agent of AGENTS) {
-      const address = `${agent}@${hostName}`;
-      const mine = plan.sends.filter((s) => s.to === address);
-      // The host's own thread over its socket: each inbound message delivered (nothing pending, nothing failed).
-      const thread = await until(
-        `${address}'s messages to be typed`,
-        async () => {
-          const msgs = await readThread((p) => host.op('GET', p), agent);
-          return msgs.every((m) => m.direction !== 'in' || m.state !== 'pending') && msgs;
-        },
-        30_000 + 500 * mine.length,
-        250,
-      );
-      const inbound = thread.filter((m) => m.direction === 'in');
-      for (const m of inbound) assert.equal(m.state, 'delivered', `${m.client_id} delivered: ${m.text}`);
-      const byClientId = new Map<string, Message[]>();
-      for (const m of inbound) byClientId.set(m.client_id ?? '', [...(byClientId.get(m.client_id ?? '') ?? []), m]);
-      for (const s of mine) {
-        const stored = byClientId.get(s.clientId) ?? [];
-        assert.equal(stored.length, 1, `${s.clientId} to ${address} stored on ${hostName} exactly once`);
-        assert.equal(stored[0]!.id, acked.get(s.clientId)!.id, `${s.clientId}: the acknowledged message`);
-        assert.equal(markerOf(stored[0]!.text), s.marker);
-      }
-      assert.equal(inbound.length, mine.length, `${address}: nothing stored that was not sent`);
-      tally['stored once'] += mine.length;
+/** What `agent` of `host` stored and read, against what the hub acknowledged, shows and relayed. */
+async function check(plan: Plan, run: Run, hub: HostDaemon, host: HostDaemon, agent: string): Promise<void> {
+  const { tally, acked } = run;
+  const hostName = host.name;
+  const address = `${agent}@${hostName}`;
+  const mine = plan.sends.filter((s) => s.to === address);
+  // The host's own thread over its socket: each inbound message delivered (nothing pending, nothing failed).
+  const thread = await until(
+    `${address}'s messages to be typed`,
+    async () => {
+      const msgs = await readThread((p) => host.op('GET', p), agent);
+      return msgs.every((m) => m.direction !== 'in' || m.state !== 'pending') && msgs;
+    },
+    30_000 + 500 * mine.length,
+    250,
+  );
+  const inbound = thread.filter((m) => m.direction === 'in');
+  for (const m of inbound) assert.equal(m.state, 'delivered', `${m.client_id} delivered: ${m.text}`);
+  const byClientId = new Map<string, Message[]>();
+  for (const m of inbound) byClientId.set(m.client_id ?? '', [...(byClientId.get(m.client_id ?? '') ?? []), m]);
+  for (const s of mine) {
+    const stored = byClientId.get(s.clientId) ?? [];
+    assert.equal(stored.length, 1, `${s.clientId} to ${address} stored on ${hostName} exactly once`);
+    assert.equal(stored[0]!.id, acked.get(s.clientId)!.id, `${s.clientId}: the acknowledged message`);
+    assert.equal(markerOf(stored[0]!.text), s.marker);
+  }
+  assert.equal(inbound.length, mine.length, `${address}: nothing stored that was not sent`);
+  tally['stored once'] += mine.length;
 
-      const read = countMarkers(linesRead(host.home, agent), MARKER);
-      for (const s of mine) assert.equal(read.get(s.marker), 1, `${s.marker} typed into ${address} exactly once`);
-      assert.equal(read.size, mine.length, `${address} read only its own messages`);
-      tally['typed once'] += mine.length;
-      // The host types an agent's messages in the order it stored them. That is the client's order only as far as
-      // the client decided it: with several sends in flight, and retries, a later send can be stored first.
-      assert.deepEqual(
-        linesRead(host.home, agent).flatMap((l) => l.match(MARKER) ?? []),
-        inbound.map((m) => markerOf(m.text)),
-        `${address} read its messages in the order its host stored them`,
-      );
-      const sentAt = new Map(plan.sends.map((s, i) => [s.marker, i]));
-      let latest = -1;
-      for (const m of inbound) {
-        const i = sentAt.get(markerOf(m.text)!)!;
-        if (i < latest) tally['stored out of send order']++;
-        latest = Math.max(latest, i);
-      }
+  const read = countMarkers(linesRead(host.home, agent), MARKER);
+  for (const s of mine) assert.equal(read.get(s.marker), 1, `${s.marker} typed into ${address} exactly once`);
+  assert.equal(read.size, mine.length, `${address} read only its own messages`);
+  tally['typed once'] += mine.length;
+  // The host types an agent's messages in the order it stored them. That is the client's order only as far as
+  // the client decided it: with several sends in flight, and retries, a later send can be stored first.
+  assert.deepEqual(
+    linesRead(host.home, agent).flatMap((l) => l.match(MARKER) ?? []),
+    inbound.map((m) => markerOf(m.text)),
+    `${address} read its messages in the order its host stored them`,
+  );
+  const sentAt = new Map(plan.sends.map((s, i) => [s.marker, i]));
+  let latest = -1;
+  for (const m of inbound) {
+    const i = sentAt.get(markerOf(m.text)!)!;
+    if (i < latest) tally['stored out of send order']++;
+    latest = Math.max(latest, i);
+  }
 
-      // The hub's view, as its client reads it: the same thread through the proxy, under the agent's address.
-      const viaHub = await readThread((p) => request(hub.tcp, 'GET', p, { token }), address);
-      assert.deepEqual(
-        viaHub.map((m) => [m.id, m.agent, m.state, m.client_id ?? null]),
-        thread.map((m) => [m.id, address, m.state, m.client_id ?? null]),
-        `the hub shows ${address}'s thread as ${hostName} stores it`,
-      );
+  // The hub's view, as its client reads it: the same thread through the proxy, under the agent's address.
+  const viaHub = await readThread((p) => request(hub.tcp, 'GET', p, { token: hub.operatorToken }), address);
+  assert.deepEqual(
+    viaHub.map((m) => [m.id, m.agent, m.state, m.client_id ?? null]),
+    thread.map((m) => [m.id, address, m.state, m.client_id ?? null]),
+    `the hub shows ${address}'s thread as ${hostName} stores it`,
+  );
 
-      // The hub's stream: each boot of the hub re-publishes what the host published (from the cursor it saved), so
-      // the same message may come again after a hub restart, but never twice in one boot, and only as stored.
-      const ids = new Set(inbound.map((m) => m.id));
-      const seen = new Set<string>();
-      for (const stream of streams) {
-        const thisBoot = new Set<string>();
-        for (const e of stream.events) {
-          if (e.event !== 'chat.message' || e.data.message.agent !== address) continue;
-          assert.equal(e.data.host, hostName);
-          assert.ok(ids.has(e.data.message.id) || e.data.message.direction !== 'in', 'the hub relays stored ones');
-          assert.ok(!thisBoot.has(e.data.message.id), `${e.data.message.id} relayed once per boot of the hub`);
-          thisBoot.add(e.data.message.id);
-          seen.add(e.data.message.id);
-        }
-      }
-      tally['on the hub stream'] += [...ids].filter((id) => seen.has(id)).length;
+  // The hub's stream: each boot of the hub re-publishes what the host published (from the cursor it saved), so
+  // the same message may come again after a hub restart, but never twice in one boot, and only as stored.
+  const ids = new Set(inbound.map((m) => m.id));
+  const seen = new Set<string>();
+  for (const stream of run.streams) {
+    const thisBoot = new Set<string>();
+    for (const e of stream.events) {
+      if (e.event !== 'chat.message' || e.data.message.agent !== address) continue;
+      assert.equal(e.data.host, hostName);
+      assert.ok(ids.has(e.data.message.id) || e.data.message.direction !== 'in', 'the hub relays stored ones');
+      assert.ok(!thisBoot.has(e.data.message.id), `${e.data.message.id} relayed once per boot of the hub`);
+      thisBoot.add(e.data.message.id);
+      seen.add(e.data.message.id);
     }
-  for (const s of streams) s.close();
-  return { tally, odd };
+  }
+  tally['on the hub stream'] += [...ids].filter((id) => seen.has(id)).length;
 }

@@ -108,7 +108,7 @@ export async function runSeeds(
 }
 
 /** Adds context to an error's message, in its stack too (the reporter prints the stack). */
-function amend(err: unknown, before: string, after = ''): Error {
+export function amend(err: unknown, before: string, after = ''): Error {
   const e = err instanceof Error ? err : new Error(String(err));
   const old = e.message;
   e.message = `${before}${old}${after}`;
