@@ -108,7 +108,7 @@ export async function runSeeds(
 }
 
 /** Adds context to an error's message, in its stack too (the reporter prints the stack). */
-function amend(err: unknown, before: string, after = ''): Error {
+export function amend(err: unknown, before: string, after = ''): Error {
   const e = err instanceof Error ? err : new Error(String(err));
   const old = e.message;
   e.message = `${before}${old}${after}`;
@@ -150,15 +150,9 @@ export class CrashHome {
     this.home = t.home;
     this.env = t.env;
     this.removeHome = t.cleanup;
-    // The sink: no echo, so what the pane shows is only what the agent read, one `GOT` line per line read.
-    const sink = path.join(this.home, 'sink.sh');
-    fs.writeFileSync(sink, `stty -echo\necho READY\nwhile IFS= read -r line; do printf 'GOT %s\\n' "$line"; done\n`);
     fs.writeFileSync(
       path.join(this.home, 'leo.yaml'),
-      testConfig(`templates:\n  sink: { harness: shell, command: "exec sh ${sink}" }\n`).replace(
-        'level: warn',
-        'level: info',
-      ),
+      testConfig(sinkTemplate(this.home)).replace('level: warn', 'level: info'),
     );
   }
 
@@ -213,21 +207,12 @@ export class CrashHome {
   async spawnAgent(name: string, template: string): Promise<void> {
     const r = await this.op('POST', '/api/v1/agents/spawn', { template, name });
     if (r.status !== 201) throw new Error(`spawn ${name}: ${r.status} ${r.text}`);
-    await until(`${name}'s sink to start`, () => paneText(this.home, name).includes('READY'), 10_000);
+    await sinkReady(this.home, name);
   }
 
-  /** A whole thread, oldest first (paged, so bursts bigger than one page are read completely). */
-  async thread(agent: string): Promise<Message[]> {
-    const all: Message[] = [];
-    let before: string | null = null;
-    for (;;) {
-      const q: string = before ? `&before=${before}` : '';
-      const r = await this.op('GET', `/api/v1/chat/${agent}/messages?limit=500${q}`);
-      if (r.status !== 200) throw new Error(`history of ${agent}: ${r.status} ${r.text}`);
-      all.unshift(...(r.json.data.messages as Message[]));
-      before = r.json.data.older;
-      if (!before) return all;
-    }
+  /** A whole thread, oldest first. */
+  thread(agent: string): Promise<Message[]> {
+    return readThread((p) => this.op('GET', p), agent);
   }
 
   /** A session of Leo's MCP tools as `agent`, held open the way a supervised agent holds one. */
@@ -258,11 +243,9 @@ export class CrashHome {
     }
   }
 
-  /** Every line the agent's sink read, from the pane with its scrollback. */
+  /** Every line the agent's sink read. */
   linesRead(agent: string): string[] {
-    return paneText(this.home, agent, 100_000)
-      .split('\n')
-      .filter((l) => l.startsWith('GOT '));
+    return linesRead(this.home, agent);
   }
 
   /** chat.db read-only, beside the live daemon (WAL), for what the wire does not show. */
@@ -323,6 +306,42 @@ export class CrashHome {
         reject(new Error(`daemon exited (${code ?? signal}) before it was ready`));
       });
     });
+  }
+}
+
+/**
+ * Writes the sink script into `dir` and returns the leo.yaml section of its template, `sink`: a shell agent with no
+ * echo, so what its pane shows is only what it read, one `GOT` line per line read.
+ */
+export function sinkTemplate(dir: string): string {
+  const sink = path.join(dir, 'sink.sh');
+  fs.writeFileSync(sink, `stty -echo\necho READY\nwhile IFS= read -r line; do printf 'GOT %s\\n' "$line"; done\n`);
+  return `templates:\n  sink: { harness: shell, command: "exec sh ${sink}" }\n`;
+}
+
+/** Resolves once the sink `agent` in the tmux server of `home` is reading. */
+export function sinkReady(home: string, agent: string): Promise<unknown> {
+  return until(`${agent}'s sink to start`, () => paneText(home, agent).includes('READY'), 10_000);
+}
+
+/** Every line a sink agent of `home` read, from its pane with the scrollback. */
+export function linesRead(home: string, agent: string): string[] {
+  return paneText(home, agent, 100_000)
+    .split('\n')
+    .filter((l) => l.startsWith('GOT '));
+}
+
+/** A whole thread, oldest first, paged (a burst bigger than one page is read completely) with `get`. */
+export async function readThread(get: (path: string) => Promise<Response>, agent: string): Promise<Message[]> {
+  const all: Message[] = [];
+  let before: string | null = null;
+  for (;;) {
+    const q: string = before ? `&before=${before}` : '';
+    const r = await get(`/api/v1/chat/${agent}/messages?limit=500${q}`);
+    if (r.status !== 200) throw new Error(`history of ${agent}: ${r.status} ${r.text}`);
+    all.unshift(...(r.json.data.messages as Message[]));
+    before = r.json.data.older;
+    if (!before) return all;
   }
 }
 

@@ -19,7 +19,14 @@ export function request(
   target: Target,
   method: string,
   path: string,
-  opts: { token?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string | Buffer } = {},
+  opts: {
+    token?: string;
+    headers?: Record<string, string>;
+    body?: unknown;
+    rawBody?: string | Buffer;
+    /** Gives up (a rejection with code `ETIMEDOUT`) when the socket stays silent this long. */
+    timeoutMs?: number;
+  } = {},
 ): Promise<Response> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -54,6 +61,10 @@ export function request(
       },
     );
     req.on('error', reject);
+    if (opts.timeoutMs)
+      req.setTimeout(opts.timeoutMs, () =>
+        req.destroy(Object.assign(new Error(`no answer within ${opts.timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+      );
     if (payload !== undefined) req.write(payload);
     req.end();
   });
