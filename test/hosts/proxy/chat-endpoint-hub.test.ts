@@ -18,17 +18,9 @@ describe('POST /agents/bot@box/chat through the hub', () => {
 
   before(async () => {
     llm = await OpenAiServer.start({ defaultReply: { text: 'Hello from the box.' } });
+    const engine = `{ enabled: true, engine: openai, base_url: "${llm.baseUrl}", api_key_env: KEY, model: gpt-test }`;
     host = await startTestDaemon({
-      config: `
-environments:
-  keys: { OPENAI_KEY: sk-test-123 }
-templates:
-  bot:
-    harness: shell
-    command: "exec cat"
-    environments: [keys]
-    chat: { enabled: true, engine: openai, base_url: "${llm.baseUrl}", api_key_env: OPENAI_KEY, model: gpt-test }
-`,
+      config: `environments: { keys: { KEY: sk-test } }\ntemplates:\n  bot: { harness: shell, command: "exec cat", environments: [keys], chat: ${engine} }\n`,
     });
     hub = await startTestDaemon();
     assert.equal((await host.op('POST', '/api/v1/agents/spawn', { template: 'bot', name: 'bot' })).status, 201);
