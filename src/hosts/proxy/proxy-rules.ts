@@ -49,6 +49,12 @@ const framesNaming =
   (key: string): FrameRename =>
   (_event, d: unknown, host) =>
     isObject(d) && typeof d[key] === 'string' ? qualifyField(d as Record<string, string>, key, host) : d;
+
+const param = (key: 'name' | 'agent', rename: Rename | null): ProxyRule => ({ where: { in: 'params', key }, rename });
+const onAgent = (rename: Rename | null) => param('name', rename);
+const onThread = (rename: Rename | null) => param('agent', rename);
+const perHost: ProxyRule = { where: { in: 'query', key: 'host', bare: true }, rename: null };
+
 const session = (s: Session, host: string) => qualifyField(s, 'agent_name', host);
 const turnDone = (d: TurnDone, host: string) => ({
   ...qualifyField(d, 'agentName', host),
@@ -56,22 +62,15 @@ const turnDone = (d: TurnDone, host: string) => ({
 });
 /** `POST /agents/:name/chat`: a JSON turn's `done` and an SSE turn's `done` frame name the agent; a 202 does not. */
 const chatTurn: ProxyRule = {
-  where: { in: 'params', key: 'name' },
+  ...onAgent((t: Partial<ChatTurnResponse>, host) => (t.done ? { ...t, done: turnDone(t.done, host) } : t)),
   bare: true,
   waits: true,
-  rename: (t: Partial<ChatTurnResponse>, host) => (t.done ? { ...t, done: turnDone(t.done, host) } : t),
   frames: (event, d: TurnDone, host) => (event === 'done' ? turnDone(d, host) : d),
 };
 const sessionList: ProxyRule = {
-  where: { in: 'params', key: 'name' },
+  ...onAgent((l: SessionListResponse, host) => ({ ...l, sessions: l.sessions.map((s) => session(s, host)) })),
   bare: true,
-  rename: (l: SessionListResponse, host) => ({ ...l, sessions: l.sessions.map((s) => session(s, host)) }),
 };
-
-const param = (key: 'name' | 'agent', rename: Rename | null): ProxyRule => ({ where: { in: 'params', key }, rename });
-const onAgent = (rename: Rename | null) => param('name', rename);
-const onThread = (rename: Rename | null) => param('agent', rename);
-const perHost: ProxyRule = { where: { in: 'query', key: 'host', bare: true }, rename: null };
 
 /**
  * Every agent-scoped route a hub passes on, keyed "METHOD url" as fastify registers it (a HEAD twin takes its GET's
@@ -169,7 +168,10 @@ export function forwardOf(rule: ProxyRule, req: Incoming): Forward | null {
   return { host, path, body: rest };
 }
 
-/** The host's `{ok, data}` answer as the hub gives it: renamed when it succeeded, passed on as it is otherwise. */
+/**
+ * The host's answer as the hub gives it: renamed when it succeeded (its `data`, or all of a bare one), passed on as it
+ * is otherwise.
+ */
 export function renamedAnswer(rule: ProxyRule, answer: unknown, host: string): unknown {
   if (!rule.rename || !isObject(answer)) return answer;
   if (rule.bare) return answer.ok === false ? answer : rule.rename(answer as never, host);
