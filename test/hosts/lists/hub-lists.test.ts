@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setConfigKey } from '../../../src/config/config-file.js';
-import { HOSTS_MISSING_HEADER } from '../../../src/wire/host.js';
+import { fetchHostClient } from '../../../src/hosts/host-client.js';
+import { HOSTS_MISSING_HEADER, HostInvite } from '../../../src/wire/host.js';
 import { Message, Thread } from '../../../src/wire/message.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { request } from '../../helpers/http.js';
@@ -106,6 +107,20 @@ describe('a hub’s inbox and thread list across machines', () => {
         .sort(),
       'every thread of the host, no more',
     );
+  });
+
+  it('a hub that follows this hub as its host gets this hub’s own: hosts are not followed through a hub', async () => {
+    const invite = await hub.op('POST', '/api/v1/host/invites', { hub: 'upstream' });
+    assert.equal(invite.status, 201, invite.text);
+    const code = HostInvite.parse(invite.json.data).link.split('#join=')[1]!;
+    const { token } = await fetchHostClient(`http://127.0.0.1:${hub.tcp.port}`).join(code, 'upstream');
+    const r = await request(hub.tcp, 'GET', '/api/v1/chat/open', { token });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(
+      (r.json.data as Message[]).map((m) => m.agent),
+      ['owl'],
+    );
+    assert.equal(r.headers[HOSTS_MISSING_HEADER], undefined, 'no host was asked');
   });
 
   it('a host that went away is named, and its cards stay as the hub last heard them', async () => {
