@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AgentName } from '../wire/names.js';
@@ -7,6 +8,8 @@ import { notFound } from '../core/leo-error.js';
 import { okOf } from '../http/openapi.js';
 import { AttachmentRef, Message, MessagePage, ReadMarker, Thread } from '../wire/message.js';
 import type { ChatService } from './threads/chat-service.js';
+import { HOSTS_MISSING_HEADER, SENDER_HEADER, senderOfHeader } from '../wire/host.js';
+import type { Principal } from '../wire/token-kinds.js';
 import { chatOffError } from './chat-off.js';
 import type { AskService } from './asks/asks.js';
 import type { PermissionPrompts } from './permissions/permission-prompts.js';
@@ -47,6 +50,17 @@ export interface ChatRoutesDeps {
   maxAttachmentBytes(): number;
   /** chat.enabled, read per request: while false every route here answers chatOffError. */
   enabled(): boolean;
+  /** On a hub, the lists of every followed host merged with this daemon's own (hosts/lists); otherwise its own. */
+  elsewhere: {
+    open(own: Message[]): Promise<Listed<Message>>;
+    threads(own: Thread[]): Promise<Listed<Thread>>;
+  };
+}
+
+/** A list across machines, and the hosts that did not answer it in time. */
+interface Listed<T> {
+  items: T[];
+  missing: string[];
 }
 
 /**
@@ -72,11 +86,30 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatRoutesDeps> = async (app, dep
     return agent;
   };
 
-  app.get('/api/v1/chat/threads', reading(z.array(Thread)), async () => ok(deps.chat.threads()));
+  /**
+   * A list across machines, naming the hosts that did not answer in a header. A hub asking this daemon as its host
+   * gets this daemon's own: a hub does not follow another hub's hosts through it.
+   */
+  const across = async <T>(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    own: T[],
+    merge: (own: T[]) => Promise<Listed<T>>,
+  ) => {
+    if (req.principal?.kind === 'peer') return ok(own);
+    const { items, missing } = await merge(own);
+    if (missing.length > 0) reply.header(HOSTS_MISSING_HEADER, missing.join(','));
+    return ok(items);
+  };
+
+  app.get('/api/v1/chat/threads', reading(z.array(Thread)), async (req, reply) =>
+    across(req, reply, deps.chat.threads(), (own) => deps.elsewhere.threads(own)),
+  );
 
   // The inbox: every open ask, permission prompt and questions card across threads, newest first.
-  app.get('/api/v1/chat/open', reading(z.array(Message), { querystring: OpenQuery }), async (req) => {
-    return ok(deps.store.openCards(req.query.agent));
+  app.get('/api/v1/chat/open', reading(z.array(Message), { querystring: OpenQuery }), async (req, reply) => {
+    if (req.query.agent) return ok(deps.store.openCards(req.query.agent));
+    return across(req, reply, deps.store.openCards(), (own) => deps.elsewhere.open(own));
   });
 
   app.get(
@@ -105,8 +138,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatRoutesDeps> = async (app, dep
       const agent = agentOf(req.params);
       if (!deps.agentExists(agent)) throw notFound(`no agent named "${agent}"`);
       const { body } = req;
-      const p = req.principal;
-      const sender = p?.kind === 'client' ? `client:${p.name}` : undefined;
+      const sender = senderOf(req.principal, req.headers[SENDER_HEADER]);
       const stored = body.client_id ? deps.store.byClientId(agent, body.client_id) : null;
       if (stored) {
         if (!isRepeatOf(stored, { ...body, sender }))
@@ -202,3 +234,16 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatRoutesDeps> = async (app, dep
     return ok(deps.chat.markRead(agent, req.body?.up_to));
   });
 };
+
+/**
+ * Whom a post is from, as its thread keeps it: an API client's own post, or one a hub passed on for an API client of
+ * its own (SENDER_HEADER, believed of a peer only: a hub may post as the owner, so naming a client only narrows what
+ * the post may do). Undefined: the owner's, from a device or the operator, here or through a hub.
+ */
+function senderOf(caller: Principal | null | undefined, passedOn: string | string[] | undefined): string | undefined {
+  if (caller?.kind === 'client') return `client:${caller.name}`;
+  if (caller?.kind !== 'peer' || passedOn === undefined) return undefined;
+  const sender = typeof passedOn === 'string' ? senderOfHeader(passedOn) : null;
+  if (!sender) throw new HttpError(400, `${SENDER_HEADER} names no API client`, 'bad_sender');
+  return sender;
+}

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AgentStore } from '../agents/agent-store.js';
 import type { Supervisor } from '../agents/lifecycle/supervisor.js';
-import { chatRoutes } from '../chat/chat-routes.js';
+import { chatRoutes, type ChatRoutesDeps } from '../chat/chat-routes.js';
 import type { HookRouter } from '../agents/hook-router.js';
 import { ChatService } from '../chat/threads/chat-service.js';
 import { AskService } from '../chat/asks/asks.js';
@@ -65,6 +65,8 @@ export interface ChatWiringDeps {
   turnErrors: TurnErrors;
   /** recent_messages and agent_message: a Leo Chat message counts once it is delivered, from a human (no `from`). */
   announceMessage(from: string | undefined, to: string): void;
+  /** On a hub, the inbox and the thread list of every followed host, merged with this daemon's own. */
+  elsewhere: ChatRoutesDeps['elsewhere'];
 }
 
 /** The attachment store, with the pool judging whether an upload is audio. */
@@ -162,6 +164,7 @@ export async function wireChat(d: ChatWiringDeps) {
     agentExists: (a) => d.supervisor.has(a),
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
     enabled,
+    elsewhere: d.elsewhere,
   });
   const reminders = new ReminderService({ db: d.db, clock: d.clock, chat, enabled });
   d.features.add('chat.reminders');

@@ -245,6 +245,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     turnErrors,
     terminal: agents.terminal,
     announceMessage: agents.announceMessage,
+    elsewhere: hosts.lists,
   });
   const agentRoutes = await wireAgentRoutes({
     ...base,

@@ -24,6 +24,7 @@ import { PeerTokenFiles } from '../hosts/peer-token-files.js';
 import { installHostProxy } from '../hosts/proxy/host-proxy.js';
 import { HostCursors } from '../hosts/relay/host-cursors.js';
 import { HubFanIn } from '../hosts/relay/hub-fan-in.js';
+import { HostLists } from '../hosts/lists/host-lists.js';
 import type { TlsReloader } from '../http/tls-files.js';
 import type { Database } from '../store/database.js';
 import { PROTOCOL, type HostInfo } from '../wire/host.js';
@@ -55,7 +56,7 @@ export async function wireHosts(d: {
   /** The TCP listener's address as bound (web.listen at start, with the port it got). */
   listening(): { host: string; port: number };
   revoked(record: TokenRecord): void;
-}): Promise<Domain & { fanIn: HubFanIn }> {
+}): Promise<Domain & { fanIn: HubFanIn; lists: HostLists }> {
   const hostId = installationId(d.db, d.clock.now());
   const info = (): HostInfo => ({
     host_id: hostId,
@@ -83,13 +84,14 @@ export async function wireHosts(d: {
   });
   const peerTokens = new PeerTokenFiles(path.join(d.paths.stateDir, 'hosts'));
   const configured = () => d.config().client.hosts;
+  const token = (name: string) => peerTokens.read(name);
   const connect = (url: string, pin: string | undefined) => fetchHostClient(url, pin ? { pin } : {});
   const fanIn = new HubFanIn({
     bus: d.bus,
     clock: d.clock,
     logger: d.logger,
     configured,
-    token: (name) => peerTokens.read(name),
+    token,
     connect,
     cursors: new HostCursors(d.db),
   });
@@ -117,6 +119,12 @@ export async function wireHosts(d: {
   });
   await d.app.register(hubRoutes, { registry });
   // Before the agent-scoped routes are registered by the domains wired after this one.
-  installHostProxy(d.app, { hosts: configured, token: (name) => peerTokens.read(name), connect });
-  return { fanIn, start: () => fanIn.start(), stop: async () => fanIn.stop() };
+  installHostProxy(d.app, { hosts: configured, token, connect });
+  const lists = new HostLists({
+    hosts: configured,
+    token,
+    connect,
+    status: (name) => fanIn.entry(name)?.status ?? null,
+  });
+  return { fanIn, lists, start: () => fanIn.start(), stop: async () => fanIn.stop() };
 }

@@ -17,6 +17,8 @@ export interface HostClient {
   revokeSelf(token: string): Promise<void>;
   /** `GET /api/v1/state`; `signal` (the caller's own deadline) replaces the client's timeout. */
   state(token: string, signal: AbortSignal): Promise<StateSnapshot>;
+  /** A GET route's `data`, read as `answer` says, under the caller's own deadline: a list the hub merges with its own. */
+  read<S extends z.ZodType>(token: string, path: string, answer: S, signal: AbortSignal): Promise<z.output<S>>;
   /** Opens `GET /api/v1/events`: the body, read until `signal` aborts it or the host ends it. */
   events(token: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
   /**
@@ -36,6 +38,8 @@ export interface ForwardRequest {
   body?: string | AsyncIterable<Uint8Array>;
   /** The caller went away: the host's request is ended too. */
   signal: AbortSignal;
+  /** The host answers when an agent's turn ends: no deadline on the answer's head, the caller's signal alone. */
+  waits?: boolean;
 }
 
 export interface ForwardedAnswer {
@@ -155,6 +159,9 @@ export function fetchHostClient(baseUrl: string, o: { pin?: string; timeoutMs?: 
     async state(token, signal) {
       return (await call('GET', '/api/v1/state', { token, answer: StateSnapshot, signal })).data!;
     },
+    async read(token, path, answer, signal) {
+      return (await call('GET', path, { token, answer, signal })).data!;
+    },
     async events(token, signal) {
       let res: Response;
       try {
@@ -177,7 +184,9 @@ export function fetchHostClient(baseUrl: string, o: { pin?: string; timeoutMs?: 
     },
     async forward(token, req) {
       const head = new AbortController();
-      const deadline = setTimeout(() => head.abort(new DOMException('no answer', 'TimeoutError')), FORWARD_HEAD_MS);
+      const deadline = req.waits
+        ? undefined
+        : setTimeout(() => head.abort(new DOMException('no answer', 'TimeoutError')), FORWARD_HEAD_MS);
       try {
         const res = await send(req.path, {
           method: req.method,

@@ -106,3 +106,30 @@ export const RemovedHost = z.object({
   note: z.string().optional(),
 });
 export type RemovedHost = z.infer<typeof RemovedHost>;
+
+/**
+ * On a hub's lists across machines (`GET /api/v1/chat/open`, `/api/v1/chat/threads`): the hosts, comma-separated, that
+ * did not answer within the hub's deadline. Their items in the answer are the last the hub heard from them, if any.
+ */
+export const HOSTS_MISSING_HEADER = 'leo-hosts-missing';
+
+/**
+ * POST /api/v1/chat/:agent/messages passed on by a hub for one of its API clients: `client:<name>`, the name
+ * percent-encoded (a header is Latin-1; a client's name may be any letters). A host believes it of a peer token only.
+ */
+export const SENDER_HEADER = 'leo-sender';
+
+export const senderHeaderOf = (client: string) => `client:${encodeURIComponent(client)}`;
+
+/** The message's `sender` a hub's header names, or null when it names no client a thread could keep. */
+export function senderOfHeader(value: string): string | null {
+  if (!value.startsWith('client:')) return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(value.slice('client:'.length));
+  } catch {
+    return null;
+  }
+  const parsed = TokenName.safeParse(name);
+  return parsed.success && parsed.data === name ? `client:${name}` : null;
+}

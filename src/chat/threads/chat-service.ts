@@ -11,6 +11,7 @@ import type { AskInput } from '../../wire/ask-input.js';
 import type { Deliverer } from '../../delivery/deliverer.js';
 import type { PendingLimit } from './pending-limit.js';
 import type { ThreadNotes } from './thread-notes.js';
+import { threadOrder } from './thread-order.js';
 import { PINNED_AGENT, type Message, type ReadMarker, type Thread } from '../../wire/message.js';
 import { NO_SPEECH, noSpeech } from '../../wire/no-speech.js';
 import { LeoError, notFound } from '../../core/leo-error.js';
@@ -202,12 +203,7 @@ export class ChatService {
         const t = withMessages.get(agent);
         return { agent, last_message: t?.last ?? null, unread: t?.unread ?? 0, pinned: agent === PINNED_AGENT };
       })
-      .sort(
-        (a, b) =>
-          Number(b.pinned) - Number(a.pinned) ||
-          (b.last_message?.id ?? '').localeCompare(a.last_message?.id ?? '') ||
-          a.agent.localeCompare(b.agent),
-      );
+      .sort(threadOrder);
   }
 
   /**

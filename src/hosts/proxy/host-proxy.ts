@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { HostUnreachableError, type HostAddress, type HostClient } from '../host-client.js';
+import { SENDER_HEADER, senderHeaderOf } from '../../wire/host.js';
+import { SseRename } from './sse-rename.js';
 import { forwardOf, hostUnreachable, renamedAnswer, ruleFor, unknownHost, type ProxyRule } from './proxy-rules.js';
 
 export interface HostProxyDeps {
@@ -66,6 +68,7 @@ function proxyStep(rule: ProxyRule, deps: HostProxyDeps): preValidationAsyncHook
         headers: requestHeaders(req),
         ...bodyOf(req, forward.body),
         signal: gone.signal,
+        ...(rule.waits ? { waits: true } : {}),
       });
     } catch (err) {
       if (err instanceof HostUnreachableError) throw hostUnreachable(host, err.why);
@@ -79,11 +82,33 @@ function proxyStep(rule: ProxyRule, deps: HostProxyDeps): preValidationAsyncHook
     }
     if (json !== null) return reply.send(renamed(json, (parsed) => renamedAnswer(rule, parsed, host)));
     if (!answer.body) return reply.send();
-    return reply.send(Readable.fromWeb(answer.body as ReadableStream<Uint8Array>));
+    const body = Readable.fromWeb(answer.body as ReadableStream<Uint8Array>);
+    const { frames } = rule;
+    if (!frames || !isEvents(answer.headers)) return reply.send(body);
+    return reply.send(Readable.from(renamedFrames(body, (event, data) => frames(event, data as never, host))));
   };
 }
 
 const isJson = (headers: Headers) => headers.get('content-type')?.startsWith('application/json') ?? false;
+const isEvents = (headers: Headers) => headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+
+/** A host's event stream with each frame's data renamed as it passes (sse-rename.ts); a frame it cannot rename goes on. */
+async function* renamedFrames(chunks: AsyncIterable<Uint8Array>, rename: (event: string, data: unknown) => unknown) {
+  const frames = new SseRename((event, data) => {
+    try {
+      return rename(event, data);
+    } catch {
+      return data;
+    }
+  });
+  const decoder = new TextDecoder();
+  for await (const chunk of chunks) {
+    const text = frames.feed(decoder.decode(chunk, { stream: true }));
+    if (text) yield text;
+  }
+  const rest = frames.feed(decoder.decode()) + frames.end();
+  if (rest) yield rest;
+}
 
 /**
  * A JSON answer read whole, to be renamed: within JSON_BODY_MS of its head, or the host is as good as unreachable
@@ -100,12 +125,18 @@ async function wholeText(body: ReadableStream<Uint8Array>, host: string, gone: A
   }
 }
 
+/**
+ * What the host reads of the caller: how the body is written, and for an API client's post, whom it posted for (the
+ * host keeps `client:<name>` on the message and applies a client's rules). An owner's post stays the owner's there.
+ */
 function requestHeaders(req: FastifyRequest): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of REQUEST_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
+  const caller = req.principal;
+  if (caller?.kind === 'client') headers[SENDER_HEADER] = senderHeaderOf(caller.name);
   return headers;
 }
 

@@ -2,6 +2,7 @@ import { LeoError, notFound } from '../../core/leo-error.js';
 import { parseAddress } from '../../wire/agent-address.js';
 import type { Agent } from '../../wire/fleet.js';
 import type { Message, MessagePage } from '../../wire/message.js';
+import type { ChatTurnResponse, Session, SessionListResponse, TurnDone } from '../../wire/sessions.js';
 import { qualifyAgent, qualifyField, qualifyMessage } from '../relay/qualify.js';
 
 /**
@@ -19,10 +20,19 @@ type Where =
 /** What the hub does to the `data` of the host's JSON answer so the app reads `name@host` throughout. */
 type Rename = (data: never, host: string) => unknown;
 
+/** What the hub does to each frame's data of a host's event stream (text/event-stream), by the frame's name. */
+export type FrameRename = (event: string, data: never, host: string) => unknown;
+
 export interface ProxyRule {
   where: Where;
   /** Null: the answer is passed on as the host gave it (no agent names in it, or not JSON). */
   rename: Rename | null;
+  /** The route streams events whose data names the agent (its frames are renamed on the way). */
+  frames?: FrameRename;
+  /** The answer is the spec's bare JSON, not Leo's `{ok, data}` (the chat endpoint): `rename` takes all of it. */
+  bare?: true;
+  /** The host answers only when the agent's turn is over: no deadline on its answer's head, the caller's hang-up only. */
+  waits?: true;
 }
 
 const agent = (a: Agent, host: string) => qualifyAgent(a, host);
@@ -34,16 +44,39 @@ const field =
   (d: Record<K, string>, host: string) =>
     qualifyField(d, key, host);
 
+/** A stream's frames that carry the agent's name in `key` (a frame without it goes on as it is). */
+const framesNaming =
+  (key: string): FrameRename =>
+  (_event, d: unknown, host) =>
+    isObject(d) && typeof d[key] === 'string' ? qualifyField(d as Record<string, string>, key, host) : d;
+
 const param = (key: 'name' | 'agent', rename: Rename | null): ProxyRule => ({ where: { in: 'params', key }, rename });
 const onAgent = (rename: Rename | null) => param('name', rename);
 const onThread = (rename: Rename | null) => param('agent', rename);
 const perHost: ProxyRule = { where: { in: 'query', key: 'host', bare: true }, rename: null };
 
+const session = (s: Session, host: string) => qualifyField(s, 'agent_name', host);
+const turnDone = (d: TurnDone, host: string) => ({
+  ...qualifyField(d, 'agentName', host),
+  session: session(d.session, host),
+});
+/** `POST /agents/:name/chat`: a JSON turn's `done` and an SSE turn's `done` frame name the agent; a 202 does not. */
+const chatTurn: ProxyRule = {
+  ...onAgent((t: Partial<ChatTurnResponse>, host) => (t.done ? { ...t, done: turnDone(t.done, host) } : t)),
+  bare: true,
+  waits: true,
+  frames: (event, d: TurnDone, host) => (event === 'done' ? turnDone(d, host) : d),
+};
+const sessionList: ProxyRule = {
+  ...onAgent((l: SessionListResponse, host) => ({ ...l, sessions: l.sessions.map((s) => session(s, host)) })),
+  bare: true,
+};
+
 /**
  * Every agent-scoped route a hub passes on, keyed "METHOD url" as fastify registers it (a HEAD twin takes its GET's
  * rule). Not here, on purpose: `PUT /api/v1/chat/:agent/presence` (the hub sends the pushes, so it keeps who is
  * looking), the agents' own routes (`/api/agent/…`: an agent calls its own daemon), tasks (a task's name is no agent's)
- * and the chat endpoint's sessions (`/agents/:name/chat`: its `/sessions/:id` follow-ups name no agent).
+ * and the chat endpoint's `/sessions/:id` follow-ups (a session's id names no machine: docs/DECISIONS.md).
  */
 const RULES: Record<string, ProxyRule> = {
   'GET /api/v1/agents/:name': onAgent(agent),
@@ -58,7 +91,7 @@ const RULES: Record<string, ProxyRule> = {
   'PUT /api/v1/agents/:name/appearance': onAgent(agent),
   'POST /api/v1/agents/:name/message': onAgent(field('to')),
   'GET /api/v1/agents/:name/terminal': onAgent(field('agent')),
-  'GET /api/v1/agents/:name/terminal/stream': onAgent(null),
+  'GET /api/v1/agents/:name/terminal/stream': { ...onAgent(null), frames: framesNaming('agent') },
   'POST /api/v1/agents/:name/terminal/keys': onAgent(field('agent')),
   'GET /api/v1/agents/:name/changes': onAgent(field('agent')),
   'GET /api/v1/agents/:name/changes/diff': onAgent(field('agent')),
@@ -76,6 +109,8 @@ const RULES: Record<string, ProxyRule> = {
   'POST /api/v1/chat/:agent/read': onThread(field('agent')),
   'POST /api/v1/chat/uploads': { where: { in: 'query', key: 'agent' }, rename: null },
   'GET /api/v1/chat/open': { where: { in: 'query', key: 'agent' }, rename: messages },
+  'POST /agents/:name/chat': chatTurn,
+  'GET /agents/:name/sessions': sessionList,
 };
 
 /** The rule of a registered route, or null for one a hub always answers itself. */
@@ -133,9 +168,14 @@ export function forwardOf(rule: ProxyRule, req: Incoming): Forward | null {
   return { host, path, body: rest };
 }
 
-/** The host's `{ok, data}` answer as the hub gives it: renamed when it succeeded, passed on as it is otherwise. */
+/**
+ * The host's answer as the hub gives it: renamed when it succeeded (its `data`, or all of a bare one), passed on as it
+ * is otherwise.
+ */
 export function renamedAnswer(rule: ProxyRule, answer: unknown, host: string): unknown {
-  if (!rule.rename || !isObject(answer) || answer.ok !== true || !('data' in answer)) return answer;
+  if (!rule.rename || !isObject(answer)) return answer;
+  if (rule.bare) return answer.ok === false ? answer : rule.rename(answer as never, host);
+  if (answer.ok !== true || !('data' in answer)) return answer;
   return { ...answer, data: rule.rename(answer.data as never, host) };
 }
 

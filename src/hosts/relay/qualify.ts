@@ -2,7 +2,7 @@ import { addressOf } from '../../wire/agent-address.js';
 import { EVENT_PAYLOADS, type EventData, type EventFields } from '../../wire/events.js';
 import type { EventType } from '../../wire/event-types.js';
 import type { Agent, AgentMessage, StateSnapshot, Task, TaskRun } from '../../wire/fleet.js';
-import type { Message } from '../../wire/message.js';
+import type { Message, Thread } from '../../wire/message.js';
 
 /**
  * What a hub does to a followed host's words before its own readers see them (issue 31, Addressing): every agent
@@ -12,6 +12,13 @@ import type { Message } from '../../wire/message.js';
 
 export const qualifyAgent = (a: Agent, host: string): Agent => ({ ...a, name: addressOf(a.name, host), host });
 export const qualifyMessage = (m: Message, host: string): Message => ({ ...m, agent: addressOf(m.agent, host) });
+/** A host's thread as the hub lists it: renamed, its last message too. Only the hub's own assistant is pinned. */
+export const qualifyThread = (t: Thread, host: string): Thread => ({
+  ...t,
+  agent: addressOf(t.agent, host),
+  last_message: t.last_message && qualifyMessage(t.last_message, host),
+  pinned: false,
+});
 const qualifyRun = (r: TaskRun, host: string): TaskRun => ({ ...r, host });
 const qualifyTask = (t: Task, host: string): Task => ({ ...t, host });
 const qualifyPair = (m: AgentMessage, host: string): AgentMessage => ({

@@ -12,6 +12,7 @@ import { setConfigKey } from '../../../src/config/config-file.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { ruleFor } from '../../../src/hosts/proxy/proxy-rules.js';
 import { Agent } from '../../../src/wire/fleet.js';
+import { SENDER_HEADER } from '../../../src/wire/host.js';
 import { Message, MessagePage } from '../../../src/wire/message.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { request } from '../../helpers/http.js';
@@ -62,9 +63,9 @@ describe('actions on a host’s agent through the hub', () => {
     await Promise.all([host.stop(), hub.stop()]);
   });
 
-  it('every route that names an agent of the owner’s API is passed on, but presence, which the hub keeps', () => {
+  it('every route that names an agent of the owner’s API and the chat endpoint is passed on, but presence', () => {
     const agentScoped = hub.daemon.routes.filter(
-      (r) => /^\/api\/v1\/(agents|chat)\//.test(r.url) && /:(name|agent)\b/.test(r.url),
+      (r) => /^\/(api\/v1\/)?(agents|chat)\//.test(r.url) && /:(name|agent)\b/.test(r.url),
     );
     assert.ok(agentScoped.length > 20);
     const missing = agentScoped.filter((r) => !ruleFor(r.method, r.url)).map((r) => `${r.method} ${r.url}`);
@@ -86,6 +87,47 @@ describe('actions on a host’s agent through the hub', () => {
       () => paneText(host.home, 'den').includes('hello across'),
       20_000,
     );
+  });
+
+  it('an API client’s post keeps its sender on the host; the owner’s stays the owner’s', async () => {
+    const client = await hub.op('POST', '/api/v1/clients', { name: 'tour dash', can_post: true });
+    assert.equal(client.status, 201, client.text);
+    const posted = await request(hub.tcp, 'POST', '/api/v1/chat/den@box/messages', {
+      token: client.json.data.token,
+      // A caller's own word for who it is never reaches the host.
+      headers: { [SENDER_HEADER]: 'client:someone-else' },
+      body: { text: 'from the dashboard', client_id: 'c-dash-1' },
+    });
+    assert.equal(posted.status, 201, posted.text);
+    assert.equal(posted.json.data.sender, 'client:tour dash');
+    const paired = await hub.op('POST', '/api/v1/devices', { name: 'pocket' });
+    const phone = await request(hub.tcp, 'POST', '/api/v1/chat/den@box/messages', {
+      token: paired.json.data.token,
+      body: { text: 'from the phone' },
+    });
+    assert.equal(phone.status, 201, phone.text);
+    const thread = await hostThread();
+    assert.equal(thread.find((m) => m.text === 'from the dashboard')?.sender, 'client:tour dash');
+    assert.equal(thread.find((m) => m.text === 'from the phone')?.sender, undefined, 'the owner’s, as on the hub');
+    await until(
+      'the client’s post typed with its sender',
+      () => paneText(host.home, 'den').includes('[Leo Chat from client:tour dash] from the dashboard'),
+      20_000,
+    );
+    const forged = await request(host.tcp, 'POST', '/api/v1/chat/den/messages', {
+      token: peerToken,
+      headers: { [SENDER_HEADER]: 'operator' },
+      body: { text: 'who am I' },
+    });
+    assert.equal(forged.status, 400, forged.text);
+    assert.equal(forged.json.code, 'bad_sender');
+    const owner = await request(host.tcp, 'POST', '/api/v1/chat/den/messages', {
+      token: host.daemon.operatorToken,
+      headers: { [SENDER_HEADER]: 'client:tour dash' },
+      body: { text: 'the owner here' },
+    });
+    assert.equal(owner.status, 201, owner.text);
+    assert.equal(owner.json.data.sender, undefined, 'believed of a peer only');
   });
 
   it('the same client_id twice is one message: the host’s dedupe holds through the hub', async () => {
@@ -204,6 +246,9 @@ describe('actions on a host’s agent through the hub', () => {
     try {
       await stream.waitUntil(() => stream.events.some((e) => e.event === 'screen'), 10_000);
       assert.equal(await streamsOnHost(), before + 1);
+      const screen = stream.events.find((e) => e.event === 'screen')!.data;
+      assert.equal(screen.agent, 'den@box', 'the frames name the agent as the hub does');
+      assert.ok((screen.ansi as string).includes('hello across machines'));
     } finally {
       stream.close();
     }

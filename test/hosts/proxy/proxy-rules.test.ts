@@ -118,6 +118,39 @@ describe('proxy rules', () => {
     assert.equal(renamedAnswer(templates, list, 'box'), list);
   });
 
+  it('rename the chat endpoint’s bare answers and its stream’s done frame; a terminal’s frames name the agent', () => {
+    const session = { id: 'sess_1', agent_name: 'bot', mode: 'chat', status: 'active' };
+    const done = { session, agentName: 'bot', model: 'gpt', iterations: 1 };
+    const chat = rule('POST', '/agents/:name/chat');
+    assert.equal(chat.waits, true, 'a turn answers when it ends');
+    assert.deepEqual(renamedAnswer(chat, { sessionId: 'sess_1', message: { content: 'hi' }, done }, 'box'), {
+      sessionId: 'sess_1',
+      message: { content: 'hi' },
+      done: { ...done, agentName: 'bot@box', session: { ...session, agent_name: 'bot@box' } },
+    });
+    const accepted = { accepted: true, sessionId: 'sess_1' };
+    assert.deepEqual(renamedAnswer(chat, accepted, 'box'), accepted, 'a 202 names no agent');
+    const refused = { ok: false, error: 'no agent named "bot"', code: 'AGENT_NOT_FOUND' };
+    assert.equal(renamedAnswer(chat, refused, 'box'), refused);
+    assert.deepEqual(chat.frames?.('done', done as never, 'box'), {
+      ...done,
+      agentName: 'bot@box',
+      session: { ...session, agent_name: 'bot@box' },
+    });
+    const chunk = { content: 'Hel' };
+    assert.equal(chat.frames?.('inference.chunk', chunk as never, 'box'), chunk);
+    const sessions = rule('GET', '/agents/:name/sessions');
+    assert.deepEqual(renamedAnswer(sessions, { sessions: [session] }, 'box'), {
+      sessions: [{ ...session, agent_name: 'bot@box' }],
+    });
+    const stream = rule('GET', '/api/v1/agents/:name/terminal/stream');
+    assert.deepEqual(stream.frames?.('ended', { agent: 'den', reason: 'stopped' } as never, 'box'), {
+      agent: 'den@box',
+      reason: 'stopped',
+    });
+    assert.deepEqual(stream.frames?.('other', { cols: 80 } as never, 'box'), { cols: 80 }, 'no agent: as it is');
+  });
+
   it('refuse an unknown host as an unknown agent (404), an unreachable one as 503 host_unreachable naming it', () => {
     assert.equal(unknownHost('nowhere').statusCode, 404);
     assert.match(unknownHost('nowhere').message, /no host named "nowhere"/);
