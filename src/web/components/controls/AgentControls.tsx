@@ -9,7 +9,7 @@ import { AppearanceForm } from './AppearanceForm.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
 import { NoFleetNote } from './NoFleetNote.js';
 import { mayRunFleet } from '../../stores/caller.js';
-import { unreachable } from '../../stores/hosts.js';
+import { hostOf, unreachable } from '../../stores/hosts.js';
 import './controls.css';
 
 /** A lifecycle button's label, and its label while the request runs. */
@@ -35,12 +35,14 @@ export function AgentControls({ agent }: { agent: string }) {
   const [confirmRemove, setConfirmRemove] = useState(false);
   useEffect(() => {
     void run('load', async () => {
-      const [t, e] = await Promise.all([api.templates(), api.environments()]);
+      // A remote agent takes its own machine's templates and environments.
+      const host = hostOf(agent);
+      const [t, e] = await Promise.all([api.templates(host), api.environments(host)]);
       setTemplates(t.map((x) => x.name));
       setEnvironments(e.map((x) => x.name));
       return null;
     });
-  }, []);
+  }, [agent]);
   useEffect(() => {
     setTemplate(a?.template ?? '');
     setChosen(a?.environments ?? []);
