@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
-import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { HostUnreachableError, type HostAddress, type HostClient } from '../host-client.js';
 import { forwardOf, hostUnreachable, renamedAnswer, ruleFor, unknownHost, type ProxyRule } from './proxy-rules.js';
 
@@ -72,11 +72,13 @@ function proxyStep(rule: ProxyRule, deps: HostProxyDeps): preValidationAsyncHook
       throw err;
     }
     const json = answer.body && isJson(answer.headers) ? await wholeText(answer.body, host, gone) : null;
-    reply.code(answer.status);
+    const headers: Record<string, string> = {};
     for (const name of ANSWER_HEADERS) {
       const value = answer.headers.get(name);
-      if (value !== null) reply.header(name, value);
+      if (value !== null) headers[name] = value;
     }
+    if (answer.body && isEventStream(answer.headers)) return passStream(reply, answer.status, headers, answer.body);
+    reply.code(answer.status).headers(headers);
     if (json !== null) return reply.send(renamed(json, (parsed) => renamedAnswer(rule, parsed, host)));
     if (!answer.body) return reply.send();
     return reply.send(Readable.fromWeb(answer.body as ReadableStream<Uint8Array>));
@@ -84,6 +86,30 @@ function proxyStep(rule: ProxyRule, deps: HostProxyDeps): preValidationAsyncHook
 }
 
 const isJson = (headers: Headers) => headers.get('content-type')?.startsWith('application/json') ?? false;
+const isEventStream = (headers: Headers) => headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+
+/**
+ * A host's event stream (the terminal's) passed on as this daemon's own streams are sent (open-sse.ts): the head at
+ * once, since a stream with nothing to say yet must still open (fastify would hold it until the first frame), and
+ * ended as the host's ends. The caller leaving aborts the host's request, which ends this quietly: nobody is left to
+ * answer, where fastify would try to send an error as the stream's content type.
+ */
+function passStream(
+  reply: FastifyReply,
+  status: number,
+  headers: Record<string, string>,
+  body: ReadableStream<Uint8Array>,
+): FastifyReply {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(status, { ...headers, 'x-accel-buffering': 'no' });
+  raw.flushHeaders();
+  const frames = Readable.fromWeb(body);
+  // The host broke off, or the caller left: the caller's stream ends too (a live one reconnects).
+  frames.on('error', () => raw.destroy());
+  frames.pipe(raw);
+  return reply;
+}
 
 /**
  * A JSON answer read whole, to be renamed: within JSON_BODY_MS of its head, or the host is as good as unreachable
