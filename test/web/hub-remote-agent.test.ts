@@ -278,7 +278,8 @@ describe('Leo Web on a hub: an agent of another machine, from the phone', { skip
   it("a permission prompt on box pushes to the phone as den@box; the tap opens den@box's card, Allow answers box's hook", async () => {
     // Away from den's thread since the changes (its presence withdrawn then), so its prompt pushes.
     await page.goto(`${hub.daemon.appUrl}#/`);
-    await page.locator('[data-agent="den@box"]').waitFor();
+    await page.locator('[data-host-group="box"] [data-agent="den@box"]').waitFor();
+    await shots.take(page, 'hub-fleet');
     const from = rx.requests.length;
     const printed = permissionRequest(host, 'den', 'rm -rf build');
     const data = await pushed(from, (p) => p.kind === 'needs_input');
