@@ -5,7 +5,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { WEB_ROOT } from '../../src/http/web-routes.js';
 import type { TestDaemon } from '../helpers/daemon.js';
-import { request } from '../helpers/http.js';
+import { request, type Response } from '../helpers/http.js';
 import { LEO_BIN, runLeoAsync } from '../helpers/cli.js';
 import { spawn } from 'node:child_process';
 
@@ -115,21 +115,22 @@ export async function pairPage(page: Page, env: NodeJS.ProcessEnv, deviceName = 
 
 /** A Bash permission prompt from the real `leo hook permission-request`, as Claude Code calls it; resolves to its stdout. */
 export function permissionRequest(t: TestDaemon, agent: string, command: string): Promise<string> {
+  return hookRequest(t, agent, { tool_name: 'Bash', tool_input: { command, description: 'Run it' } });
+}
+
+/**
+ * The real `leo hook permission-request` for any tool (AskUserQuestion makes a questions card), as Claude Code calls
+ * it on the daemon's machine; resolves to its stdout.
+ */
+export function hookRequest(t: TestDaemon, agent: string, call: { tool_name: string; tool_input: object }) {
   const child = spawn(process.execPath, [LEO_BIN, 'hook', 'permission-request'], {
     env: { ...process.env, LEO_AGENT: agent, LEO_SOCKET: t.daemon.paths.socketFile },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   let stdout = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stdin.end(
-    JSON.stringify({
-      hook_event_name: 'PermissionRequest',
-      session_id: 's1',
-      tool_name: 'Bash',
-      tool_input: { command, description: 'Run it' },
-    }),
-  );
-  return new Promise((resolve) => child.on('close', () => resolve(stdout)));
+  child.stdin.end(JSON.stringify({ hook_event_name: 'PermissionRequest', session_id: 's1', ...call }));
+  return new Promise<string>((resolve) => child.on('close', () => resolve(stdout)));
 }
 
 /** An agent's leo_chat_post over its HTTP route; resolves to the stored message's id. */
@@ -140,4 +141,12 @@ export async function agentPost(t: TestDaemon, agent: string, text: string): Pro
   });
   assert.equal(r.status, 200, r.text);
   return r.json.data.message_id as string;
+}
+
+/** An agent's leo_chat_ask over its HTTP route, held until the owner answers (or 600 s); resolves to the answer. */
+export function agentAsk(t: TestDaemon, agent: string, ask: object): Promise<Response> {
+  return request(t.tcp, 'POST', `/api/agent/${agent}/chat/ask`, {
+    token: t.daemon.agentToken,
+    body: { timeout_s: 600, ...ask },
+  });
 }

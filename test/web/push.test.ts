@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import https from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
-import type { Browser, BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LEO_BIN } from '../helpers/cli.js';
 import { PushPayload } from '../../src/push/provider.js';
 import { DeliveryEntry, SubscriptionSummary } from '../../src/wire/push.js';
@@ -17,6 +17,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request, type Response } from '../helpers/http.js';
 import { browserKeys, selfSignedCert, startReceiver, tempDir, type Receiver } from '../push/helpers.js';
 import { launchBrowser, pairedPage, permissionRequest, Screenshots } from './browser.js';
+import { pushDevice, type PushDevice } from './push-device.js';
 
 // The stand-in push service listens on loopback, which a push endpoint may name only when allowed.
 const CONFIG =
@@ -34,11 +35,9 @@ describe('Leo Web: push', { skip }, () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  let cdp: CDPSession;
-  let sw: Worker;
+  let device: PushDevice;
   let rx: Receiver;
   let agent: https.Agent;
-  let registrationId = '';
   let origin = '';
   const keys = browserKeys();
   const shots = new Screenshots();
@@ -54,31 +53,8 @@ describe('Leo Web: push', { skip }, () => {
     assert.ok(req, 'the push service received a push');
     return keys.decrypt(req.body).toString('utf8');
   };
-  /** Delivers a push to the real service worker and waits for the notification it shows (by its tag). */
-  const deliver = async (data: string, tag: string) => {
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data });
-    for (let i = 0; i < 100; i++) {
-      const shown = await page.evaluate(async (want) => {
-        const reg = await (globalThis as any).navigator.serviceWorker.ready;
-        const n = (await reg.getNotifications()).find((x: { tag: string }) => x.tag === want);
-        return n ? { title: n.title, body: n.body, tag: n.tag, data: n.data, actions: n.actions } : null;
-      }, tag);
-      if (shown) return shown;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no notification ${tag} shown`);
-  };
-  /** The service worker's own click handling for the notification with this tag (action: a button, '' the body). */
-  const click = (tag: string, action = '') =>
-    sw.evaluate(
-      async ([tag, action]) => {
-        const worker = globalThis as any;
-        const n = (await worker.registration.getNotifications()).find((x: { tag: string }) => x.tag === tag);
-        if (!n) throw new Error(`no notification ${tag}`);
-        return worker.leo.onNotificationClick(n, action) as Promise<string>;
-      },
-      [tag, action] as const,
-    );
+  const deliver = (data: string, tag: string) => device.deliver(data, tag);
+  const click = (tag: string, action?: string) => device.click(tag, action);
   const post = (text: string) => t.as(t.daemon.agentToken).op('POST', '/api/agent/den/chat/post', { text });
   const log = () => page.locator('.delivery-log li');
 
@@ -88,30 +64,8 @@ describe('Leo Web: push', { skip }, () => {
     [t, browser] = await Promise.all([startTestDaemon({ config: CONFIG, pushAgent: agent }), launchBrowser()]);
     assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     ({ context, page } = await pairedPage(browser, t, 'phone'));
-    origin = new URL(page.url()).origin;
-    await context.grantPermissions(['notifications'], { origin });
-    cdp = await context.newCDPSession(page);
-    const registered = new Promise<string>((resolve) =>
-      cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
-        const r = e.registrations.find((x) => x.scopeURL === `${origin}/` && !x.isDeleted);
-        if (r) resolve(r.registrationId);
-      }),
-    );
-    await cdp.send('ServiceWorker.enable');
-    registrationId = await registered;
-    await page.evaluate(() => (globalThis as any).navigator.serviceWorker.ready.then(() => undefined));
-    sw = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    deviceToken = await page.evaluate(
-      () =>
-        new Promise<string>((resolve, reject) => {
-          const req = (globalThis as any).indexedDB.open('leo');
-          req.onsuccess = () => {
-            const get = req.result.transaction('auth').objectStore('auth').get('device-token');
-            get.onsuccess = () => resolve(get.result as string);
-          };
-          req.onerror = () => reject(req.error);
-        }),
-    );
+    device = await pushDevice(context, page);
+    ({ origin, token: deviceToken } = device);
     // pushManager.subscribe needs a real push service, which a test browser has not: the device registers the
     // subscription the stand-in push service serves, with its own token, as the app does with the browser's.
     const sub = await t.as(deviceToken).op('POST', '/api/v1/push/subscriptions', {
@@ -264,7 +218,7 @@ describe('Leo Web: push', { skip }, () => {
     const listed = async () => t.as(deviceToken).get('/api/v1/push/subscriptions', z.array(SubscriptionSummary));
     const [old] = await listed();
     const rotated = `${rx.url}/push/rotated`;
-    const outcome = await sw.evaluate(
+    const outcome = await device.sw.evaluate(
       ([endpoint, p256dh, auth]) =>
         (globalThis as any).leo.resubscribe(null, { toJSON: () => ({ endpoint, keys: { p256dh, auth } }) }),
       [rotated, keys.p256dh, keys.auth] as const,

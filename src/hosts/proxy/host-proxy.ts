@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
-import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { HostUnreachableError, type HostAddress, type HostClient } from '../host-client.js';
 import { SENDER_HEADER, senderHeaderOf } from '../../wire/host.js';
 import { SseRename } from './sse-rename.js';
@@ -75,22 +75,50 @@ function proxyStep(rule: ProxyRule, deps: HostProxyDeps): preValidationAsyncHook
       throw err;
     }
     const json = answer.body && isJson(answer.headers) ? await wholeText(answer.body, host, gone) : null;
-    reply.code(answer.status);
+    const headers: Record<string, string> = {};
     for (const name of ANSWER_HEADERS) {
       const value = answer.headers.get(name);
-      if (value !== null) reply.header(name, value);
+      if (value !== null) headers[name] = value;
     }
+    if (answer.body && isEventStream(answer.headers)) {
+      const chunks = Readable.fromWeb(answer.body as ReadableStream<Uint8Array>);
+      const { frames } = rule;
+      const passed = frames
+        ? Readable.from(renamedFrames(chunks, (event, data) => frames(event, data as never, host)))
+        : chunks;
+      return passStream(reply, answer.status, headers, passed);
+    }
+    reply.code(answer.status).headers(headers);
     if (json !== null) return reply.send(renamed(json, (parsed) => renamedAnswer(rule, parsed, host)));
     if (!answer.body) return reply.send();
-    const body = Readable.fromWeb(answer.body as ReadableStream<Uint8Array>);
-    const { frames } = rule;
-    if (!frames || !isEvents(answer.headers)) return reply.send(body);
-    return reply.send(Readable.from(renamedFrames(body, (event, data) => frames(event, data as never, host))));
+    return reply.send(Readable.fromWeb(answer.body as ReadableStream<Uint8Array>));
   };
 }
 
 const isJson = (headers: Headers) => headers.get('content-type')?.startsWith('application/json') ?? false;
-const isEvents = (headers: Headers) => headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+const isEventStream = (headers: Headers) => headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+
+/**
+ * A host's event stream (the terminal's) passed on as this daemon's own streams are sent (open-sse.ts): the head at
+ * once, since a stream with nothing to say yet must still open (fastify would hold it until the first frame), and
+ * ended as the host's ends. The caller leaving aborts the host's request, which ends this quietly: nobody is left to
+ * answer, where fastify would try to send an error as the stream's content type.
+ */
+function passStream(
+  reply: FastifyReply,
+  status: number,
+  headers: Record<string, string>,
+  frames: Readable,
+): FastifyReply {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(status, { ...headers, 'x-accel-buffering': 'no' });
+  raw.flushHeaders();
+  // The host broke off, or the caller left: the caller's stream ends too (a live one reconnects).
+  frames.on('error', () => raw.destroy());
+  frames.pipe(raw);
+  return reply;
+}
 
 /** A host's event stream with each frame's data renamed as it passes (sse-rename.ts); a frame it cannot rename goes on. */
 async function* renamedFrames(chunks: AsyncIterable<Uint8Array>, rename: (event: string, data: unknown) => unknown) {

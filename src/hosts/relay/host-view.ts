@@ -96,8 +96,9 @@ export class HostView {
         return false;
       }
       case 'agent_message': {
-        const { from, to, at } = d as EventData<'agent_message'>;
-        this.messages = [{ ...(from === undefined ? {} : { from }), to, at }, ...this.messages].slice(
+        // The host's time is the event's own (its fields lost it to the hub's stamp).
+        const { from, to } = d as EventData<'agent_message'>;
+        this.messages = [{ ...(from === undefined ? {} : { from }), to, at: e.at }, ...this.messages].slice(
           0,
           RECENT_MESSAGES,
         );

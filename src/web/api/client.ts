@@ -89,6 +89,10 @@ const agentPath = (agent: string, ...parts: string[]) => apiPath('agents', agent
 /** `/api/v1/chat/<agent>/…`: one agent's thread. */
 const chatPath = (agent: string, ...parts: string[]) => apiPath('chat', agent, ...parts);
 
+/** A hub's per-host list (templates, environments): `?host=` names the followed host; none, this machine. */
+const onHost = (path: string, host: string | null) =>
+  host === null ? path : `${path}?${new URLSearchParams({ host })}`;
+
 interface RequestOptions {
   body?: unknown;
   accept?: string;
@@ -280,13 +284,16 @@ export class Api {
     });
   }
 
-  /** What a spawn may start from, and the environments an agent may take (names only). */
-  templates() {
-    return this.call(z.array(TemplateSummary), 'GET', '/api/v1/templates');
+  /**
+   * What a spawn may start from, and the environments an agent may take (names only): on a hub, `host`'s own (null:
+   * this machine's).
+   */
+  templates(host: string | null = null) {
+    return this.call(z.array(TemplateSummary), 'GET', onHost('/api/v1/templates', host));
   }
 
-  environments() {
-    return this.call(z.array(z.object({ name: z.string() })), 'GET', '/api/v1/environments');
+  environments(host: string | null = null) {
+    return this.call(z.array(z.object({ name: z.string() })), 'GET', onHost('/api/v1/environments', host));
   }
 
   spawn(body: z.input<typeof SpawnBody>) {

@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { setConfigKey } from '../../../src/config/config-file.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { ruleFor } from '../../../src/hosts/proxy/proxy-rules.js';
@@ -324,10 +325,16 @@ describe('actions on a host’s agent through the hub', () => {
     assert.ok(!(await host.get('/api/v1/agents', Agent.array())).some((a) => a.name === 'env'));
   });
 
-  it('a host that breaks off its answer is unreachable; one that answers a proxy’s HTML error is passed on', async () => {
+  it('a host that breaks off its answer is unreachable; one that answers a proxy’s HTML error is passed on; a stream it opens with nothing to say yet opens at once and ends quietly with its caller', async () => {
     const seen: http.IncomingHttpHeaders[] = [];
+    let streamEnded = false;
     const faulty = http.createServer((req, res) => {
       seen.push(req.headers);
+      if (req.url!.endsWith('/terminal/stream')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' }).flushHeaders();
+        req.once('close', () => (streamEnded = true));
+        return;
+      }
       if (req.url!.includes('html')) {
         res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad Gateway</h1>');
         return;
@@ -350,6 +357,20 @@ describe('actions on a host’s agent through the hub', () => {
       assert.equal(html.status, 502);
       assert.equal(html.headers['content-type'], 'text/html');
       assert.equal(html.text, '<h1>Bad Gateway</h1>');
+      const stream = await SseClient.open(
+        hub.tcp,
+        '/api/v1/agents/quiet@half/terminal/stream',
+        hub.daemon.operatorToken,
+      );
+      assert.equal(stream.status, 200, 'opened before its first frame, as the host opened it');
+      stream.close();
+      await until('the host’s stream ended with the caller’s', () => streamEnded, 10_000);
+      await sleep(200);
+      const errors = fs
+        .readFileSync(hubLog, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"level":50') && l.includes('/terminal/stream'));
+      assert.deepEqual(errors, [], 'a caller leaving a stream is no error');
       // The hub's follower calls on it too (its state and events): every request, proxied or not, carries the peer token.
       assert.ok(seen.length >= 2);
       assert.ok(

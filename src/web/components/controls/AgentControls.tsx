@@ -9,7 +9,8 @@ import { AppearanceForm } from './AppearanceForm.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
 import { NoFleetNote } from './NoFleetNote.js';
 import { mayRunFleet } from '../../stores/caller.js';
-import { unreachable } from '../../stores/hosts.js';
+import { hostOf, unreachable } from '../../stores/hosts.js';
+import { parseAddress } from '../../../wire/agent-address.js';
 import './controls.css';
 
 /** A lifecycle button's label, and its label while the request runs. */
@@ -27,7 +28,9 @@ const LIFECYCLE = {
 export function AgentControls({ agent }: { agent: string }) {
   const a = agents.value.get(agent);
   const { busy, error, run } = useAction();
-  const [name, setName] = useState(agent);
+  // A remote agent's name is its host's: `den` of `den@box` (the hub renames it on box).
+  const named = parseAddress(agent)?.name ?? agent;
+  const [name, setName] = useState(named);
   const [templates, setTemplates] = useState<string[]>([]);
   const [environments, setEnvironments] = useState<string[]>([]);
   const [template, setTemplate] = useState('');
@@ -35,12 +38,14 @@ export function AgentControls({ agent }: { agent: string }) {
   const [confirmRemove, setConfirmRemove] = useState(false);
   useEffect(() => {
     void run('load', async () => {
-      const [t, e] = await Promise.all([api.templates(), api.environments()]);
+      // A remote agent takes its own machine's templates and environments.
+      const host = hostOf(agent);
+      const [t, e] = await Promise.all([api.templates(host), api.environments(host)]);
       setTemplates(t.map((x) => x.name));
       setEnvironments(e.map((x) => x.name));
       return null;
     });
-  }, []);
+  }, [agent]);
   useEffect(() => {
     setTemplate(a?.template ?? '');
     setChosen(a?.environments ?? []);
@@ -112,7 +117,7 @@ export function AgentControls({ agent }: { agent: string }) {
             <label for="rename">Name</label>
             <div class="control-row">
               <input id="rename" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-              <button type="submit" disabled={locked || name === agent || !name}>
+              <button type="submit" disabled={locked || name === named || !name}>
                 Rename
               </button>
             </div>

@@ -7,6 +7,8 @@ import { useAction } from './useAction.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
 import { NoFleetNote } from './NoFleetNote.js';
 import { mayRunFleet } from '../../stores/caller.js';
+import { downHosts, hosts } from '../../stores/hosts.js';
+import { parseAddress } from '../../../wire/agent-address.js';
 import './controls.css';
 
 /**
@@ -23,14 +25,18 @@ function environmentsHint(template: string, own: readonly string[], chosen: read
 /**
  * A new agent from one of leo.yaml's templates (`#/new`): name, repository and branch, environments, and a first
  * message typed once it is ready. Opens the new agent's thread. `name` fills the name in (a thread with no agent offers
- * to spawn one under its name).
+ * to spawn one under its name; `name@host` picks the machine too). On a hub, the machine is chosen: a host's agents
+ * start from that host's own templates and environments, so the lists follow the choice.
  */
 export function SpawnForm({ name: named = '' }: { name?: string | undefined }) {
   const { busy, error, run } = useAction();
   const [templates, setTemplates] = useState<TemplateSummary[] | null>(null);
   const [environments, setEnvironments] = useState<string[]>([]);
   const [template, setTemplate] = useState('');
-  const [name, setName] = useState(named);
+  const address = parseAddress(named);
+  /** '' is this machine. */
+  const [host, setHost] = useState(address?.host ?? '');
+  const [name, setName] = useState(address?.name ?? named);
   const [repo, setRepo] = useState('');
   const [branch, setBranch] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
@@ -45,19 +51,21 @@ export function SpawnForm({ name: named = '' }: { name?: string | undefined }) {
   const own = takes(templates, template);
   const unchanged = chosen.length === own.length && own.every((e) => chosen.includes(e));
   useEffect(() => {
+    setTemplates(null);
     void run('load', async () => {
-      const [t, e] = await Promise.all([api.templates(), api.environments()]);
+      const [t, e] = await Promise.all([api.templates(host || null), api.environments(host || null)]);
       setTemplates(t);
       setEnvironments(e.map((x) => x.name));
       pickTemplate(t, t[0]?.name ?? '');
       return null;
     });
-  }, []);
+  }, [host]);
   const submit = (e: Event) => {
     e.preventDefault();
     void run('spawn', () =>
       api.spawn({
         template,
+        ...(host ? { host } : {}),
         ...(name.trim() ? { name: name.trim() } : {}),
         ...(repo.trim() ? { repo: repo.trim() } : {}),
         ...(branch.trim() ? { branch: branch.trim() } : {}),
@@ -82,8 +90,27 @@ export function SpawnForm({ name: named = '' }: { name?: string | undefined }) {
     <section class="screen controls" data-screen="new">
       <ScreenBar title="New agent" back="#/" backLabel="Back to the fleet" />
       <main>
-        {templates?.length === 0 && <p class="empty">leo.yaml defines no templates yet.</p>}
+        {templates?.length === 0 && (
+          <p class="empty">{host ? `${host}'s leo.yaml` : 'leo.yaml'} defines no templates yet.</p>
+        )}
         <form class="control-groups" onSubmit={submit}>
+          {hosts.value !== null && hosts.value.length > 0 && (
+            <>
+              <label for="spawn-host">Machine</label>
+              <select id="spawn-host" value={host} onChange={(e) => setHost((e.target as HTMLSelectElement).value)}>
+                <option value="">This machine</option>
+                {hosts.value.map((h) => {
+                  const down = downHosts.value.get(h.name);
+                  return (
+                    <option key={h.name} value={h.name} disabled={!!down} title={down}>
+                      {h.name}
+                      {down ? ` (${h.status})` : ''}
+                    </option>
+                  );
+                })}
+              </select>
+            </>
+          )}
           <label for="spawn-template">Template</label>
           <select
             id="spawn-template"
