@@ -96,8 +96,9 @@ export class HostView {
         return false;
       }
       case 'agent_message': {
-        const { from, to, at } = d as EventData<'agent_message'>;
-        this.messages = [{ ...(from === undefined ? {} : { from }), to, at }, ...this.messages].slice(
+        // The host's time travels beside the renamed fields (qualifyEvent leaves it out of them for the hub's stamp).
+        const { from, to } = d as EventData<'agent_message'>;
+        this.messages = [{ ...(from === undefined ? {} : { from }), to, at: e.at }, ...this.messages].slice(
           0,
           RECENT_MESSAGES,
         );
