@@ -1,7 +1,9 @@
 /**
- * The app's side of the fan-in benchmark, on a worker thread of its own so its reading never shares the hub's loop:
- * one SSE stream from the hub, and for each relayed agent_activity the time from the host's send (its
- * `last_activity_at`) to its arrival here, kept per host until the main thread asks for them.
+ * The app's side of the hosts benchmarks, on a worker thread of its own so its reading never shares the hub's loop or
+ * the benchmark's: one SSE stream from the hub, and for each relayed event that carries its send time the time from
+ * that send to its arrival here, kept per host until the main thread asks for them. A send time is an agent_activity's
+ * `last_activity_at` (the fake hosts stamp it) or a chat.message whose text is `sent <ms since the epoch>` (what the
+ * real-daemon benchmark posts, to the microsecond).
  */
 import http from 'node:http';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -11,12 +13,25 @@ const WORKER_TAG = 'leo-bench-app-client';
 
 export type Latencies = Record<string, number[]>;
 
+/** Where the hub listens: 127.0.0.1 unless given. */
+export interface HubAddress {
+  host?: string;
+  port?: number;
+}
+
+/** The wall clock to the microsecond, the same on every thread (Date.now() counts whole milliseconds). */
+const now = () => performance.timeOrigin + performance.now();
+
+/** The text of a chat post whose hop the app client times. */
+export const sentText = () => `sent ${now()}`;
+
 /** The reader, started at construction; `take()` hands over what arrived since the last take. */
 export class AppClient {
   private readonly worker: Worker;
 
-  constructor(port: number, token: string) {
-    this.worker = new Worker(new URL(import.meta.url), { workerData: { tag: WORKER_TAG, port, token } });
+  constructor(hub: HubAddress, token: string) {
+    const { host = '127.0.0.1', port } = hub;
+    this.worker = new Worker(new URL(import.meta.url), { workerData: { tag: WORKER_TAG, host, port, token } });
   }
 
   take(): Promise<Latencies> {
@@ -31,24 +46,34 @@ export class AppClient {
   }
 }
 
-function read(port: number, token: string): void {
+interface Relayed {
+  host?: string;
+  last_activity_at?: string;
+  message?: { text: string };
+}
+
+/** When the event was sent, or null for one that does not say. */
+function sentAt(event: string, d: Relayed): number | null {
+  if (event === 'agent_activity' && d.last_activity_at) return Date.parse(d.last_activity_at);
+  const m = event === 'chat.message' ? /^sent (\d+(?:\.\d+)?)$/.exec(d.message?.text ?? '') : null;
+  return m ? Number(m[1]) : null;
+}
+
+function read(host: string, port: number, token: string): void {
   let byHost: Latencies = {};
   const parser = new SseParser();
-  const req = http.get(
-    { host: '127.0.0.1', port, path: '/api/v1/events', headers: { authorization: `Bearer ${token}` } },
-    (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        const now = Date.now();
-        for (const e of parser.feed(chunk)) {
-          if (e.event !== 'agent_activity') continue;
-          const d = JSON.parse(e.data) as { host?: string; last_activity_at?: string };
-          if (!d.host || !d.last_activity_at) continue;
-          (byHost[d.host] ??= []).push(now - Date.parse(d.last_activity_at));
-        }
-      });
-    },
-  );
+  const req = http.get({ host, port, path: '/api/v1/events', headers: { authorization: `Bearer ${token}` } }, (res) => {
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      const arrived = now();
+      for (const e of parser.feed(chunk)) {
+        if (e.event !== 'agent_activity' && e.event !== 'chat.message') continue;
+        const d = JSON.parse(e.data) as Relayed;
+        const at = d.host ? sentAt(e.event, d) : null;
+        if (at !== null) (byHost[d.host!] ??= []).push(arrived - at);
+      }
+    });
+  });
   req.on('error', (err) => console.error('app client:', err.message));
   parentPort!.on('message', () => {
     parentPort!.postMessage(byHost);
@@ -56,5 +81,5 @@ function read(port: number, token: string): void {
   });
 }
 
-const data = workerData as { tag?: string; port: number; token: string } | undefined;
-if (!isMainThread && data?.tag === WORKER_TAG) read(data.port, data.token);
+const data = workerData as { tag?: string; host: string; port: number; token: string } | undefined;
+if (!isMainThread && data?.tag === WORKER_TAG) read(data.host, data.port, data.token);
