@@ -1,9 +1,10 @@
 /**
  * The app's side of the hosts benchmarks, on a worker thread of its own so its reading never shares the hub's loop or
- * the benchmark's: one SSE stream from the hub, and for each relayed event that carries its send time the time from
- * that send to its arrival here, kept per host until the main thread asks for them. A send time is an agent_activity's
- * `last_activity_at` (the fake hosts stamp it) or a chat.message whose text is `sent <ms since the epoch>` (what the
- * real-daemon benchmark posts, to the microsecond).
+ * the benchmark's: one SSE stream from the hub, and for each relayed event of the timed type that carries its send
+ * time the time from that send to its arrival here, kept per host until the main thread asks for them. The send time
+ * is an agent_activity's `last_activity_at` (the fake hosts stamp it at the send; a real host's is its agent's last
+ * activity, which is why the two types are never timed together) or a chat.message whose text is
+ * `sent <ms since the epoch>` (what the real-daemon benchmark posts, to the microsecond).
  */
 import http from 'node:http';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -12,6 +13,8 @@ import { SseParser } from '../../src/wire/sse-parser.js';
 const WORKER_TAG = 'leo-bench-app-client';
 
 export type Latencies = Record<string, number[]>;
+
+export type TimedEvent = 'agent_activity' | 'chat.message';
 
 /** Where the hub listens: 127.0.0.1 unless given. */
 export interface HubAddress {
@@ -29,9 +32,9 @@ export const sentText = () => `sent ${now()}`;
 export class AppClient {
   private readonly worker: Worker;
 
-  constructor(hub: HubAddress, token: string) {
+  constructor(hub: HubAddress, token: string, timed: TimedEvent) {
     const { host = '127.0.0.1', port } = hub;
-    this.worker = new Worker(new URL(import.meta.url), { workerData: { tag: WORKER_TAG, host, port, token } });
+    this.worker = new Worker(new URL(import.meta.url), { workerData: { tag: WORKER_TAG, host, port, token, timed } });
   }
 
   take(): Promise<Latencies> {
@@ -53,13 +56,13 @@ interface Relayed {
 }
 
 /** When the event was sent, or null for one that does not say. */
-function sentAt(event: string, d: Relayed): number | null {
-  if (event === 'agent_activity' && d.last_activity_at) return Date.parse(d.last_activity_at);
-  const m = event === 'chat.message' ? /^sent (\d+(?:\.\d+)?)$/.exec(d.message?.text ?? '') : null;
+function sentAt(timed: TimedEvent, d: Relayed): number | null {
+  if (timed === 'agent_activity') return d.last_activity_at ? Date.parse(d.last_activity_at) : null;
+  const m = /^sent (\d+(?:\.\d+)?)$/.exec(d.message?.text ?? '');
   return m ? Number(m[1]) : null;
 }
 
-function read(host: string, port: number, token: string): void {
+function read(host: string, port: number, token: string, timed: TimedEvent): void {
   let byHost: Latencies = {};
   const parser = new SseParser();
   const req = http.get({ host, port, path: '/api/v1/events', headers: { authorization: `Bearer ${token}` } }, (res) => {
@@ -67,9 +70,9 @@ function read(host: string, port: number, token: string): void {
     res.on('data', (chunk: string) => {
       const arrived = now();
       for (const e of parser.feed(chunk)) {
-        if (e.event !== 'agent_activity' && e.event !== 'chat.message') continue;
+        if (e.event !== timed) continue;
         const d = JSON.parse(e.data) as Relayed;
-        const at = d.host ? sentAt(e.event, d) : null;
+        const at = d.host ? sentAt(timed, d) : null;
         if (at !== null) (byHost[d.host!] ??= []).push(arrived - at);
       }
     });
@@ -81,5 +84,5 @@ function read(host: string, port: number, token: string): void {
   });
 }
 
-const data = workerData as { tag?: string; host: string; port: number; token: string } | undefined;
-if (!isMainThread && data?.tag === WORKER_TAG) read(data.host, data.port, data.token);
+const data = workerData as { tag?: string; host: string; port: number; token: string; timed: TimedEvent } | undefined;
+if (!isMainThread && data?.tag === WORKER_TAG) read(data.host, data.port, data.token, data.timed);

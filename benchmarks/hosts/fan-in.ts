@@ -169,7 +169,7 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   console.log(`${HOSTS} hosts × ${AGENTS} agents online on the hub in ${fmt(performance.now() - online, 0)} ms`);
-  app = new AppClient({ port: d.daemon.port }, d.daemon.operatorToken);
+  app = new AppClient({ port: d.daemon.port }, d.daemon.operatorToken, 'agent_activity');
 
   const rows: Row[] = [];
   for (const rate of RATES) rows.push(await step(d, 'loopback', rate, command));

@@ -6,7 +6,8 @@
  * The event is an agent's post in its own thread on a host (POST /api/agent/den/chat/post over the host's socket, as
  * its chat tool does), whose text is its send time; the hub relays the chat.message, and the app, an SSE reader of
  * the hub's /api/v1/events on a worker thread (app-client.ts), times it from that send: the host storing it, its
- * stream to the hub, the hub's fan-in and its stream to the app. Rows, each `--posts` posts at `--rate` a second:
+ * stream to the hub, the hub's fan-in and its stream to the app (the host's answer to each post is timed too, so a
+ * slow host shows apart from a slow hop). Rows, each `--posts` posts at `--rate` a second:
  *   - box followed twice at once, over the plain veth link and through a fault proxy adding 20 ms each way: every
  *     post timed on both paths;
  *   - then box followed through the proxy only, and attic over plain veth, both posting: attic's hop with box
@@ -35,6 +36,8 @@ const DELAY_MS = 20;
 const HALF_RESPONSE_BYTES = 12;
 /** How long the last posts may take to arrive before a row is cut: a path that lost some shows in its count. */
 const DRAIN_MS = 5_000;
+/** The warm-up waits this long for its last post: a first post can be slow, and must not land in the first row. */
+const WARM_UP_DRAIN_MS = 30_000;
 const WARM_UP_POSTS = 20;
 const CAT = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
 
@@ -63,32 +66,44 @@ async function following(hub: HostDaemon, agents: string[]): Promise<void> {
 
 /**
  * Posts `posts` times on each of `on` at `o.rate` a second, then collects what the app saw until `awaited` (hub names
- * of hosts) each have every post or DRAIN_MS passes.
+ * of hosts) each have every post or `drainMs` passes. `answers`: how long each host took to answer its posts (its own
+ * part of the hop).
  */
-async function posting(on: HostDaemon[], awaited: string[], posts = o.posts): Promise<Latencies> {
+async function posting(
+  on: HostDaemon[],
+  awaited: string[],
+  posts = o.posts,
+  drainMs = DRAIN_MS,
+): Promise<{ hops: Latencies; answers: Latencies }> {
   await app!.take();
+  const answers: Latencies = {};
   const sends: Promise<boolean>[] = [];
   const start = performance.now();
   for (let i = 0; i < posts; i++) {
     await sleep(Math.max(0, start + (i * 1000) / o.rate - performance.now()));
-    for (const host of on)
+    for (const host of on) {
+      const sent = performance.now();
       sends.push(
         host.op('POST', '/api/agent/den/chat/post', { text: sentText() }).then(
-          (r) => r.status === 200,
+          (r) => {
+            (answers[host.name] ??= []).push(performance.now() - sent);
+            return r.status === 200;
+          },
           () => false,
         ),
       );
+    }
   }
   const failed = (await Promise.all(sends)).filter((ok) => !ok).length;
   if (failed > 0) throw new Error(`${failed} of ${sends.length} posts were refused by their host`);
   const byHost: Latencies = {};
-  const deadline = Date.now() + DRAIN_MS;
+  const deadline = Date.now() + drainMs;
   for (;;) {
     for (const [h, xs] of Object.entries(await app!.take())) (byHost[h] ??= []).push(...xs);
     if (awaited.every((h) => (byHost[h]?.length ?? 0) >= posts) || Date.now() > deadline) break;
     await sleep(100);
   }
-  return byHost;
+  return { hops: byHost, answers };
 }
 
 async function statusOf(hub: HostDaemon, name: string): Promise<string> {
@@ -99,6 +114,8 @@ async function statusOf(hub: HostDaemon, name: string): Promise<string> {
 interface Row {
   label: string;
   hops: number[];
+  /** The posting host's answers to the posts. */
+  answers: number[];
   note: string;
 }
 
@@ -121,17 +138,23 @@ async function main(): Promise<void> {
   await bench.pair(hub, box, { as: 'box-slow', via: proxy });
   await bench.pair(hub, attic);
   await following(hub, ['den@box', 'den@box-slow', 'den@attic']);
-  app = new AppClient(hub.tcp, hub.operatorToken);
+  app = new AppClient(hub.tcp, hub.operatorToken, 'chat.message');
   // The reader's stream open, and every path warm.
   await sleep(1_000);
-  await posting([box, attic], ['box', 'box-slow', 'attic'], WARM_UP_POSTS);
+  const warm = await posting([box, attic], ['box', 'box-slow', 'attic'], WARM_UP_POSTS, WARM_UP_DRAIN_MS);
+  const most = (l: Latencies) => Object.entries(l).map(([h, xs]) => `${h} ${fmt(quantile(xs, 1), 0)}`);
+  console.log(
+    `warm-up: ${WARM_UP_POSTS} posts on box and attic; the longest hop ${most(warm.hops).join(', ')} ms; ` +
+      `the longest post answer ${most(warm.answers).join(', ')} ms`,
+  );
 
   const rows: Row[] = [];
   const both = await posting([box], ['box', 'box-slow']);
-  rows.push({ label: `box over ${link}`, hops: both.box ?? [], note: '' });
+  rows.push({ label: `box over ${link}`, hops: both.hops.box ?? [], answers: both.answers.box ?? [], note: '' });
   rows.push({
     label: `box over ${link} + proxy ${DELAY_MS} ms each way`,
-    hops: both['box-slow'] ?? [],
+    hops: both.hops['box-slow'] ?? [],
+    answers: both.answers.box ?? [],
     note: 'the same posts',
   });
 
@@ -140,7 +163,12 @@ async function main(): Promise<void> {
   if (removed.status !== 200) throw new Error(`host remove box: ${removed.status} ${removed.text}`);
   proxy.set({ delayMs: 0 });
   const healthy = await posting([box, attic], ['attic', 'box-slow']);
-  rows.push({ label: 'attic, box healthy', hops: healthy.attic ?? [], note: 'both posting' });
+  rows.push({
+    label: 'attic, box healthy',
+    hops: healthy.hops.attic ?? [],
+    answers: healthy.answers.attic ?? [],
+    note: 'both posting',
+  });
   const faults: [string, ProxyMode, drop: boolean][] = [
     ['attic, box hung mid-response', { kind: 'half-response', bytes: HALF_RESPONSE_BYTES }, false],
     ['attic, box blackholed', { kind: 'blackhole' }, true],
@@ -149,17 +177,18 @@ async function main(): Promise<void> {
     proxy.set({ mode });
     if (drop) proxy.dropConnections();
     const run = await posting([box, attic], ['attic']);
-    const lost = o.posts - (run['box-slow']?.length ?? 0);
+    const lost = o.posts - (run.hops['box-slow']?.length ?? 0);
     rows.push({
       label,
-      hops: run.attic ?? [],
+      hops: run.hops.attic ?? [],
+      answers: run.answers.attic ?? [],
       note: `box: ${lost} of ${o.posts} held, ${await statusOf(hub, 'box-slow')} at the end`,
     });
   }
 
   console.log(`\n${o.posts} posts per host per row at ${o.rate}/s; hop = post sent on the host → seen by the app\n`);
   table(
-    ['row', 'received', 'hop p50 ms', 'hop p90 ms', 'hop p99 ms', 'max ms', ''],
+    ['row', 'received', 'hop p50 ms', 'hop p90 ms', 'hop p99 ms', 'max ms', 'post answer p99 / max ms', ''],
     rows.map((r) => [
       r.label,
       `${r.hops.length}/${o.posts}`,
@@ -167,6 +196,7 @@ async function main(): Promise<void> {
       fmt(quantile(r.hops, 0.9), 1),
       fmt(quantile(r.hops, 0.99), 1),
       fmt(quantile(r.hops, 1), 1),
+      `${fmt(quantile(r.answers, 0.99), 1)} / ${fmt(quantile(r.answers, 1), 1)}`,
       r.note,
     ]),
   );
