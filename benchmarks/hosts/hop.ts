@@ -36,7 +36,7 @@ const DELAY_MS = 20;
 const HALF_RESPONSE_BYTES = 12;
 /** How long the last posts may take to arrive before a row is cut: a path that lost some shows in its count. */
 const DRAIN_MS = 5_000;
-/** The warm-up waits this long for its last post: a first post can be slow, and must not land in the first row. */
+/** The warm-up waits up to this long for its last post, so that none of its posts lands in the first row. */
 const WARM_UP_DRAIN_MS = 30_000;
 const WARM_UP_POSTS = 20;
 const CAT = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
