@@ -15,12 +15,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { systemClock } from '../src/core/clock.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
 import { request } from '../test/helpers/http.js';
 import { OpenAiServer, lastUserText, type ScriptedReply } from '../test/helpers/openai-server.js';
-import { fmt, positive, quantile, runGuarded, table } from './lib/report.js';
+import { int, options } from './lib/options.js';
+import { fmt, quantile, runGuarded, table } from './lib/report.js';
 
 /** Hard stop, whatever the machine: the default run takes about a minute on two cores. */
 const BUDGET_MS = 115_000;
@@ -33,17 +33,11 @@ const CHUNK_DELAY_MS = 5;
 const API_KEY = 'sk-bench-123';
 const MODEL = 'gpt-bench';
 
-const { values } = parseArgs({
-  options: {
-    turns: { type: 'string', default: '200' },
-    chunks: { type: 'string', default: '20' },
-    'throughput-chunks': { type: 'string', default: '20000' },
-  },
-});
-
-const turns = positive('turns', values.turns);
-const chunks = positive('chunks', values.chunks);
-const throughputChunks = positive('throughput-chunks', values['throughput-chunks']);
+const {
+  turns,
+  chunks,
+  'throughput-chunks': throughputChunks,
+} = options({ turns: int(200), chunks: int(20), 'throughput-chunks': int(20_000) });
 
 /** `n` four-character tokens: the scripted server cuts a text of 4n characters into exactly n deltas of 4. */
 const tokens = (n: number) => 'tok '.repeat(n);

@@ -19,7 +19,6 @@
  */
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { AgentStore } from '../src/agents/agent-store.js';
 import { systemClock } from '../src/core/clock.js';
 import { rfc3339 } from '../src/core/time.js';
@@ -27,6 +26,7 @@ import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helper
 import { request } from '../test/helpers/http.js';
 import { LoadClient } from './lib/http-load.js';
 import { cpuPerOp, fmt, runGuarded, machineLine, mainThreadCpuMs, maxOf, quantile, table } from './lib/report.js';
+import { int, ints, options } from './lib/options.js';
 
 /** Hard stop, whatever the machine: the default run takes about 35 s on two cores. */
 const BUDGET_MS = 170_000;
@@ -277,24 +277,10 @@ async function main(opts: Options): Promise<void> {
   console.log(`\ntotal ${fmt((performance.now() - started) / 1000, 1)} s`);
 }
 
-function count(name: string, raw: string, min: number): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < min) throw new Error(`--${name} wants an integer ≥ ${min}`);
-  return v;
-}
-
-const { values } = parseArgs({
-  options: {
-    agents: { type: 'string', default: '0,100,500' },
-    live: { type: 'string', default: '25' },
-    tasks: { type: 'string', default: '5' },
-    seconds: { type: 'string', default: '5' },
-  },
+const opts: Options = options({
+  agents: ints([0, 100, 500], 0),
+  live: int(25, 0),
+  tasks: int(5, 0),
+  seconds: int(5),
 });
-const opts: Options = {
-  agents: values.agents.split(',').map((a) => count('agents', a, 0)),
-  live: count('live', values.live, 0),
-  tasks: count('tasks', values.tasks, 0),
-  seconds: count('seconds', values.seconds, 1),
-};
 runGuarded(BUDGET_MS, () => main(opts), cleanup, cleanupSync);

@@ -21,7 +21,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { encodeTime } from 'ulid';
 import { ChatStore } from '../src/chat/threads/chat-store.js';
@@ -32,17 +31,8 @@ import { openDatabase, type Database } from '../src/store/database.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
 import { request } from '../test/helpers/http.js';
 import { LoadClient } from './lib/http-load.js';
-import {
-  cpuPerOp,
-  fmt,
-  runGuarded,
-  machineLine,
-  mainThreadCpuMs,
-  maxOf,
-  positive,
-  quantile,
-  table,
-} from './lib/report.js';
+import { cpuPerOp, fmt, runGuarded, machineLine, mainThreadCpuMs, maxOf, quantile, table } from './lib/report.js';
+import { int, ints, options } from './lib/options.js';
 
 /** Hard stop, whatever the machine: the default run takes about 75 s on two cores. */
 const BUDGET_MS = 175_000;
@@ -503,16 +493,5 @@ async function main(opts: Options): Promise<void> {
   console.log(`\ntotal ${fmt((performance.now() - started) / 1000, 1)} s`);
 }
 
-const { values } = parseArgs({
-  options: {
-    messages: { type: 'string', default: '1000000' },
-    concurrency: { type: 'string', default: '1,4,16' },
-    seconds: { type: 'string', default: '5' },
-  },
-});
-const opts: Options = {
-  messages: positive('messages', values.messages),
-  concurrency: values.concurrency.split(',').map((c) => positive('concurrency', c)),
-  seconds: positive('seconds', values.seconds),
-};
+const opts: Options = options({ messages: int(1_000_000), concurrency: ints([1, 4, 16]), seconds: int(5) });
 runGuarded(BUDGET_MS, () => main(opts), cleanup, cleanupSync);

@@ -14,18 +14,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { realExec, type Exec } from '../src/core/exec.js';
 import { Tmux } from '../src/tmux/tmux.js';
 import { runSweep } from '../workers/sweep.js';
+import { int, options } from './lib/options.js';
 
 const SIZES = [25, 50, 100, 200];
 /** Hard stop, so the run stays well under two minutes whatever the machine. */
 const BUDGET_MS = 100_000;
 const CLK_TCK = 100;
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} wants a positive integer`);
-  return v;
-}
 
 /** utime+stime (ms) of a process, plus its reaped children's when `children` is set; null off Linux. */
 function cpuMs(pid: number | 'self', children = false): number | null {
@@ -50,8 +44,7 @@ function quantile(xs: number[], q: number): number {
 
 const fmt = (v: number | null, digits = 1) => (v === null || Number.isNaN(v) ? 'n/a' : v.toFixed(digits));
 
-const maxN = arg('max', 200);
-const sweeps = arg('sweeps', 6);
+const { max: maxN, sweeps } = options({ max: int(200), sweeps: int(6) });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-bench-'));
 const socketPath = path.join(dir, 'tmux.sock');
 let tmuxCalls = 0;

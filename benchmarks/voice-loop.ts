@@ -15,14 +15,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import PQueue from 'p-queue';
 import { findOnPath, resolveProgram } from '../src/native/programs.js';
 import { WorkerPool } from '../src/pool/worker-pool.js';
 import type { TranscribeInput, TranscribeResult } from '../src/chat/voice/transcriber.js';
 import { transcribe } from '../workers/transcribe.js';
 import { writeWeightlessModel } from '../test/helpers/whisper-model.js';
-import { mainThreadCpuMs, positive, quantile, table } from './lib/report.js';
+import { int, options } from './lib/options.js';
+import { mainThreadCpuMs, quantile, table } from './lib/report.js';
 
 /** Hard stop: 20 notes per row took 1.5 to 4 minutes in all on two cores shared with other work. */
 const BUDGET_MS = 5 * 60_000;
@@ -34,18 +34,16 @@ const NOTE_TIMEOUT_MS = 60_000;
 const MAX_QUEUE = 100;
 const SENTENCE = 'Remind me to water the plants tomorrow morning, and to call the plumber about the kitchen sink.';
 
-const { values } = parseArgs({
-  options: {
-    notes: { type: 'string', default: '20' },
-    threads: { type: 'string', default: '2' },
-    // 2 as the transcribe tests pass; the daemon passes none, and whisper-cli's default (4) is capped to the cores.
-    'whisper-threads': { type: 'string', default: '2' },
-  },
+const {
+  notes,
+  threads,
+  'whisper-threads': whisperThreads,
+} = options({
+  notes: int(20),
+  threads: int(2),
+  // 2 as the transcribe tests pass; the daemon passes none, and whisper-cli's default (4) is capped to the cores.
+  'whisper-threads': int(2),
 });
-
-const notes = positive('notes', values.notes);
-const threads = positive('threads', values.threads);
-const whisperThreads = positive('whisper-threads', values['whisper-threads']);
 if (notes > MAX_QUEUE) throw new Error(`--notes is at most ${MAX_QUEUE}, the pool's queue length`);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-bench-voice-'));
 

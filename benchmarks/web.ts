@@ -20,7 +20,6 @@
  * figures, asserts nothing.
  */
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { systemClock } from '../src/core/clock.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
@@ -28,7 +27,8 @@ import { request } from '../test/helpers/http.js';
 import { seedThread } from '../test/helpers/seed-thread.js';
 import { ChatStore } from '../src/chat/threads/chat-store.js';
 import { launchBrowser, PHONE } from '../test/web/browser.js';
-import { fmt, machineLine, maxOf, positive, quantile, runGuarded, table } from './lib/report.js';
+import { int, ints, options } from './lib/options.js';
+import { fmt, machineLine, maxOf, quantile, runGuarded, table } from './lib/report.js';
 import { pairingLink, wireBytes } from './lib/web-wire.js';
 import { terminalFigures } from './web-terminal.js';
 
@@ -316,25 +316,11 @@ function cleanupSync(): void {
   if (daemon) killTmuxServer(daemon.home);
 }
 
-const { values } = parseArgs({
-  options: {
-    agents: { type: 'string', default: '20' },
-    runs: { type: 'string', default: '5' },
-    rates: { type: 'string', default: '100,500,2000' },
-    'thread-rates': { type: 'string', default: '50,200,1000' },
-    seconds: { type: 'string', default: '3' },
-  },
+const o = options({
+  agents: int(20),
+  runs: int(5),
+  rates: ints([100, 500, 2000]),
+  'thread-rates': ints([50, 200, 1000]),
+  seconds: int(3),
 });
-runGuarded(
-  BUDGET_MS,
-  () =>
-    main({
-      agents: positive('agents', values.agents),
-      runs: positive('runs', values.runs),
-      rates: values.rates.split(',').map((r) => positive('rates', r)),
-      threadRates: values['thread-rates'].split(',').map((r) => positive('thread-rates', r)),
-      seconds: positive('seconds', values.seconds),
-    }),
-  cleanup,
-  cleanupSync,
-);
+runGuarded(BUDGET_MS, () => main({ ...o, threadRates: o['thread-rates'] }), cleanup, cleanupSync);

@@ -29,6 +29,7 @@ const BENCHMARKS = [
   { name: 'voice loop', file: 'dist/benchmarks/voice-loop.js', args: ['--notes', '4'] },
   { name: 'web', file: 'dist/benchmarks/web.js', args: ['--runs', '3', '--seconds', '2'] },
   { name: 'hosts fan-in', file: 'dist/benchmarks/hosts/fan-in.js', args: ['--seconds', '3'] },
+  { name: 'hosts hop', file: 'dist/benchmarks/hosts/hop.js', args: ['--posts', '200'] },
 ];
 
 function run(cmd, args, opts = {}) {

@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
+import { flag, int, ints, options, text } from '../lib/options.js';
 import { summarizeProfile } from './cpu-profile.js';
 import { Generator } from './generator.js';
 import { ensureNchan, NGINX_BIN } from './nchan-setup.js';
@@ -42,39 +42,25 @@ const STORM_NORMAL = 100;
 const STORM_PAD = 'x'.repeat(800);
 const STORM_RATE = 1_000;
 
-const { values } = parseArgs({
-  options: {
-    subscribers: { type: 'string', default: '100,1000,5000' },
-    rates: { type: 'string', default: '50,200,1000' },
-    seconds: { type: 'string', default: '3' },
-    targets: { type: 'string', default: 'leo,nchan,floor' },
-    'storm-subscribers': { type: 'string', default: '20' },
-    'storm-seconds': { type: 'string', default: '10' },
-    'storm-only': { type: 'boolean', default: false },
-    'cpu-prof': { type: 'boolean', default: false },
-    budget: { type: 'string', default: '270' },
-  },
+const values = options({
+  subscribers: ints([100, 1000, 5000]),
+  rates: ints([50, 200, 1000]),
+  seconds: int(3),
+  targets: text('leo,nchan,floor'),
+  'storm-subscribers': int(20, 0),
+  'storm-seconds': int(10),
+  'storm-only': flag(),
+  'cpu-prof': flag(),
+  budget: int(270, 30),
 });
 
-function positiveList(name: string, raw: string | undefined): number[] {
-  const xs = (raw ?? '').split(',').map((s) => Number(s.trim()));
-  if (xs.length === 0 || xs.some((v) => !Number.isInteger(v) || v < 1))
-    throw new Error(`--${name} wants comma-separated positive integers`);
-  return xs;
-}
-function count(name: string, raw: string | undefined, min = 1): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < min) throw new Error(`--${name} wants an integer >= ${min}`);
-  return v;
-}
-
-const sizes = positiveList('subscribers', values.subscribers).sort((a, b) => a - b);
-const rates = positiveList('rates', values.rates).sort((a, b) => a - b);
-const seconds = count('seconds', values.seconds);
-const stormStalled = count('storm-subscribers', values['storm-subscribers'], 0);
-const stormSeconds = count('storm-seconds', values['storm-seconds']);
-const budgetMs = count('budget', values.budget, 30) * 1000;
-const wanted = (values.targets ?? '').split(',').map((s) => s.trim()) as TargetName[];
+const sizes = values.subscribers.sort((a, b) => a - b);
+const rates = values.rates.sort((a, b) => a - b);
+const seconds = values.seconds;
+const stormStalled = values['storm-subscribers'];
+const stormSeconds = values['storm-seconds'];
+const budgetMs = values.budget * 1000;
+const wanted = values.targets.split(',').map((s) => s.trim()) as TargetName[];
 for (const t of wanted)
   if (!['leo', 'nchan', 'floor'].includes(t)) throw new Error(`--targets: unknown target "${t}" (leo, nchan, floor)`);
 /** Deep enough that no step's events (rate × seconds, plus the drain) can fill it: the run measures throughput, and

@@ -20,7 +20,6 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import readline from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import PQueue from 'p-queue';
 import { systemClock } from '../../src/core/clock.js';
 import { realExec } from '../../src/core/exec.js';
@@ -33,30 +32,20 @@ import { findOnPath, resolveProgram } from '../../src/native/programs.js';
 import { Tmux } from '../../src/tmux/tmux.js';
 import { writeWeightlessModel } from '../../test/helpers/whisper-model.js';
 import { runSweep } from '../../workers/sweep.js';
+import { int, options } from '../lib/options.js';
 import { transcribe } from '../../workers/transcribe.js';
 
 const BUDGET_MS = 8 * 60_000;
 const POOL_THREADS = 2;
 const SENTENCE = 'Move the stand-up to ten and tell the team the build is green.';
 
-const { values } = parseArgs({
-  options: {
-    subscribers: { type: 'string', default: '1000' },
-    notes: { type: 'string', default: '20' },
-    agents: { type: 'string', default: '200' },
-    // 20 events/s to 1 000 subscribers is 20 000 deliveries/s: heavy streaming that leaves the loop room to measure.
-    rate: { type: 'string', default: '20' },
-  },
+const { subscribers, notes, agents, rate } = options({
+  subscribers: int(1000),
+  notes: int(20),
+  agents: int(200),
+  // 20 events/s to 1 000 subscribers is 20 000 deliveries/s: heavy streaming that leaves the loop room to measure.
+  rate: int(20),
 });
-const int = (name: string, raw: string | undefined) => {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} wants a positive integer`);
-  return v;
-};
-const subscribers = int('subscribers', values.subscribers);
-const notes = int('notes', values.notes);
-const agents = int('agents', values.agents);
-const rate = int('rate', values.rate);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-bench-heavy-'));
 const home = path.join(dir, 'home');

@@ -2,35 +2,31 @@
  * The hosts a hub follows in the fan-in benchmark, as one child process (so their work never shares the hub's event
  * loop): each a small HTTP server speaking the part of Leo's API a hub reads — GET /api/v1/host, /api/v1/state with
  * `--agents` agents, and /api/v1/events (hello, then agent_activity events, a heartbeat comment every 5 s). Every
- * event carries its send time in `last_activity_at`, which the hub relays unchanged.
+ * event carries its send time in `last_activity_at`, which the hub relays unchanged. The hub reaches each host
+ * through the test bench's fault proxy (test/helpers/hosts/fault-proxy.ts), run here too: a slower link or a host
+ * hung mid-response is made on the wire, as the real-daemon benchmark (hop.ts) makes it.
  *
- * Prints `{"ports":[…]}` once listening; then reads one JSON command per stdin line:
- *   {"rate": n}    n events a second in all, spread round-robin over the hosts and their agents
- *   {"hang": i}    host i stops writing to its streams and never answers a new request (a host hung mid-response)
- *   {"unhang": i}  host i answers again (its hung streams are dropped, so the hub reconnects)
- *   {"delay": ms}  every write to a stream and every answer is held back this long (a slower link)
- * Node builtins only; the hub's answers are not checked here.
+ * Prints `{"ports":[…]}` (the proxies') once listening; then reads one JSON command per stdin line:
+ *   {"rate": n}                   n events a second in all, spread round-robin over the hosts and their agents
+ *   {"faults": {…}, "host": i}    the faults of host i's proxy (every host's without "host"), as FaultProxy.set takes
+ * The hub's answers are not checked here.
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import readline from 'node:readline';
+import { startFaultProxy } from '../../test/helpers/hosts/fault-proxy.js';
+import type { Faults } from '../../test/helpers/hosts/fault-rules.js';
+import { int, options } from '../lib/options.js';
 
-const { values } = parseArgs({
-  options: { hosts: { type: 'string', default: '10' }, agents: { type: 'string', default: '50' } },
-});
-const HOSTS = Number(values.hosts);
-const AGENTS = Number(values.agents);
+const o = options({ hosts: int(10), agents: int(50) });
+const HOSTS = o.hosts;
+const AGENTS = o.agents;
 const BOOT = `bench-${process.pid}`;
 
 interface Host {
   seq: number;
   streams: Set<http.ServerResponse>;
-  hung: boolean;
 }
-
-let delayMs = 0;
-const later = (fn: () => void) => (delayMs > 0 ? setTimeout(fn, delayMs) : fn());
 
 const agent = (h: number, a: number) => ({
   name: `a${a}`,
@@ -56,12 +52,10 @@ const agent = (h: number, a: number) => ({
 
 function serve(h: number, host: Host): http.Server {
   return http.createServer((req, res) => {
-    if (host.hung) return; // never answered: the hub's own deadline has to give up
-    const json = (data: unknown) =>
-      later(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ ok: true, data }));
-      });
+    const json = (data: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, data }));
+    };
     if (req.url === '/api/v1/host')
       return json({
         host_id: `h${h}`,
@@ -85,7 +79,7 @@ function serve(h: number, host: Host): http.Server {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.socket?.setNoDelay(true);
       const hello = { seq: host.seq, at: new Date().toISOString(), boot_id: BOOT, features: [] };
-      later(() => res.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`));
+      res.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
       host.streams.add(res);
       res.on('close', () => host.streams.delete(res));
       return;
@@ -94,14 +88,16 @@ function serve(h: number, host: Host): http.Server {
   });
 }
 
-const hosts: Host[] = Array.from({ length: HOSTS }, () => ({ seq: 0, streams: new Set(), hung: false }));
+const hosts: Host[] = Array.from({ length: HOSTS }, () => ({ seq: 0, streams: new Set() }));
 const servers = hosts.map((host, h) => serve(h, host));
 await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))));
-console.log(JSON.stringify({ ports: servers.map((s) => (s.address() as { port: number }).port) }));
+const proxies = await Promise.all(
+  servers.map((s) => startFaultProxy('127.0.0.1', { host: '127.0.0.1', port: (s.address() as { port: number }).port })),
+);
+console.log(JSON.stringify({ ports: proxies.map((p) => Number(new URL(p.url).port)) }));
 
 function send(h: number, a: number): void {
   const host = hosts[h]!;
-  if (host.hung) return;
   host.seq++;
   const data = {
     seq: host.seq,
@@ -112,7 +108,7 @@ function send(h: number, a: number): void {
     last_activity_at: new Date().toISOString(),
   };
   const frame = `event: agent_activity\ndata: ${JSON.stringify(data)}\n\n`;
-  for (const s of host.streams) later(() => s.write(frame));
+  for (const s of host.streams) s.write(frame);
 }
 
 let ticker: NodeJS.Timeout | undefined;
@@ -131,19 +127,13 @@ function setRate(rate: number): void {
 }
 
 setInterval(() => {
-  for (const host of hosts) if (!host.hung) for (const s of host.streams) later(() => s.write(': heartbeat\n\n'));
+  for (const host of hosts) for (const s of host.streams) s.write(': heartbeat\n\n');
 }, 5_000);
 
 for await (const line of readline.createInterface({ input: process.stdin })) {
-  const cmd = JSON.parse(line) as { rate?: number; hang?: number; unhang?: number; delay?: number };
+  const cmd = JSON.parse(line) as { rate?: number; faults?: Partial<Faults>; host?: number };
   if (cmd.rate !== undefined) setRate(cmd.rate);
-  if (cmd.hang !== undefined) hosts[cmd.hang]!.hung = true;
-  if (cmd.unhang !== undefined) {
-    const host = hosts[cmd.unhang]!;
-    host.hung = false;
-    for (const s of host.streams) s.destroy();
-  }
-  if (cmd.delay !== undefined) delayMs = cmd.delay;
+  if (cmd.faults) for (const p of cmd.host === undefined ? proxies : [proxies[cmd.host]!]) p.set(cmd.faults);
   console.log(JSON.stringify({ ok: line }));
 }
 process.exit(0);

@@ -2,13 +2,14 @@
  * A hub following several hosts (issue 31): what the owner's app feels and what the hub pays, in one run.
  *
  * The hub is the real daemon in-process on the real clock; the hosts are `--hosts` fake hosts with `--agents` agents
- * each in one child process (fake-hosts.ts); the app is an SSE reader on a worker thread (app-client.ts); the
- * /api/v1/state load runs on another worker (lib/http-load.ts). Rows:
+ * each in one child process (fake-hosts.ts), each behind a fault proxy there; the app is an SSE reader on a worker
+ * thread (app-client.ts); the /api/v1/state load runs on another worker (lib/http-load.ts). Rows:
  *   - one per total event rate (`--rates`): host event → hub → app latency p50/p99, the hub's event-loop delay p99
  *     and utilisation, its /api/v1/state p99 under that traffic, and its RSS;
- *   - the same with every host answer and stream write held back 20 ms (a slower link, added by the hosts' side);
- *   - one host hung mid-response (its streams go silent, its new requests are never answered) while the others go
- *     on, with the others' latency beside the same rate's healthy row.
+ *   - the same with the proxies adding 20 ms each way (a slower link);
+ *   - one host hung mid-response (its proxy lets no more of an answer through: its open stream goes silent, a new
+ *     request gets a few bytes) while the others go on, with the others' latency beside the same rate's healthy row.
+ * The real daemons over veth are hop.ts.
  *
  *   npx tsc -p tsconfig.json && node dist/benchmarks/hosts/fan-in.js [--hosts 10] [--agents 50]
  *     [--rates 100,500,1000,2000] [--seconds 4]
@@ -20,32 +21,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import readline from 'node:readline';
-import { parseArgs } from 'node:util';
 import { setConfigKey } from '../../src/config/config-file.js';
 import { systemClock } from '../../src/core/clock.js';
 import { PeerTokenFiles } from '../../src/hosts/peer-token-files.js';
 import { StateSnapshot } from '../../src/wire/fleet.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
 import { LoadClient } from '../lib/http-load.js';
-import { fmt, machineLine, positive, quantile, runGuarded, table } from '../lib/report.js';
+import { int, ints, options } from '../lib/options.js';
+import { fmt, machineLine, quantile, runGuarded, table } from '../lib/report.js';
 import { AppClient, type Latencies } from './app-client.js';
 
 const BUDGET_MS = 300_000;
 const GOAL_HOP_P99_MS = 250;
 const GOAL_LOOP_P99_MS = 20;
 
-const { values } = parseArgs({
-  options: {
-    hosts: { type: 'string', default: '10' },
-    agents: { type: 'string', default: '50' },
-    rates: { type: 'string', default: '100,500,1000,2000' },
-    seconds: { type: 'string', default: '4' },
-  },
-});
-const HOSTS = positive('hosts', values.hosts);
-const AGENTS = positive('agents', values.agents);
-const RATES = values.rates!.split(',').map((r) => positive('rates', r));
-const SECONDS = positive('seconds', values.seconds);
+const {
+  hosts: HOSTS,
+  agents: AGENTS,
+  rates: RATES,
+  seconds: SECONDS,
+} = options({ hosts: int(10), agents: int(50), rates: ints([100, 500, 1000, 2000]), seconds: int(4) });
 
 let hub: TestDaemon | undefined;
 let hosts: ChildProcess | undefined;
@@ -174,18 +169,18 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   console.log(`${HOSTS} hosts × ${AGENTS} agents online on the hub in ${fmt(performance.now() - online, 0)} ms`);
-  app = new AppClient(d.daemon.port, d.daemon.operatorToken);
+  app = new AppClient({ port: d.daemon.port }, d.daemon.operatorToken, 'agent_activity');
 
   const rows: Row[] = [];
   for (const rate of RATES) rows.push(await step(d, 'loopback', rate, command));
   const mid = RATES.find((r) => r >= 500) ?? RATES[0]!;
   rows.push(await step(d, 'loopback + state reads', mid, command, true));
-  await command({ delay: 20 });
+  await command({ faults: { delayMs: 20 } });
   rows.push(await step(d, '+20 ms each way', mid, command));
-  await command({ delay: 0 });
-  await command({ hang: 0 });
+  await command({ faults: { delayMs: 0 } });
+  // The last row: h0 stays hung until the end.
+  await command({ faults: { mode: { kind: 'half-response', bytes: 12 } }, host: 0 });
   const hung = await step(d, 'h0 hung', mid, command);
-  await command({ unhang: 0 });
   const others = Object.entries(hung.byHost)
     .filter(([h]) => h !== 'h0')
     .flatMap(([, xs]) => xs);

@@ -1,15 +1,9 @@
-/** What every benchmark prints and reads the same way: options, percentiles, tables, the machine, thread CPU. */
+/** What every benchmark prints and reads the same way: percentiles, tables, the machine, thread CPU. */
 import fs from 'node:fs';
 import os from 'node:os';
 
 /** Linux /proc CPU times are in ticks of 1/100 s. */
 const CLK_TCK = 100;
-
-export function positive(name: string, raw: string | undefined): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} wants a positive integer`);
-  return v;
-}
 
 export function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);

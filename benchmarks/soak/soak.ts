@@ -11,30 +11,26 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
-import { machineLine, positive, table } from '../lib/report.js';
+import { above0, atLeast0, int, options, text } from '../lib/options.js';
+import { machineLine, table } from '../lib/report.js';
 import { evaluate, summaryLines, trafficLines } from './checks.js';
 import { runSoak } from './run-soak.js';
 
-const { values } = parseArgs({
-  options: {
-    minutes: { type: 'string', default: '10' },
-    subscribers: { type: 'string', default: '1000' },
-    rate: { type: 'string', default: '100' },
-    // A delivery holds its agent ~0.6 s (paste, settle, Enter, check), so at one send per agent per second each
-    // agent's queue stays short.
-    agents: { type: 'string', default: '100' },
-    'note-every': { type: 'string', default: '10' },
-    'sample-every': { type: 'string', default: '5' },
-    churn: { type: 'string', default: '1' },
-    // Every sample and count, for a closer look at a run than the tables give.
-    json: { type: 'string' },
-  },
+const values = options({
+  minutes: above0(10),
+  subscribers: int(1000),
+  rate: int(100),
+  // A delivery holds its agent ~0.6 s (paste, settle, Enter, check), so at one send per agent per second each
+  // agent's queue stays short.
+  agents: int(100),
+  'note-every': atLeast0(10),
+  'sample-every': int(5),
+  churn: atLeast0(1),
+  // Every sample and count, for a closer look at a run than the tables give.
+  json: text(),
 });
 
-const minutes = Number(values.minutes);
-if (!(minutes > 0)) throw new Error('--minutes wants a positive number');
-const subscribers = positive('subscribers', values.subscribers);
+const { minutes, subscribers } = values;
 
 // Each subscriber is a descriptor in the daemon, which inherits this process's limit.
 const fdLimit = Number(execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim());
@@ -55,11 +51,11 @@ console.log(machineLine());
 const run = runSoak({
   seconds: Math.round(minutes * 60),
   subscribers,
-  rate: positive('rate', values.rate),
-  agents: positive('agents', values.agents),
-  noteEvery: Number(values['note-every']),
-  sampleEvery: positive('sample-every', values['sample-every']),
-  churn: Number(values.churn),
+  rate: values.rate,
+  agents: values.agents,
+  noteEvery: values['note-every'],
+  sampleEvery: values['sample-every'],
+  churn: values.churn,
   signal: controller.signal,
   progress: (line) => console.error(`soak: ${line}`),
 });

@@ -17,6 +17,7 @@ import { HostEntry, HostInfo, PROTOCOL } from '../../src/wire/host.js';
 import { runLeoAsync } from '../helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { request } from '../helpers/http.js';
+import { advanceHubUntil } from '../helpers/hub-clock.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { tempDir } from '../helpers/temp-home.js';
 import { until } from '../helpers/wait.js';
@@ -61,18 +62,16 @@ describe('pairing a host with a hub', () => {
    * The list once `ok` holds for it: the hub's follower learns of a change at its next read or attempt, which its
    * (manual) clock brings a second nearer at each look.
    */
-  const hostListWhen = async (what: string, ok: (hosts: HostEntry[]) => boolean) => {
-    let hosts: HostEntry[] = [];
-    await until(
+  const hostListWhen = (what: string, ok: (hosts: HostEntry[]) => boolean) =>
+    advanceHubUntil(
+      hub,
       what,
       async () => {
-        (hub.clock as ManualClock).advance(1_000);
-        return ok((hosts = await hostList()));
+        const hosts = await hostList();
+        return ok(hosts) && hosts;
       },
-      15_000,
+      { stepMs: 1_000, timeoutMs: 15_000 },
     );
-    return hosts;
-  };
 
   before(async () => {
     host = await startTestDaemon({

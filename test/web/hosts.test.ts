@@ -5,12 +5,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { ManualClock } from '../../src/core/clock.js';
 import { HostInvite } from '../../src/wire/host.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { freePort } from '../helpers/free-port.js';
+import { advanceHubUntil } from '../helpers/hub-clock.js';
 import { pairHost } from '../helpers/pair-host.js';
-import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
 
 const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
@@ -24,18 +23,6 @@ describe('Leo Web: one fleet across a hub and a host', () => {
   const shots = new Screenshots();
   const group = (name: string) => page.locator(`[data-host-group="${name}"]`);
   const badge = () => group('box').locator('.host-head [data-host-status]');
-
-  /** Moves the hub's clock on (its followers' retries wait on it) until `done`, in steps under an attempt's 10 s. */
-  const advanceUntil = (what: string, done: () => Promise<boolean>, step: number) =>
-    until(
-      what,
-      async () => {
-        (hub.clock as ManualClock).advance(step);
-        return done();
-      },
-      30_000,
-      250,
-    );
 
   before(async () => {
     // A fixed port: the host restarts where the hub's client.hosts says it is.
@@ -86,10 +73,11 @@ describe('Leo Web: one fleet across a hub and a host', () => {
 
   it('the host stopped → its badge goes offline, its agents grey with their actions disabled and why', async () => {
     await host.daemon.close();
-    await advanceUntil(
+    await advanceHubUntil(
+      hub,
       'box offline in the app',
       async () => (await badge().getAttribute('data-host-status')) === 'offline',
-      1_000,
+      { stepMs: 1_000, timeoutMs: 30_000, everyMs: 250 },
     );
     assert.match(await badge().innerText(), /^offline · last seen \d/);
     assert.match((await badge().getAttribute('title')) ?? '', /ended its event stream|ECONNREFUSED|refused/);
@@ -125,10 +113,11 @@ describe('Leo Web: one fleet across a hub and a host', () => {
 
   it('restarted → online again, its agents no longer greyed', async () => {
     await host.restart();
-    await advanceUntil(
+    await advanceHubUntil(
+      hub,
       'box online in the app',
       async () => (await badge().getAttribute('data-host-status')) === 'online',
-      2_000,
+      { stepMs: 2_000, timeoutMs: 30_000, everyMs: 250 },
     );
     await page.locator('[data-agent="den@box"]:not([data-unreachable])').waitFor();
     await shots.take(page, 'hosts-back');

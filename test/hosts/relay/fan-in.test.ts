@@ -2,10 +2,10 @@
 // name@host, its events on the hub's stream renamed and renumbered, its status, and the hub's restart resuming.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ManualClock } from '../../../src/core/clock.js';
 import { StateSnapshot } from '../../../src/wire/fleet.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { freePort } from '../../helpers/free-port.js';
+import { advanceHubUntil } from '../../helpers/hub-clock.js';
 import { pairHost } from '../../helpers/pair-host.js';
 import { SseClient } from '../../helpers/sse-client.js';
 import { until } from '../../helpers/wait.js';
@@ -113,30 +113,20 @@ describe('a hub follows a host', () => {
     stream = await SseClient.open(hub.tcp, '/api/v1/events', hub.daemon.operatorToken);
     await stream.waitFor(1);
     await host.daemon.close();
-    const clock = hub.clock as ManualClock;
-    await until(
-      'offline',
-      async () => {
-        clock.advance(1_000);
-        return (await hubState()).hosts?.[0]?.status === 'offline';
-      },
-      15_000,
-    );
+    await advanceHubUntil(hub, 'offline', async () => (await hubState()).hosts?.[0]?.status === 'offline', {
+      stepMs: 1_000,
+      timeoutMs: 15_000,
+    });
     const state = await hubState();
     assert.equal(state.agents.find((a) => a.name === 'den@box')?.status, 'running', 'last known');
     assert.match(state.hosts![0]!.error!, /ended its event stream|ECONNREFUSED/);
     assert.ok(stream.events.some((e) => e.event === 'host_status' && e.data.status === 'offline'));
 
     await host.restart();
-    // In steps shorter than an attempt's 10 s deadline, so the clock never overtakes an attempt under way.
-    await until(
-      'online',
-      async () => {
-        clock.advance(2_000);
-        return (await hubState()).hosts?.[0]?.status === 'online';
-      },
-      20_000,
-    );
+    await advanceHubUntil(hub, 'online', async () => (await hubState()).hosts?.[0]?.status === 'online', {
+      stepMs: 2_000,
+      timeoutMs: 20_000,
+    });
     assert.ok(
       stream.events.some((e) => e.event === 'host_state' && e.data.host === 'box'),
       'a new boot: refetched',
