@@ -16,6 +16,13 @@ export const WorkspacePart = z.object({
 });
 export type WorkspacePart = z.infer<typeof WorkspacePart>;
 
+/**
+ * The repository config a git workspace brings along: its remotes and its branches' upstreams, so `git push`,
+ * `git pull` and "ahead by 2" work on the target as on the source. Only these keys: others (hooks, filters,
+ * `remote.*.uploadpack`, `core.*`) can name a program the target would run.
+ */
+export const SHIPPED_GIT_CONFIG = /^(remote\.[^\n]+\.(url|pushurl|fetch|push)|branch\.[^\n]+\.(remote|merge|rebase))$/;
+
 const ObjectId = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
 
 export const WorkspaceManifest = z.discriminatedUnion('kind', [
@@ -26,6 +33,8 @@ export const WorkspaceManifest = z.discriminatedUnion('kind', [
     branch: z.string().min(1).nullable(),
     /** The commit HEAD names; null in a repository (or on a branch) with no commit yet. */
     head: ObjectId.nullable(),
+    /** [key, value] in the order `git config --add` takes them (a key can repeat: a remote's fetch refspecs). */
+    config: z.array(z.tuple([z.string().regex(SHIPPED_GIT_CONFIG), z.string()])),
     parts: z.array(WorkspacePart),
   }),
   z.object({ version: z.literal(1), kind: z.literal('tree'), parts: z.array(WorkspacePart) }),

@@ -72,6 +72,7 @@ function gitState(repo: string) {
     head: tryGit('rev-parse', '-q', '--verify', 'HEAD'),
     branch: tryGit('symbolic-ref', 'HEAD'),
     refs: git('for-each-ref'),
+    config: tryGit('config', '--local', '--get-regexp', '^(remote|branch)\\.'),
   };
 }
 
@@ -113,6 +114,11 @@ function busyRepo() {
   git('checkout', '-q', 'main');
   write(path.join(repo, 'a.txt'), 'one\ntwo\nthree\nfour\n');
   git('commit', '-q', '-am', 'second on main');
+  git('remote', 'add', 'origin', 'https://example.com/repo.git');
+  git('config', '--add', 'remote.origin.pushurl', '-rf');
+  git('config', 'branch.main.remote', 'origin');
+  git('config', 'branch.main.merge', 'refs/heads/main');
+  git('update-ref', 'refs/remotes/origin/main', 'HEAD~1');
   // Staged, then the same file edited again unstaged.
   write(path.join(repo, 'a.txt'), 'zero\none\ntwo\nthree\nfour\n');
   git('add', 'a.txt');
@@ -136,7 +142,10 @@ function busyRepo() {
 
 describe('moving a workspace: pack and unpack', () => {
   it('a busy git workspace arrives with the same files, modes, status, diffs, HEAD, branch and refs', async () => {
-    const { repo } = busyRepo();
+    const { repo, git } = busyRepo();
+    const remotes = gitState(repo).config;
+    // A key naming a program the target would run is left behind.
+    git('config', 'remote.origin.uploadpack', 'touch pwned');
     const { manifest, target } = await roundTrip(repo);
     assert.equal(manifest.kind, 'git');
     assert.ok(manifest.kind === 'git');
@@ -146,7 +155,9 @@ describe('moving a workspace: pack and unpack', () => {
       ['refs.bundle', 'staged.patch', 'worktree.patch', 'untracked.tar'],
     );
     assert.deepEqual(snapshot(target), shipped(repo));
-    assert.deepEqual(gitState(target), gitState(repo));
+    assert.deepEqual(gitState(target), { ...gitState(repo), config: remotes });
+    assert.match(remotes, /^remote\.origin\.pushurl -rf$/m);
+    assert.match(remotes, /^branch\.main\.merge refs\/heads\/main$/m);
     assert.equal(fs.readlinkSync(path.join(target, 'new dir/points-out')), '/etc/hostname');
     assert.equal(fs.statSync(path.join(target, 'new dir/run.sh')).mode & 0o777, 0o750);
     assert.ok(!fs.existsSync(path.join(target, 'ignored.log')), 'an ignored file is not shipped');
@@ -218,6 +229,21 @@ describe('moving a workspace: pack and unpack', () => {
       assert.match(err.message, /refs\.bundle does not match its sha256/);
       return true;
     });
+    assert.ok(!fs.existsSync(target));
+  });
+
+  it('refuses a manifest carrying a config key that could run a program, before anything is unpacked', async () => {
+    const { repo } = busyRepo();
+    const parts = tempDir('leo-move-parts-');
+    const manifest = await packer.pack(repo, parts);
+    assert.ok(manifest.kind === 'git');
+    const hostile = {
+      ...manifest,
+      config: [...manifest.config, ['core.fsmonitor', 'touch pwned'] as [string, string]],
+    };
+    assert.equal(WorkspaceManifest.safeParse(hostile).success, false);
+    const target = path.join(tempDir('leo-move-target-'), 'workspace');
+    await assert.rejects(packer.unpack(hostile, parts, target), /config key core\.fsmonitor is not carried/);
     assert.ok(!fs.existsSync(target));
   });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Exec } from '../../../core/exec.js';
-import type { WorkspaceManifest, WorkspacePartName } from '../../../wire/workspace-pack.js';
+import { SHIPPED_GIT_CONFIG, type WorkspaceManifest, type WorkspacePartName } from '../../../wire/workspace-pack.js';
 import { gitIn, LONG_RUN_MS, succeeded } from './git-run.js';
 import { isGitWorkspace } from './measure.js';
 import { describePart } from './parts.js';
@@ -62,5 +62,20 @@ export async function packWorkspace(exec: Exec, dir: string, out: string): Promi
     names.push('untracked.tar');
   }
   const parts = await Promise.all(names.map((name) => describePart(to, name)));
-  return { version: 1, kind: 'git', branch, head, parts };
+  return { version: 1, kind: 'git', branch, head, config: await shippedConfig(git), parts };
+}
+
+/** The repository's own remote and upstream settings (not the user's or the system's), as SHIPPED_GIT_CONFIG keeps. */
+async function shippedConfig(git: ReturnType<typeof gitIn>): Promise<[string, string][]> {
+  const r = await git(['config', '--local', '-z', '--get-regexp', '^(remote|branch)\\.']);
+  // Exit 1: no such key at all.
+  if (r.code === 1) return [];
+  return succeeded('git config', r)
+    .split('\0')
+    .filter(Boolean)
+    .map((record): [string, string] => {
+      const nl = record.indexOf('\n');
+      return nl < 0 ? [record, ''] : [record.slice(0, nl), record.slice(nl + 1)];
+    })
+    .filter(([key]) => SHIPPED_GIT_CONFIG.test(key));
 }

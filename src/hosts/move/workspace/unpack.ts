@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Exec } from '../../../core/exec.js';
 import { LeoError } from '../../../core/leo-error.js';
 import { refProblem } from '../../../wire/git-args.js';
-import type { WorkspaceManifest, WorkspacePartName } from '../../../wire/workspace-pack.js';
+import { SHIPPED_GIT_CONFIG, type WorkspaceManifest, type WorkspacePartName } from '../../../wire/workspace-pack.js';
 import { gitIn, LONG_RUN_MS, succeeded } from './git-run.js';
 import { verifyParts } from './parts.js';
 import { untar } from './tar-run.js';
@@ -33,6 +33,10 @@ export async function unpackWorkspace(
     const why = refProblem(manifest.branch);
     if (why) throw new LeoError(400, `the packed workspace's branch ${why}`, 'invalid');
   }
+  // The manifest came from another host: a key outside the list could name a program for the target to run.
+  const unshippable = manifest.kind === 'git' && manifest.config.find(([key]) => !SHIPPED_GIT_CONFIG.test(key));
+  if (unshippable)
+    throw new LeoError(400, `the packed workspace's config key ${unshippable[0]} is not carried`, 'invalid');
   const parts = path.resolve(partsDir);
   await verifyParts(manifest, parts);
   const has = (name: WorkspacePartName) => manifest.parts.some((p) => p.name === name);
@@ -42,6 +46,8 @@ export async function unpackWorkspace(
     if (manifest.kind === 'tree') return await untar(exec, part('tree.tar'), to);
     const git = gitIn(exec, to);
     succeeded('git init', await git(['init', '-q']));
+    for (const [key, value] of manifest.config)
+      succeeded('git config', await git(['config', '--local', '--add', '--', key, value]));
     if (has('refs.bundle')) {
       // Every ref under its own name (not clone's origin/*), and HEAD's commit too when it is detached off any ref.
       const specs = ['+refs/*:refs/*', ...(manifest.head ? ['HEAD'] : [])];
