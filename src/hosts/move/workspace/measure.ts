@@ -9,7 +9,7 @@ export const DEFAULT_WORKSPACE_LIMIT_BYTES = 1024 ** 3;
 
 export interface WorkspaceSize {
   kind: 'git' | 'tree';
-  /** An upper bound of the bytes the packed parts hold (see measureWorkspace). */
+  /** About the bytes the packed parts will hold (see measureWorkspace). */
   bytes: number;
 }
 
@@ -29,11 +29,12 @@ export class WorkspaceTooLargeError extends LeoError {
 export const isGitWorkspace = (dir: string) => fs.existsSync(path.join(dir, '.git'));
 
 /**
- * What a move of `dir` would ship, refused over `limit`. For git: the repository's object store (loose and packed,
- * as `git count-objects` counts it, so never a walk of the history) plus the files the patches and the untracked tar
- * carry, each at its size on disk; the bundle holds only reachable objects, so this is an upper bound. Ignored files
- * (a node_modules, a build folder) are not shipped and not counted. For any other folder: the size of every file in
- * the tree, symlinks at their own size and never followed.
+ * What a move of `dir` would ship, refused over `limit`, found without packing anything. For git: the repository's
+ * object store (loose and packed, as `git count-objects` counts it, so never a walk of the history; the bundle holds
+ * only the reachable part) plus each untracked or changed file at its size on disk (a text file's patch is smaller; a
+ * changed binary's carries both sides, base85, up to 2.6 times the file; the packed parts' own sizes are exact).
+ * Ignored files (a node_modules, a build folder) are not shipped and not counted. For any other folder: the size of
+ * every file in the tree, symlinks at their own size and never followed.
  */
 export async function measureWorkspace(
   exec: Exec,
