@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { WorkspaceManifest, WorkspacePart, WorkspacePartName } from '../../../wire/workspace-pack.js';
+
+/** The part `name` written in `dir`, described by its size and sha256 (read as a stream: a bundle can be a GiB). */
+export async function describePart(dir: string, name: WorkspacePartName): Promise<WorkspacePart> {
+  const file = path.join(dir, name);
+  const hash = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return { name, bytes: fs.statSync(file).size, sha256: hash.digest('hex') };
+}
+
+/** A part the manifest names that is missing, cut or changed on its way: nothing is unpacked. */
+export class CorruptPartError extends Error {
+  constructor(
+    readonly part: WorkspacePartName,
+    why: string,
+  ) {
+    super(`workspace part ${part} ${why}`);
+  }
+}
+
+/** Checks every part the manifest names against its size and sha256 before any is used. */
+export async function verifyParts(manifest: WorkspaceManifest, dir: string): Promise<void> {
+  for (const want of manifest.parts) {
+    if (!fs.existsSync(path.join(dir, want.name))) throw new CorruptPartError(want.name, 'is missing');
+    const got = await describePart(dir, want.name);
+    if (got.bytes !== want.bytes) throw new CorruptPartError(want.name, `has ${got.bytes} bytes, not ${want.bytes}`);
+    if (got.sha256 !== want.sha256) throw new CorruptPartError(want.name, 'does not match its sha256');
+  }
+}
