@@ -305,34 +305,30 @@ describe('Leo Web on a hub: an agent of another machine, from the phone', { skip
     await shots.take(page, 'hub-permission-allowed');
   });
 
-  it(
-    "after a reload the Inbox still lists den@box's open ask, and answers it",
-    { todo: 'waits on hublists: the hub merging GET /api/v1/chat/open across its hosts (the Inbox loads from it)' },
-    async () => {
-      const held = agentAsk(host, 'den', {
-        question: 'Tag the release?',
-        options: [
-          { value: 'yes', label: 'Tag it' },
-          { value: 'no', label: 'Not yet' },
-        ],
-      });
-      const inboxCard = page.locator('[data-screen="inbox"] .action-card', { hasText: 'Tag the release?' });
-      try {
-        await page.goto(`${hub.daemon.appUrl}#/inbox`);
-        await inboxCard.waitFor();
-        await page.reload();
-        await page.locator('[data-connection="live"]').first().waitFor({ state: 'attached' });
-        await inboxCard.waitFor({ timeout: 5_000 });
-        await inboxCard.getByRole('button', { name: 'Tag it' }).tap();
-        assert.deepEqual((await held).json.data.values, ['yes']);
-      } finally {
-        const open = (await onHost()).find((m) => m.kind === 'ask' && m.state === 'open');
-        // Not answered from the app: answered on box itself, so den's held call returns.
-        if (open) await host.op('POST', `/api/v1/chat/den/messages/${open.id}/answer`, { values: ['no'] });
-        await held;
-      }
-    },
-  );
+  it("after a reload the Inbox still lists den@box's open ask, and answers it", async () => {
+    const held = agentAsk(host, 'den', {
+      question: 'Tag the release?',
+      options: [
+        { value: 'yes', label: 'Tag it' },
+        { value: 'no', label: 'Not yet' },
+      ],
+    });
+    const inboxCard = page.locator('[data-screen="inbox"] .action-card', { hasText: 'Tag the release?' });
+    try {
+      await page.goto(`${hub.daemon.appUrl}#/inbox`);
+      await inboxCard.waitFor();
+      await page.reload();
+      await page.locator('[data-connection="live"]').first().waitFor({ state: 'attached' });
+      await inboxCard.waitFor({ timeout: 5_000 });
+      await inboxCard.getByRole('button', { name: 'Tag it' }).tap();
+      assert.deepEqual((await held).json.data.values, ['yes']);
+    } finally {
+      const open = (await onHost()).find((m) => m.kind === 'ask' && m.state === 'open');
+      // Not answered from the app: answered on box itself, so den's held call returns.
+      if (open) await host.op('POST', `/api/v1/chat/den/messages/${open.id}/answer`, { values: ['no'] });
+      await held;
+    }
+  });
 
   it("renamed from its controls, den@box becomes owl@box: box's own name for it changes", async () => {
     await page.goto(`${hub.daemon.appUrl}#/a/den%40box`);
