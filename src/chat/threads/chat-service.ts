@@ -300,8 +300,10 @@ export class ChatService {
   /** Failed and its note together, so a crash never leaves a failed message without the note that says why. */
   private fail(message: Message, why: string, note: string): void {
     this.deps.store.atomically(() => {
-      this.setState(message.id, 'failed', why);
-      this.note(message.agent, note);
+      // The thread the message is in now: an agent renamed while it was being delivered has taken its thread along,
+      // and a note under the old name would start a second thread there.
+      const now = this.setState(message.id, 'failed', why);
+      this.note(now?.agent ?? message.agent, note);
     });
   }
 
@@ -350,8 +352,8 @@ export class ChatService {
       });
       // Delivered and its note together, as a failure and its note are.
       this.deps.store.atomically(() => {
-        this.setState(message.id, 'delivered');
-        if (afterRestart) this.note(message.agent, typedAfterRestartNote(message, this.deps.clock.now()));
+        const now = this.setState(message.id, 'delivered');
+        if (afterRestart) this.note(now?.agent ?? message.agent, typedAfterRestartNote(message, this.deps.clock.now()));
       });
       for (const l of this.deliveryListeners) l.delivered(message.agent, message.id);
       logger.debug({ agent: message.agent, id: message.id, route }, 'chat message delivered');
