@@ -13,32 +13,42 @@ export function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
 
 /**
  * Opens `n` TCP connections that send nothing; resolves once the daemon has taken in each that connected (it is open
- * there, by `metricsFrom`'s /metrics, or its close was seen here). Not at once: the kernel completes a handshake before
- * the daemon accepts it, and one that overflowed the listen backlog is taken in only when the SYN-ACK is sent again,
- * a second or more later; on a loaded machine the daemon drains its backlog slowly too.
+ * there, by `metricsFrom`'s /metrics, or its close was seen here). In batches no larger than the listen backlog (511):
+ * a handshake that overflowed it is completed here but not there, and on a loaded machine the SYN-ACK retries can run
+ * out before the daemon drains its queue, leaving a socket this side believes open that the daemon never saw (CI once
+ * waited 30 s on such a socket).
  */
-export async function idleConnections(port: number, n: number, metricsFrom: Target): Promise<net.Socket[]> {
-  const sockets = Array.from({ length: n }, () => net.connect(port, '127.0.0.1'));
+export async function idleConnections(
+  port: number,
+  n: number,
+  metricsFrom: Target,
+  batch = 250,
+): Promise<net.Socket[]> {
+  const sockets: net.Socket[] = [];
   const connected = new Set<net.Socket>();
-  await Promise.all(
-    sockets.map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          s.once('connect', () => (connected.add(s), resolve()));
-          s.once('close', () => resolve());
-          s.on('error', () => resolve());
-        }),
-    ),
-  );
-  await until(
-    `the daemon to take in ${connected.size} connections`,
-    async () => {
-      const open = metric((await request(metricsFrom, 'GET', '/metrics')).text, 'leo_tcp_connections');
-      const closed = [...connected].filter((s) => s.destroyed || s.readyState !== 'open').length;
-      return open + closed >= connected.size;
-    },
-    30_000,
-  );
+  while (sockets.length < n) {
+    const opened = Array.from({ length: Math.min(batch, n - sockets.length) }, () => net.connect(port, '127.0.0.1'));
+    sockets.push(...opened);
+    await Promise.all(
+      opened.map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            s.once('connect', () => (connected.add(s), resolve()));
+            s.once('close', () => resolve());
+            s.on('error', () => resolve());
+          }),
+      ),
+    );
+    await until(
+      `the daemon to take in ${connected.size} connections`,
+      async () => {
+        const open = metric((await request(metricsFrom, 'GET', '/metrics')).text, 'leo_tcp_connections');
+        const closed = [...connected].filter((s) => s.destroyed || s.readyState !== 'open').length;
+        return open + closed >= connected.size;
+      },
+      30_000,
+    );
+  }
   return sockets;
 }
 
