@@ -9,10 +9,10 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sweepLeftovers } from './suite-leftovers.mjs';
 import { sharedChromium } from './shared-chromium.mjs';
-import { longestFirst, mergeDurations, readDurations } from './test-order.mjs';
+import { batchShortFiles, longestFirst, mergeDurations, readDurations } from './test-order.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // LEO_TEST_FILES_DIR: another folder of compiled tests (the runner's own test runs it on a planted file).
@@ -28,9 +28,33 @@ const names = fs
   .filter((f) => f.endsWith('.test.js'))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
-const files = longestFirst(names, durations).map((f) => path.join(testDir, f));
 
 const suite = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-suite-'));
+// Short files run in two batches, one process each (see batchShortFiles); a batch is a file of static imports, named
+// so the durations reporter knows it for one. Static, so every file's tests are declared before the first one runs:
+// --test-force-exit ends a process once the tests it knows of are done, which would drop a file imported later. A
+// file with a top-level await would open that gap again, so it runs alone.
+const awaitsAtTopLevel = (name) =>
+  /^(?:await |(?:const|let|var) [^=]+= await )/m.test(fs.readFileSync(path.join(testDir, name), 'utf8'));
+const { alone, batches } = batchShortFiles(
+  names.filter((n) => !awaitsAtTopLevel(n)),
+  durations,
+  { below: 10, count: 2 },
+);
+alone.push(...names.filter(awaitsAtTopLevel));
+const batchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-batch-'));
+const weights = { ...durations };
+const batchFiles = batches.map((b, i) => {
+  const file = path.join(batchDir, `batch-${i + 1}.test.mjs`);
+  const imports = b.files.map((f) => `import ${JSON.stringify(pathToFileURL(path.join(testDir, f)).href)};`);
+  fs.writeFileSync(file, imports.join('\n') + '\n');
+  weights[file] = b.seconds;
+  return file;
+});
+const files = longestFirst([...alone, ...batchFiles], weights).map((f) =>
+  path.isAbsolute(f) ? f : path.join(testDir, f),
+);
+
 const home = path.join(suite, 'home');
 const tmp = path.join(suite, 'tmp');
 fs.mkdirSync(home);
@@ -70,7 +94,10 @@ if (record) {
     `--test-reporter-destination=${recorded}`,
   );
 }
-const chromium = await sharedChromium(files, env);
+const chromium = await sharedChromium(
+  names.map((n) => path.join(testDir, n)),
+  env,
+);
 if (chromium) env.LEO_CHROMIUM_WS = chromium.wsEndpoint();
 const runner = spawn(process.execPath, [...flags, `--test-timeout=${FILE_TIMEOUT_MS}`, ...files], {
   cwd: root,
@@ -85,10 +112,15 @@ if (record && fs.existsSync(recorded)) {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l))
-    .map(({ file, seconds }) => ({ file: path.relative(testDir, file), seconds }));
-  fs.writeFileSync(durationsFile, JSON.stringify(mergeDurations(durations, lines), null, 2) + '\n');
+    .map(({ file, seconds, batched }) => ({ file: path.relative(testDir, file), seconds, batched }))
+    .filter((l) => !l.file.startsWith('..'));
+  // A file run alone also reports its top-level tests one by one: its own whole time, imports included, wins.
+  const whole = new Set(lines.filter((l) => !l.batched).map((l) => l.file));
+  const kept = lines.filter((l) => !l.batched || !whole.has(l.file));
+  fs.writeFileSync(durationsFile, JSON.stringify(mergeDurations(durations, kept), null, 2) + '\n');
 }
 await chromium?.close();
+fs.rmSync(batchDir, { recursive: true, force: true });
 const left = await sweepLeftovers(suite, tmp);
 fs.rmSync(suite, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 if (left.length > 0) {

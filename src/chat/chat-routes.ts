@@ -57,8 +57,8 @@ export interface ChatRoutesDeps {
   };
 }
 
-/** A list across machines, and the hosts that did not answer it in time. */
-interface Listed<T> {
+/** A list across machines, and the hosts that did not answer it in time (named in HOSTS_MISSING_HEADER). */
+export interface Listed<T> {
   items: T[];
   missing: string[];
 }

@@ -52,12 +52,37 @@ export function resolveProgram(
   return { path: findOnPath(name, envPath), source: 'PATH' };
 }
 
+/**
+ * A program's answer to its version flags, by what identifies the file on disk: a daemon asks at every start and again
+ * for status calls, and ffmpeg or whisper-cli spend tens of milliseconds of CPU loading their libraries to answer the
+ * same line. A program replaced (an upgrade) has a new inode or mtime and is asked again; a failed run is not kept.
+ */
+const answers = new Map<string, { ok: boolean; output: string }>();
+
 /** Runs a program briefly and reports whether it started and exited 0, with its first output line. */
-export function probe(file: string, args: string[], timeoutMs = 10_000): Promise<{ ok: boolean; output: string }> {
-  return new Promise((resolve) => {
+export async function probe(
+  file: string,
+  args: string[],
+  timeoutMs = 10_000,
+): Promise<{ ok: boolean; output: string }> {
+  const key = identity(file, args);
+  const known = key && answers.get(key);
+  if (known) return known;
+  const run = await new Promise<{ ok: boolean; output: string }>((resolve) => {
     execFile(file, args, { timeout: timeoutMs }, (err, stdout, stderr) => {
       const output = (`${stdout}${stderr}`.split('\n').find((l) => l.trim()) ?? '').replace(/\s+Copyright.*$/, '');
       resolve({ ok: !err, output: output.trim() });
     });
   });
+  if (key && run.ok) answers.set(key, run);
+  return run;
+}
+
+function identity(file: string, args: string[]): string | null {
+  try {
+    const st = fs.statSync(file);
+    return JSON.stringify([fs.realpathSync(file), st.dev, st.ino, st.size, st.mtimeMs, args]);
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,9 @@ import { chatEngineFor } from '../../src/harnesses/index.js';
 
 const HOME = '/home/tester';
 const WAIT_MS = 5000;
+// leo.yaml is rewritten in place with writeFileSync: its truncation and its write follow each other at once, where
+// fs.promises.writeFile lets the event loop turn between them and a loaded machine can stretch that past the
+// watcher's 20 ms debounce, so it reads the empty file (all defaults, a valid change) instead of the edit.
 
 /**
  * Waits for `event`. The watcher itself never keeps the process alive (unref'd fs.watch and
@@ -66,7 +70,7 @@ describe('ConfigWatcher', () => {
   }
 
   it('start() loads the file; current is the config', async () => {
-    await writeFile(file, 'web:\n  listen: 127.0.0.1:9001\n');
+    writeFileSync(file, 'web:\n  listen: 127.0.0.1:9001\n');
     const { w } = make();
     assert.throws(() => w.current, /before start/);
     const c = await w.start();
@@ -75,7 +79,7 @@ describe('ConfigWatcher', () => {
   });
 
   it('start() with an invalid config throws listing every error', async () => {
-    await writeFile(file, 'web:\n  listen: abc\ntemplates:\n  sh:\n    harness: shell\n');
+    writeFileSync(file, 'web:\n  listen: abc\ntemplates:\n  sh:\n    harness: shell\n');
     const { w } = make();
     await assert.rejects(w.start(), (err: Error) => {
       assert.match(err.message, /leo\.yaml:2: web\.listen: expected host:port, got "abc"/);
@@ -86,7 +90,7 @@ describe('ConfigWatcher', () => {
 
   it('start() logs unknown-key warnings', async () => {
     // Private, as leo.yaml should be: a readable one would add its own warning.
-    await writeFile(file, 'web:\n  colour: red\n', { mode: 0o600 });
+    writeFileSync(file, 'web:\n  colour: red\n', { mode: 0o600 });
     const { w, logger } = make();
     await w.start();
     const warns = logger.lines.filter((l) => l.level === 'warn').map((l) => l.msg);
@@ -94,11 +98,11 @@ describe('ConfigWatcher', () => {
   });
 
   it('a valid edit emits change(new, old)', async () => {
-    await writeFile(file, 'log:\n  level: info\n');
+    writeFileSync(file, 'log:\n  level: info\n');
     const { w } = make();
     const first = await w.start();
     const changed = nextChange(w);
-    await writeFile(file, 'log:\n  level: debug\n');
+    writeFileSync(file, 'log:\n  level: debug\n');
     const [next, prev] = await changed;
     assert.equal(next.log.level, 'debug');
     assert.equal(prev, first);
@@ -106,13 +110,13 @@ describe('ConfigWatcher', () => {
   });
 
   it('a bad edit keeps the old config, logs the error and emits reload_failed', async () => {
-    await writeFile(file, 'web:\n  listen: 127.0.0.1:9002\n');
+    writeFileSync(file, 'web:\n  listen: 127.0.0.1:9002\n');
     const { w, logger } = make();
     const first = await w.start();
     let changes = 0;
     w.on('change', () => changes++);
     const failed = waitFor<[string[], string]>(w, 'reload_failed');
-    await writeFile(file, 'web:\n  listen: nope\n');
+    writeFileSync(file, 'web:\n  listen: nope\n');
     const [errors] = await failed;
     assert.deepEqual(errors, [`${file}:2: web.listen: expected host:port, got "nope"`]);
     assert.equal(w.current, first);
@@ -122,13 +126,13 @@ describe('ConfigWatcher', () => {
 
     // A later fix is picked up again.
     const changed = nextChange(w);
-    await writeFile(file, 'web:\n  listen: 127.0.0.1:9003\n');
+    writeFileSync(file, 'web:\n  listen: 127.0.0.1:9003\n');
     const [next] = await changed;
     assert.equal(next.web.listen, '127.0.0.1:9003');
   });
 
   it('a file replaced by rename (editor save) is detected', async () => {
-    await writeFile(file, 'pool:\n  max_queue: 1\n');
+    writeFileSync(file, 'pool:\n  max_queue: 1\n');
     const { w } = make();
     await w.start();
     const changed = nextChange(w);
@@ -151,13 +155,13 @@ describe('ConfigWatcher', () => {
     const first = await w.start();
     assert.equal(first.web.listen, '127.0.0.1:8370');
     const changed = nextChange(w);
-    await writeFile(file, 'web:\n  listen: 127.0.0.1:9004\n');
+    writeFileSync(file, 'web:\n  listen: 127.0.0.1:9004\n');
     const [next] = await changed;
     assert.equal(next.web.listen, '127.0.0.1:9004');
   });
 
   it('other files in the directory are ignored', async () => {
-    await writeFile(file, '');
+    writeFileSync(file, '');
     const { w } = make();
     await w.start();
     let reloads = 0;
@@ -169,7 +173,7 @@ describe('ConfigWatcher', () => {
   });
 
   it('bursts of writes are debounced into one reload', async () => {
-    await writeFile(file, '');
+    writeFileSync(file, '');
     const logger = memoryLogger();
     watcher = new ConfigWatcher({ path: file, home: HOME, chatEngineFor, logger, debounceMs: 200 });
     const w = watcher;
@@ -177,7 +181,7 @@ describe('ConfigWatcher', () => {
     const seen: number[] = [];
     w.on('change', (c) => seen.push(c.pool.max_queue));
     for (let i = 1; i <= 5; i++) {
-      await writeFile(file, `pool:\n  max_queue: ${i}\n`);
+      writeFileSync(file, `pool:\n  max_queue: ${i}\n`);
       await sleep(5);
     }
     await sleep(800);
@@ -185,37 +189,37 @@ describe('ConfigWatcher', () => {
   });
 
   it('reload(reason) re-reads on demand and reports the result', async () => {
-    await writeFile(file, '');
+    writeFileSync(file, '');
     const { w } = make();
     await w.start();
     w.stop(); // no file events: only the explicit reload
-    await writeFile(file, 'log:\n  level: warn\n');
+    writeFileSync(file, 'log:\n  level: warn\n');
     const changed = nextChange(w);
     const ok = await w.reload('SIGHUP');
     assert.ok(ok.ok);
     assert.equal((await changed)[0].log.level, 'warn');
 
-    await writeFile(file, 'log: [\n');
+    writeFileSync(file, 'log: [\n');
     const bad = await w.reload('SIGHUP');
     assert.equal(bad.ok, false);
     assert.equal(w.current.log.level, 'warn');
   });
 
   it('stop() prevents further reloads', async () => {
-    await writeFile(file, '');
+    writeFileSync(file, '');
     const { w } = make();
     await w.start();
     w.stop();
     let reloads = 0;
     w.on('change', () => reloads++);
-    await writeFile(file, 'log:\n  level: debug\n');
+    writeFileSync(file, 'log:\n  level: debug\n');
     await sleep(150);
     assert.equal(reloads, 0);
     assert.equal(w.current.log.level, 'info');
   });
 
   it('accepts a pino logger', async () => {
-    await writeFile(file, '');
+    writeFileSync(file, '');
     const logger = pino({ level: 'silent' });
     watcher = new ConfigWatcher({ path: file, home: HOME, chatEngineFor, logger });
     assert.equal((await watcher.start()).log.level, 'info');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Listed } from '../../chat/chat-routes.js';
 import { Message, Thread } from '../../wire/message.js';
 import type { HostStatus } from '../../wire/host.js';
 import type { HostAddress, HostClient } from '../host-client.js';
@@ -14,12 +15,6 @@ export interface HostListsDeps {
   status(host: string): HostStatus | null;
   /** How long one host may take to answer a list (LIST_DEADLINE_MS). */
   deadlineMs?: number;
-}
-
-/** A list across machines, and the hosts that did not answer it this time (HOSTS_MISSING_HEADER). */
-export interface Listed<T> {
-  items: T[];
-  missing: string[];
 }
 
 /**
