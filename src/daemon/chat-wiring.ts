@@ -115,6 +115,7 @@ export async function wireChat(d: ChatWiringDeps) {
       isRunning: (a) => d.supervisor.isRunning(a),
       start: (a) => d.supervisor.start(a),
       staysDown: (a) => d.supervisor.staysDown(a),
+      movedError: (a) => d.supervisor.movedError(a),
     },
   });
   const replies = new ReplyWatch({

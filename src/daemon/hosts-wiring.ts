@@ -25,7 +25,9 @@ import { installHostProxy } from '../hosts/proxy/host-proxy.js';
 import { HostCursors } from '../hosts/relay/host-cursors.js';
 import { HubFanIn } from '../hosts/relay/hub-fan-in.js';
 import { HostLists } from '../hosts/lists/host-lists.js';
+import { forwarder } from '../hosts/move/forwarding.js';
 import type { TlsReloader } from '../http/tls-files.js';
+import { AgentStore } from '../agents/agent-store.js';
 import type { Database } from '../store/database.js';
 import { PROTOCOL, type HostInfo } from '../wire/host.js';
 import type { TokenRecord } from '../wire/tokens.js';
@@ -118,8 +120,19 @@ export async function wireHosts(d: {
     selfName: machineName,
   });
   await d.app.register(hubRoutes, { registry });
+  const agents = new AgentStore(d.db);
   // Before the agent-scoped routes are registered by the domains wired after this one.
-  installHostProxy(d.app, { hosts: configured, token, connect });
+  installHostProxy(d.app, {
+    hosts: configured,
+    token,
+    connect,
+    // A send to a moved agent's old address: this hub's own records for a bare name, a host's fleet for name@host.
+    moved: forwarder({
+      local: (name) => agents.get(name),
+      remote: (address) => fanIn.agents().find((a) => a.name === address) ?? null,
+      follows: (host) => Object.hasOwn(configured(), host),
+    }),
+  });
   const lists = new HostLists({
     hosts: configured,
     token,

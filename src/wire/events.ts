@@ -44,6 +44,10 @@ export const EVENT_PAYLOADS = {
     environments: Agent.shape.environments.optional(),
     environments_source: Agent.shape.environments_source.optional(),
     environment_error: Agent.shape.environment_error.optional(),
+    // Present when the agent was marked moved (issue 32): the dormant record's fields, so no refetch is needed.
+    moved_to: Agent.shape.moved_to,
+    moved_at: Agent.shape.moved_at,
+    moved_as: Agent.shape.moved_as,
   }),
   agent_appearance_changed: stamped({ agent: z.string(), appearance: Appearance.nullable() }),
   agent_activity: stamped(AgentActivityEvent.shape),

@@ -6,7 +6,8 @@ import type { EventBus } from '../../events/bus.js';
 import type { ActivitySnapshot } from '../../observe/activity-tracker.js';
 import type { SessionInfo } from '../../tmux/list-format.js';
 import type { Agent } from '../../wire/fleet.js';
-import { AgentError } from '../agent-error.js';
+import type { LeoError } from '../../core/leo-error.js';
+import { AgentError, movedAway } from '../agent-error.js';
 import type { AgentRecord } from '../agent-record.js';
 import type { AgentStore } from '../agent-store.js';
 import { agentView } from '../agent-view.js';
@@ -87,6 +88,12 @@ export class FleetState {
   /** Stopped on purpose (by its owner, or by the daemon after it kept failing): only a start brings it back. */
   staysDown(name: string): boolean {
     return !this.isRunning(name) && this.deps.store.get(name)?.state === 'stopped';
+  }
+
+  /** Why nothing is sent to, or started as, `name` here: the dormant record of an agent that moved away; else null. */
+  movedError(name: string): LeoError | null {
+    const record = this.deps.store.get(name);
+    return record?.moved_to ? movedAway(record) : null;
   }
 
   /** Every running agent's session, with its harness (the sweep reads its pane by it). */

@@ -33,6 +33,7 @@ export function spawnedRecord(req: SpawnRequest, createdAt: string): AgentRecord
     color: null,
     moved_to: null,
     moved_at: null,
+    moved_as: null,
     state: 'active',
     stop_reason: null,
     created_at: createdAt,

@@ -26,6 +26,8 @@ export interface ChatAgents {
   start(agent: string): Promise<unknown>;
   /** Stopped on purpose by its owner (or given up by the daemon): a message from an API client must not start it. */
   staysDown(agent: string): boolean;
+  /** Why nothing is sent to `agent` here: the dormant record of an agent that moved away (issue 32); else null. */
+  movedError(agent: string): LeoError | null;
 }
 
 export interface ChatServiceDeps {
@@ -107,6 +109,9 @@ export class ChatService {
     agent: string,
     m: { text: string; sender?: string; client_id?: string; reply_to?: string; attachmentIds?: string[] },
   ): Message {
+    // A moved agent's old address: a hub forwarded it already (host-proxy.ts); here the answer says where it went.
+    const moved = this.deps.agents.movedError(agent);
+    if (moved) throw moved;
     this.deps.pending.check(agent);
     // The owner's own messages start a stopped agent (leo-chat.md); a can_post client is not the owner, and starting an
     // agent the operator stopped is the operator's call, as it is for the message API (supervisor.wake).

@@ -40,6 +40,7 @@ function restartedDaemon(t: TestContext) {
     agents: {
       isRunning: (a: string) => (asked.push(`isRunning ${a}`), true),
       start: async (a: string) => void asked.push(`start ${a}`),
+      movedError: () => null,
     },
     attachments: { pathsOf: () => [] },
     pending: new PendingLimit(() => 1000),
