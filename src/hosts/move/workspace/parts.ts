@@ -1,14 +1,11 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileDigest } from '../../../core/file-digest.js';
 import type { WorkspaceManifest, WorkspacePart, WorkspacePartName } from '../../../wire/workspace-pack.js';
 
-/** The part `name` written in `dir`, described by its size and sha256 (read as a stream: a bundle can be a GiB). */
+/** The part `name` written in `dir`, described by its size and sha256. */
 export async function describePart(dir: string, name: WorkspacePartName): Promise<WorkspacePart> {
-  const file = path.join(dir, name);
-  const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return { name, bytes: fs.statSync(file).size, sha256: hash.digest('hex') };
+  return { name, ...(await fileDigest(path.join(dir, name))) };
 }
 
 /** A part the manifest names that is missing, cut or changed on its way: nothing is unpacked. */
