@@ -1,7 +1,9 @@
 // How one CLI's conversation travels to another machine (issue 32): its adapter packs the CLI's own record of it on
 // the source and puts it back on the target, where the CLI resumes it by the session id unpack answers.
+import path from 'node:path';
 import type { Exec } from '../core/exec.js';
-import type { ConversationManifest } from '../wire/conversation-pack.js';
+import { fileDigest } from '../core/file-digest.js';
+import type { ConversationFile, ConversationManifest } from '../wire/conversation-pack.js';
 import type { AgentHome } from './adapter.js';
 
 export interface ConversationPlace {
@@ -23,4 +25,9 @@ export interface ConversationCarrier {
    * `place.workspace`; answers the session id the CLI resumes it by here.
    */
   unpack(place: ConversationPlace, manifest: ConversationManifest): Promise<{ sessionId: string }>;
+}
+
+/** A packed file as its manifest names it: `rel` under the pack's folder `dir`, with its size and sha256. */
+export async function conversationFile(dir: string, rel: string): Promise<ConversationFile> {
+  return { path: rel, ...(await fileDigest(path.join(dir, rel))) };
 }

@@ -4,11 +4,11 @@
 // target's Claude dir in the folder named from the agent's workspace there, and nowhere else. Measured with claude
 // 2.1.328: `--resume <id>` finds a session in any project folder and runs in the directory it starts in, whatever
 // `cwd` the transcript's lines recorded, so the lines travel as they are.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConversationManifest, type ConversationFile } from '../../wire/conversation-pack.js';
-import type { ConversationCarrier, ConversationPlace } from '../conversation.js';
+import { conversationFile, type ConversationCarrier, type ConversationPlace } from '../conversation.js';
 import { projectFolderName, transcriptPath } from './conversations.js';
 import { locateClaudeHome, type ClaudeHome } from './home.js';
 import { renameSession } from './session-rename.js';
@@ -34,7 +34,7 @@ export const claudeConversation: ConversationCarrier = {
       const to = path.join(place.dir, rel);
       fs.mkdirSync(path.dirname(to), { recursive: true, mode: 0o700 });
       fs.copyFileSync(from, to);
-      files.push(await describe(place.dir, rel));
+      files.push(await conversationFile(place.dir, rel));
     }
     return { version: 1, harness: 'claude', session_id: sessionId, workspace, files };
   },
@@ -114,11 +114,4 @@ function filesUnder(dir: string): string[] {
     return [];
   }
   return names.filter((n) => fs.lstatSync(path.join(dir, n)).isFile()).sort();
-}
-
-async function describe(dir: string, rel: string): Promise<ConversationFile> {
-  const file = path.join(dir, rel);
-  const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return { path: rel, bytes: fs.statSync(file).size, sha256: hash.digest('hex') };
 }

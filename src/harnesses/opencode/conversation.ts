@@ -2,13 +2,12 @@
 // its sessions in a SQLite database under $XDG_DATA_HOME/opencode, whose schema is its own business, and `opencode
 // export <id>` / `opencode import <file>` are its stable form of one session. Both run with the agent's environment
 // (its XDG folders say whose database) and `--pure` (no plugins: Leo's would report the run as the agent's turn).
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ExecOptions } from '../../core/exec.js';
-import { ConversationManifest, type ConversationFile } from '../../wire/conversation-pack.js';
-import type { ConversationCarrier, ConversationPlace } from '../conversation.js';
+import { ConversationManifest } from '../../wire/conversation-pack.js';
+import { conversationFile, type ConversationCarrier, type ConversationPlace } from '../conversation.js';
 import { rehomeExport } from './session-export.js';
 
 const EXPORT = 'session.json';
@@ -30,7 +29,7 @@ export const opencodeConversation: ConversationCarrier = {
       harness: 'opencode',
       session_id: sessionId,
       workspace: place.workspace,
-      files: [await describe(place.dir, EXPORT)],
+      files: [await conversationFile(place.dir, EXPORT)],
     };
   },
 
@@ -70,11 +69,4 @@ function cliOptions(place: ConversationPlace): ExecOptions {
 
 function lastLine(output: string): string {
   return output.trim().split('\n').at(-1) ?? '';
-}
-
-async function describe(dir: string, rel: string): Promise<ConversationFile> {
-  const file = path.join(dir, rel);
-  const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return { path: rel, bytes: fs.statSync(file).size, sha256: hash.digest('hex') };
 }
