@@ -25,6 +25,7 @@ import type { WorkerPool } from '../pool/worker-pool.js';
 import type { ChatStore } from '../chat/threads/chat-store.js';
 import type { ThreadNotes } from '../chat/threads/thread-notes.js';
 import { AttachmentStore } from '../chat/attachments/attachments.js';
+import { SqliteThreadCarrier } from '../chat/threads/transfer/sqlite-thread-carrier.js';
 import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
 import type { Deliverer } from '../delivery/deliverer.js';
@@ -168,6 +169,7 @@ export async function wireChat(d: ChatWiringDeps) {
     elsewhere: d.elsewhere,
   });
   const reminders = new ReminderService({ db: d.db, clock: d.clock, chat, enabled });
+  const threads = new SqliteThreadCarrier({ ...d, store, attachments, chat, asks, prompts, reminders });
   d.features.add('chat.reminders');
   followChatHooks({
     hooks: d.hooks,
@@ -203,6 +205,8 @@ export async function wireChat(d: ChatWiringDeps) {
     chat,
     asks,
     reminders,
+    /** A moving agent's thread: packed here, taken in here, or closed here once it left (issue 32). */
+    threads,
     enabled,
     /** Runs one attachment-pruning pass now (it also runs on its own every six hours). */
     pruneAttachments: () => pruner.runOnce(),

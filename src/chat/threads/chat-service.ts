@@ -240,6 +240,18 @@ export class ChatService {
     }
   }
 
+  /**
+   * Inbound messages another host stored and had not typed (a thread that moved here with its agent, issue 32): each
+   * still pending is delivered here, in the order given, as if it had been sent here.
+   */
+  deliverArrived(ids: readonly string[]): void {
+    for (const id of ids) {
+      const m = this.deps.store.get(id);
+      if (m?.direction === 'in' && m.state === 'pending')
+        this.track(this.deliver(m).finally(this.deps.pending.hold(m.agent)));
+    }
+  }
+
   /** The agents are restored (each is known running or not): the deliveries held since start-up go ahead. */
   agentsRestored(): void {
     this.openGate();
