@@ -31,6 +31,17 @@ export const THREAD_FILES = {
 
 const Ulid = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/);
 const Text = z.string().nullable();
+/** A JSON column: read back with JSON.parse on every page of the thread, so it must parse. */
+const Json = z.string().refine(parses, { message: 'JSON text' }).nullable();
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A row of chat.db's messages, column for column (answer, input and permission as the JSON text stored). */
 export const PackedMessage = z.object({
@@ -46,9 +57,9 @@ export const PackedMessage = z.object({
   task: Text,
   run_id: Text,
   state: MessageState,
-  answer: Text,
-  input: Text,
-  permission: Text,
+  answer: Json,
+  input: Json,
+  permission: Json,
   ts: z.string(),
   deadline: Text,
   closed_reason: ClosedReason.nullable(),

@@ -1,6 +1,7 @@
 // A thread moving with its agent to another host (issue 32): packed from one chat.db, taken into another under a new
 // name, again without effect, refused when a file was changed, discarded, and closed on the host it left.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -240,6 +241,21 @@ describe('a thread moving to another host', () => {
     );
     fs.rmSync(path.join(dir, THREAD_FILES.read));
     await assert.rejects(b.carrier.unpack(dir, manifest, 'fox'), /read\.json is missing/);
+    // Whole and as listed, but not a thread's rows: a JSON column that does not parse would break every read.
+    const fresh = packDir(a);
+    const listed = await a.carrier.pack('den', fresh);
+    const rows = fs.readFileSync(path.join(fresh, THREAD_FILES.messages), 'utf8').split('\n');
+    rows[1] = JSON.stringify({ ...JSON.parse(rows[1]!), answer: '{not json' });
+    fs.writeFileSync(path.join(fresh, THREAD_FILES.messages), rows.join('\n'));
+    const files = listed.files.map((f) => (f.name === THREAD_FILES.messages ? { name: f.name, ...digest(f.name) } : f));
+    function digest(name: string) {
+      const bytes = fs.readFileSync(path.join(fresh, name));
+      return { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+    }
+    await assert.rejects(
+      b.carrier.unpack(fresh, { ...listed, files }, 'fox'),
+      /messages\.jsonl line 2 is not a packed row: JSON text/,
+    );
     assert.deepEqual(b.thread('fox'), []);
     assert.equal(fs.existsSync(path.join(b.attachments.root, 'fox')), false);
   });

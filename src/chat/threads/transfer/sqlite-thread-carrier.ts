@@ -1,30 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EventBus } from '../../../events/bus.js';
-import type { Database } from '../../../store/database.js';
 import type { ThreadManifest } from '../../../wire/thread-pack.js';
-import type { AskService } from '../../asks/asks.js';
-import type { AttachmentStore } from '../../attachments/attachments.js';
-import type { PermissionPrompts } from '../../permissions/permission-prompts.js';
-import type { ReminderService } from '../../reminders/reminders.js';
-import type { ChatService } from '../chat-service.js';
-import type { ChatStore } from '../chat-store.js';
 import type { ThreadNotes } from '../thread-notes.js';
 import { packThread } from './pack-thread.js';
 import type { ThreadCarrier } from './thread-carrier.js';
 import { deleteThread } from './thread-rows.js';
-import { unpackThread } from './unpack-thread.js';
+import { unpackThread, type UnpackDeps } from './unpack-thread.js';
 
-export interface SqliteThreadCarrierDeps {
-  db: Database;
-  store: Pick<ChatStore, 'get' | 'newestId'>;
-  attachments: Pick<AttachmentStore, 'pathFor'>;
-  bus: EventBus;
+export interface SqliteThreadCarrierDeps extends UnpackDeps {
   notes: Pick<ThreadNotes, 'note'>;
-  chat: Pick<ChatService, 'deliverArrived'>;
-  asks: Pick<AskService, 'agentGone'>;
-  prompts: Pick<PermissionPrompts, 'agentGone'>;
-  reminders: Pick<ReminderService, 'rearm' | 'cancelAll'>;
+  // The services built over the threads (asks, prompts, reminders), by what the carrier calls of them.
+  asks: { agentGone(agent: string): void };
+  prompts: { agentGone(agent: string): void };
+  reminders: { rearm(): void; cancelAll(agent: string): void };
 }
 
 /** The note a moved agent's thread ends with on the host it left. */
@@ -45,11 +33,11 @@ export class SqliteThreadCarrier implements ThreadCarrier {
   }
 
   async discard(as: string): Promise<void> {
-    for (const file of deleteThread(this.deps.db, as)) {
-      const folder = path.dirname(file);
-      await fs.promises.rm(folder, { recursive: true, force: true });
-      await fs.promises.rmdir(path.dirname(folder)).catch(() => {});
-    }
+    // Each file has a folder of its own, in the agent's folder, which goes too once empty.
+    const folders = new Set(deleteThread(this.deps.db, as).map((file) => path.dirname(file)));
+    for (const folder of folders) await fs.promises.rm(folder, { recursive: true, force: true });
+    for (const agentFolder of new Set([...folders].map((f) => path.dirname(f))))
+      await fs.promises.rmdir(agentFolder).catch(() => {});
     this.deps.reminders.rearm();
   }
 

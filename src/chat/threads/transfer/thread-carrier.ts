@@ -7,7 +7,10 @@ import type { ThreadManifest } from '../../../wire/thread-pack.js';
 export interface ThreadCarrier {
   /** Writes `agent`'s thread into the folder `dir` and describes what it wrote (paths relative to `dir`). */
   pack(agent: string, dir: string): Promise<ThreadManifest>;
-  /** Takes in a packed thread (files already checked against the manifest) as agent `as`'s; again is a no-op. */
+  /**
+   * Takes in a packed thread as agent `as`'s, each file checked against the manifest first; again is a no-op. Called
+   * once `as` is spawned here: the messages the source had not typed yet go to this host's outbox, typed into `as`.
+   */
   unpack(dir: string, manifest: ThreadManifest, as: string): Promise<void>;
   /** Removes agent `as`'s thread: what an undone move had unpacked on the target. */
   discard(as: string): Promise<void>;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import { fileDigest } from '../../../core/file-digest.js';
+import { digestMismatch, fileDigest } from '../../../core/file-digest.js';
 import type { PackPart } from '../../../wire/agent-pack.js';
 import type { ThreadManifest } from '../../../wire/thread-pack.js';
 
@@ -20,10 +20,8 @@ export async function describeFile(dir: string, name: string): Promise<PackPart>
 /** Checks every file the manifest names against its size and sha256 before any is read. */
 export async function verifyFiles(dir: string, manifest: ThreadManifest): Promise<void> {
   for (const want of manifest.files) {
-    if (!fs.existsSync(path.join(dir, want.name))) throw new ThreadPackError(want.name, 'is missing');
-    const got = await describeFile(dir, want.name);
-    if (got.bytes !== want.bytes) throw new ThreadPackError(want.name, `has ${got.bytes} bytes, not ${want.bytes}`);
-    if (got.sha256 !== want.sha256) throw new ThreadPackError(want.name, 'does not match its sha256');
+    const why = await digestMismatch(path.join(dir, want.name), want);
+    if (why) throw new ThreadPackError(want.name, why);
   }
 }
 

@@ -13,7 +13,6 @@ import {
 import type { AttachmentStore } from '../../attachments/attachments.js';
 import type { ChatService } from '../chat-service.js';
 import type { ChatStore } from '../chat-store.js';
-import type { ReminderService } from '../../reminders/reminders.js';
 import { arrivingRows, type RowOwners } from './arriving-rows.js';
 import { listed, readJson, readLines, ThreadPackError, verifyFiles } from './thread-files.js';
 import type { AttachmentRow } from './thread-rows.js';
@@ -25,8 +24,8 @@ export interface UnpackDeps {
   bus: EventBus;
   /** Delivers the messages that arrived still waiting for it. */
   chat: Pick<ChatService, 'deliverArrived'>;
-  /** Told when reminders arrived: one may be due before the timer it armed. */
-  reminders: Pick<ReminderService, 'rearm'>;
+  /** The reminder service, told when reminders arrived: one may be due before the timer it armed. */
+  reminders: { rearm(): void };
 }
 
 /**

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileDigest } from '../../../core/file-digest.js';
+import { digestMismatch, fileDigest } from '../../../core/file-digest.js';
 import type { WorkspaceManifest, WorkspacePart, WorkspacePartName } from '../../../wire/workspace-pack.js';
 
 /** The part `name` written in `dir`, described by its size and sha256. */
@@ -21,9 +20,7 @@ export class CorruptPartError extends Error {
 /** Checks every part the manifest names against its size and sha256 before any is used. */
 export async function verifyParts(manifest: WorkspaceManifest, dir: string): Promise<void> {
   for (const want of manifest.parts) {
-    if (!fs.existsSync(path.join(dir, want.name))) throw new CorruptPartError(want.name, 'is missing');
-    const got = await describePart(dir, want.name);
-    if (got.bytes !== want.bytes) throw new CorruptPartError(want.name, `has ${got.bytes} bytes, not ${want.bytes}`);
-    if (got.sha256 !== want.sha256) throw new CorruptPartError(want.name, 'does not match its sha256');
+    const why = await digestMismatch(path.join(dir, want.name), want);
+    if (why) throw new CorruptPartError(want.name, why);
   }
 }
