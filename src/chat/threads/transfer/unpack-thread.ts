@@ -58,10 +58,11 @@ export async function unpackThread(d: UnpackDeps, dir: string, manifest: ThreadM
       await fs.promises.copyFile(path.join(dir, file), target);
       await fs.promises.chmod(target, 0o600);
     }
+    const insert = inserter(d.db);
     const arrived = d.db.transaction(() => {
-      const messages = rows.messages.filter((m) => insertRow(d.db, 'messages', m));
-      for (const a of attachments) insertRow(d.db, 'attachments', a);
-      const reminders = rows.reminders.filter((r) => insertRow(d.db, 'reminders', r)).length;
+      const messages = rows.messages.filter((m) => insert('messages', m));
+      for (const a of attachments) insert('attachments', a);
+      const reminders = rows.reminders.filter((r) => insert('reminders', r)).length;
       if (rows.lastReadId !== null)
         d.db
           .prepare(
@@ -99,9 +100,17 @@ function rowOwners(db: Database): RowOwners {
   return { message: ownerIn('messages'), attachment: ownerIn('attachments'), reminder: ownerIn('reminders') };
 }
 
-/** Inserts a row unless its id is taken; whether it went in. Columns are the row's keys, fixed by its schema. */
-function insertRow(db: Database, table: string, row: object): boolean {
-  const cols = Object.keys(row);
-  const sql = `INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`;
-  return db.prepare(sql).run(row).changes === 1;
+/**
+ * Inserts a row unless its id is taken, answering whether it went in. Columns are the row's keys, fixed by its schema;
+ * each statement is prepared once (a thread can hold thousands of rows).
+ */
+function inserter(db: Database): (table: string, row: object) => boolean {
+  const statements = new Map<string, ReturnType<Database['prepare']>>();
+  return (table, row) => {
+    const cols = Object.keys(row);
+    const sql = `INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`;
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    return statement.run(row).changes === 1;
+  };
 }
