@@ -224,6 +224,27 @@ describe('a thread moving to another host', () => {
     a.prompts.agentGone('den');
   });
 
+  it('a file gone from the source travels as pruned: its row says so, no file is shipped', async (t) => {
+    const a = host(t, 'a');
+    const b = host(t, 'b');
+    const { first } = seed(a, 'den');
+    const gone = first.attachments[0]!;
+    fs.rmSync(a.attachments.fileOf('den', gone.id)!.path);
+    const dir = packDir(a);
+    const manifest = await a.carrier.pack('den', dir);
+    assert.equal(manifest.attachments, 2);
+    assert.equal(manifest.files.filter((f) => f.name.startsWith('attachments/')).length, 1);
+    await b.carrier.unpack(dir, manifest, 'fox');
+    const refs = b.thread('fox').flatMap((m) => m.attachments);
+    assert.deepEqual(
+      refs.map((r) => [r.filename, r.available]),
+      [
+        ['plan.txt', false],
+        ['photo.png', true],
+      ],
+    );
+  });
+
   it('refuses a file changed on its way, naming it, and takes nothing in', async (t) => {
     const a = host(t, 'a');
     const b = host(t, 'b');
