@@ -44,7 +44,7 @@ describe('an agent renamed while its message is being typed', () => {
           },
         },
       ]),
-      agents: { isRunning: () => true, staysDown: () => false, start: async () => undefined },
+      agents: { isRunning: () => true, staysDown: () => false, start: async () => undefined, movedError: () => null },
       attachments: { pathsOf: () => [] },
       pending: new PendingLimit(() => 1000),
       logger: createLogger('silent'),
