@@ -19,7 +19,7 @@ import type { AttachmentRow } from './thread-rows.js';
 
 export interface UnpackDeps {
   db: Database;
-  store: Pick<ChatStore, 'get' | 'newestId'>;
+  store: Pick<ChatStore, 'get' | 'newestId' | 'markRead'>;
   attachments: Pick<AttachmentStore, 'pathFor'>;
   bus: EventBus;
   /** Delivers the messages that arrived still waiting for it. */
@@ -47,6 +47,7 @@ export async function unpackThread(d: UnpackDeps, dir: string, manifest: ThreadM
   const rows = arrivingRows(packed, as, owners);
   const attachments: AttachmentRow[] = [];
   const copied: string[] = [];
+  let arrived: { messages: PackedMessage[]; reminders: number };
   try {
     for (const { row, file } of rows.attachments) {
       const target = d.attachments.pathFor(as, row.id, row.filename).file;
@@ -59,24 +60,18 @@ export async function unpackThread(d: UnpackDeps, dir: string, manifest: ThreadM
       await fs.promises.chmod(target, 0o600);
     }
     const insert = inserter(d.db);
-    const arrived = d.db.transaction(() => {
+    arrived = d.db.transaction(() => {
       const messages = rows.messages.filter((m) => insert('messages', m));
       for (const a of attachments) insert('attachments', a);
       const reminders = rows.reminders.filter((r) => insert('reminders', r)).length;
-      if (rows.lastReadId !== null)
-        d.db
-          .prepare(
-            `INSERT INTO read_markers (agent, last_read_id) VALUES (?, ?)
-               ON CONFLICT (agent) DO UPDATE SET last_read_id = MAX(last_read_id, excluded.last_read_id)`,
-          )
-          .run(as, rows.lastReadId);
+      if (rows.lastReadId !== null) d.store.markRead(as, rows.lastReadId);
       return { messages, reminders };
     })();
-    announce(d, as, arrived.messages, arrived.reminders);
   } catch (err) {
     for (const file of copied) fs.rmSync(path.dirname(file), { recursive: true, force: true });
     throw err;
   }
+  announce(d, as, arrived.messages, arrived.reminders);
 }
 
 /**
