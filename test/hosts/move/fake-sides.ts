@@ -54,7 +54,7 @@ export class FakeMachines {
   /** Set when both ever ran at once during a move, or when it was started twice. */
   violations: string[] = [];
   calls: string[] = [];
-  faults: InjectedFault[] = [];
+  private faults: InjectedFault[] = [];
   /** A call that never answers (the hub is killed while it is out). */
   hang: SideCall | null = null;
   /** Called between the chunks of a part: the test moves its clock there. */
@@ -62,6 +62,12 @@ export class FakeMachines {
   private readonly count = new Map<SideCall, number>();
 
   constructor(readonly kind: 'move' | 'copy' = 'move') {}
+
+  /** From now on these fail (each counting its calls from here). */
+  inject(...faults: InjectedFault[]): void {
+    this.faults = faults;
+    this.count.clear();
+  }
 
   running(): number {
     return Number(this.source.running) + Number(this.target.running);

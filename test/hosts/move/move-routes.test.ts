@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MoveOperation } from '../../../src/wire/move.js';
+import { runLeoAsync } from '../../helpers/cli.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { pairHost } from '../../helpers/pair-host.js';
 import { SseClient } from '../../helpers/sse-client.js';
@@ -101,5 +102,24 @@ describe('the hub’s move routes', () => {
     } finally {
       events.close();
     }
+  });
+
+  it('leo agent copy prints the progress and exits 0; a failed move exits 1 and --retry finishes it', async () => {
+    const leo = (...args: string[]) => runLeoAsync(['agent', ...args], { ...process.env, LEO_HOME: hub.home });
+    const copied = await leo('copy', 'own', '--to', 'box', '--as', 'own2');
+    assert.equal(copied.status, 0, copied.stderr);
+    assert.match(copied.stdout, /^copy own → own2@box: shipping/m);
+    assert.match(copied.stdout, /^copy own → own2@box: done$/m);
+
+    machines.inject({ call: 'spawn', kind: 'refused', when: 'before', times: 1 });
+    const failed = await leo('move', 'own', '--to', 'box', '--as', 'own3');
+    assert.equal(failed.status, 1, failed.stdout + failed.stderr);
+    assert.match(failed.stdout, /failed at spawn \(refused\): the target refused/);
+    const id = /--retry (\S+)/.exec(failed.stdout)?.[1];
+    assert.ok(id, failed.stdout);
+    const retried = await leo('move', '--retry', id);
+    assert.equal(retried.status, 0, retried.stdout + retried.stderr);
+    assert.match(retried.stdout, /move own → own3@box: done$/m);
+    assert.equal((await leo('move', 'own')).status, 1, 'no --to');
   });
 });

@@ -147,11 +147,11 @@ describe('the move runner', () => {
             const what = `${kind}: ${call} ${fault} ${when}`;
             const b = bench({ kind });
             // The step's call fails twice; the first undo of each kind fails too, and is done again after a backoff.
-            b.machines.faults = [
+            b.machines.inject(
               { call, kind: fault, when, times: 2 },
               { call: 'resume', kind: 'unreachable', when: 'before', times: 1 },
               { call: 'discard', kind: 'unreachable', when: 'before', times: 1 },
-            ];
+            );
             const op = await b.runner.start(kind, 'den@box', { to: 'cloud' });
             await b.settle();
             let now = b.runner.get(op.id);
@@ -165,7 +165,7 @@ describe('the move runner', () => {
               assert.ok(failure.fault.includes(expected), `${what}: ${failure.fault}`);
               assert.equal(kind === 'move' ? b.machines.source.running : true, true, `${what}: the source again`);
               assert.equal(b.machines.target.running, false, `${what}: nothing left on the target`);
-              b.machines.faults = [];
+              b.machines.inject();
               b.runner.retry(op.id);
               await b.settle();
               now = b.runner.get(op.id);
@@ -182,7 +182,7 @@ describe('the move runner', () => {
 
   it('keeps marking the source with a capped backoff once the target runs', async () => {
     const b = bench();
-    b.machines.faults = [{ call: 'mark', kind: 'unreachable', when: 'before', times: 8 }];
+    b.machines.inject({ call: 'mark', kind: 'unreachable', when: 'before', times: 8 });
     const op = await b.runner.start('move', 'den@box', { to: 'cloud' });
     await b.settle();
     const marks = b.machines.calls.filter((c) => c === 'source.mark').length;
