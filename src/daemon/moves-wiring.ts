@@ -21,10 +21,11 @@ import type { HostPeers } from './hosts-wiring.js';
 export interface MovesWiringDeps {
   app: FastifyInstance;
   db: Database;
+  /** Where move_progress is published. */
   bus: EventBus;
+  features: FeatureSet;
   clock: Clock;
   logger: Logger;
-  features: FeatureSet;
   config(): Config;
   supervisor: Supervisor;
   agents: AgentStore;
