@@ -5,6 +5,8 @@ import { Authenticator } from '../auth/authenticator.js';
 import { ensureTokenFile } from '../auth/token-file.js';
 import { TokenStore } from '../auth/token-store.js';
 import type { Supervisor } from '../agents/lifecycle/supervisor.js';
+import type { Machine } from '../hosts/move/operation/move-facts.js';
+import type { MoveSide } from '../hosts/move/operation/move-sides.js';
 import { PendingLimit } from '../chat/threads/pending-limit.js';
 import { ChatStore } from '../chat/threads/chat-store.js';
 import { ThreadNotes } from '../chat/threads/thread-notes.js';
@@ -43,6 +45,7 @@ import { wireHosts } from './hosts-wiring.js';
 import { buildAttachments, wireChat } from './chat-wiring.js';
 import { wireConfig } from './config-wiring.js';
 import type { Domain } from './domain.js';
+import { unbuiltMoveSides, wireMoves } from './moves-wiring.js';
 import { wireObserve } from './observe-wiring.js';
 import { wirePush } from './push-wiring.js';
 import { wireReview } from './review-wiring.js';
@@ -58,6 +61,8 @@ export interface DaemonOptions {
   logger?: Logger;
   /** A TLS agent for Web Push services (tests trust a stand-in push service with one). */
   pushAgent?: https.Agent;
+  /** The daemons a move talks to (tests fake them); by default the hub's own and its followed hosts'. */
+  moveSides?: (machine: Machine) => MoveSide;
 }
 
 export interface Daemon {
@@ -276,6 +281,14 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     tasks,
   });
   const sessions = await wireSessions({ ...base, agents: agents.store, streams });
+  const moves = await wireMoves({
+    ...base,
+    supervisor,
+    agents: agents.store,
+    peers: hosts.peers,
+    fanIn: hosts.fanIn,
+    sides: opts.moveSides ?? unbuiltMoveSides,
+  });
 
   // Every phase runs in this order (domain.ts says why stop does not run in reverse).
   const domains: Domain[] = [
@@ -293,6 +306,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     tasks,
     agentTools,
     sessions,
+    moves,
   ];
   try {
     ({ port } = await server.listen(listen, paths.socketFile));

@@ -15,7 +15,7 @@ import { chatEngineFor } from '../harnesses/index.js';
 import type { FeatureSet } from '../core/features.js';
 import type { EventBus } from '../events/bus.js';
 import { pinOfPem, reachesOwnListener } from '../hosts/cert-pin.js';
-import { fetchHostClient } from '../hosts/host-client.js';
+import { fetchHostClient, type HostAddress, type HostClient } from '../hosts/host-client.js';
 import { installationId, machineName } from '../hosts/host-identity.js';
 import { HostRegistry } from '../hosts/host-registry.js';
 import { hostRoutes } from '../hosts/host-routes.js';
@@ -32,6 +32,13 @@ import type { Database } from '../store/database.js';
 import { PROTOCOL, type HostInfo } from '../wire/host.js';
 import type { TokenRecord } from '../wire/tokens.js';
 import type { Domain } from './domain.js';
+
+/** How the hub reaches the hosts it follows: client.hosts as leo.yaml says now, their peer tokens, a client. */
+export interface HostPeers {
+  hosts(): Record<string, HostAddress>;
+  token(host: string): string | null;
+  connect(url: string, pin: string | undefined): HostClient;
+}
 
 /**
  * Several machines (issue 31): this daemon as a host (who it is, invites, a hub's join) and as a hub (the hosts it
@@ -58,7 +65,7 @@ export async function wireHosts(d: {
   /** The TCP listener's address as bound (web.listen at start, with the port it got). */
   listening(): { host: string; port: number };
   revoked(record: TokenRecord): void;
-}): Promise<Domain & { fanIn: HubFanIn; lists: HostLists }> {
+}): Promise<Domain & { fanIn: HubFanIn; lists: HostLists; peers: HostPeers }> {
   const hostId = installationId(d.db, d.clock.now());
   const info = (): HostInfo => ({
     host_id: hostId,
@@ -139,5 +146,11 @@ export async function wireHosts(d: {
     connect,
     status: (name) => fanIn.entry(name)?.status ?? null,
   });
-  return { fanIn, lists, start: () => fanIn.start(), stop: async () => fanIn.stop() };
+  return {
+    fanIn,
+    lists,
+    peers: { hosts: configured, token, connect },
+    start: () => fanIn.start(),
+    stop: async () => fanIn.stop(),
+  };
 }

@@ -90,6 +90,12 @@ const EXPECTED: Record<string, Admits> = {
   'POST /api/v1/hosts': DEVICE_SCOPES,
   'GET /api/v1/hosts': DEVICE_SCOPES,
   'DELETE /api/v1/hosts/:name': DEVICE_SCOPES,
+  // Moving and copying agents between the hub's machines (issue 32): the owner's, as the hosts it follows are.
+  'POST /api/v1/agents/:name/move': DEVICE_SCOPES,
+  'POST /api/v1/agents/:name/copy': DEVICE_SCOPES,
+  'GET /api/v1/moves/:id': DEVICE_SCOPES,
+  'GET /api/v1/moves': DEVICE_SCOPES,
+  'POST /api/v1/moves/:id/retry': DEVICE_SCOPES,
 
   'GET /api/v1/state': READERS,
   'GET /api/v1/agents': READERS,
@@ -193,6 +199,7 @@ const EXPECTED_EVENTS: Record<string, readonly Reader[]> = {
   task_run_failed: EVERY_READER,
   host_status: EVERY_READER,
   host_state: EVERY_READER,
+  move_progress: EVERY_READER,
   'chat.message': CHAT_READERS,
   'chat.updated': CHAT_READERS,
   'chat.read': CHAT_READERS,

@@ -57,12 +57,15 @@ export function moveRequest(kind: MoveOperation['kind'], agent: string, body: Mo
 /** The name the agent takes on the target. */
 export const targetName = (req: MoveRequest): string => req.as ?? parseAddress(req.agent)?.name ?? req.agent;
 
+/** A move to the machine the agent already runs on (a copy there is a second agent beside it, named `as`). */
+export const sameHost = (req: MoveRequest): LeoError =>
+  new LeoError(409, `${req.agent} already runs on ${req.to}`, 'same_host', { host: req.to });
+
 export function refusalAtSource(req: MoveRequest, source: SourceFacts): LeoError | null {
   const { record } = source;
   if (!record) return new LeoError(404, `no agent named "${req.agent}"`);
   if (record.moved_to) return movedAway(record);
-  if (req.kind === 'move' && parseAddress(req.agent)?.host === req.to)
-    return new LeoError(409, `${req.agent} already runs on ${req.to}`, 'same_host', { host: req.to });
+  if (req.kind === 'move' && parseAddress(req.agent)?.host === req.to) return sameHost(req);
   if (source.underWay)
     return new LeoError(
       409,

@@ -40,7 +40,7 @@ export function installHostProxy(app: FastifyInstance, deps: HostProxyDeps): voi
   app.addHook('onRoute', (route) => {
     if (Array.isArray(route.method)) return;
     const rule = ruleFor(route.method, route.url);
-    if (!rule) return;
+    if (!rule || rule.where.in === 'hub') return;
     const own = route.preValidation;
     route.preValidation = [...(own === undefined ? [] : [own].flat()), proxyStep(rule, deps)];
   });

@@ -15,7 +15,9 @@ type Where =
   | { in: 'params'; key: 'name' | 'agent' }
   | { in: 'query'; key: 'agent' }
   | { in: 'query'; key: 'host'; bare: true }
-  | { in: 'body'; key: 'host'; bare: true };
+  | { in: 'body'; key: 'host'; bare: true }
+  /** Named, but the hub's own work: it is never passed on. */
+  | { in: 'hub' };
 
 /** What the hub does to the `data` of the host's JSON answer so the app reads `name@host` throughout. */
 type Rename = (data: never, host: string) => unknown;
@@ -58,6 +60,8 @@ const onThread = (rename: Rename | null) => param('agent', rename);
 /** A send: forwarded to where a moved agent went. */
 const sending = (rule: ProxyRule): ProxyRule => ({ ...rule, follows: true });
 const perHost: ProxyRule = { where: { in: 'query', key: 'host', bare: true }, rename: null };
+/** A move or copy spans two machines, so the hub runs it itself (src/hosts/move/operation/move-runner.ts). */
+const onHub: ProxyRule = { where: { in: 'hub' }, rename: null };
 
 const session = (s: Session, host: string) => qualifyField(s, 'agent_name', host);
 const turnDone = (d: TurnDone, host: string) => ({
@@ -78,7 +82,7 @@ const sessionList: ProxyRule = {
 
 /**
  * Every agent-scoped route a hub passes on, keyed "METHOD url" as fastify registers it (a HEAD twin takes its GET's
- * rule). Not here, on purpose: `PUT /api/v1/chat/:agent/presence` (the hub sends the pushes, so it keeps who is
+ * rule), and those it answers itself though they name another machine's agent (onHub). Not here, on purpose: `PUT /api/v1/chat/:agent/presence` (the hub sends the pushes, so it keeps who is
  * looking), the agents' own routes (`/api/agent/…`: an agent calls its own daemon), tasks (a task's name is no agent's)
  * and the chat endpoint's `/sessions/:id` follow-ups (a session's id names no machine: docs/DECISIONS.md).
  */
@@ -100,6 +104,8 @@ const RULES: Record<string, ProxyRule> = {
   'GET /api/v1/agents/:name/changes': onAgent(field('agent')),
   'GET /api/v1/agents/:name/changes/diff': onAgent(field('agent')),
   'GET /api/v1/agents/:name/usage': onAgent(field('agent')),
+  'POST /api/v1/agents/:name/move': onHub,
+  'POST /api/v1/agents/:name/copy': onHub,
   'POST /api/v1/agents/spawn': { where: { in: 'body', key: 'host', bare: true }, rename: agent },
   'GET /api/v1/templates': perHost,
   'GET /api/v1/environments': perHost,
@@ -150,6 +156,7 @@ export function forwardOf(
   moved: (address: ParsedAddress) => ParsedAddress | null = () => null,
 ): Forward | null {
   const { where } = rule;
+  if (where.in === 'hub') return null;
   const query = new URLSearchParams(req.query);
   const params = { ...req.params };
   const body = req.body;

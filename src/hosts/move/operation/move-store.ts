@@ -35,10 +35,12 @@ export class MoveStore {
 
   /** The operations with work left (a step, or an undo), oldest first: what a restarted hub resumes. */
   unsettled(): MoveOperation[] {
-    const rows = this.db.prepare('SELECT body FROM moves WHERE settled = 0 ORDER BY created_at, id').all() as {
-      body: string;
-    }[];
-    return rows.map((r) => MoveOperation.parse(JSON.parse(r.body)));
+    return this.all('SELECT body FROM moves WHERE settled = 0 ORDER BY created_at, id');
+  }
+
+  /** Every operation on `agent` (its address), newest first. */
+  of(agent: string): MoveOperation[] {
+    return this.all('SELECT body FROM moves WHERE source = ? ORDER BY created_at DESC, id DESC', agent);
   }
 
   /** The unsettled operation on `agent` (its address), if any: a second move of it waits for the first. */
@@ -46,5 +48,10 @@ export class MoveStore {
     const row = this.db.prepare('SELECT body FROM moves WHERE source = ? AND settled = 0 LIMIT 1').get(agent) as
       { body: string } | undefined;
     return row ? MoveOperation.parse(JSON.parse(row.body)) : null;
+  }
+
+  private all(sql: string, ...args: unknown[]): MoveOperation[] {
+    const rows = this.db.prepare(sql).all(...args) as { body: string }[];
+    return rows.map((r) => MoveOperation.parse(JSON.parse(r.body)));
   }
 }
