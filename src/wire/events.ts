@@ -13,6 +13,7 @@ import {
   TaskRun,
 } from './fleet.js';
 import { HostStatusEvent } from './host.js';
+import { MoveProgressEvent } from './move.js';
 import { AgentUsageEvent } from './usage.js';
 import type { EventType } from './event-types.js';
 
@@ -68,6 +69,8 @@ export const EVENT_PAYLOADS = {
     tasks: z.array(Task),
     recent_runs: z.array(TaskRun),
   }),
+  // The hub's own too: its operation whole, after each transition and shipped chunk.
+  move_progress: z.object({ ...Stamp, ...MoveProgressEvent.shape }),
   'chat.message': stamped({ message: Message }),
   'chat.updated': stamped({ message: Message, change: z.enum(['state', 'answer', 'transcript', 'attachments']) }),
   'chat.read': stamped(ReadMarker.shape),

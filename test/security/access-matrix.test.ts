@@ -193,6 +193,7 @@ const EXPECTED_EVENTS: Record<string, readonly Reader[]> = {
   task_run_failed: EVERY_READER,
   host_status: EVERY_READER,
   host_state: EVERY_READER,
+  move_progress: EVERY_READER,
   'chat.message': CHAT_READERS,
   'chat.updated': CHAT_READERS,
   'chat.read': CHAT_READERS,
