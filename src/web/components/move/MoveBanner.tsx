@@ -1,0 +1,18 @@
+import { dismissMove, moves, underWay } from '../../stores/moves.js';
+import { MoveProgress } from './MoveProgress.js';
+
+/** Under a thread's header while its agent is being moved or copied, so closing the sheet loses nothing. */
+export function MoveBanner({ agent }: { agent: string }) {
+  const op = moves.value.get(agent);
+  if (!op) return null;
+  return (
+    <div class="move-banner" data-move-banner={agent}>
+      <MoveProgress op={op} />
+      {!underWay(op) && (
+        <button type="button" class="move-dismiss" aria-label="Hide" onClick={() => dismissMove(agent)}>
+          ×
+        </button>
+      )}
+    </div>
+  );
+}
