@@ -8,9 +8,17 @@ import { arrivedHere, trackMove } from '../../stores/moves.js';
 import { threadHref } from '../../stores/route.js';
 import './move.css';
 
+/** A move started on this page goes to the agent's new address once done (the sheet and the banner both watch). */
+export function useArrival(op: MoveOperation | undefined): void {
+  const names = hostNames.value;
+  useEffect(() => {
+    if (op && arrivedHere(op)) location.hash = threadHref(arrivalAddress(op.as, op.to, names));
+  }, [op?.step]);
+}
+
 /**
  * Where a move or copy is, as its move_progress events say: the step, the bytes while shipping, the failure with
- * Retry once its undoing is done, and where the agent now is. A move started on this page goes there when done.
+ * Retry once its undoing is done, and where the agent now is.
  */
 export function MoveProgress({ op }: { op: MoveOperation }) {
   const names = hostNames.value;
@@ -18,9 +26,6 @@ export function MoveProgress({ op }: { op: MoveOperation }) {
   const there = arrivalAddress(op.as, op.to, names);
   const [retrying, setRetrying] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (arrivedHere(op)) location.hash = threadHref(there);
-  }, [op.step]);
   const retry = async () => {
     setRetrying(true);
     setError(null);
@@ -34,7 +39,7 @@ export function MoveProgress({ op }: { op: MoveOperation }) {
   };
   const { bytes_done, bytes_total } = op.progress;
   return (
-    <div class="move-progress" data-move={op.id} data-step={op.step}>
+    <div class="move-progress control-groups" data-move={op.id} data-step={op.step}>
       <p class="move-step" role="status">
         <strong>
           {op.kind === 'move' ? 'Moving' : 'Copying'} to {machine}

@@ -8,7 +8,7 @@ import { recheckCallerAfter } from '../../stores/caller.js';
 import { hostDownReason, hostOf, hosts } from '../../stores/hosts.js';
 import { machineName, hostNames } from '../../stores/move-view.js';
 import { moves, trackMove } from '../../stores/moves.js';
-import { MoveProgress } from './MoveProgress.js';
+import { MoveProgress, useArrival } from './MoveProgress.js';
 import { refusalWords } from './refusal-words.js';
 import './move.css';
 
@@ -65,6 +65,7 @@ export function MoveSheet({
       .map((h) => ({ to: h.name, label: h.name, down: hostDownReason(h) })),
   ];
   const op = started === null ? undefined : moves.value.get(agent);
+  useArrival(op);
   const verb = kind === 'move' ? 'Move' : 'Copy';
 
   const submit = async (e: Event) => {
