@@ -46,9 +46,9 @@ export function MoveSheet({
   const [started, setStarted] = useState<string | null>(null);
   useEffect(() => {
     dialog.current?.showModal();
-    // The hub's own name is what a move back to it names as `to`.
+    // The hub's own machine name, in lower case, is what a move to it names as `to` (the runner's MoveFacts).
     api.host().then(
-      (h) => setHub(h.name),
+      (h) => setHub(h.name.toLowerCase()),
       (err) => void onUnpaired(err),
     );
   }, []);
