@@ -32,6 +32,7 @@ import type { WorkerPool } from '../pool/worker-pool.js';
 import { moveAgentRows } from '../store/agent-rows.js';
 import type { Database } from '../store/database.js';
 import { Tmux } from '../tmux/tmux.js';
+import { MoveHolds } from '../hosts/move/side/move-holds.js';
 import type { Domain } from './domain.js';
 
 export interface AgentsWiringDeps {
@@ -97,7 +98,9 @@ export async function wireAgents(d: AgentsWiringDeps) {
       ),
     note: (agent, text) => d.notes.note(agent, text),
   });
+  const holds = new MoveHolds(path.join(d.paths.stateDir, 'moves'));
   const supervisor = new Supervisor({
+    held: (name) => holds.isHeld(name),
     store,
     tmux,
     launcher,
@@ -161,6 +164,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
 
   return {
     supervisor,
+    holds,
     store,
     terminal,
     sweeper,

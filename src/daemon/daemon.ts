@@ -40,6 +40,8 @@ import { wireAgentTools } from './agent-tools-wiring.js';
 import { wireAgentRoutes, wireAgents } from './agents-wiring.js';
 import { wireAuth } from './auth-wiring.js';
 import { wireHosts } from './hosts-wiring.js';
+import { threadCarrierUnbuilt, wireMoveSides } from './moves-wiring.js';
+import type { ThreadCarrier } from '../chat/threads/transfer/thread-carrier.js';
 import { buildAttachments, wireChat } from './chat-wiring.js';
 import { wireConfig } from './config-wiring.js';
 import type { Domain } from './domain.js';
@@ -58,6 +60,8 @@ export interface DaemonOptions {
   logger?: Logger;
   /** A TLS agent for Web Push services (tests trust a stand-in push service with one). */
   pushAgent?: https.Agent;
+  /** How a moved agent's thread is packed and taken in (issue 32); tests of the move's sides hand in their own. */
+  threadCarrier?: ThreadCarrier;
 }
 
 export interface Daemon {
@@ -234,6 +238,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const chat = await wireChat({
     ...base,
     supervisor,
+    holds: agents.holds,
     agents: agents.store,
     deliverer: agents.deliverer,
     pending,
@@ -276,6 +281,15 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     tasks,
   });
   const sessions = await wireSessions({ ...base, agents: agents.store, streams });
+  const moveSides = await wireMoveSides({
+    ...base,
+    supervisor,
+    agents: agents.store,
+    holds: agents.holds,
+    threads: opts.threadCarrier ?? threadCarrierUnbuilt,
+    exec: agents.exec,
+    userHome: userHome(env),
+  });
 
   // Every phase runs in this order (domain.ts says why stop does not run in reverse).
   const domains: Domain[] = [
@@ -293,6 +307,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     tasks,
     agentTools,
     sessions,
+    moveSides,
   ];
   try {
     ({ port } = await server.listen(listen, paths.socketFile));
