@@ -179,6 +179,8 @@ export async function wireAgents(d: AgentsWiringDeps) {
       sweeper.start();
     },
     async stop(): Promise<void> {
+      // Before chat's drain (the next domain to stop): a delivery waiting on a parked agent lets go, still pending.
+      holds.close();
       await sweeper.stop();
       await supervisor.close();
       tmux.close();

@@ -28,8 +28,11 @@ export interface ChatAgents {
   staysDown(agent: string): boolean;
   /** Why nothing is sent to `agent` here: the dormant record of an agent that moved away (issue 32); else null. */
   movedError(agent: string): LeoError | null;
-  /** Resolves once no move holds `agent` parked (issue 32): at once when none does. */
-  unheld(agent: string): Promise<void>;
+  /**
+   * Resolves once no move holds `agent` parked (issue 32), at once when none does: true, or false when the daemon
+   * stops first (the message then stays pending for the next daemon).
+   */
+  unheld(agent: string): Promise<boolean>;
 }
 
 export interface ChatServiceDeps {
@@ -344,7 +347,7 @@ export class ChatService {
     try {
       // A move parked the agent: the message stays pending until the move resumes it here, or marks it moved, when
       // it fails with a note naming the agent's new address (docs/DECISIONS.md, "held messages").
-      await agents.unheld(message.agent);
+      if (!(await agents.unheld(message.agent))) return;
       const moved = agents.movedError(message.agent);
       if (moved) throw moved;
       if (!agents.isRunning(message.agent)) {

@@ -49,7 +49,7 @@ describe('an agent renamed while its message is being typed', () => {
         staysDown: () => false,
         start: async () => undefined,
         movedError: () => null,
-        unheld: async () => {},
+        unheld: async () => true,
       },
       attachments: { pathsOf: () => [] },
       pending: new PendingLimit(() => 1000),

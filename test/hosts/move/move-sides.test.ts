@@ -9,8 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ThreadCarrier } from '../../../src/chat/threads/transfer/thread-carrier.js';
 import { rfc3339 } from '../../../src/core/time.js';
-import { fetchHostClient } from '../../../src/hosts/host-client.js';
-import { HostRefusedError } from '../../../src/hosts/host-client.js';
+import { fetchHostClient, HostRefusedError, HostUnreachableError } from '../../../src/hosts/host-client.js';
 import type { MoveSide } from '../../../src/hosts/move/operation/move-sides.js';
 import { remoteMoveSide } from '../../../src/hosts/move/side/remote-move-side.js';
 import { Agent } from '../../../src/wire/fleet.js';
@@ -135,6 +134,35 @@ describe('a move between two daemons, side by side', () => {
     );
     await until('typed into the pane', () => paneText(box.home, 'den').includes('held while parked'), 10_000);
     assert.equal((await box.get('/api/v1/agents/den', Agent)).status, 'running');
+  });
+
+  it('a daemon restart keeps a parked agent parked, its held message pending, until resume', async () => {
+    const move = op('01RESTART', 'den', 'den', 'cloud');
+    await source.park(move);
+    const sent = await box.op('POST', '/api/v1/chat/den/messages', { text: 'held across a restart' });
+    assert.equal(sent.status, 201, sent.text);
+    await box.restart();
+    source = side(box);
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal((await box.get('/api/v1/agents/den', Agent)).status, 'stopped', 'not restored by the restart');
+    assert.equal((await messages(box, 'den')).find((m) => m.id === sent.json.data.id)?.state, 'pending');
+    assert.equal((await box.op('POST', '/api/v1/agents/den/restart')).json.code, 'agent_moving');
+    await source.resume(move);
+    await until(
+      'the held message delivered after the restart',
+      async () => (await messages(box, 'den')).find((m) => m.id === sent.json.data.id)?.state === 'delivered',
+      20_000,
+    );
+  });
+
+  it('a side that cannot be reached rejects with HostUnreachableError; a refusal with HostRefusedError', async () => {
+    const gone = remoteMoveSide(fetchHostClient('http://127.0.0.1:9'), 'leo_op_x', 'gone');
+    await assert.rejects(gone.park(op('01GONE', 'den', 'den', 'cloud')), HostUnreachableError);
+    await assert.rejects(source.park(op('01NOBODY', 'nobody', 'nobody', 'cloud')), (err: HostRefusedError) => {
+      assert.ok(err instanceof HostRefusedError);
+      return err.hostStatus === 404;
+    });
+    await assert.rejects(source.part(op('01NOBODY', 'den', 'den', 'cloud'), 'thread/x'), HostRefusedError);
   });
 
   it('a parked agent packs, ships part by part, spawns on the target as another name with its workspace', async () => {

@@ -19,7 +19,8 @@ const PARK_FILE = 'park.json';
  */
 export class MoveHolds {
   private readonly holds = new Map<string, Hold>();
-  private readonly waiting = new Map<string, (() => void)[]>();
+  private readonly waiting = new Map<string, ((free: boolean) => void)[]>();
+  private closed = false;
 
   /** `movesDir`: <state>/moves, one folder per move id. */
   constructor(readonly movesDir: string) {
@@ -56,13 +57,24 @@ export class MoveHolds {
     fs.rmSync(path.join(this.movesDir, id, PARK_FILE), { force: true });
     if (!hold) return;
     this.holds.delete(hold.agent);
-    for (const go of this.waiting.get(hold.agent) ?? []) go();
+    for (const go of this.waiting.get(hold.agent) ?? []) go(true);
     this.waiting.delete(hold.agent);
   }
 
-  /** Resolves once `agent` is not held (at once when it is not). */
-  whenFree(agent: string): Promise<void> {
-    if (!this.holds.has(agent)) return Promise.resolve();
+  /**
+   * True once `agent` is not held (at once when it is not); false when the daemon stops first, which leaves what
+   * waited pending for the next daemon (the chat's outbox) instead of holding the shutdown.
+   */
+  whenFree(agent: string): Promise<boolean> {
+    if (!this.holds.has(agent)) return Promise.resolve(true);
+    if (this.closed) return Promise.resolve(false);
     return new Promise((go) => this.waiting.set(agent, [...(this.waiting.get(agent) ?? []), go]));
+  }
+
+  /** The daemon stops: every wait ends, unfree. */
+  close(): void {
+    this.closed = true;
+    for (const waits of this.waiting.values()) for (const go of waits) go(false);
+    this.waiting.clear();
   }
 }
