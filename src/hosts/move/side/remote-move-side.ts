@@ -4,7 +4,13 @@ import type { z } from 'zod';
 import { AgentPack } from '../../../wire/agent-pack.js';
 import { parseAddress } from '../../../wire/agent-address.js';
 import { HeldParts } from '../../../wire/move-side.js';
-import { HostRefusedError, HostUnreachableError, type ForwardedAnswer, type HostClient } from '../../host-client.js';
+import {
+  envelopeData,
+  HostRefusedError,
+  HostUnreachableError,
+  type ForwardedAnswer,
+  type HostClient,
+} from '../../host-client.js';
 import type { MoveSide } from '../operation/move-sides.js';
 
 /**
@@ -32,70 +38,40 @@ export function remoteMoveSide(client: HostClient, token: string, hostName: stri
       ...(waits ? { waits: true } : {}),
     });
 
-  async function json<S extends z.ZodType>(what: string, answer: ForwardedAnswer, schema?: S): Promise<z.output<S>> {
+  /** The answer's data as `schema` says, read whole; a refusal or another shape is HostRefusedError. */
+  async function json<S extends z.ZodType>(path: string, answer: ForwardedAnswer, schema?: S): Promise<z.output<S>> {
     let text: string;
     try {
       text = answer.body ? await new Response(answer.body).text() : '';
     } catch (err) {
-      throw new HostUnreachableError(hostName, `its answer to ${what} broke off (${(err as Error).message})`);
+      throw new HostUnreachableError(hostName, `its answer to ${path} broke off (${(err as Error).message})`);
     }
-    let envelope: { ok?: boolean; data?: unknown; error?: string; code?: string };
-    try {
-      envelope = JSON.parse(text) as typeof envelope;
-    } catch {
-      throw new HostRefusedError(
-        answer.status,
-        undefined,
-        `${hostName} answered ${what} with HTTP ${answer.status}, not Leo's JSON`,
-      );
-    }
-    if (answer.status >= 300 || envelope.ok !== true)
-      throw new HostRefusedError(
-        answer.status,
-        envelope.code,
-        `${hostName} refused ${what}: ${envelope.error ?? `HTTP ${answer.status}`}`,
-      );
-    if (!schema) return undefined as z.output<S>;
-    const parsed = schema.safeParse(envelope.data);
-    if (!parsed.success)
-      throw new HostRefusedError(
-        answer.status,
-        undefined,
-        `${hostName} answered ${what} in a shape this hub cannot read`,
-      );
-    return parsed.data;
+    return envelopeData(`host ${hostName}`, path, answer.status, text, schema) as z.output<S>;
   }
 
-  const post = async (id: string, step: string, body: object, waits = false) => {
-    await json(step, await send('POST', `${base(id)}/${step}`, JSON.stringify(body), waits));
-  };
+  /** A JSON call's answer, its data as `schema` says. */
+  const call = async <S extends z.ZodType>(method: string, path: string, body?: object, schema?: S, waits = false) =>
+    json(path, await send(method, path, body === undefined ? undefined : JSON.stringify(body), waits), schema);
 
   return {
-    park: (op) => post(op.id, 'park', { agent: name(op.agent) }),
-    resume: (op) => post(op.id, 'resume', { agent: name(op.agent) }),
-    async pack(op) {
-      const answer = await send(
-        'POST',
-        `${base(op.id)}/pack`,
-        JSON.stringify({ agent: name(op.agent), kind: op.kind }),
-        true,
-      );
-      return json('pack', answer, AgentPack);
-    },
+    park: async (op) => void (await call('POST', `${base(op.id)}/park`, { agent: name(op.agent) })),
+    resume: async (op) => void (await call('POST', `${base(op.id)}/resume`, { agent: name(op.agent) })),
+    pack: (op) => call('POST', `${base(op.id)}/pack`, { agent: name(op.agent), kind: op.kind }, AgentPack, true),
     async part(op, part) {
-      const answer = await send('GET', partPath(op.id, part));
+      const path = partPath(op.id, part);
+      const answer = await send('GET', path);
       if (answer.status === 200 && answer.body) return Readable.fromWeb(answer.body as ReadableStream<Uint8Array>);
-      await json(`part ${part}`, answer);
-      throw new HostRefusedError(answer.status, undefined, `${hostName} sent no bytes of part ${part}`);
+      await json(path, answer);
+      throw new HostRefusedError(answer.status, undefined, `host ${hostName} sent no bytes of ${path}`);
     },
-    async held(op) {
-      return (await json('held', await send('GET', `${base(op.id)}/held`), HeldParts)).parts;
-    },
+    held: async (op) => (await call('GET', `${base(op.id)}/held`, undefined, HeldParts)).parts,
     async receive(op, part, body) {
-      await json(`part ${part}`, await send('PUT', partPath(op.id, part), body, true));
+      const path = partPath(op.id, part);
+      await json(path, await send('PUT', path, body, true));
     },
-    spawn: (op, pack) => post(op.id, 'spawn', { as: op.as, pack }, true),
-    discard: (op) => post(op.id, 'discard', {}),
-    mark: (op) => post(op.id, 'mark', { agent: name(op.agent), to: op.to, as: op.as }),
+    spawn: async (op, pack) => void (await call('POST', `${base(op.id)}/spawn`, { as: op.as, pack }, undefined, true)),
+    discard: async (op) => void (await call('POST', `${base(op.id)}/discard`, {})),
+    mark: async (op) =>
+      void (await call('POST', `${base(op.id)}/mark`, { agent: name(op.agent), to: op.to, as: op.as })),
   };
 }
