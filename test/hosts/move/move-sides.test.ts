@@ -250,4 +250,25 @@ describe('a move between two daemons, side by side', () => {
     assert.ok(fs.existsSync(path.join(taken, 'other.txt')));
     await source.resume(move);
   });
+
+  it('an agent arriving where a dormant record of its name is takes its place', async () => {
+    assert.equal((await box.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'zed' })).status, 201);
+    await box.daemon.supervisor.markMoved('zed', { to: 'cloud', as: null, at: rfc3339(Date.now()) });
+    // cloud's den (spawned by the test before) comes to box as zed.
+    const back = remoteMoveSide(
+      fetchHostClient(`http://127.0.0.1:${cloud.daemon.port}`),
+      cloud.daemon.operatorToken,
+      'cloud',
+    );
+    const move = op('01BACK', 'den', 'zed', 'box');
+    await back.park(move);
+    const pack = await back.pack(move);
+    for (const part of pack.parts) await source.receive(move, part.name, await back.part(move, part.name));
+    await source.spawn(move, pack);
+    const zed = await box.get('/api/v1/agents/zed', Agent);
+    assert.equal(zed.moved_to ?? null, null, 'the dormant record gave way');
+    await until('zed runs', async () => (await box.get('/api/v1/agents/zed', Agent)).status === 'running', 10_000);
+    await back.mark(move);
+    assert.equal((await cloud.get('/api/v1/agents/den', Agent)).moved_to, 'box');
+  });
 });
