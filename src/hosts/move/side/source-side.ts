@@ -84,7 +84,10 @@ export class SourceSide {
     const pack = readJson<AgentPack>(path.join(moveDir(this.deps, id), PACK_FILE));
     if (!pack) throw notFound(`move ${id} has packed nothing here`);
     if (!pack.parts.some((p) => p.name === name)) throw notFound(`move ${id}'s pack has no part ${name}`);
-    return fs.createReadStream(path.join(moveDir(this.deps, id), PACK_DIR, name));
+    const file = path.join(moveDir(this.deps, id), PACK_DIR, name);
+    // Deleted at the mark: the target had them all by then.
+    if (!fs.existsSync(file)) throw new LeoError(410, `move ${id}'s parts are gone: it was marked`, 'gone');
+    return fs.createReadStream(file);
   }
 
   /**
