@@ -113,6 +113,11 @@ export async function wireAgents(d: AgentsWiringDeps) {
     note: (agent, text) => d.notes.note(agent, text),
   });
   d.configChanges.on('change', () => supervisor.republishAppearances());
+  // An agent removed while a move held it takes the hold with it: a later agent of that name is not held.
+  supervisor.onGone((agent) => {
+    const hold = store.get(agent) ? null : holds.of(agent);
+    if (hold) holds.release(hold.id);
+  });
   const sweeper = new ActivitySweeper({
     clock: d.clock,
     pool: d.pool,

@@ -271,4 +271,13 @@ describe('a move between two daemons, side by side', () => {
     await back.mark(move);
     assert.equal((await cloud.get('/api/v1/agents/den', Agent)).moved_to, 'box');
   });
+
+  it('an agent removed while parked takes its hold with it', async () => {
+    assert.equal((await box.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'tmp' })).status, 201);
+    await source.park(op('01GONEAGENT', 'tmp', 'tmp', 'cloud'));
+    assert.equal((await box.op('DELETE', '/api/v1/agents/tmp')).status, 200);
+    assert.equal((await box.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'tmp' })).status, 201);
+    const restarted = await box.op('POST', '/api/v1/agents/tmp/restart');
+    assert.equal(restarted.status, 200, restarted.text);
+  });
 });
