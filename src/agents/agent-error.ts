@@ -45,3 +45,11 @@ export function movedAway(record: Pick<AgentRecord, 'name' | 'moved_to' | 'moved
     { moved_to: record.moved_to, moved_at: record.moved_at, address },
   );
 }
+
+/**
+ * A start of, or a message typed into, an agent a move has parked (issue 32): it is being shipped to another host, and
+ * runs again here or there once the move ends. A chat message waits for it instead (pending).
+ */
+export function agentMoving(name: string): LeoError {
+  return new LeoError(409, `${name} is being moved to another host: try again once the move ends`, 'agent_moving');
+}

@@ -35,6 +35,7 @@ import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../core/features.js';
 import type { Database } from '../store/database.js';
+import type { MoveHolds } from '../hosts/move/side/move-holds.js';
 
 export interface ChatWiringDeps {
   app: FastifyInstance;
@@ -44,6 +45,8 @@ export interface ChatWiringDeps {
   logger: Logger;
   features: FeatureSet;
   supervisor: Supervisor;
+  /** The agents a move has parked: their messages wait, pending, until it lets go (issue 32). */
+  holds: Pick<MoveHolds, 'whenFree'>;
   /** The agent records: a renamed agent's attachment files move with it, last in the rename's transaction. */
   agents: Pick<AgentStore, 'onRename'>;
   deliverer: Deliverer;
@@ -117,6 +120,7 @@ export async function wireChat(d: ChatWiringDeps) {
       start: (a) => d.supervisor.start(a),
       staysDown: (a) => d.supervisor.staysDown(a),
       movedError: (a) => d.supervisor.movedError(a),
+      unheld: (a) => d.holds.whenFree(a),
     },
   });
   const replies = new ReplyWatch({

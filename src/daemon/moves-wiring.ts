@@ -1,22 +1,65 @@
 import type { FastifyInstance } from 'fastify';
 import type { AgentStore } from '../agents/agent-store.js';
 import type { Supervisor } from '../agents/lifecycle/supervisor.js';
+import type { ThreadCarrier } from '../chat/threads/transfer/thread-carrier.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
+import type { Exec } from '../core/exec.js';
 import type { FeatureSet } from '../core/features.js';
-import { LeoError } from '../core/leo-error.js';
+import type { LeoPaths } from '../core/home.js';
 import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
+import { hostUnreachable } from '../hosts/proxy/proxy-rules.js';
 import { machineName } from '../hosts/host-identity.js';
 import { moveRoutes } from '../hosts/move/move-routes.js';
 import { MoveFacts, type Machine } from '../hosts/move/operation/move-facts.js';
 import { MoveRunner } from '../hosts/move/operation/move-runner.js';
 import type { MoveSide } from '../hosts/move/operation/move-sides.js';
 import { MoveStore } from '../hosts/move/operation/move-store.js';
+import { localMoveSide } from '../hosts/move/side/local-move-side.js';
+import type { MoveHolds } from '../hosts/move/side/move-holds.js';
+import { moveSideRoutes } from '../hosts/move/side/move-side-routes.js';
+import { MoveSideService } from '../hosts/move/side/move-side-service.js';
+import { remoteMoveSide } from '../hosts/move/side/remote-move-side.js';
+import { WorkspacePacker } from '../hosts/move/workspace/index.js';
 import type { HubFanIn } from '../hosts/relay/hub-fan-in.js';
 import type { Database } from '../store/database.js';
 import type { Domain } from './domain.js';
 import type { HostPeers } from './hosts-wiring.js';
+
+/**
+ * This daemon's side of the moves and copies a hub runs (issue 32): the service the hub's own runner calls
+ * (localMoveSide) and the side routes a hub calls over the peer token.
+ */
+export async function wireMoveSides(d: {
+  app: FastifyInstance;
+  supervisor: Supervisor;
+  agents: AgentStore;
+  holds: MoveHolds;
+  threads: ThreadCarrier;
+  exec: Exec;
+  config(): Config;
+  paths: LeoPaths;
+  userHome: string;
+  clock: Clock;
+}): Promise<MoveSideService> {
+  const moves = new MoveSideService({
+    movesDir: d.holds.movesDir,
+    supervisor: d.supervisor,
+    records: d.agents,
+    holds: d.holds,
+    threads: d.threads,
+    packer: new WorkspacePacker(d.exec),
+    exec: d.exec,
+    config: d.config,
+    paths: d.paths,
+    userHome: d.userHome,
+    baseEnv: process.env,
+    clock: d.clock,
+  });
+  await d.app.register(moveSideRoutes, { moves });
+  return moves;
+}
 
 export interface MovesWiringDeps {
   app: FastifyInstance;
@@ -31,8 +74,10 @@ export interface MovesWiringDeps {
   agents: AgentStore;
   peers: HostPeers;
   fanIn: HubFanIn;
-  /** The daemon a move talks to on a machine: the hub's own (null), or a followed host. */
-  sides(machine: Machine): MoveSide;
+  /** This daemon's own side, for a move from or to the hub itself. */
+  own: MoveSideService;
+  /** Tests: other sides than the real ones (null: the hub's own daemon, else a followed host). */
+  sides?: (machine: Machine) => MoveSide;
 }
 
 /**
@@ -53,10 +98,11 @@ export async function wireMoves(d: MovesWiringDeps): Promise<Domain> {
     status: (host) => d.fanIn.entry(host)?.status ?? null,
     selfName: machineName,
   });
+  const own = localMoveSide(d.own);
   const runner = new MoveRunner({
     store: new MoveStore(d.db),
     facts,
-    sides: d.sides,
+    sides: d.sides ?? ((machine) => (machine === null ? own : followedSide(d.peers, machine))),
     publish: (move) => d.bus.publish('move_progress', { move }),
     clock: d.clock,
     logger: d.logger,
@@ -66,25 +112,10 @@ export async function wireMoves(d: MovesWiringDeps): Promise<Domain> {
   return { start: () => runner.resume(), stop: async () => runner.stop() };
 }
 
-/**
- * Stands in for the MoveSides of the hub's own daemon and of a followed host (the side slice of issue 32 builds
- * them, and the composition root passes them as `sides`): every step is refused, so a move fails at its first one,
- * and its undo, with nothing done to undo, goes through at once.
- */
-export function unbuiltMoveSides(): MoveSide {
-  const refuse = async (): Promise<never> => {
-    throw new LeoError(501, 'this daemon cannot move agents yet: its move sides are not built', 'not_implemented');
-  };
-  const nothingToUndo = async () => {};
-  return {
-    park: refuse,
-    resume: nothingToUndo,
-    pack: refuse,
-    part: refuse,
-    held: refuse,
-    receive: refuse,
-    spawn: refuse,
-    discard: nothingToUndo,
-    mark: refuse,
-  };
+/** A followed host's side, over its /api/v1 with this hub's peer token, as the host's address says now. */
+function followedSide(peers: HostPeers, host: string): MoveSide {
+  const address = peers.hosts()[host];
+  const token = peers.token(host);
+  if (!address || !token) throw hostUnreachable(host, 'this hub does not follow it');
+  return remoteMoveSide(peers.connect(address.url, address.pin), token, host);
 }

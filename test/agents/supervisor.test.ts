@@ -114,6 +114,7 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
       },
       activity: new ActivityTracker(),
       note: (agent, text) => notes.push({ agent, text }),
+      held: () => false,
     });
     s.onGone((a) => gone.push(a));
     return s;

@@ -83,6 +83,7 @@ export async function startTestDaemon(
     pushAgent?: https.Agent;
     logger?: Logger;
     moveSides?: DaemonOptions['moveSides'];
+    threadCarrier?: DaemonOptions['threadCarrier'];
   } = {},
 ): Promise<TestDaemon> {
   const t = makeTempHome(testConfig(opts.config ?? '', opts.web ?? ''));
@@ -94,6 +95,7 @@ export async function startTestDaemon(
       logger: opts.logger ?? createLogger('warn'),
       ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}),
       ...(opts.moveSides ? { moveSides: opts.moveSides } : {}),
+      ...(opts.threadCarrier ? { threadCarrier: opts.threadCarrier } : {}),
     });
   const daemon = await start();
   const tcp = { port: daemon.port };

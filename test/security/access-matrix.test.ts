@@ -97,6 +97,17 @@ const EXPECTED: Record<string, Admits> = {
   'GET /api/v1/moves': DEVICE_SCOPES,
   'POST /api/v1/moves/:id/retry': DEVICE_SCOPES,
 
+  // A hub's side calls for a move or copy (issue 32): the hub's peer token, or the operator's on the hub itself.
+  'POST /api/v1/moves/:id/park': OPERATOR_PEER,
+  'POST /api/v1/moves/:id/resume': OPERATOR_PEER,
+  'POST /api/v1/moves/:id/pack': OPERATOR_PEER,
+  'GET /api/v1/moves/:id/parts/*': OPERATOR_PEER,
+  'POST /api/v1/moves/:id/mark': OPERATOR_PEER,
+  'GET /api/v1/moves/:id/held': OPERATOR_PEER,
+  'PUT /api/v1/moves/:id/parts/*': OPERATOR_PEER,
+  'POST /api/v1/moves/:id/spawn': OPERATOR_PEER,
+  'POST /api/v1/moves/:id/discard': OPERATOR_PEER,
+
   'GET /api/v1/state': READERS,
   'GET /api/v1/agents': READERS,
   'GET /api/v1/agents/:name': READERS,

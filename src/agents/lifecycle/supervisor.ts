@@ -69,7 +69,8 @@ export class Supervisor extends FleetState {
       try {
         const workspace = resolveAgent(record, config, this.deps.paths.home).workspace;
         await this.deps.launcher.prepareWorkspace(workspace, record, req.base);
-        await this.processes.launch(record, { resume: false });
+        // One that arrives with its conversation (a move's or a copy's) starts resuming it.
+        await this.processes.launch(record, { resume: record.session_id !== null });
       } catch (err) {
         this.deps.store.remove(record.name);
         this.runtimes.delete(record.name);
@@ -122,6 +123,9 @@ export class Supervisor extends FleetState {
    * (observability spec, wake_on_message): a conflict that names the command. Leo Chat starts agents itself.
    */
   async wake(name: string): Promise<boolean> {
+    // Checked first: a move may hold the agent while its process still runs, a moment before it halts it.
+    const held = this.heldError(name);
+    if (held) throw held;
     if (this.runtimes.of(name).status === 'running') return false;
     this.here(name);
     if (this.staysDown(name)) throw new AgentError('conflict', stayingDown(name));
@@ -159,7 +163,7 @@ export class Supervisor extends FleetState {
    */
   rename(from: string, to: string): Promise<Agent> {
     return this.serial(from, async () => {
-      const record = this.record(from);
+      const record = this.unheld(from);
       if (this.deps.store.get(to)) throw new AgentError('conflict', `an agent named "${to}" already exists`);
       const rt = this.runtimes.of(from);
       const live = rt.status === 'running' && (await this.deps.tmux.hasSession(sessionName(from)));
@@ -202,7 +206,7 @@ export class Supervisor extends FleetState {
   /** Switches the agent's named environments; a live or parked agent restarts and resumes its conversation. */
   setEnvironments(name: string, environments: string[]): Promise<Agent> {
     return this.serial(name, async () => {
-      const record = this.record(name);
+      const record = this.unheld(name);
       assertEnvironments(environments, this.deps.config());
       const next = { ...record, environments: environments.length ? environments : null };
       this.deps.store.update(name, { environments: next.environments });
@@ -313,10 +317,20 @@ export class Supervisor extends FleetState {
     return agent;
   }
 
-  /** The agent's record, refused when it is the dormant record of an agent that moved away: it never runs here again. */
+  /**
+   * The agent's record, refused when it is the dormant record of an agent that moved away (it never runs here again)
+   * or parked by a move under way (it runs again when the move resumes it).
+   */
   private here(name: string): AgentRecord {
     const moved = this.movedError(name);
     if (moved) throw moved;
+    return this.unheld(name);
+  }
+
+  /** The agent's record, refused while a move has it parked: a rename or a relaunch would pull it from under the move. */
+  private unheld(name: string): AgentRecord {
+    const held = this.heldError(name);
+    if (held) throw held;
     return this.record(name);
   }
 

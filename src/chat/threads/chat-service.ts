@@ -28,6 +28,11 @@ export interface ChatAgents {
   staysDown(agent: string): boolean;
   /** Why nothing is sent to `agent` here: the dormant record of an agent that moved away (issue 32); else null. */
   movedError(agent: string): LeoError | null;
+  /**
+   * Resolves once no move holds `agent` parked (issue 32), at once when none does: true, or false when the daemon
+   * stops first (the message then stays pending for the next daemon).
+   */
+  unheld(agent: string): Promise<boolean>;
 }
 
 export interface ChatServiceDeps {
@@ -352,6 +357,11 @@ export class ChatService {
   ): Promise<void> {
     const { agents, deliverer, logger } = this.deps;
     try {
+      // A move parked the agent: the message stays pending until the move resumes it here, or marks it moved, when
+      // it fails with a note naming the agent's new address (docs/DECISIONS.md, "held messages").
+      if (!(await agents.unheld(message.agent))) return;
+      const moved = agents.movedError(message.agent);
+      if (moved) throw moved;
       if (!agents.isRunning(message.agent)) {
         // Stopped by the operator between the client's send and its delivery: the message fails, the agent stays down.
         if (message.sender !== undefined && agents.staysDown(message.agent))

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { filesUnder } from '../../core/files-under.js';
 import { ConversationManifest, type ConversationFile } from '../../wire/conversation-pack.js';
 import { conversationFile, type ConversationCarrier, type ConversationPlace } from '../conversation.js';
 import { projectFolderName, transcriptPath } from './conversations.js';
@@ -103,15 +104,4 @@ function targetOf(rel: string, home: ClaudeHome, folder: string, sessionId: stri
   if (inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside))
     throw new Error(`the pack's ${rel} would land outside Claude's dir`);
   return target;
-}
-
-/** The regular files under `dir`, relative to it, `/`-separated; none when it does not exist. */
-function filesUnder(dir: string): string[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
-  } catch {
-    return [];
-  }
-  return names.filter((n) => fs.lstatSync(path.join(dir, n)).isFile()).sort();
 }

@@ -41,6 +41,7 @@ function restartedDaemon(t: TestContext) {
       isRunning: (a: string) => (asked.push(`isRunning ${a}`), true),
       start: async (a: string) => void asked.push(`start ${a}`),
       movedError: () => null,
+      unheld: async () => true,
     },
     attachments: { pathsOf: () => [] },
     pending: new PendingLimit(() => 1000),
