@@ -2,7 +2,7 @@
 // the source user's, else at the same absolute path.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { localWorkspace, portableWorkspace } from '../../../src/hosts/move/side/workspace-place.js';
+import { freePlace, localWorkspace, portableWorkspace } from '../../../src/hosts/move/side/workspace-place.js';
 
 describe('the workspace place', () => {
   it('a path under the source home travels as ~/…, and lands under the target home', () => {
@@ -20,5 +20,15 @@ describe('the workspace place', () => {
   it('a relative or unnormalised path is refused', () => {
     assert.throws(() => localWorkspace('code/app', '/Users/bob'), /not an absolute path/);
     assert.throws(() => localWorkspace('/srv/../etc', '/Users/bob'), /not an absolute path/);
+  });
+
+  it('a filled place gives way to one beside it, named for the agent, else numbered; nothing is reused', () => {
+    const taken = new Set(['/w/ivy', '/w/ivy-ivy2', '/w/ivy-2']);
+    const free = (p: string) => !taken.has(p);
+    assert.equal(freePlace('/w/den', 'den', free), '/w/den');
+    assert.equal(freePlace('/w/ivy', 'ivy9', free), '/w/ivy-ivy9');
+    assert.equal(freePlace('/w/ivy', 'ivy2', free), '/w/ivy-3');
+    assert.equal(freePlace('/w/ivy', 'ivy', free), '/w/ivy-3');
+    assert.throws(() => freePlace('/w/ivy', 'ivy', () => false), /no free place/);
   });
 });

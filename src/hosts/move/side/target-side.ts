@@ -18,7 +18,7 @@ import type { WorkspaceManifest } from '../../../wire/workspace-pack.js';
 import { TargetNotEmptyError } from '../workspace/index.js';
 import { readJson, writeJsonAtomic } from './move-files.js';
 import { conversationPlace, moveDir, type MoveSideDeps } from './side-deps.js';
-import { localWorkspace } from './workspace-place.js';
+import { freePlace, localWorkspace } from './workspace-place.js';
 
 /** The parts received whole; `incoming/` holds each while it arrives, under a name of its own. */
 const PARTS_DIR = 'parts';
@@ -89,13 +89,21 @@ export class TargetSide {
         if (done?.agent) return this.write(id, { ...done, spawned: true });
         throw new LeoError(409, `an agent named "${as}" already exists here`, 'name_taken', { name: as });
       }
-      const req = this.spawnRequest(as, pack);
+      let req = this.spawnRequest(as, pack);
       assertTemplate(req.template, config());
       assertEnvironments(req.environments, config());
       await this.checkParts(id, pack);
       const record: TargetRecord = done ?? { as };
-      const resolved = resolveAgent(spawnedRecord(req, ''), config(), this.deps.paths.home);
-      if (pack.workspace) await this.unpackWorkspace(id, record, pack.workspace, resolved.workspace);
+      let resolved = resolveAgent(spawnedRecord(req, ''), config(), this.deps.paths.home);
+      if (pack.workspace) {
+        // A try cut off part-way keeps the place it chose.
+        const place = record.workspace?.path ?? freePlace(resolved.workspace, as, emptyOrMissing);
+        if (place !== resolved.workspace) {
+          req = { ...req, workspace: place };
+          resolved = resolveAgent(spawnedRecord(req, ''), config(), this.deps.paths.home);
+        }
+        await this.unpackWorkspace(id, record, pack.workspace, place);
+      }
       let sessionId: string | undefined;
       if (pack.conversation) {
         const carrier = HARNESSES[resolved.harness].conversation;
@@ -172,8 +180,8 @@ export class TargetSide {
   }
 
   /**
-   * Into a place that is missing or empty, or that this move began to fill before (a try cut off part-way, whose
-   * files are its own and go first); a place anything else fills is refused (409 workspace_exists).
+   * Into a place that is missing or empty (freePlace chose it), or that this move began to fill before (a try cut off
+   * part-way, whose files are its own and go first); one filled meanwhile is refused (409 workspace_exists).
    */
   private async unpackWorkspace(
     id: string,
@@ -184,8 +192,7 @@ export class TargetSide {
     const ours = record.workspace?.path === target ? record.workspace : undefined;
     if (ours?.unpacked) return;
     if (ours) clearWorkspace(ours);
-    else if (fs.existsSync(target) && (!fs.statSync(target).isDirectory() || fs.readdirSync(target).length > 0))
-      throw new TargetNotEmptyError(target);
+    else if (!emptyOrMissing(target)) throw new TargetNotEmptyError(target);
     record.workspace = { path: target, existed: ours?.existed ?? fs.existsSync(target), unpacked: false };
     this.write(id, record);
     await this.deps.packer.unpack(manifest, this.dir(id, PARTS_DIR, 'workspace'), target);
@@ -205,6 +212,9 @@ export class TargetSide {
     return path.join(moveDir(this.deps, id), ...sub);
   }
 }
+
+const emptyOrMissing = (p: string) =>
+  !fs.existsSync(p) || (fs.statSync(p).isDirectory() && fs.readdirSync(p).length === 0);
 
 /** Empties a workspace the move unpacked: the folder goes too unless it was there (empty) before. */
 function clearWorkspace(w: { path: string; existed: boolean }): void {

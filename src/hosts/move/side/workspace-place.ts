@@ -19,3 +19,17 @@ export function localWorkspace(packed: string, home: string): string {
     throw new LeoError(400, `the pack's workspace ${packed} is not an absolute path`, 'invalid');
   return local;
 }
+
+/**
+ * Where an arriving workspace goes when its place is taken (the folder a moved-away agent left, or the source itself
+ * when a copy lands beside it): beside it, named for the agent (`~/work/ivy-ivy2`), else numbered (`~/work/ivy-2`).
+ * Nothing already there is touched or reused.
+ */
+export function freePlace(place: string, as: string, isFree: (p: string) => boolean): string {
+  if (isFree(place)) return place;
+  const named = path.basename(place) === as ? [] : [`${place}-${as}`];
+  const numbered = Array.from({ length: 98 }, (_, i) => `${place}-${i + 2}`);
+  const free = [...named, ...numbered].find(isFree);
+  if (!free) throw new LeoError(409, `no free place for the workspace beside ${place}`, 'workspace_exists');
+  return free;
+}
