@@ -22,8 +22,11 @@ export const AgentRecord = z.object({
   session_id: z.string().nullable(),
   emoji: z.string().nullable(),
   color: z.string().nullable(),
+  /** Set on the dormant record a moved agent leaves (issue 32): the `client.hosts` key it went to, and when. */
   moved_to: z.string().nullable(),
   moved_at: z.string().nullable(),
+  /** The name it took there, when the move gave it another; null when it kept its own. */
+  moved_as: z.string().nullable(),
   state: AgentState,
   /** Why the daemon stopped the agent by itself; null unless it did. */
   stop_reason: z.string().nullable(),

@@ -50,6 +50,7 @@ export function agentView(
     ...(appearance ? { appearance } : {}),
     ...(record.moved_to ? { moved_to: record.moved_to } : {}),
     ...(record.moved_at ? { moved_at: record.moved_at } : {}),
+    ...(record.moved_as ? { moved_as: record.moved_as } : {}),
   };
 }
 

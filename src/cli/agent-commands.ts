@@ -1,22 +1,13 @@
 import type { Command } from 'commander';
 import type { Agent } from '../wire/fleet.js';
+import { act } from './command-action.js';
+import { registerMoveCommands } from './move-commands.js';
 import { callDaemon } from './socket-client.js';
 
 /** `leo agent …`: the operator API's agent operations, through the daemon's socket. */
 export function registerAgentCommands(program: Command): void {
   const agent = program.command('agent').description('spawn, list and control agents (needs the daemon running)');
   const path = (name: string, action = '') => `/api/v1/agents/${encodeURIComponent(name)}${action ? `/${action}` : ''}`;
-  const act =
-    (fn: (...args: any[]) => Promise<unknown>) =>
-    async (...args: any[]) => {
-      try {
-        const out = await fn(...args);
-        if (out !== undefined) console.log(typeof out === 'string' ? out : JSON.stringify(out, null, 2));
-      } catch (err) {
-        console.error(`leo: ${(err as Error).message}`);
-        process.exitCode = 1;
-      }
-    };
 
   agent
     .command('list')
@@ -125,4 +116,6 @@ export function registerAgentCommands(program: Command): void {
         }),
       ),
     );
+
+  registerMoveCommands(agent);
 }

@@ -424,10 +424,21 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
     hosts: nullAsAbsent(z.record(HostName, HostEntrySchema).default({})),
   });
 
+  /** This daemon as a host a hub moves agents to and from (issue 32). */
+  const HostsSchema = z.strictObject({
+    /** The largest workspace a move or copy of one of this daemon's agents ships (WorkspacePacker.measure). */
+    move_max_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * MiB),
+  });
+
   return z
     .strictObject({
       web: nullAsAbsent(WebSchema.prefault({})),
       client: nullAsAbsent(ClientSchema.prefault({})),
+      hosts: nullAsAbsent(HostsSchema.prefault({})),
       usage: nullAsAbsent(UsageSchema.prefault({})),
       log: nullAsAbsent(LogSchema.prefault({})),
       pool: nullAsAbsent(PoolSchema.prefault({})),

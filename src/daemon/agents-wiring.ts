@@ -32,6 +32,7 @@ import type { WorkerPool } from '../pool/worker-pool.js';
 import { moveAgentRows } from '../store/agent-rows.js';
 import type { Database } from '../store/database.js';
 import { Tmux } from '../tmux/tmux.js';
+import { MoveHolds } from '../hosts/move/side/move-holds.js';
 import type { Domain } from './domain.js';
 
 export interface AgentsWiringDeps {
@@ -97,7 +98,9 @@ export async function wireAgents(d: AgentsWiringDeps) {
       ),
     note: (agent, text) => d.notes.note(agent, text),
   });
+  const holds = new MoveHolds(path.join(d.paths.stateDir, 'moves'));
   const supervisor = new Supervisor({
+    held: (name) => holds.isHeld(name),
     store,
     tmux,
     launcher,
@@ -110,6 +113,11 @@ export async function wireAgents(d: AgentsWiringDeps) {
     note: (agent, text) => d.notes.note(agent, text),
   });
   d.configChanges.on('change', () => supervisor.republishAppearances());
+  // An agent removed while a move held it takes the hold with it: a later agent of that name is not held.
+  supervisor.onGone((agent) => {
+    const hold = store.get(agent) ? null : holds.of(agent);
+    if (hold) holds.release(hold.id);
+  });
   const sweeper = new ActivitySweeper({
     clock: d.clock,
     pool: d.pool,
@@ -161,6 +169,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
 
   return {
     supervisor,
+    holds,
     store,
     terminal,
     sweeper,
@@ -175,6 +184,8 @@ export async function wireAgents(d: AgentsWiringDeps) {
       sweeper.start();
     },
     async stop(): Promise<void> {
+      // Before chat's drain (the next domain to stop): a delivery waiting on a parked agent lets go, still pending.
+      holds.close();
       await sweeper.stop();
       await supervisor.close();
       tmux.close();

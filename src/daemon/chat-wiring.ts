@@ -25,6 +25,7 @@ import type { WorkerPool } from '../pool/worker-pool.js';
 import type { ChatStore } from '../chat/threads/chat-store.js';
 import type { ThreadNotes } from '../chat/threads/thread-notes.js';
 import { AttachmentStore } from '../chat/attachments/attachments.js';
+import { SqliteThreadCarrier } from '../chat/threads/transfer/sqlite-thread-carrier.js';
 import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
 import type { Deliverer } from '../delivery/deliverer.js';
@@ -34,6 +35,7 @@ import type { Logger } from '../core/logger.js';
 import type { EventBus } from '../events/bus.js';
 import type { FeatureSet } from '../core/features.js';
 import type { Database } from '../store/database.js';
+import type { MoveHolds } from '../hosts/move/side/move-holds.js';
 
 export interface ChatWiringDeps {
   app: FastifyInstance;
@@ -43,6 +45,8 @@ export interface ChatWiringDeps {
   logger: Logger;
   features: FeatureSet;
   supervisor: Supervisor;
+  /** The agents a move has parked: their messages wait, pending, until it lets go (issue 32). */
+  holds: Pick<MoveHolds, 'whenFree'>;
   /** The agent records: a renamed agent's attachment files move with it, last in the rename's transaction. */
   agents: Pick<AgentStore, 'onRename'>;
   deliverer: Deliverer;
@@ -115,6 +119,8 @@ export async function wireChat(d: ChatWiringDeps) {
       isRunning: (a) => d.supervisor.isRunning(a),
       start: (a) => d.supervisor.start(a),
       staysDown: (a) => d.supervisor.staysDown(a),
+      movedError: (a) => d.supervisor.movedError(a),
+      unheld: (a) => d.holds.whenFree(a),
     },
   });
   const replies = new ReplyWatch({
@@ -167,6 +173,7 @@ export async function wireChat(d: ChatWiringDeps) {
     elsewhere: d.elsewhere,
   });
   const reminders = new ReminderService({ db: d.db, clock: d.clock, chat, enabled });
+  const threads = new SqliteThreadCarrier({ ...d, store, attachments, chat, asks, prompts, reminders });
   d.features.add('chat.reminders');
   followChatHooks({
     hooks: d.hooks,
@@ -202,6 +209,8 @@ export async function wireChat(d: ChatWiringDeps) {
     chat,
     asks,
     reminders,
+    /** A moving agent's thread: packed here, taken in here, or closed here once it left (issue 32). */
+    threads,
     enabled,
     /** Runs one attachment-pruning pass now (it also runs on its own every six hours). */
     pruneAttachments: () => pruner.runOnce(),

@@ -5,6 +5,8 @@ import { Authenticator } from '../auth/authenticator.js';
 import { ensureTokenFile } from '../auth/token-file.js';
 import { TokenStore } from '../auth/token-store.js';
 import type { Supervisor } from '../agents/lifecycle/supervisor.js';
+import type { Machine } from '../hosts/move/operation/move-facts.js';
+import type { MoveSide } from '../hosts/move/operation/move-sides.js';
 import { PendingLimit } from '../chat/threads/pending-limit.js';
 import { ChatStore } from '../chat/threads/chat-store.js';
 import { ThreadNotes } from '../chat/threads/thread-notes.js';
@@ -40,9 +42,11 @@ import { wireAgentTools } from './agent-tools-wiring.js';
 import { wireAgentRoutes, wireAgents } from './agents-wiring.js';
 import { wireAuth } from './auth-wiring.js';
 import { wireHosts } from './hosts-wiring.js';
+import type { ThreadCarrier } from '../chat/threads/transfer/thread-carrier.js';
 import { buildAttachments, wireChat } from './chat-wiring.js';
 import { wireConfig } from './config-wiring.js';
 import type { Domain } from './domain.js';
+import { wireMoves, wireMoveSides } from './moves-wiring.js';
 import { wireObserve } from './observe-wiring.js';
 import { wirePush } from './push-wiring.js';
 import { wireReview } from './review-wiring.js';
@@ -58,6 +62,10 @@ export interface DaemonOptions {
   logger?: Logger;
   /** A TLS agent for Web Push services (tests trust a stand-in push service with one). */
   pushAgent?: https.Agent;
+  /** The daemons a move talks to (tests fake them); by default the hub's own and its followed hosts'. */
+  moveSides?: (machine: Machine) => MoveSide;
+  /** How a moved agent's thread is packed and taken in (issue 32); tests of the move's sides hand in their own. */
+  threadCarrier?: ThreadCarrier;
 }
 
 export interface Daemon {
@@ -234,6 +242,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const chat = await wireChat({
     ...base,
     supervisor,
+    holds: agents.holds,
     agents: agents.store,
     deliverer: agents.deliverer,
     pending,
@@ -276,6 +285,24 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     tasks,
   });
   const sessions = await wireSessions({ ...base, agents: agents.store, streams });
+  const moveSide = await wireMoveSides({
+    ...base,
+    supervisor,
+    agents: agents.store,
+    holds: agents.holds,
+    threads: opts.threadCarrier ?? chat.threads,
+    exec: agents.exec,
+    userHome: userHome(env),
+  });
+  const moves = await wireMoves({
+    ...base,
+    supervisor,
+    agents: agents.store,
+    peers: hosts.peers,
+    fanIn: hosts.fanIn,
+    own: moveSide,
+    ...(opts.moveSides ? { sides: opts.moveSides } : {}),
+  });
 
   // Every phase runs in this order (domain.ts says why stop does not run in reverse).
   const domains: Domain[] = [
@@ -293,6 +320,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     tasks,
     agentTools,
     sessions,
+    moves,
   ];
   try {
     ({ port } = await server.listen(listen, paths.socketFile));

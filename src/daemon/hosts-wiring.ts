@@ -15,7 +15,7 @@ import { chatEngineFor } from '../harnesses/index.js';
 import type { FeatureSet } from '../core/features.js';
 import type { EventBus } from '../events/bus.js';
 import { pinOfPem, reachesOwnListener } from '../hosts/cert-pin.js';
-import { fetchHostClient } from '../hosts/host-client.js';
+import { fetchHostClient, type HostAddress, type HostClient } from '../hosts/host-client.js';
 import { installationId, machineName } from '../hosts/host-identity.js';
 import { HostRegistry } from '../hosts/host-registry.js';
 import { hostRoutes } from '../hosts/host-routes.js';
@@ -25,11 +25,20 @@ import { installHostProxy } from '../hosts/proxy/host-proxy.js';
 import { HostCursors } from '../hosts/relay/host-cursors.js';
 import { HubFanIn } from '../hosts/relay/hub-fan-in.js';
 import { HostLists } from '../hosts/lists/host-lists.js';
+import { forwarder } from '../hosts/move/forwarding.js';
 import type { TlsReloader } from '../http/tls-files.js';
+import { AgentStore } from '../agents/agent-store.js';
 import type { Database } from '../store/database.js';
 import { PROTOCOL, type HostInfo } from '../wire/host.js';
 import type { TokenRecord } from '../wire/tokens.js';
 import type { Domain } from './domain.js';
+
+/** How the hub reaches the hosts it follows: client.hosts as leo.yaml says now, their peer tokens, a client. */
+export interface HostPeers {
+  hosts(): Record<string, HostAddress>;
+  token(host: string): string | null;
+  connect(url: string, pin: string | undefined): HostClient;
+}
 
 /**
  * Several machines (issue 31): this daemon as a host (who it is, invites, a hub's join) and as a hub (the hosts it
@@ -56,7 +65,7 @@ export async function wireHosts(d: {
   /** The TCP listener's address as bound (web.listen at start, with the port it got). */
   listening(): { host: string; port: number };
   revoked(record: TokenRecord): void;
-}): Promise<Domain & { fanIn: HubFanIn; lists: HostLists }> {
+}): Promise<Domain & { fanIn: HubFanIn; lists: HostLists; peers: HostPeers }> {
   const hostId = installationId(d.db, d.clock.now());
   const info = (): HostInfo => ({
     host_id: hostId,
@@ -118,13 +127,30 @@ export async function wireHosts(d: {
     selfName: machineName,
   });
   await d.app.register(hubRoutes, { registry });
+  const agents = new AgentStore(d.db);
   // Before the agent-scoped routes are registered by the domains wired after this one.
-  installHostProxy(d.app, { hosts: configured, token, connect });
+  installHostProxy(d.app, {
+    hosts: configured,
+    token,
+    connect,
+    // A send to a moved agent's old address: this hub's own records for a bare name, a host's fleet for name@host.
+    moved: forwarder({
+      local: (name) => agents.get(name),
+      remote: (address) => fanIn.agents().find((a) => a.name === address) ?? null,
+      follows: (host) => Object.hasOwn(configured(), host),
+    }),
+  });
   const lists = new HostLists({
     hosts: configured,
     token,
     connect,
     status: (name) => fanIn.entry(name)?.status ?? null,
   });
-  return { fanIn, lists, start: () => fanIn.start(), stop: async () => fanIn.stop() };
+  return {
+    fanIn,
+    lists,
+    peers: { hosts: configured, token, connect },
+    start: () => fanIn.start(),
+    stop: async () => fanIn.stop(),
+  };
 }

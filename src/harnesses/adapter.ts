@@ -3,6 +3,7 @@
 // does (planLaunch, screenReader, withoutChrome, …) instead of branching on a harness's name. A capability a CLI
 // lacks is left out, and each caller says what it does without one.
 import type { ChatEngine } from '../core/chat-engine.js';
+import type { ConversationCarrier } from './conversation.js';
 import type { DecisionFormat } from '../wire/permission.js';
 import type { TerminalKey } from '../wire/terminal.js';
 import type { HarnessTurn } from '../wire/usage.js';
@@ -39,6 +40,8 @@ export interface HarnessAdapter {
    * Absent: any recorded session id is handed to the CLI.
    */
   canResume?(home: AgentHome, sessionId: string): boolean;
+  /** Carries its conversation to another machine (moving an agent); absent: a moved agent starts a new one there. */
+  conversation?: ConversationCarrier;
   /** The thread's note when this start will be slow for a reason of the CLI's own (opencode's first plugin install). */
   startNote?(env: NodeJS.ProcessEnv, workspace: string): string | null;
   /** Reads the CLI's terminal from a pane capture; absent: delivery watches the pane change instead. */

@@ -114,31 +114,8 @@ export function fetchHostClient(baseUrl: string, o: { pin?: string; timeoutMs?: 
       throw new HostUnreachableError(baseUrl, reason(err, timeoutMs));
     }
     const rttMs = Math.round(performance.now() - started);
-    let envelope: { ok?: boolean; data?: unknown; error?: string; code?: string };
-    try {
-      envelope = JSON.parse(text) as typeof envelope;
-    } catch {
-      throw new HostRefusedError(
-        res.status,
-        undefined,
-        `the host at ${baseUrl} answered HTTP ${res.status}, not Leo's JSON`,
-      );
-    }
-    if (!res.ok || envelope.ok === false)
-      throw new HostRefusedError(
-        res.status,
-        envelope.code,
-        `the host at ${baseUrl} answered HTTP ${res.status}: ${envelope.error ?? 'no reason given'}`,
-      );
-    if (!opts.answer) return { data: undefined, rttMs };
-    const parsed = opts.answer.safeParse(envelope.data);
-    if (!parsed.success)
-      throw new HostRefusedError(
-        res.status,
-        undefined,
-        `the host at ${baseUrl} answered ${path} in a shape this hub cannot read`,
-      );
-    return { data: parsed.data, rttMs };
+    const data = envelopeData(`the host at ${baseUrl}`, path, res.status, text, opts.answer);
+    return { data, rttMs };
   };
   return {
     async hostInfo(token, signal) {
@@ -202,6 +179,36 @@ export function fetchHostClient(baseUrl: string, o: { pin?: string; timeoutMs?: 
       }
     },
   };
+}
+
+/**
+ * A host's answer to `path` read as Leo's envelope: its data as `answer` says (undefined without one), or a
+ * HostRefusedError in `who`'s name for an error answer, a body that is not Leo's JSON, or data of another shape.
+ */
+export function envelopeData<S extends z.ZodType>(
+  who: string,
+  path: string,
+  status: number,
+  text: string,
+  answer: S | undefined,
+): z.output<S> | undefined {
+  let envelope: { ok?: boolean; data?: unknown; error?: string; code?: string };
+  try {
+    envelope = JSON.parse(text) as typeof envelope;
+  } catch {
+    throw new HostRefusedError(status, undefined, `${who} answered HTTP ${status}, not Leo's JSON`);
+  }
+  if (status < 200 || status > 299 || envelope.ok === false)
+    throw new HostRefusedError(
+      status,
+      envelope.code,
+      `${who} answered HTTP ${status}: ${envelope.error ?? 'no reason given'}`,
+    );
+  if (!answer) return undefined;
+  const parsed = answer.safeParse(envelope.data);
+  if (!parsed.success)
+    throw new HostRefusedError(status, undefined, `${who} answered ${path} in a shape this hub cannot read`);
+  return parsed.data;
 }
 
 /** Why a fetch failed, in words: undici hides the system error (ECONNREFUSED…), or a pin's refusal, in `cause`. */

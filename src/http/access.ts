@@ -36,7 +36,8 @@ export const Access = {
   fleet: { tokens: ['operator', 'device', 'peer'], deviceMustRunFleet: true },
   /**
    * The owner's management from their phone: listing devices and granting the fleet scope, and a hub's hosts (pairing
-   * one from its join link, removing one). The operator's, and a device's that holds the fleet scope.
+   * one from its join link, removing one, moving an agent between them). The operator's, and a device's that holds
+   * the fleet scope.
    */
   deviceScopes: { tokens: ['operator', 'device'], deviceMustRunFleet: true },
   /** Read-only observers: dashboards hold API-client tokens. */

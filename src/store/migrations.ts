@@ -372,4 +372,27 @@ export const migrations: readonly Migration[] = [
       db.exec(`ALTER TABLE attachments ADD COLUMN position INTEGER`);
     },
   },
+  {
+    name: 'agent moves',
+    up(db) {
+      // Moving agents between hosts (issue 32). moved_as: the name a moved agent took on its new host when the move
+      // gave it another (`as`), so what is sent to its old address reaches it (moved_to and moved_at were in the first
+      // agents table). moves: each move or copy this hub runs, its whole operation as JSON (src/wire/move.ts) beside
+      // the columns it is found by, so a restarted hub resumes each one by its id. source is the agent's address as
+      // the hub names it (`name@host`), not a name of this daemon's: a rename here does not touch it.
+      db.exec(`
+        ALTER TABLE agents ADD COLUMN moved_as TEXT;
+        CREATE TABLE moves (
+          id         TEXT PRIMARY KEY,
+          source     TEXT NOT NULL,
+          step       TEXT NOT NULL,
+          settled    INTEGER NOT NULL,
+          body       TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX moves_unsettled ON moves (source) WHERE settled = 0;
+      `);
+    },
+  },
 ];

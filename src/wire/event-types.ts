@@ -32,6 +32,8 @@ export const EVENT_AUDIENCE = {
   // A hub's followed host: its status, and its fleet whenever the hub refetched it (names and states, as above).
   host_status: 'fleet',
   host_state: 'fleet',
+  // A hub's move or copy of an agent (issue 32): names, steps and byte counts, like the fleet's own events.
+  move_progress: 'fleet',
   // Whole messages: text, answers, transcripts, permission prompts' command lines, task cards, reminders, notes.
   'chat.message': 'chat',
   'chat.updated': 'chat',

@@ -13,6 +13,7 @@ import {
   TaskRun,
 } from './fleet.js';
 import { HostStatusEvent } from './host.js';
+import { MoveProgressEvent } from './move.js';
 import { AgentUsageEvent } from './usage.js';
 import type { EventType } from './event-types.js';
 
@@ -44,6 +45,10 @@ export const EVENT_PAYLOADS = {
     environments: Agent.shape.environments.optional(),
     environments_source: Agent.shape.environments_source.optional(),
     environment_error: Agent.shape.environment_error.optional(),
+    // Present when the agent was marked moved (issue 32): the dormant record's fields, so no refetch is needed.
+    moved_to: Agent.shape.moved_to,
+    moved_at: Agent.shape.moved_at,
+    moved_as: Agent.shape.moved_as,
   }),
   agent_appearance_changed: stamped({ agent: z.string(), appearance: Appearance.nullable() }),
   agent_activity: stamped(AgentActivityEvent.shape),
@@ -64,6 +69,8 @@ export const EVENT_PAYLOADS = {
     tasks: z.array(Task),
     recent_runs: z.array(TaskRun),
   }),
+  // The hub's own too: its operation whole, after each transition and shipped chunk.
+  move_progress: z.object({ ...Stamp, ...MoveProgressEvent.shape }),
   'chat.message': stamped({ message: Message }),
   'chat.updated': stamped({ message: Message, change: z.enum(['state', 'answer', 'transcript', 'attachments']) }),
   'chat.read': stamped(ReadMarker.shape),

@@ -88,8 +88,14 @@ export const Agent = component(
     /** Why the daemon stopped this agent by itself (it kept exiting at start, it could not be restored); else null. */
     stop_reason: z.string().nullable(),
     appearance: Appearance.optional(),
+    /**
+     * On the dormant record a moved agent leaves (issue 32, the agent_move feature): the `client.hosts` key it went to
+     * and when (RFC 3339); status stays stopped. Absent for an agent that lives here.
+     */
     moved_to: z.string().optional(),
     moved_at: z.string().optional(),
+    /** Beside moved_to when the move gave it another name there (`as`): its address is `moved_as@moved_to`. */
+    moved_as: z.string().optional(),
     /** On a hub only: the followed host this agent runs on (its `client.hosts` key); `name` is then `name@host`. */
     host: z.string().optional(),
     /** /api/v1/state only (the agent_usage feature): the agent's all-time token and cost sums. */

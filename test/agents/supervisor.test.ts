@@ -114,6 +114,7 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
       },
       activity: new ActivityTracker(),
       note: (agent, text) => notes.push({ agent, text }),
+      held: () => false,
     });
     s.onGone((a) => gone.push(a));
     return s;
@@ -336,6 +337,46 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
     );
     assert.deepEqual(gone, ['den', 'den'], 'stop and remove close open asks; parking does not');
     assert.throws(() => sup.get('den'), /no agent named "den"/);
+  });
+
+  it('a moved agent leaves a dormant record: stopped, marked, announced whole, and never started here again', async () => {
+    await sup.spawn({ name: 'den', template: 't' });
+    events.length = 0;
+    const at = rfc3339(clock.now());
+    const agent = await sup.markMoved('den', { to: 'cloud', as: 'den2', at });
+    assert.deepEqual(
+      [agent.status, agent.wake_on_message, agent.moved_to, agent.moved_at, agent.moved_as],
+      ['stopped', false, 'cloud', at, 'den2'],
+    );
+    assert.equal(tmux.sessions.size, 0, 'its session is gone');
+    assert.deepEqual(gone, ['den'], 'its open asks close');
+    assert.deepEqual(
+      events.map((e) => [e.type, e.data.agent, e.data.status, e.data.moved_to, e.data.moved_at, e.data.moved_as]),
+      [['agent_state_changed', 'den', 'stopped', 'cloud', at, 'den2']],
+    );
+    assert.deepEqual(
+      sup.list().map((a) => [a.name, a.moved_to]),
+      [['den', 'cloud']],
+      'it stays listed',
+    );
+    const moved = (e: { code?: string; details?: Record<string, unknown> }) =>
+      e.code === 'agent_moved' && e.details?.address === 'den2@cloud';
+    await assert.rejects(sup.start('den'), moved);
+    await assert.rejects(sup.wake('den'), moved);
+    await assert.rejects(sup.restart('den'), moved);
+    await assert.rejects(sup.reset('den'), moved);
+    await assert.rejects(sup.setTemplate('den', 'u'), moved);
+    assert.equal(sup.movedError('den')?.statusCode, 409);
+    assert.equal(launcher.launches.length, 1, 'only the spawn launched it');
+    events.length = 0;
+    await sup.markMoved('den', { to: 'gpu', as: null, at });
+    assert.equal(sup.get('den').moved_to, 'cloud', 'marking again changes nothing');
+    assert.deepEqual(events, []);
+    // Restored after a daemon restart: a dormant record is not started.
+    sup = build();
+    await sup.restore();
+    assert.equal(sup.get('den').status, 'stopped');
+    assert.equal(launcher.launches.length, 1);
   });
 
   it('rename live: stopped old, degraded spawned new, then appearance; stopped: full fields from the record', async () => {

@@ -17,6 +17,7 @@ export const agentRecord = (over: Partial<AgentRecord> = {}): AgentRecord => ({
   color: null,
   moved_to: null,
   moved_at: null,
+  moved_as: null,
   state: 'active',
   created_at: '2026-01-01T00:00:00Z',
   ...over,

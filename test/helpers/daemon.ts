@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { ManualClock, type Clock } from '../../src/core/clock.js';
 import { createLogger, type Logger } from '../../src/core/logger.js';
-import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
+import { startDaemon, type Daemon, type DaemonOptions } from '../../src/daemon/daemon.js';
 import { endProcessesIn } from './strays.js';
 import { killTmuxServer, makeTempHome, testConfig } from './temp-home.js';
 
@@ -76,7 +76,15 @@ export function paneText(home: string, agent: string, history = 0): string {
 
 /** The real daemon in-process with both real listeners, in a throwaway LEO_HOME. */
 export async function startTestDaemon(
-  opts: { config?: string; web?: string; clock?: Clock; pushAgent?: https.Agent; logger?: Logger } = {},
+  opts: {
+    config?: string;
+    web?: string;
+    clock?: Clock;
+    pushAgent?: https.Agent;
+    logger?: Logger;
+    moveSides?: DaemonOptions['moveSides'];
+    threadCarrier?: DaemonOptions['threadCarrier'];
+  } = {},
 ): Promise<TestDaemon> {
   const t = makeTempHome(testConfig(opts.config ?? '', opts.web ?? ''));
   const clock = opts.clock ?? new ManualClock(Date.now());
@@ -86,6 +94,8 @@ export async function startTestDaemon(
       clock,
       logger: opts.logger ?? createLogger('warn'),
       ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}),
+      ...(opts.moveSides ? { moveSides: opts.moveSides } : {}),
+      ...(opts.threadCarrier ? { threadCarrier: opts.threadCarrier } : {}),
     });
   const daemon = await start();
   const tcp = { port: daemon.port };

@@ -4,8 +4,8 @@ import type { Response } from './http.js';
 type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
 export type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components: { schemas: object } };
 
-/** A fastify route URL as OpenAPI spells it: /api/v1/agents/:name → /api/v1/agents/{name}. */
-export const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+/** A fastify route URL as OpenAPI spells it: /api/v1/agents/:name → /api/v1/agents/{name}, a trailing `*` → `{*}`. */
+export const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{*}');
 
 /**
  * Judges live answers by an OpenAPI document: the JSON schema of the response its operation declares for the status

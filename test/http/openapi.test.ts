@@ -24,6 +24,7 @@ const NOT_JSON = new Set([
   'GET /events',
   'GET /api/v1/agents/:name/terminal/stream',
   'GET /api/v1/chat/:agent/attachments/:id',
+  'GET /api/v1/moves/:id/parts/*',
   'GET /sessions/:id/stream',
   'GET /ws',
   // MCP's stateless Streamable HTTP: only POST carries JSON-RPC; GET and DELETE have no JSON success.

@@ -90,6 +90,23 @@ const EXPECTED: Record<string, Admits> = {
   'POST /api/v1/hosts': DEVICE_SCOPES,
   'GET /api/v1/hosts': DEVICE_SCOPES,
   'DELETE /api/v1/hosts/:name': DEVICE_SCOPES,
+  // Moving and copying agents between the hub's machines (issue 32): the owner's, as the hosts it follows are.
+  'POST /api/v1/agents/:name/move': DEVICE_SCOPES,
+  'POST /api/v1/agents/:name/copy': DEVICE_SCOPES,
+  'GET /api/v1/moves/:id': DEVICE_SCOPES,
+  'GET /api/v1/moves': DEVICE_SCOPES,
+  'POST /api/v1/moves/:id/retry': DEVICE_SCOPES,
+
+  // A hub's side calls for a move or copy (issue 32): the hub's peer token, or the operator's on the hub itself.
+  'POST /api/v1/moves/:id/park': OPERATOR_PEER,
+  'POST /api/v1/moves/:id/resume': OPERATOR_PEER,
+  'POST /api/v1/moves/:id/pack': OPERATOR_PEER,
+  'GET /api/v1/moves/:id/parts/*': OPERATOR_PEER,
+  'POST /api/v1/moves/:id/mark': OPERATOR_PEER,
+  'GET /api/v1/moves/:id/held': OPERATOR_PEER,
+  'PUT /api/v1/moves/:id/parts/*': OPERATOR_PEER,
+  'POST /api/v1/moves/:id/spawn': OPERATOR_PEER,
+  'POST /api/v1/moves/:id/discard': OPERATOR_PEER,
 
   'GET /api/v1/state': READERS,
   'GET /api/v1/agents': READERS,
@@ -193,6 +210,7 @@ const EXPECTED_EVENTS: Record<string, readonly Reader[]> = {
   task_run_failed: EVERY_READER,
   host_status: EVERY_READER,
   host_state: EVERY_READER,
+  move_progress: EVERY_READER,
   'chat.message': CHAT_READERS,
   'chat.updated': CHAT_READERS,
   'chat.read': CHAT_READERS,

@@ -6,7 +6,8 @@ import type { EventBus } from '../../events/bus.js';
 import type { ActivitySnapshot } from '../../observe/activity-tracker.js';
 import type { SessionInfo } from '../../tmux/list-format.js';
 import type { Agent } from '../../wire/fleet.js';
-import { AgentError } from '../agent-error.js';
+import type { LeoError } from '../../core/leo-error.js';
+import { AgentError, agentMoving, movedAway } from '../agent-error.js';
 import type { AgentRecord } from '../agent-record.js';
 import type { AgentStore } from '../agent-store.js';
 import { agentView } from '../agent-view.js';
@@ -44,6 +45,8 @@ export interface SupervisorDeps {
   activity: ActivityBook;
   /** Says something in an agent's thread: why the daemon stopped it. */
   note(agent: string, text: string): void;
+  /** Parked by a move under way (issue 32, src/hosts/move/side/move-holds.ts): nothing starts it until it lets go. */
+  held(name: string): boolean;
 }
 
 /**
@@ -87,6 +90,17 @@ export class FleetState {
   /** Stopped on purpose (by its owner, or by the daemon after it kept failing): only a start brings it back. */
   staysDown(name: string): boolean {
     return !this.isRunning(name) && this.deps.store.get(name)?.state === 'stopped';
+  }
+
+  /** Why nothing is sent to, or started as, `name` here: the dormant record of an agent that moved away; else null. */
+  movedError(name: string): LeoError | null {
+    const record = this.deps.store.get(name);
+    return record?.moved_to ? movedAway(record) : null;
+  }
+
+  /** Why `name` is not started now: a move parked it and is shipping it (issue 32); else null. */
+  heldError(name: string): LeoError | null {
+    return this.deps.held(name) ? agentMoving(name) : null;
   }
 
   /** Every running agent's session, with its harness (the sweep reads its pane by it). */

@@ -14,6 +14,10 @@ export interface SpawnRequest {
   /** Overrides of the template's model and harness (a persistent task's own, for its agent). */
   model?: string | undefined;
   harness?: Harness | undefined;
+  /** A moved or copied agent's (issue 32): the conversation it resumes from its first start, and its appearance. */
+  sessionId?: string | undefined;
+  emoji?: string | null | undefined;
+  color?: string | null | undefined;
 }
 
 /** The record a spawn stores: what the request names, empty lists as none, active from `createdAt`. */
@@ -28,11 +32,12 @@ export function spawnedRecord(req: SpawnRequest, createdAt: string): AgentRecord
     harness: req.harness ?? null,
     environments: req.environments?.length ? req.environments : null,
     env: req.env && Object.keys(req.env).length ? req.env : null,
-    session_id: null,
-    emoji: null,
-    color: null,
+    session_id: req.sessionId ?? null,
+    emoji: req.emoji ?? null,
+    color: req.color ?? null,
     moved_to: null,
     moved_at: null,
+    moved_as: null,
     state: 'active',
     stop_reason: null,
     created_at: createdAt,

@@ -69,7 +69,8 @@ export class Supervisor extends FleetState {
       try {
         const workspace = resolveAgent(record, config, this.deps.paths.home).workspace;
         await this.deps.launcher.prepareWorkspace(workspace, record, req.base);
-        await this.processes.launch(record, { resume: false });
+        // One that arrives with its conversation (a move's or a copy's) starts resuming it.
+        await this.processes.launch(record, { resume: record.session_id !== null });
       } catch (err) {
         this.deps.store.remove(record.name);
         this.runtimes.delete(record.name);
@@ -107,7 +108,7 @@ export class Supervisor extends FleetState {
 
   start(name: string): Promise<Agent> {
     return this.serial(name, async () => {
-      const record = this.record(name);
+      const record = this.here(name);
       if (this.runtimes.of(name).status === 'running' && (await this.deps.tmux.hasSession(sessionName(name))))
         return this.get(name);
       await this.processes.boot(record, true);
@@ -122,20 +123,24 @@ export class Supervisor extends FleetState {
    * (observability spec, wake_on_message): a conflict that names the command. Leo Chat starts agents itself.
    */
   async wake(name: string): Promise<boolean> {
+    // Checked first: a move may hold the agent while its process still runs, a moment before it halts it.
+    const held = this.heldError(name);
+    if (held) throw held;
     if (this.runtimes.of(name).status === 'running') return false;
+    this.here(name);
     if (this.staysDown(name)) throw new AgentError('conflict', stayingDown(name));
     await this.start(name);
     return true;
   }
 
   restart(name: string): Promise<Agent> {
-    return this.serial(name, async () => this.relaunch(name, this.record(name)));
+    return this.serial(name, async () => this.relaunch(name, this.here(name)));
   }
 
   /** A fresh start: same identity, no conversation carried over, restart count back to zero. */
   reset(name: string): Promise<Agent> {
     return this.serial(name, async () =>
-      this.relaunch(name, { ...this.record(name), session_id: null }, { fresh: true, update: { session_id: null } }),
+      this.relaunch(name, { ...this.here(name), session_id: null }, { fresh: true, update: { session_id: null } }),
     );
   }
 
@@ -158,7 +163,7 @@ export class Supervisor extends FleetState {
    */
   rename(from: string, to: string): Promise<Agent> {
     return this.serial(from, async () => {
-      const record = this.record(from);
+      const record = this.unheld(from);
       if (this.deps.store.get(to)) throw new AgentError('conflict', `an agent named "${to}" already exists`);
       const rt = this.runtimes.of(from);
       const live = rt.status === 'running' && (await this.deps.tmux.hasSession(sessionName(from)));
@@ -190,7 +195,7 @@ export class Supervisor extends FleetState {
 
   setTemplate(name: string, template: string): Promise<Agent> {
     return this.serial(name, async () => {
-      const record = this.record(name);
+      const record = this.here(name);
       assertTemplate(template, this.deps.config());
       const agent = await this.relaunch(name, { ...record, template }, { update: { template } });
       this.appearanceChanged(name);
@@ -201,7 +206,7 @@ export class Supervisor extends FleetState {
   /** Switches the agent's named environments; a live or parked agent restarts and resumes its conversation. */
   setEnvironments(name: string, environments: string[]): Promise<Agent> {
     return this.serial(name, async () => {
-      const record = this.record(name);
+      const record = this.unheld(name);
       assertEnvironments(environments, this.deps.config());
       const next = { ...record, environments: environments.length ? environments : null };
       this.deps.store.update(name, { environments: next.environments });
@@ -216,6 +221,29 @@ export class Supervisor extends FleetState {
         environment_error: agent.environment_error,
       });
       this.appearanceChanged(name);
+      return agent;
+    });
+  }
+
+  /**
+   * A move's last step (issue 32): the agent now runs on `to` (a `client.hosts` key of the hub that moved it), as
+   * `as` when it took another name there. Its record stays, dormant and stopped for good, so what is sent to it is
+   * forwarded there; agent_state_changed carries the marks, so no reader refetches. Marking again is a no-op.
+   */
+  markMoved(name: string, moved: { to: string; as: string | null; at: string }): Promise<Agent> {
+    return this.serial(name, async () => {
+      const record = this.record(name);
+      if (record.moved_to) return this.get(name);
+      await this.processes.halt(name);
+      this.deps.store.update(name, { state: 'stopped', moved_to: moved.to, moved_at: moved.at, moved_as: moved.as });
+      const agent = this.get(name);
+      this.stateChanged(name, {
+        moved_to: agent.moved_to,
+        moved_at: agent.moved_at,
+        ...(agent.moved_as ? { moved_as: agent.moved_as } : {}),
+      });
+      // It left for good: what it had open here closes, as for a stop.
+      for (const l of this.goneListeners) l(name);
       return agent;
     });
   }
@@ -287,6 +315,23 @@ export class Supervisor extends FleetState {
     const agent = this.get(name);
     this.deps.bus.publish('agent_spawned', { agent });
     return agent;
+  }
+
+  /**
+   * The agent's record, refused when it is the dormant record of an agent that moved away (it never runs here again)
+   * or parked by a move under way (it runs again when the move resumes it).
+   */
+  private here(name: string): AgentRecord {
+    const moved = this.movedError(name);
+    if (moved) throw moved;
+    return this.unheld(name);
+  }
+
+  /** The agent's record, refused while a move has it parked: a rename or a relaunch would pull it from under the move. */
+  private unheld(name: string): AgentRecord {
+    const held = this.heldError(name);
+    if (held) throw held;
+    return this.record(name);
   }
 
   private serial<T>(name: string, fn: () => Promise<T>): Promise<T> {

@@ -334,12 +334,20 @@ export class AttachmentStore {
 
   private place(agent: string, rawName: string): { id: string; file: string; filename: string } {
     const id = newId(this.clock.now());
-    const filename = sanitizeFilename(rawName);
-    const dir = path.join(this.root, agent, id);
-    const file = path.join(dir, filename);
-    if (!isBelow(this.root, file)) throw new AttachmentError(400, 'invalid attachment path');
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const { file, filename } = this.pathFor(agent, id, rawName);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     return { id, file, filename };
+  }
+
+  /**
+   * Where attachment `id` of `agent`'s thread keeps its file (in a folder of its own): an upload's, and each file of a
+   * thread that moved here from another host (src/chat/threads/transfer/).
+   */
+  pathFor(agent: string, id: string, rawName: string): { file: string; filename: string } {
+    const filename = sanitizeFilename(rawName);
+    const file = path.join(this.root, agent, id, filename);
+    if (!isBelow(this.root, file)) throw new AttachmentError(400, 'invalid attachment path');
+    return { file, filename };
   }
 
   private record(

@@ -338,6 +338,22 @@ export class PermissionPrompts {
   }
 
   /**
+   * The agent left this host for good (it moved to another, issue 32): its held hooks are released with nothing to
+   * print, and its prompts and cards close, none answerable here any more; its terminal went with it. A card closes as
+   * `agent_gone`, as an ask does.
+   */
+  agentGone(agent: string): void {
+    for (const w of [...this.waiters.values()]) if (w.agent === agent) w.settle({});
+    for (const id of this.deps.dialogs.watched(agent)) {
+      this.deps.dialogs.stop(id);
+      this.stopTimer(id);
+    }
+    for (const m of this.deps.store.openPrompts(agent)) this.expire(m, 'agent_gone');
+    for (const m of this.deps.store.terminalWaitingPrompts())
+      if (m.agent === agent) this.settle(m, { permission: plainPermission(m) }, 'state');
+  }
+
+  /**
    * At start-up: the last daemon's prompts lost their hooks, so each expires as at its deadline — answerable while
    * its agent's dialog is still up in the terminal — and those that were waiting there are looked at again.
    */

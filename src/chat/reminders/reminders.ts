@@ -122,6 +122,15 @@ export class ReminderService {
     return { id, cancelled: true };
   }
 
+  /**
+   * An agent that moved to another host (issue 32) takes its reminders along: here they are cancelled, so none fires
+   * in the thread it left as well as in the one it runs in.
+   */
+  cancelAll(agent: string): void {
+    this.deps.db.prepare(`UPDATE reminders SET state = 'cancelled' WHERE agent = ? AND state = 'scheduled'`).run(agent);
+    this.rearm();
+  }
+
   /** Fires everything due (including what came due while the daemon was down) and arms the next timer. */
   start(): void {
     this.fireDue();
@@ -157,7 +166,8 @@ export class ReminderService {
     this.rearm();
   }
 
-  private rearm(): void {
+  /** Arms the timer for the next reminder due: after reminders were written or removed elsewhere (a moved thread). */
+  rearm(): void {
     this.timer?.cancel();
     this.timer = null;
     const next = this.deps.db.prepare(`SELECT MIN(at_ms) FROM reminders WHERE state = 'scheduled'`).pluck().get() as

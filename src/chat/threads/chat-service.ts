@@ -26,6 +26,13 @@ export interface ChatAgents {
   start(agent: string): Promise<unknown>;
   /** Stopped on purpose by its owner (or given up by the daemon): a message from an API client must not start it. */
   staysDown(agent: string): boolean;
+  /** Why nothing is sent to `agent` here: the dormant record of an agent that moved away (issue 32); else null. */
+  movedError(agent: string): LeoError | null;
+  /**
+   * Resolves once no move holds `agent` parked (issue 32), at once when none does: true, or false when the daemon
+   * stops first (the message then stays pending for the next daemon).
+   */
+  unheld(agent: string): Promise<boolean>;
 }
 
 export interface ChatServiceDeps {
@@ -107,6 +114,9 @@ export class ChatService {
     agent: string,
     m: { text: string; sender?: string; client_id?: string; reply_to?: string; attachmentIds?: string[] },
   ): Message {
+    // A moved agent's old address: a hub forwarded it already (host-proxy.ts); here the answer says where it went.
+    const moved = this.deps.agents.movedError(agent);
+    if (moved) throw moved;
     this.deps.pending.check(agent);
     // The owner's own messages start a stopped agent (leo-chat.md); a can_post client is not the owner, and starting an
     // agent the operator stopped is the operator's call, as it is for the message API (supervisor.wake).
@@ -235,6 +245,18 @@ export class ChatService {
     }
   }
 
+  /**
+   * Inbound messages another host stored and had not typed (a thread that moved here with its agent, issue 32): each
+   * still pending is delivered here, in the order given, as if it had been sent here.
+   */
+  deliverArrived(ids: readonly string[]): void {
+    for (const id of ids) {
+      const m = this.deps.store.get(id);
+      if (m?.direction === 'in' && m.state === 'pending')
+        this.track(this.deliver(m).finally(this.deps.pending.hold(m.agent)));
+    }
+  }
+
   /** The agents are restored (each is known running or not): the deliveries held since start-up go ahead. */
   agentsRestored(): void {
     this.openGate();
@@ -335,6 +357,11 @@ export class ChatService {
   ): Promise<void> {
     const { agents, deliverer, logger } = this.deps;
     try {
+      // A move parked the agent: the message stays pending until the move resumes it here, or marks it moved, when
+      // it fails with a note naming the agent's new address (docs/DECISIONS.md, "held messages").
+      if (!(await agents.unheld(message.agent))) return;
+      const moved = agents.movedError(message.agent);
+      if (moved) throw moved;
       if (!agents.isRunning(message.agent)) {
         // Stopped by the operator between the client's send and its delivery: the message fails, the agent stays down.
         if (message.sender !== undefined && agents.staysDown(message.agent))

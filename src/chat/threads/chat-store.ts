@@ -33,7 +33,7 @@ export type NewMessage = Omit<Message, 'id' | 'ts' | 'attachments'> & { attachme
 export type Page = MessagePage;
 
 /** delivery_note of a message a route has started on (see markDeliveryStarted). */
-const DELIVERY_STARTED = 'delivery started';
+export const DELIVERY_STARTED = 'delivery started';
 
 const OPTIONAL = [
   'sender',

@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 export interface ClaudeHome {
+  /** Claude's own folder: transcripts, todo lists, file checkpoints. */
+  dir: string;
   /** The global config file: onboarding, approved keys, per-project trust. */
   configFile: string;
   /** Where transcripts live, one folder per project. */
@@ -13,7 +15,12 @@ export interface ClaudeHome {
 export function locateClaudeHome(agentEnv: Record<string, string>, baseEnv: NodeJS.ProcessEnv): ClaudeHome {
   const configDir = agentEnv.CLAUDE_CONFIG_DIR ?? baseEnv.CLAUDE_CONFIG_DIR;
   if (configDir)
-    return { configFile: path.join(configDir, '.claude.json'), projectsDir: path.join(configDir, 'projects') };
+    return {
+      dir: configDir,
+      configFile: path.join(configDir, '.claude.json'),
+      projectsDir: path.join(configDir, 'projects'),
+    };
   const home = agentEnv.HOME ?? baseEnv.HOME ?? os.homedir();
-  return { configFile: path.join(home, '.claude.json'), projectsDir: path.join(home, '.claude', 'projects') };
+  const dir = path.join(home, '.claude');
+  return { dir, configFile: path.join(home, '.claude.json'), projectsDir: path.join(dir, 'projects') };
 }

@@ -2,6 +2,7 @@
 import type { HarnessAdapter } from '../adapter.js';
 import { ClaudeCliEngine } from './chat-engine.js';
 import { claudeChrome } from './chrome.js';
+import { claudeConversation } from './conversation.js';
 import { conversationExists } from './conversations.js';
 import { CLAUDE_DECISIONS } from '../hook-decisions.js';
 import { claudeHeadless } from './headless.js';
@@ -21,6 +22,7 @@ export const claude = {
   beforeLaunch: (home, workspace) =>
     void trustWorkspace(locateClaudeHome(home.env, home.baseEnv).configFile, workspace),
   canResume: (home, id) => conversationExists(locateClaudeHome(home.env, home.baseEnv).projectsDir, id),
+  conversation: claudeConversation,
   screen: readClaudeScreen,
   interruptKey: 'Escape',
   chrome: claudeChrome,

@@ -1,6 +1,7 @@
 // Codex: everything Leo knows about it, as its row of the harness table.
 import type { HarnessAdapter } from '../adapter.js';
 import { codexChrome } from './chrome.js';
+import { codexConversation } from './conversation.js';
 import { CODEX_DECISIONS } from './decisions.js';
 import { codexHeadless, codexHeadlessFailure } from './headless.js';
 import { codexLogin } from './login.js';
@@ -18,6 +19,7 @@ export const codex: HarnessAdapter = {
   login: codexLogin,
   // Without a rollout for it, `resume --last` (planCodex) finds the workspace's latest session or starts afresh.
   canResume: (home, id) => codexSessionExists(locateCodexSessions(home.env, home.baseEnv), id),
+  conversation: codexConversation,
   screen: readCodexScreen,
   interruptKey: 'Escape',
   chrome: codexChrome,

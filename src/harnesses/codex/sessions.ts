@@ -17,16 +17,29 @@ const ROLLOUT_TIME = /^rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-/;
 const ROLLOUT_PREFIX_LENGTH = 'rollout-2026-12-01T18-57-30'.length;
 
 export function codexSessionExists(sessionsDir: string, sessionId: string): boolean {
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return false;
+  return findCodexRollout(sessionsDir, sessionId) !== null;
+}
+
+/** The path of session `sessionId`'s rollout under `sessionsDir`, or null when Codex never wrote one. */
+export function findCodexRollout(sessionsDir: string, sessionId: string): string | null {
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return null;
   let files: string[];
   try {
     files = fs.readdirSync(sessionsDir, { recursive: true }).map(String);
   } catch {
-    return false;
+    return null;
   }
-  const name = `-${sessionId}.jsonl`;
-  return files.some((f) => {
-    const base = path.basename(f);
-    return ROLLOUT_TIME.test(base) && base.endsWith(name) && base.length === ROLLOUT_PREFIX_LENGTH + name.length;
-  });
+  const found = files.find((f) => isRolloutName(path.basename(f), sessionId));
+  return found === undefined ? null : path.join(sessionsDir, found);
+}
+
+/** Whether `name` is the file name Codex gives session `sessionId`'s rollout. */
+export function isRolloutName(name: string, sessionId: string): boolean {
+  const tail = `-${sessionId}.jsonl`;
+  return ROLLOUT_TIME.test(name) && name.endsWith(tail) && name.length === ROLLOUT_PREFIX_LENGTH + tail.length;
+}
+
+/** The day folders (`YYYY/MM/DD`) Codex files a rollout named `name` under: the day its name starts with. */
+export function rolloutDay(name: string): string[] {
+  return name.slice('rollout-'.length, 'rollout-2026-12-01'.length).split('-');
 }

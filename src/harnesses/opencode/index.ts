@@ -2,6 +2,7 @@
 // (opencode-plugin/), whose transcripts are written in the normalized entries Claude's reader also reads.
 import type { HarnessAdapter } from '../adapter.js';
 import { opencodeChrome } from './chrome.js';
+import { opencodeConversation } from './conversation.js';
 import { opencodeStartNote } from './first-start.js';
 import { opencodeHeadless } from './headless.js';
 import { opencodeLogin } from './login.js';
@@ -15,6 +16,7 @@ export const opencode: HarnessAdapter = {
   headless: opencodeHeadless,
   program: { bin: 'opencode', install: 'npm install -g opencode-ai' },
   login: opencodeLogin,
+  conversation: opencodeConversation,
   startNote: opencodeStartNote,
   screen: readOpencodeScreen,
   interruptKey: 'Escape',

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { ParsedAddress } from '../../wire/agent-address.js';
 import { HostUnreachableError, type HostAddress, type HostClient } from '../host-client.js';
 import { SENDER_HEADER, senderHeaderOf } from '../../wire/host.js';
 import { SseRename } from './sse-rename.js';
@@ -12,6 +13,8 @@ export interface HostProxyDeps {
   /** The peer token this hub holds for a host, or null. */
   token(host: string): string | null;
   connect(url: string, pin: string | undefined): HostClient;
+  /** Where a send to `address` goes when a move left a dormant record there (src/hosts/move/forwarding.ts); else null. */
+  moved(address: ParsedAddress): ParsedAddress | null;
 }
 
 /** What of the caller's request the host needs to read it; its Authorization is the hub's, never passed on. */
@@ -37,7 +40,7 @@ export function installHostProxy(app: FastifyInstance, deps: HostProxyDeps): voi
   app.addHook('onRoute', (route) => {
     if (Array.isArray(route.method)) return;
     const rule = ruleFor(route.method, route.url);
-    if (!rule) return;
+    if (!rule || rule.where.in === 'hub') return;
     const own = route.preValidation;
     route.preValidation = [...(own === undefined ? [] : [own].flat()), proxyStep(rule, deps)];
   });
@@ -45,12 +48,16 @@ export function installHostProxy(app: FastifyInstance, deps: HostProxyDeps): voi
 
 function proxyStep(rule: ProxyRule, deps: HostProxyDeps): preValidationAsyncHookHandler {
   return async (req, reply) => {
-    const forward = forwardOf(rule, {
-      url: req.routeOptions.url ?? '',
-      params: req.params as Record<string, string>,
-      query: req.url.split('?')[1] ?? '',
-      body: req.body,
-    });
+    const forward = forwardOf(
+      rule,
+      {
+        url: req.routeOptions.url ?? '',
+        params: req.params as Record<string, string>,
+        query: req.url.split('?')[1] ?? '',
+        body: req.body,
+      },
+      deps.moved,
+    );
     if (!forward) return;
     const { host } = forward;
     const entry = deps.hosts()[host];

@@ -1,5 +1,5 @@
 import { LeoError, notFound } from '../../core/leo-error.js';
-import { parseAddress } from '../../wire/agent-address.js';
+import { parseAddress, type ParsedAddress } from '../../wire/agent-address.js';
 import type { Agent } from '../../wire/fleet.js';
 import type { Message, MessagePage } from '../../wire/message.js';
 import type { ChatTurnResponse, Session, SessionListResponse, TurnDone } from '../../wire/sessions.js';
@@ -15,7 +15,9 @@ type Where =
   | { in: 'params'; key: 'name' | 'agent' }
   | { in: 'query'; key: 'agent' }
   | { in: 'query'; key: 'host'; bare: true }
-  | { in: 'body'; key: 'host'; bare: true };
+  | { in: 'body'; key: 'host'; bare: true }
+  /** Named, but the hub's own work: it is never passed on. */
+  | { in: 'hub' };
 
 /** What the hub does to the `data` of the host's JSON answer so the app reads `name@host` throughout. */
 type Rename = (data: never, host: string) => unknown;
@@ -33,6 +35,8 @@ export interface ProxyRule {
   bare?: true;
   /** The host answers only when the agent's turn is over: no deadline on its answer's head, the caller's hang-up only. */
   waits?: true;
+  /** What the route sends reaches a moved agent at its new address (issue 32), not the record it left. */
+  follows?: true;
 }
 
 const agent = (a: Agent, host: string) => qualifyAgent(a, host);
@@ -53,7 +57,11 @@ const framesNaming =
 const param = (key: 'name' | 'agent', rename: Rename | null): ProxyRule => ({ where: { in: 'params', key }, rename });
 const onAgent = (rename: Rename | null) => param('name', rename);
 const onThread = (rename: Rename | null) => param('agent', rename);
+/** A send: forwarded to where a moved agent went. */
+const sending = (rule: ProxyRule): ProxyRule => ({ ...rule, follows: true });
 const perHost: ProxyRule = { where: { in: 'query', key: 'host', bare: true }, rename: null };
+/** A move or copy spans two machines, so the hub runs it itself (src/hosts/move/operation/move-runner.ts). */
+const onHub: ProxyRule = { where: { in: 'hub' }, rename: null };
 
 const session = (s: Session, host: string) => qualifyField(s, 'agent_name', host);
 const turnDone = (d: TurnDone, host: string) => ({
@@ -74,7 +82,7 @@ const sessionList: ProxyRule = {
 
 /**
  * Every agent-scoped route a hub passes on, keyed "METHOD url" as fastify registers it (a HEAD twin takes its GET's
- * rule). Not here, on purpose: `PUT /api/v1/chat/:agent/presence` (the hub sends the pushes, so it keeps who is
+ * rule), and those it answers itself though they name another machine's agent (onHub). Not here, on purpose: `PUT /api/v1/chat/:agent/presence` (the hub sends the pushes, so it keeps who is
  * looking), the agents' own routes (`/api/agent/…`: an agent calls its own daemon), tasks (a task's name is no agent's)
  * and the chat endpoint's `/sessions/:id` follow-ups (a session's id names no machine: docs/DECISIONS.md).
  */
@@ -89,20 +97,22 @@ const RULES: Record<string, ProxyRule> = {
   'POST /api/v1/agents/:name/template': onAgent(agent),
   'POST /api/v1/agents/:name/environments': onAgent(agent),
   'PUT /api/v1/agents/:name/appearance': onAgent(agent),
-  'POST /api/v1/agents/:name/message': onAgent(field('to')),
+  'POST /api/v1/agents/:name/message': sending(onAgent(field('to'))),
   'GET /api/v1/agents/:name/terminal': onAgent(field('agent')),
   'GET /api/v1/agents/:name/terminal/stream': { ...onAgent(null), frames: framesNaming('agent') },
   'POST /api/v1/agents/:name/terminal/keys': onAgent(field('agent')),
   'GET /api/v1/agents/:name/changes': onAgent(field('agent')),
   'GET /api/v1/agents/:name/changes/diff': onAgent(field('agent')),
   'GET /api/v1/agents/:name/usage': onAgent(field('agent')),
+  'POST /api/v1/agents/:name/move': onHub,
+  'POST /api/v1/agents/:name/copy': onHub,
   'POST /api/v1/agents/spawn': { where: { in: 'body', key: 'host', bare: true }, rename: agent },
   'GET /api/v1/templates': perHost,
   'GET /api/v1/environments': perHost,
   'GET /api/v1/chat/:agent/messages': onThread(page),
-  'POST /api/v1/chat/:agent/messages': onThread(message),
+  'POST /api/v1/chat/:agent/messages': sending(onThread(message)),
   'GET /api/v1/chat/:agent/attachments/:id': onThread(null),
-  'POST /api/v1/chat/:agent/messages/:id/answer': onThread(message),
+  'POST /api/v1/chat/:agent/messages/:id/answer': sending(onThread(message)),
   'POST /api/v1/chat/:agent/messages/:id/dismiss': onThread(message),
   'POST /api/v1/chat/:agent/messages/:id/retry': onThread(message),
   'POST /api/v1/chat/:agent/messages/:id/send-anyway': onThread(message),
@@ -136,9 +146,17 @@ export interface Forward {
   body?: Record<string, unknown>;
 }
 
-/** Where the request goes, or null when it is this hub's own (a bare name, no host named, or no address at all). */
-export function forwardOf(rule: ProxyRule, req: Incoming): Forward | null {
+/**
+ * Where the request goes, or null when it is this hub's own (a bare name, no host named, or no address at all). A
+ * send to a moved agent goes where `moved` says it went, its own agents' too (src/hosts/move/forwarding.ts).
+ */
+export function forwardOf(
+  rule: ProxyRule,
+  req: Incoming,
+  moved: (address: ParsedAddress) => ParsedAddress | null = () => null,
+): Forward | null {
   const { where } = rule;
+  if (where.in === 'hub') return null;
   const query = new URLSearchParams(req.query);
   const params = { ...req.params };
   const body = req.body;
@@ -154,7 +172,8 @@ export function forwardOf(rule: ProxyRule, req: Incoming): Forward | null {
     host = named;
     if (where.in === 'query') query.delete(where.key);
   } else {
-    const address = parseAddress(named);
+    const parsed = parseAddress(named);
+    const address = parsed && ((rule.follows && moved(parsed)) || parsed);
     if (!address?.host) return null;
     host = address.host;
     if (where.in === 'params') params[where.key] = address.name;

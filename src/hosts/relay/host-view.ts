@@ -115,6 +115,7 @@ export class HostView {
       }
       case 'host_status':
       case 'host_state':
+      case 'move_progress':
       case 'chat.message':
       case 'chat.updated':
       case 'chat.read':

@@ -54,6 +54,7 @@ const RENAME: { [T in EventType]: Renamer<T> } = {
   task_run_failed: (d, host) => ({ ...d, run: qualifyRun(d.run, host) }),
   host_status: null,
   host_state: null,
+  move_progress: null,
   'chat.message': (d, host) => ({ ...d, message: qualifyMessage(d.message, host) }),
   'chat.updated': (d, host) => ({ ...d, message: qualifyMessage(d.message, host) }),
   'chat.read': named,

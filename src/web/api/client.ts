@@ -26,7 +26,8 @@ import {
 } from '../../wire/push.js';
 import type { PushPrefs } from '../../wire/push.js';
 import { Caller } from '../../wire/caller.js';
-import { HostEntry, RemovedHost, type AddHostBody } from '../../wire/host.js';
+import { HostEntry, HostInfo, RemovedHost, type AddHostBody } from '../../wire/host.js';
+import { MoveOperation, type CopyBody, type MoveBody } from '../../wire/move.js';
 import { TokenRecord, type DeviceScopeBody } from '../../wire/tokens.js';
 import { SseParser, type SseEvent } from '../../wire/sse-parser.js';
 import { parseEvent, type FleetEvent } from './events.js';
@@ -222,6 +223,25 @@ export class Api {
 
   removeHost(name: string) {
     return this.call(RemovedHost, 'DELETE', apiPath('hosts', name));
+  }
+
+  /** Who this daemon is: on a hub, the name it goes by as a move's target. */
+  host() {
+    return this.call(HostInfo, 'GET', '/api/v1/host');
+  }
+
+  /** On a hub: moves or copies an agent to another machine; the operation started (202), which move_progress follows. */
+  moveAgent(agent: string, kind: MoveOperation['kind'], body: MoveBody | CopyBody) {
+    return this.call(MoveOperation, 'POST', agentPath(agent, kind), body);
+  }
+
+  /** The agent's moves and copies, newest first: what a reconnect missed of move_progress. */
+  moves(agent: string) {
+    return this.call(z.array(MoveOperation), 'GET', `/api/v1/moves?${new URLSearchParams({ agent })}`);
+  }
+
+  retryMove(id: string) {
+    return this.call(MoveOperation, 'POST', apiPath('moves', id, 'retry'));
   }
 
   threads() {

@@ -129,6 +129,7 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
       return null;
     }
     case 'host_status':
+    case 'move_progress':
     case 'hello':
     case 'agent_message':
     case 'task_run_started':

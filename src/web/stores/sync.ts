@@ -9,6 +9,7 @@ import { applyChatEvent, applyOpen } from './inbox.js';
 import { applyTaskEvent, refreshTasks } from './tasks.js';
 import { applyCaller } from './caller.js';
 import { applyHostEvent, applyHosts } from './hosts.js';
+import { applyMoveEvent, onMoveHello } from './moves.js';
 
 const REFETCH_DEBOUNCE_MS = 750;
 
@@ -50,6 +51,7 @@ export function startSync(): () => void {
       applyThreadEvent(e);
       applyChatEvent(e);
       applyTaskEvent(e);
+      applyMoveEvent(e);
       const again = applyEvent(e);
       if (again) refetch(again);
       const hostsAgain = applyHostEvent(e);
@@ -61,6 +63,7 @@ export function startSync(): () => void {
     await api
       .events((e) => {
         if (e.type === 'hello') {
+          onMoveHello(e.data.features, (agent) => api.moves(agent)).catch((err) => void onUnpaired(err));
           // What this device may do is read again too: a change to its scope ends its streams, so it lands here.
           const reads = [api.state(), api.threads(), api.openCards(), api.me()] as const;
           loading = Promise.all(reads).then(([state, threads, open, me]) => {

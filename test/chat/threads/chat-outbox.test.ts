@@ -40,6 +40,8 @@ function restartedDaemon(t: TestContext) {
     agents: {
       isRunning: (a: string) => (asked.push(`isRunning ${a}`), true),
       start: async (a: string) => void asked.push(`start ${a}`),
+      movedError: () => null,
+      unheld: async () => true,
     },
     attachments: { pathsOf: () => [] },
     pending: new PendingLimit(() => 1000),

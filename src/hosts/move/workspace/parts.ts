@@ -1,14 +1,10 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import { digestMismatch, fileDigest } from '../../../core/file-digest.js';
 import type { WorkspaceManifest, WorkspacePart, WorkspacePartName } from '../../../wire/workspace-pack.js';
 
-/** The part `name` written in `dir`, described by its size and sha256 (read as a stream: a bundle can be a GiB). */
+/** The part `name` written in `dir`, described by its size and sha256. */
 export async function describePart(dir: string, name: WorkspacePartName): Promise<WorkspacePart> {
-  const file = path.join(dir, name);
-  const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return { name, bytes: fs.statSync(file).size, sha256: hash.digest('hex') };
+  return { name, ...(await fileDigest(path.join(dir, name))) };
 }
 
 /** A part the manifest names that is missing, cut or changed on its way: nothing is unpacked. */
@@ -24,9 +20,7 @@ export class CorruptPartError extends Error {
 /** Checks every part the manifest names against its size and sha256 before any is used. */
 export async function verifyParts(manifest: WorkspaceManifest, dir: string): Promise<void> {
   for (const want of manifest.parts) {
-    if (!fs.existsSync(path.join(dir, want.name))) throw new CorruptPartError(want.name, 'is missing');
-    const got = await describePart(dir, want.name);
-    if (got.bytes !== want.bytes) throw new CorruptPartError(want.name, `has ${got.bytes} bytes, not ${want.bytes}`);
-    if (got.sha256 !== want.sha256) throw new CorruptPartError(want.name, 'does not match its sha256');
+    const why = await digestMismatch(path.join(dir, want.name), want);
+    if (why) throw new CorruptPartError(want.name, why);
   }
 }

@@ -1,7 +1,5 @@
 import { unstage, type Staged } from '../../stores/uploads.js';
-
-const size = (n: number) =>
-  n < 1024 ? `${n} B` : n < 1048576 ? `${Math.round(n / 1024)} KB` : `${(n / 1048576).toFixed(1)} MB`;
+import { humanBytes } from '../../render/bytes.js';
 
 /** The files going with the next message: each with its upload's progress or the daemon's refusal, removable. */
 export function StagedFiles({ files }: { files: readonly Staged[] }) {
@@ -19,8 +17,8 @@ export function StagedFiles({ files }: { files: readonly Staged[] }) {
                 {state === 'uploading'
                   ? `${pct} %`
                   : state === 'uploaded'
-                    ? `${size(f.file.size)} ✓`
-                    : size(f.file.size)}
+                    ? `${humanBytes(f.file.size)} ✓`
+                    : humanBytes(f.file.size)}
               </span>
               <button
                 type="button"

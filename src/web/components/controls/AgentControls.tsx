@@ -9,9 +9,15 @@ import { AppearanceForm } from './AppearanceForm.js';
 import { EnvironmentChoices } from './EnvironmentChoices.js';
 import { NoFleetNote } from './NoFleetNote.js';
 import { mayRunFleet } from '../../stores/caller.js';
-import { hostOf, unreachable } from '../../stores/hosts.js';
+import { hostOf, hosts, unreachable } from '../../stores/hosts.js';
 import { parseAddress } from '../../../wire/agent-address.js';
+import { moves, movesOffered, underWay } from '../../stores/moves.js';
+import type { MoveOperation } from '../../../wire/move.js';
+import { Suspense, lazy } from 'preact/compat';
 import './controls.css';
+
+// The move sheet loads when it is first opened: most owners never move an agent.
+const MoveSheet = lazy(() => import('../move/MoveSheet.js').then((m) => ({ default: m.MoveSheet })));
 
 /** A lifecycle button's label, and its label while the request runs. */
 const LIFECYCLE = {
@@ -36,6 +42,7 @@ export function AgentControls({ agent }: { agent: string }) {
   const [template, setTemplate] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
   const [confirmRemove, setConfirmRemove] = useState(false);
+  const [sheet, setSheet] = useState<MoveOperation['kind'] | null>(null);
   useEffect(() => {
     void run('load', async () => {
       // A remote agent takes its own machine's templates and environments.
@@ -65,6 +72,9 @@ export function AgentControls({ agent }: { agent: string }) {
   // An agent of a host the hub cannot reach is shown as last known; what would act on it waits for the host.
   const down = unreachable(agent);
   const locked = !!busy || !!down;
+  // On a hub with another machine, for an agent that lives here (a dormant record has nothing left to move).
+  const movable = fleet && movesOffered.value && !!hosts.value?.length && !a.moved_to;
+  const moving = moves.value.get(agent);
   return (
     <section class="screen controls" data-screen="agent" data-controls={agent}>
       <ScreenBar title={`Manage ${a.display_name}`} back={threadHref(agent)} backLabel={`Back to ${agent}'s thread`} />
@@ -101,6 +111,26 @@ export function AgentControls({ agent }: { agent: string }) {
             Changed files
           </a>
         </div>
+
+        {movable && (
+          <div class="control-row" data-move-actions>
+            {(['move', 'copy'] as const).map((kind) => (
+              <button
+                key={kind}
+                type="button"
+                disabled={locked || (moving !== undefined && underWay(moving))}
+                onClick={() => setSheet(kind)}
+              >
+                {kind === 'move' ? 'Move to…' : 'Copy to…'}
+              </button>
+            ))}
+          </div>
+        )}
+        {sheet && (
+          <Suspense fallback={null}>
+            <MoveSheet agent={agent} kind={sheet} onClose={() => setSheet(null)} />
+          </Suspense>
+        )}
 
         {fleet && (
           <form

@@ -1,9 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AttachmentRef } from '../../../wire/message.js';
 import { api } from '../../stores/auth.js';
-
-const kb = (n: number) =>
-  n < 1024 ? `${n} B` : n < 1048576 ? `${Math.round(n / 1024)} KB` : `${(n / 1048576).toFixed(1)} MB`;
+import { humanBytes } from '../../render/bytes.js';
 
 /** Images drawn inline: raster formats only (an SVG is a document that can carry script and links). */
 const RASTER = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp']);
@@ -59,7 +57,7 @@ export function AttachmentView({ agent, a }: { agent: string; a: AttachmentRef }
   };
   return (
     <button type="button" class="att att-file" data-attachment={a.id} onClick={() => void download()}>
-      ⬇ {a.filename} <span class="muted">{kb(a.bytes)}</span>
+      ⬇ {a.filename} <span class="muted">{humanBytes(a.bytes)}</span>
     </button>
   );
 }

@@ -17,7 +17,13 @@ import { mayRunFleet } from '../../stores/caller.js';
 import { NeedsInputReason } from '../NeedsInput.js';
 import { unreachable } from '../../stores/hosts.js';
 import { AgentLabel } from '../hosts/AgentLabel.js';
+import { moves } from '../../stores/moves.js';
+import { MovedNote } from '../move/MovedNote.js';
+import { Suspense, lazy } from 'preact/compat';
 import './thread.css';
+
+// Only a thread whose agent is being moved or copied loads the banner (issue 32).
+const MoveBanner = lazy(() => import('../move/MoveBanner.js').then((m) => ({ default: m.MoveBanner })));
 
 /**
  * One agent's thread: its header, the virtualized message list (MessageList) opened at the newest message or at
@@ -76,6 +82,11 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
           {down}: what you send waits here and goes when it is back.
         </p>
       )}
+      {moves.value.has(agent) && (
+        <Suspense fallback={null}>
+          <MoveBanner agent={agent} />
+        </Suspense>
+      )}
       <TurnErrorReason error={a?.turn_error} class="thread-turn-error" badge />
       <NeedsInputReason alert={a?.needs_input} class="thread-needs-input" />
       {terminalShown.value && !agentless && !down && <LazyTerminal agent={agent} />}
@@ -92,7 +103,9 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
       <ol class="outbox-list" aria-label="Waiting to send">
         <OutboxItems agent={agent} />
       </ol>
-      {agentless ? (
+      {a?.moved_to ? (
+        <MovedNote agent={a} />
+      ) : agentless ? (
         <p class="no-agent" data-no-agent>
           <span>
             No agent named {agent}: task cards land here.
