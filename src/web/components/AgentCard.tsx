@@ -5,6 +5,7 @@ import { TurnErrorBadge, TurnErrorReason } from './TurnError.js';
 import { NeedsInputReason } from './NeedsInput.js';
 import { showBidiControls } from '../../wire/visible-text.js';
 import { unreachable } from '../stores/hosts.js';
+import { hostNames, movedAway } from '../stores/move-view.js';
 
 const STATUS: Record<string, string> = {
   running: 'Running',
@@ -29,7 +30,12 @@ export function AgentCard({
   needsYou: boolean;
 }) {
   const status = !agent ? 'none' : STATUS[agent.status] ? agent.status : 'stopped';
-  const dormant = status === 'stopped' && agent?.wake_on_message ? 'Asleep · wakes on message' : null;
+  const moved = agent ? movedAway(agent, hostNames.value) : null;
+  const dormant = moved
+    ? `Moved to ${moved.machine}`
+    : status === 'stopped' && agent?.wake_on_message
+      ? 'Asleep · wakes on message'
+      : null;
   const colour = agent?.appearance?.color;
   const label = agent?.display_name ?? name;
   const r = route.value;
