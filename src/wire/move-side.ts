@@ -33,6 +33,10 @@ export const MarkBody = z.strictObject({ agent: AgentName, to: HostName, as: Age
 export type MarkBody = z.infer<typeof MarkBody>;
 
 /** `GET …/held`: the parts the target holds whole, so a retried ship sends only the rest. */
+/** `POST /api/v1/moves/:id/measure`: what the agent's workspace would ship. */
+export const Measured = z.object({ bytes: z.number().int().nonnegative() });
+export type Measured = z.infer<typeof Measured>;
+
 export const HeldParts = z.object({ parts: z.array(z.string()) });
 export type HeldParts = z.infer<typeof HeldParts>;
 

@@ -100,6 +100,7 @@ const EXPECTED: Record<string, Admits> = {
   // A hub's side calls for a move or copy (issue 32): the hub's peer token, or the operator's on the hub itself.
   'POST /api/v1/moves/:id/park': OPERATOR_PEER,
   'POST /api/v1/moves/:id/resume': OPERATOR_PEER,
+  'POST /api/v1/moves/:id/measure': OPERATOR_PEER,
   'POST /api/v1/moves/:id/pack': OPERATOR_PEER,
   'GET /api/v1/moves/:id/parts/*': OPERATOR_PEER,
   'POST /api/v1/moves/:id/mark': OPERATOR_PEER,

@@ -59,6 +59,8 @@ export class FakeMachines {
   hang: SideCall | null = null;
   /** Called between the chunks of a part: the test moves its clock there. */
   onChunk: () => void = () => {};
+  /** What the source's measure refuses with, as a daemon over the size limit does (null: it fits). */
+  tooLarge: string | null = null;
   private readonly count = new Map<SideCall, number>();
 
   constructor(readonly kind: 'move' | 'copy' = 'move') {}
@@ -82,6 +84,10 @@ export class FakeMachines {
           this.source.running = true;
           this.check('resume');
         }),
+      measure: async () => {
+        if (this.tooLarge) throw new HostRefusedError(409, 'workspace_too_large', this.tooLarge);
+        return PARTS.reduce((sum, p) => sum + p.bytes, 0);
+      },
       pack: (op) => call('pack', () => packOf(op)),
       part: (_op, name) => call('part', () => this.partStream(name)),
       held: () => call('held', () => [...this.target.held]),

@@ -64,6 +64,22 @@ describe('the hub’s move routes', () => {
     assert.equal((await hub.op('GET', '/api/v1/moves/01NOPE')).status, 404);
   });
 
+  it('a workspace over the size limit is refused before anything changes, naming the size', async () => {
+    machines.tooLarge = 'the workspace is 1.5 GiB, over the move limit of 1.0 GiB';
+    try {
+      for (const kind of ['move', 'copy']) {
+        const r = await hub.op('POST', `/api/v1/agents/own/${kind}`, { to: 'box', as: 'own9' });
+        assert.equal(r.status, 409, r.text);
+        assert.equal(r.json.code, 'workspace_too_large');
+        assert.match(r.json.error, /1\.5 GiB, over the move limit of 1\.0 GiB/);
+      }
+      assert.deepEqual(machines.calls, [], 'nothing parked, nothing shipped');
+      assert.deepEqual((await hub.op('GET', '/api/v1/moves?agent=own')).json.data, []);
+    } finally {
+      machines.tooLarge = null;
+    }
+  });
+
   it('a move answers 202 with its operation, runs to done, and is read back by id and by agent', async () => {
     const events = await SseClient.open(hub.tcp, '/api/v1/events', hub.daemon.operatorToken);
     try {

@@ -1,10 +1,12 @@
 import { ulid } from 'ulid';
 import type { Clock, TimerHandle } from '../../../core/clock.js';
-import { notFound } from '../../../core/leo-error.js';
+import { LeoError, notFound } from '../../../core/leo-error.js';
 import type { Logger } from '../../../core/logger.js';
 import { rfc3339 } from '../../../core/time.js';
 import type { AgentPack } from '../../../wire/agent-pack.js';
 import type { CopyBody, MoveBody, MoveOperation, MoveUndo } from '../../../wire/move.js';
+import { HostRefusedError, HostUnreachableError } from '../../host-client.js';
+import { hostUnreachable } from '../../proxy/proxy-rules.js';
 import { moveRequest, refusalAtSource, refusalAtTarget, sameHost, targetName } from '../refusals.js';
 import { faultOf, onSide, SideFailure, type MoveSideName } from './move-faults.js';
 import type { Machine, MoveFacts } from './move-facts.js';
@@ -70,9 +72,25 @@ export class MoveRunner {
       force: req.force,
       now: this.now(),
     });
+    await this.measure(from, op);
     this.commit(op);
     this.drive(op);
     return op;
+  }
+
+  /**
+   * The source's workspace against its size limit, before anything changes: over it, the start is refused with
+   * 409 workspace_too_large naming the size, as the issue asks, instead of failing once the source is parked.
+   */
+  private async measure(from: Machine, op: MoveOperation): Promise<void> {
+    try {
+      await this.deps.sides(from).measure(op);
+    } catch (err) {
+      if (err instanceof HostRefusedError && err.hostCode === 'workspace_too_large')
+        throw new LeoError(409, err.message, 'workspace_too_large');
+      if (err instanceof HostUnreachableError) throw hostUnreachable(from ?? 'this hub', err.why);
+      throw err;
+    }
   }
 
   /** A failed operation again from its first step, once its undo is done (409 move_state otherwise). */

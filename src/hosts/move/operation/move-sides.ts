@@ -13,6 +13,8 @@ export interface MoveSide {
   park(op: MoveOperation): Promise<void>;
   /** Source: undoes park: the agent runs again (resumed), what was held is delivered. */
   resume(op: MoveOperation): Promise<void>;
+  /** Source: what the workspace would ship, in bytes; refused (409 workspace_too_large) over the size limit. */
+  measure(op: MoveOperation): Promise<number>;
   /** Source: packs the agent (record, workspace, conversation, thread) once per op.id; again answers the same pack. */
   pack(op: MoveOperation): Promise<AgentPack>;
   /** Source: one packed part's bytes. */

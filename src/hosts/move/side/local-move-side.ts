@@ -15,6 +15,7 @@ export function localMoveSide(moves: MoveSideService): MoveSide {
   return {
     park: (op) => refused(source.park(op.id, name(op.agent))),
     resume: (op) => refused(source.resume(op.id, name(op.agent))),
+    measure: (op) => refused(source.measure(name(op.agent))),
     pack: (op) => refused(source.pack(op.id, name(op.agent), op.kind)),
     part: (op, part) => refused(Promise.resolve().then(() => source.part(op.id, part))),
     held: (op) => refused(Promise.resolve().then(() => target.held(op.id))),

@@ -8,6 +8,7 @@ import { AgentPack } from '../../../wire/agent-pack.js';
 import {
   HeldParts,
   MarkBody,
+  Measured,
   MoveAgentBody,
   MoveIdParams,
   PackBody,
@@ -43,6 +44,11 @@ export const moveSideRoutes: FastifyPluginAsyncZod<{ moves: MoveSideService }> =
     await source.resume(req.params.id, req.body.agent);
     return ok({ id: req.params.id });
   });
+  app.post(
+    '/api/v1/moves/:id/measure',
+    { config: access, schema: { params: MoveIdParams, body: MoveAgentBody, response: { 200: okOf(Measured) } } },
+    async (req) => ok({ bytes: await source.measure(req.body.agent) }),
+  );
   app.post(
     '/api/v1/moves/:id/pack',
     { config: access, schema: { params: MoveIdParams, body: PackBody, response: { 200: okOf(AgentPack) } } },

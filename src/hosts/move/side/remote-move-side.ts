@@ -3,7 +3,7 @@ import type { ReadableStream } from 'node:stream/web';
 import type { z } from 'zod';
 import { AgentPack } from '../../../wire/agent-pack.js';
 import { parseAddress } from '../../../wire/agent-address.js';
-import { HeldParts } from '../../../wire/move-side.js';
+import { HeldParts, Measured } from '../../../wire/move-side.js';
 import {
   envelopeData,
   HostRefusedError,
@@ -56,6 +56,7 @@ export function remoteMoveSide(client: HostClient, token: string, hostName: stri
   return {
     park: async (op) => void (await call('POST', `${base(op.id)}/park`, { agent: name(op.agent) })),
     resume: async (op) => void (await call('POST', `${base(op.id)}/resume`, { agent: name(op.agent) })),
+    measure: async (op) => (await call('POST', `${base(op.id)}/measure`, { agent: name(op.agent) }, Measured)).bytes,
     pack: (op) => call('POST', `${base(op.id)}/pack`, { agent: name(op.agent), kind: op.kind }, AgentPack, true),
     async part(op, part) {
       const path = partPath(op.id, part);

@@ -79,6 +79,17 @@ export class SourceSide {
     });
   }
 
+  /**
+   * What the agent's workspace would ship, asked before a move or copy starts so that one over
+   * `hosts.move_max_bytes` is refused with nothing changed (409 workspace_too_large, naming both sizes).
+   */
+  async measure(agent: string): Promise<number> {
+    this.record(agent);
+    const { workspace } = this.deps.supervisor.resolved(agent)!;
+    if (!fs.existsSync(workspace)) return 0;
+    return (await this.deps.packer.measure(workspace, this.deps.config().hosts.move_max_bytes)).bytes;
+  }
+
   /** One packed part's bytes; 404 for a part the move's pack does not list. */
   part(id: string, name: string): Readable {
     const pack = readJson<AgentPack>(path.join(moveDir(this.deps, id), PACK_FILE));
