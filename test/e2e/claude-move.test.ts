@@ -10,35 +10,24 @@ import { describe, it } from 'node:test';
 import { Agent } from '../../src/wire/fleet.js';
 import { MessagePage } from '../../src/wire/message.js';
 import { MoveOperation } from '../../src/wire/move.js';
-import {
-  AnthropicServer,
-  isAgentTurn,
-  lastUserMessage,
-  mentions,
-  type ReplyScript,
-} from '../helpers/anthropic-server.js';
+import { AnthropicServer } from '../helpers/anthropic-server.js';
 import { agentViews } from '../helpers/agent-views.js';
 import { claudeSandbox, findClaude, type ClaudeSandbox } from '../helpers/claude-cli.js';
 import { paneText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { pairHost } from '../helpers/pair-host.js';
 import { harnessTemplateConfig } from '../helpers/pinned-cli.js';
+import { secretWordConversation } from '../helpers/secret-word.js';
 import { alive, until } from '../helpers/wait.js';
 import { git, workspaceSnapshot } from '../helpers/workspace-snapshot.js';
 
-const SECRET = 'QUINCE-4471';
-const FIRST = 'LEO-MOVE-1 pick a secret word';
-const SECOND = 'LEO-MOVE-2 which word did you pick?';
-const PICKED = `The secret word is ${SECRET}.`;
-const REMEMBERED = `It was ${SECRET}.`;
-
-const script: ReplyScript = (req, { sideRequest }) => {
-  if (sideRequest || !isAgentTurn(req.body)) return undefined;
-  const last = lastUserMessage(req.body);
-  if (mentions(last, FIRST)) return { text: PICKED };
-  if (mentions(last, SECOND))
-    return { text: JSON.stringify(req.body.messages).includes(SECRET) ? REMEMBERED : 'I never picked a word.' };
-  return undefined;
-};
+const {
+  first: FIRST,
+  second: SECOND,
+  picked: PICKED,
+  remembered: REMEMBERED,
+  script,
+  secondTurn,
+} = secretWordConversation('QUINCE-4471');
 
 describe('a real Claude agent moved from a hub to a host', () => {
   it(
@@ -123,10 +112,7 @@ describe('a real Claude agent moved from a hub to a host', () => {
       ).catch((err) => {
         throw new Error(`${(err as Error).message}; box pane:\n${pane(box)}`);
       });
-      const turn = api
-        .messageRequests()
-        .filter((r) => isAgentTurn(r.body) && mentions(lastUserMessage(r.body), SECOND))
-        .at(-1)!;
+      const turn = secondTurn(api);
       assert.ok(JSON.stringify(turn.body.messages).includes(FIRST), 'the first prompt is in the resumed request');
       assert.deepEqual(
         (await texts('sage@box')).map((m) => m.text),
