@@ -9,26 +9,14 @@ import { realExec } from '../../src/core/exec.js';
 import type { ConversationPlace } from '../../src/harnesses/conversation.js';
 import { projectFolderName } from '../../src/harnesses/claude/conversations.js';
 import { HARNESSES } from '../../src/harnesses/index.js';
-import { isAgentTurn, lastUserMessage, mentions, type ReplyScript } from '../helpers/anthropic-server.js';
 import { startClaudeAgent, type ClaudeAgent } from '../helpers/claude-agent.js';
 import { request } from '../helpers/http.js';
+import { secretWordConversation } from '../helpers/secret-word.js';
 import { until } from '../helpers/wait.js';
 
 const AGENT = 'traveller';
 const SECRET = 'PAPAYA-7319';
-const FIRST = 'LEO-MOVE-1 pick a secret word';
-const SECOND = 'LEO-MOVE-2 which word did you pick?';
-const REMEMBERED = `It was ${SECRET}.`;
-
-/** The model says the word on the first turn, and on the second says it again only if its request carries it. */
-const script: ReplyScript = (req, { sideRequest }) => {
-  if (sideRequest || !isAgentTurn(req.body)) return undefined;
-  const last = lastUserMessage(req.body);
-  if (mentions(last, FIRST)) return { text: `The secret word is ${SECRET}.` };
-  if (mentions(last, SECOND))
-    return { text: JSON.stringify(req.body.messages).includes(SECRET) ? REMEMBERED : 'I never picked a word.' };
-  return undefined;
-};
+const { first: FIRST, second: SECOND, remembered: REMEMBERED, script, secondTurn } = secretWordConversation(SECRET);
 
 const carrier = HARNESSES.claude.conversation!;
 
@@ -86,10 +74,7 @@ describe('a real Claude agent’s conversation moved to another host', () => {
       await target.withPane(until('the resumed conversation on screen', () => target.pane().includes(SECRET), 30_000));
 
       assert.equal(await replyTo(target, SECOND), REMEMBERED);
-      const turn = target.api
-        .messageRequests()
-        .filter((r) => isAgentTurn(r.body) && mentions(lastUserMessage(r.body), SECOND))
-        .at(-1)!;
+      const turn = secondTurn(target.api);
       assert.ok(JSON.stringify(turn.body.messages).includes(FIRST), 'the first prompt is in the resumed request');
       // Claude went on in the transcript Leo put in the folder named from the target's workspace, under the same id.
       assert.equal(sessionOf(target), sessionId);

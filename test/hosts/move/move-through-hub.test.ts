@@ -4,7 +4,6 @@
 // it runs there with the same workspace and thread, the hub keeps a dormant record that forwards; then a copy of it
 // comes back to the hub as ivy2 and both go on independently.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,35 +15,10 @@ import { paneText, startTestDaemon, type TestDaemon } from '../../helpers/daemon
 import { pairHost } from '../../helpers/pair-host.js';
 import { SseClient } from '../../helpers/sse-client.js';
 import { until } from '../../helpers/wait.js';
+import { git, workspaceSnapshot as snapshot } from '../../helpers/workspace-snapshot.js';
 
 const CONFIG =
   'templates:\n  git: { harness: shell, command: "exec cat", workspace: "~/work/ivy", chat: { enabled: true } }\n';
-
-const git = (cwd: string, ...args: string[]) => {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-    cwd,
-    encoding: 'utf8',
-  });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-};
-
-/** What a person checks of a workspace: git's view of it and every file's bytes (the .git folder aside). */
-function snapshot(dir: string) {
-  const files = Object.fromEntries(
-    fs
-      .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-      .filter((f) => !f.split('/').includes('.git') && fs.lstatSync(path.join(dir, f)).isFile())
-      .sort()
-      .map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]),
-  );
-  return {
-    files,
-    status: git(dir, 'status', '--porcelain=v1', '--branch'),
-    staged: git(dir, 'diff', '--cached'),
-    log: git(dir, 'log', '--format=%H %s'),
-  };
-}
 
 describe('a move and a copy through a hub, every part real', () => {
   let hub: TestDaemon;
