@@ -28,6 +28,7 @@ import type { HostDaemon } from '../../test/helpers/hosts/host-daemon.js';
 import { int, options } from '../lib/options.js';
 import { fmt, machineLine, quantile, runGuarded, table } from '../lib/report.js';
 import { AppClient, sentText, type Latencies } from './app-client.js';
+import { following } from './following.js';
 
 const BUDGET_MS = 300_000;
 const GOAL_HOP_P99_MS = 250;
@@ -49,19 +50,6 @@ let app: AppClient | undefined;
 async function cleanup(): Promise<void> {
   await app?.close();
   await bench?.close();
-}
-
-/** Waits until the hub lists every `agents` (name@host) with every host online. */
-async function following(hub: HostDaemon, agents: string[]): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const s = await hub.get('/api/v1/state', StateSnapshot);
-    const names = new Set(s.agents.map((a) => a.name));
-    if (agents.every((a) => names.has(a)) && s.hosts?.every((h) => h.status === 'online')) return;
-    if (Date.now() > deadline)
-      throw new Error(`the hub did not list ${agents.join(', ')} within 60 s\n${hub.logTail()}`);
-    await sleep(200);
-  }
 }
 
 /**
