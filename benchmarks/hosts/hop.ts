@@ -28,7 +28,7 @@ import type { HostDaemon } from '../../test/helpers/hosts/host-daemon.js';
 import { int, options } from '../lib/options.js';
 import { fmt, machineLine, quantile, runGuarded, table } from '../lib/report.js';
 import { AppClient, sentText, type Latencies } from './app-client.js';
-import { following } from './following.js';
+import { following, hubBoxAttic } from './hub-and-hosts.js';
 
 const BUDGET_MS = 300_000;
 const GOAL_HOP_P99_MS = 250;
@@ -110,12 +110,7 @@ interface Row {
 async function main(): Promise<void> {
   console.log(machineLine());
   bench = HostBench.open();
-  console.log(`network: ${bench.network.note}`);
-  const link = bench.network.kind === 'netns' ? 'veth' : 'loopback';
-  // One after another: three daemons starting at once on a busy machine can miss the bench's 20 s readiness wait.
-  const hub = await bench.host('hub');
-  const box = await bench.host('box', CAT);
-  const attic = await bench.host('attic', CAT);
+  const { link, hub, box, attic } = await hubBoxAttic(bench, CAT);
   for (const host of [box, attic]) {
     const spawned = await host.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
     if (spawned.status !== 201) throw new Error(`spawn on ${host.name}: ${spawned.status} ${spawned.text}`);

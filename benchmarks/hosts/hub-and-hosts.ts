@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { HostBench } from '../../test/helpers/hosts/bench.js';
 import type { HostDaemon } from '../../test/helpers/hosts/host-daemon.js';
 import { StateSnapshot } from '../../src/wire/fleet.js';
 
@@ -13,4 +14,18 @@ export async function following(hub: HostDaemon, agents: string[]): Promise<void
       throw new Error(`the hub did not list ${agents.join(', ')} within 60 s\n${hub.logTail()}`);
     await sleep(200);
   }
+}
+
+/**
+ * The hosts benchmarks' machines on `bench`: a hub, then box and attic with `config` (more leo.yaml); prints the
+ * network and answers the link's name for the tables.
+ */
+export async function hubBoxAttic(bench: HostBench, config: string) {
+  console.log(`network: ${bench.network.note}`);
+  const link = bench.network.kind === 'netns' ? 'veth' : 'loopback';
+  // One after another: three daemons starting at once on a busy machine can miss the bench's 20 s readiness wait.
+  const hub = await bench.host('hub');
+  const box = await bench.host('box', config);
+  const attic = await bench.host('attic', config);
+  return { link, hub, box, attic };
 }
