@@ -28,6 +28,7 @@ import type { HostDaemon } from '../../test/helpers/hosts/host-daemon.js';
 import { int, options } from '../lib/options.js';
 import { fmt, machineLine, quantile, runGuarded, table } from '../lib/report.js';
 import { AppClient, sentText, type Latencies } from './app-client.js';
+import { following, hubBoxAttic } from './hub-and-hosts.js';
 
 const BUDGET_MS = 300_000;
 const GOAL_HOP_P99_MS = 250;
@@ -49,19 +50,6 @@ let app: AppClient | undefined;
 async function cleanup(): Promise<void> {
   await app?.close();
   await bench?.close();
-}
-
-/** Waits until the hub lists every `agents` (name@host) with every host online. */
-async function following(hub: HostDaemon, agents: string[]): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const s = await hub.get('/api/v1/state', StateSnapshot);
-    const names = new Set(s.agents.map((a) => a.name));
-    if (agents.every((a) => names.has(a)) && s.hosts?.every((h) => h.status === 'online')) return;
-    if (Date.now() > deadline)
-      throw new Error(`the hub did not list ${agents.join(', ')} within 60 s\n${hub.logTail()}`);
-    await sleep(200);
-  }
 }
 
 /**
@@ -122,12 +110,7 @@ interface Row {
 async function main(): Promise<void> {
   console.log(machineLine());
   bench = HostBench.open();
-  console.log(`network: ${bench.network.note}`);
-  const link = bench.network.kind === 'netns' ? 'veth' : 'loopback';
-  // One after another: three daemons starting at once on a busy machine can miss the bench's 20 s readiness wait.
-  const hub = await bench.host('hub');
-  const box = await bench.host('box', CAT);
-  const attic = await bench.host('attic', CAT);
+  const { link, hub, box, attic } = await hubBoxAttic(bench, CAT);
   for (const host of [box, attic]) {
     const spawned = await host.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' });
     if (spawned.status !== 201) throw new Error(`spawn on ${host.name}: ${spawned.status} ${spawned.text}`);
