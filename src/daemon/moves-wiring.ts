@@ -57,7 +57,8 @@ export async function wireMoveSides(d: {
     baseEnv: process.env,
     clock: d.clock,
   });
-  await d.app.register(moveSideRoutes, { moves });
+  // A part can outgrow the workspace's measure: a changed binary's patch carries both sides in base85 (2.6 times).
+  await d.app.register(moveSideRoutes, { moves, maxPartBytes: () => 3 * d.config().hosts.move_max_bytes });
   return moves;
 }
 

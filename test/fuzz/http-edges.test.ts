@@ -16,6 +16,9 @@ import { exchange, parseAnswer } from './raw-socket.js';
 
 const BODY_LIMIT = 4096;
 const ATTACHMENT_MAX = 2048;
+/** A move's part may be three times hosts.move_max_bytes (the fuzz daemon's is 1 000). */
+const PART_MAX = 3000;
+const PARTS = '/api/v1/moves/:id/parts/*';
 const REQUEST_TIMEOUT_MS = 2000;
 
 function assertEnvelope(status: number, body: unknown, want: { status: number; code?: string }, label: string): void {
@@ -33,7 +36,7 @@ function assertAnswer(r: RawResponse, want: { status: number; code?: string }, l
 describe('fuzz: the HTTP listeners under hostile framing', () => {
   let t: TestDaemon;
   let tokens: FuzzDaemon['tokens'];
-  /** Routes whose body goes through the JSON parser; the upload route streams its body instead. */
+  /** Routes whose body goes through the JSON parser; the upload and part routes stream their bodies instead. */
   let jsonRoutes: RouteEntry[];
 
   /** Where a route can be reached with its body read: the socket always, TCP with a token the route takes. */
@@ -48,11 +51,11 @@ describe('fuzz: the HTTP listeners under hostile framing', () => {
 
   before(async () => {
     ({ t, tokens } = await startFuzzDaemon({
-      config: `chat:\n  attachment_max_bytes: ${ATTACHMENT_MAX}\n`,
+      config: `chat:\n  attachment_max_bytes: ${ATTACHMENT_MAX}\nhosts:\n  move_max_bytes: ${PART_MAX / 3}\n`,
       web: `  body_limit: ${BODY_LIMIT}\n  request_timeout: ${REQUEST_TIMEOUT_MS / 1000}s\n`,
     }));
     jsonRoutes = t.daemon.routes.filter(
-      (r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && r.url !== '/api/v1/chat/uploads',
+      (r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && r.url !== '/api/v1/chat/uploads' && r.url !== PARTS,
     );
   });
   after(() => t.stop());
@@ -61,7 +64,12 @@ describe('fuzz: the HTTP listeners under hostile framing', () => {
     const routes = t.daemon.routes.filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method));
     assert.ok(routes.length > 25);
     for (const route of routes) {
-      const limit = route.url === '/api/v1/chat/uploads' ? ATTACHMENT_MAX : (route.bodyLimit ?? BODY_LIMIT);
+      const limit =
+        route.url === '/api/v1/chat/uploads'
+          ? ATTACHMENT_MAX
+          : route.url === PARTS
+            ? PART_MAX
+            : (route.bodyLimit ?? BODY_LIMIT);
       const body = Buffer.from(`{"text":"${'x'.repeat(limit)}"}`);
       for (const { target, headers, label } of reach(route)) {
         for (const chunked of [false, true]) {

@@ -1,8 +1,8 @@
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Access } from '../../../http/access.js';
-import { ok } from '../../../http/envelope.js';
+import { HttpError, ok } from '../../../http/envelope.js';
 import { okOf } from '../../../http/openapi.js';
 import { AgentPack } from '../../../wire/agent-pack.js';
 import {
@@ -27,7 +27,10 @@ const SPAWN_BODY_LIMIT = 16 * 1024 * 1024;
  * pack, parts and mark, the target's held parts, part upload, spawn and discard. The hub's own (a peer hub's token,
  * or the operator's on the hub itself): no device or client moves an agent but through the hub's move routes.
  */
-export const moveSideRoutes: FastifyPluginAsyncZod<{ moves: MoveSideService }> = async (app, { moves }) => {
+export const moveSideRoutes: FastifyPluginAsyncZod<{ moves: MoveSideService; maxPartBytes(): number }> = async (
+  app,
+  { moves, maxPartBytes },
+) => {
   const { source, target } = moves;
   const access = { access: Access.operatorOrPeer };
   const done = { 200: okOf(SideDone) };
@@ -78,8 +81,11 @@ export const moveSideRoutes: FastifyPluginAsyncZod<{ moves: MoveSideService }> =
         '/api/v1/moves/:id/parts/*',
         { config: access, schema: { params: PartParams, response: done } },
         async (req) => {
+          const limit = maxPartBytes();
+          if (Number(req.headers['content-length']) > limit) throw tooLarge(limit);
           // A request without a body never reaches the parser: an empty part.
-          await target.receive(req.params.id, req.params['*'], (req.body as Readable | undefined) ?? Readable.from([]));
+          const body = (req.body as Readable | undefined) ?? Readable.from([]);
+          await target.receive(req.params.id, req.params['*'], capped(body, limit));
           return ok({ id: req.params.id });
         },
       );
@@ -94,3 +100,21 @@ export const moveSideRoutes: FastifyPluginAsyncZod<{ moves: MoveSideService }> =
     return ok({ id: req.params.id });
   });
 };
+
+const tooLarge = (limit: number) => new HttpError(413, `a part is larger than ${limit} bytes`, 'body_too_large');
+
+/**
+ * `body` passed on until it passes `limit`, then failed with a 413 (a chunked body declares no length); a body that
+ * breaks off (the hub went away) fails it too, so the part is never taken for whole.
+ */
+function capped(body: Readable, limit: number): Transform {
+  let bytes = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _enc, next) {
+      bytes += chunk.length;
+      next(bytes > limit ? tooLarge(limit) : null, chunk);
+    },
+  });
+  body.once('error', (err) => counted.destroy(err));
+  return body.pipe(counted);
+}
