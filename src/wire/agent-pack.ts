@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConversationManifest } from './conversation-pack.js';
 import { AgentName } from './names.js';
+import { PackPath, Sha256 } from './pack-path.js';
 import { WorkspaceManifest } from './workspace-pack.js';
 
 /**
@@ -10,15 +11,9 @@ import { WorkspaceManifest } from './workspace-pack.js';
  * name is its path under the pack's folder (`workspace/refs.bundle`, `conversation/<file>`, `thread/messages.jsonl`).
  */
 export const PackPart = z.object({
-  name: z
-    .string()
-    .min(1)
-    .max(512)
-    .refine((p) => !p.startsWith('/') && !p.split('/').some((s) => s === '' || s === '.' || s === '..'), {
-      message: 'a relative path inside the pack',
-    }),
+  name: PackPath,
   bytes: z.number().int().nonnegative(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  sha256: Sha256,
 });
 export type PackPart = z.infer<typeof PackPart>;
 

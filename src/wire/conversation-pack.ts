@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PackPath, Sha256 } from './pack-path.js';
 
 /**
  * The manifest of an agent's packed conversation (issue 32's move and copy): the CLI's own record of the
@@ -7,16 +8,9 @@ import { z } from 'zod';
  * Sent between hosts beside the files it names; the target checks each file's size and sha256 before it reads one.
  */
 export const ConversationFile = z.object({
-  /** Relative to the pack's folder, `/`-separated, never `..` nor absolute. */
-  path: z
-    .string()
-    .min(1)
-    .max(512)
-    .refine((p) => !p.startsWith('/') && !p.split('/').some((s) => s === '' || s === '.' || s === '..'), {
-      message: 'a relative path inside the pack',
-    }),
+  path: PackPath,
   bytes: z.number().int().nonnegative(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  sha256: Sha256,
 });
 export type ConversationFile = z.infer<typeof ConversationFile>;
 

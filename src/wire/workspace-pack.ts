@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Sha256 } from './pack-path.js';
 
 /**
  * The manifest of a packed agent workspace (issue 32's move and copy): what the source host packed and the target
@@ -12,7 +13,7 @@ export type WorkspacePartName = z.infer<typeof WorkspacePartName>;
 export const WorkspacePart = z.object({
   name: WorkspacePartName,
   bytes: z.number().int().nonnegative(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  sha256: Sha256,
 });
 export type WorkspacePart = z.infer<typeof WorkspacePart>;
 
