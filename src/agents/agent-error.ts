@@ -53,3 +53,17 @@ export function movedAway(record: Pick<AgentRecord, 'name' | 'moved_to' | 'moved
 export function agentMoving(name: string): LeoError {
   return new LeoError(409, `${name} is being moved to another host: try again once the move ends`, 'agent_moving');
 }
+
+/**
+ * A chat message to an agent whose move already packed its thread (issue 32): 503 with Retry-After, which clients (the
+ * app's outbox) take as "try again", so the message is sent again once the move ends, to the agent's new place.
+ */
+export function agentShipping(name: string): LeoError {
+  return new LeoError(
+    503,
+    `${name} is being shipped to another host: send again in a moment`,
+    'agent_moving',
+    undefined,
+    2,
+  );
+}

@@ -46,7 +46,7 @@ export interface ChatWiringDeps {
   features: FeatureSet;
   supervisor: Supervisor;
   /** The agents a move has parked: their messages wait, pending, until it lets go (issue 32). */
-  holds: Pick<MoveHolds, 'whenFree'>;
+  holds: Pick<MoveHolds, 'whenFree' | 'sendError'>;
   /** The agent records: a renamed agent's attachment files move with it, last in the rename's transaction. */
   agents: Pick<AgentStore, 'onRename'>;
   deliverer: Deliverer;
@@ -120,6 +120,7 @@ export async function wireChat(d: ChatWiringDeps) {
       start: (a) => d.supervisor.start(a),
       staysDown: (a) => d.supervisor.staysDown(a),
       movedError: (a) => d.supervisor.movedError(a),
+      sendError: (a) => d.supervisor.movedError(a) ?? d.holds.sendError(a),
       unheld: (a) => d.holds.whenFree(a),
     },
   });

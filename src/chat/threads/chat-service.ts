@@ -29,6 +29,11 @@ export interface ChatAgents {
   /** Why nothing is sent to `agent` here: the dormant record of an agent that moved away (issue 32); else null. */
   movedError(agent: string): LeoError | null;
   /**
+   * Why a message to `agent` is not taken here now: movedError, or a move that has packed its thread (503, to be sent
+   * again once the move ends); else null.
+   */
+  sendError(agent: string): LeoError | null;
+  /**
    * Resolves once no move holds `agent` parked (issue 32), at once when none does: true, or false when the daemon
    * stops first (the message then stays pending for the next daemon).
    */
@@ -115,8 +120,8 @@ export class ChatService {
     m: { text: string; sender?: string; client_id?: string; reply_to?: string; attachmentIds?: string[] },
   ): Message {
     // A moved agent's old address: a hub forwarded it already (host-proxy.ts); here the answer says where it went.
-    const moved = this.deps.agents.movedError(agent);
-    if (moved) throw moved;
+    const refused = this.deps.agents.sendError(agent);
+    if (refused) throw refused;
     this.deps.pending.check(agent);
     // The owner's own messages start a stopped agent (leo-chat.md); a can_post client is not the owner, and starting an
     // agent the operator stopped is the operator's call, as it is for the message API (supervisor.wake).
@@ -320,6 +325,15 @@ export class ChatService {
   }
 
   /** Failed and its note together, so a crash never leaves a failed message without the note that says why. */
+  /**
+   * A message pending when its agent moved away: every such message was in the thread the move packed (a send after
+   * that is refused, MoveHolds.sendError), so the agent's new place types it. Here it is settled as delivered (the
+   * thread's last note says where the agent went), and nobody is asked to send it again.
+   */
+  private carried(message: Message): void {
+    this.setState(message.id, 'delivered');
+  }
+
   private fail(message: Message, why: string, note: string): void {
     this.deps.store.atomically(() => {
       // The thread the message is in now: an agent renamed while it was being delivered has taken its thread along,
@@ -358,10 +372,10 @@ export class ChatService {
     const { agents, deliverer, logger } = this.deps;
     try {
       // A move parked the agent: the message stays pending until the move resumes it here, or marks it moved, when
-      // it fails with a note naming the agent's new address (docs/DECISIONS.md, "held messages").
+      // it went along in the packed thread and is typed there (docs/DECISIONS.md, "held messages").
       if (!(await agents.unheld(message.agent))) return;
       const moved = agents.movedError(message.agent);
-      if (moved) throw moved;
+      if (moved) return this.carried(message);
       if (!agents.isRunning(message.agent)) {
         // Stopped by the operator between the client's send and its delivery: the message fails, the agent stays down.
         if (message.sender !== undefined && agents.staysDown(message.agent))

@@ -75,7 +75,7 @@ describe('a send made inside a transaction', () => {
       store,
       bus: new EventBus(clock),
       deliverer,
-      agents: { isRunning: () => true, movedError: () => null, unheld: async () => true },
+      agents: { isRunning: () => true, movedError: () => null, sendError: () => null, unheld: async () => true },
       attachments: { pathsOf: () => [] },
       pending: new PendingLimit(() => 1000),
       logger: createLogger('silent'),

@@ -41,6 +41,7 @@ function restartedDaemon(t: TestContext) {
       isRunning: (a: string) => (asked.push(`isRunning ${a}`), true),
       start: async (a: string) => void asked.push(`start ${a}`),
       movedError: () => null,
+      sendError: () => null,
       unheld: async () => true,
     },
     attachments: { pathsOf: () => [] },

@@ -55,7 +55,7 @@ function host(t: TestContext, name: string) {
     deliverer: new Deliverer([
       { name: 'tmux', available: () => true, deliver: async (_agent, text) => void typed.push(text) },
     ]),
-    agents: { isRunning: () => true, movedError: () => null, unheld: async () => true },
+    agents: { isRunning: () => true, movedError: () => null, sendError: () => null, unheld: async () => true },
     attachments,
     maxAttachmentBytes: () => 1 << 20,
     pending: new PendingLimit(() => 1000),

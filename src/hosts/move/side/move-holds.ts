@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { agentShipping } from '../../../agents/agent-error.js';
 import type { AgentState } from '../../../agents/agent-record.js';
+import type { LeoError } from '../../../core/leo-error.js';
 import { readJson, writeJsonAtomic } from './move-files.js';
 
 /** An agent a move parked: what the move's id parked, and the state it had, which resume gives back. */
@@ -8,6 +10,8 @@ export interface Hold {
   id: string;
   agent: string;
   was: AgentState;
+  /** The move packed the agent's thread: what is sent now would be left behind, so it is refused until the move ends. */
+  packed?: true;
 }
 
 const PARK_FILE = 'park.json';
@@ -49,6 +53,22 @@ export class MoveHolds {
   hold(hold: Hold): void {
     writeJsonAtomic(path.join(this.movesDir, hold.id, PARK_FILE), hold);
     this.holds.set(hold.agent, hold);
+  }
+
+  /** Move `id` is about to pack its agent's thread: from now on a send is refused (sendError) instead of held. */
+  seal(id: string): void {
+    const hold = this.byId(id);
+    if (!hold || hold.packed) return;
+    this.hold({ ...hold, packed: true });
+  }
+
+  /**
+   * Why a message sent to `agent` now is not taken here: its move packed the thread already, so it would never reach
+   * the agent's new place; 503 with Retry-After tells the sender to try again, and once the move ends the hub
+   * forwards the retry there (or, the move undone, the agent here takes it). Null otherwise.
+   */
+  sendError(agent: string): LeoError | null {
+    return this.holds.get(agent)?.packed ? agentShipping(agent) : null;
   }
 
   /** Lets go of what move `id` held: the messages waiting for the agent go on. */

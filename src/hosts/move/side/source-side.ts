@@ -51,6 +51,8 @@ export class SourceSide {
       const { holds, supervisor } = this.deps;
       const held = holds.byId(id);
       if (!held || held.agent !== agent) return;
+      // The pack was taken under this park: the agent runs again and changes, so a retry of the move packs anew.
+      dropPack(moveDir(this.deps, id));
       holds.release(id);
       if (held.was === 'active' && supervisor.has(agent) && !supervisor.movedError(agent))
         await supervisor.start(agent);
@@ -73,6 +75,8 @@ export class SourceSide {
       const out = path.join(dir, PACK_DIR);
       // What an earlier, interrupted try left is packed again from scratch.
       fs.rmSync(out, { recursive: true, force: true });
+      // Sealed before the thread is read: a message taken after it would be left behind (MoveHolds.sendError).
+      if (kind === 'move') this.deps.holds.seal(id);
       const pack = await this.packInto(id, record, this.deps.supervisor.resolved(agent)!, out);
       writeJsonAtomic(path.join(dir, PACK_FILE), pack);
       return pack;
@@ -163,4 +167,9 @@ export class SourceSide {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     return adapter.conversation.pack(place, record.session_id);
   }
+}
+
+function dropPack(dir: string): void {
+  fs.rmSync(path.join(dir, PACK_FILE), { force: true });
+  fs.rmSync(path.join(dir, PACK_DIR), { recursive: true, force: true });
 }
