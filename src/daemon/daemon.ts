@@ -291,6 +291,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     agents: agents.store,
     holds: agents.holds,
     threads: opts.threadCarrier ?? chat.threads,
+    deliveries: chat.chat,
     exec: agents.exec,
     userHome: userHome(env),
   });

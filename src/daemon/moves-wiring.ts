@@ -1,3 +1,4 @@
+import type { MoveSideDeps } from '../hosts/move/side/side-deps.js';
 import type { FastifyInstance } from 'fastify';
 import type { AgentStore } from '../agents/agent-store.js';
 import type { Supervisor } from '../agents/lifecycle/supervisor.js';
@@ -37,6 +38,7 @@ export async function wireMoveSides(d: {
   agents: AgentStore;
   holds: MoveHolds;
   threads: ThreadCarrier;
+  deliveries: MoveSideDeps['deliveries'];
   exec: Exec;
   config(): Config;
   paths: LeoPaths;
@@ -49,6 +51,7 @@ export async function wireMoveSides(d: {
     records: d.agents,
     holds: d.holds,
     threads: d.threads,
+    deliveries: d.deliveries,
     packer: new WorkspacePacker(d.exec),
     exec: d.exec,
     config: d.config,

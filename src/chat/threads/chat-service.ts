@@ -94,6 +94,8 @@ export const OUTBOX_MAX_AGE_MS = 10 * 60_000;
 export class ChatService {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly lanes = new KeyedQueue();
+  /** The delivery typing into each agent now, past its hold check (typingDone). */
+  private readonly typing = new Map<string, Promise<void>>();
   /** Every delivery waits on this: held at start-up until the agents are restored (recoverLeftovers). */
   private gate: Promise<void> = Promise.resolve();
   private openGate = (): void => {};
@@ -104,6 +106,14 @@ export class ChatService {
   /** Told as each message is typed into an agent, so its reply can be captured. */
   onDelivery(listener: DeliveryListener): void {
     this.deliveryListeners.push(listener);
+  }
+
+  /**
+   * Resolves once no message is being typed into `agent` (at once when none is). A move parks an agent by holding it
+   * (what comes next waits) and then this: stopping it mid-typing would fail a message the owner sent before the move.
+   */
+  typingDone(agent: string): Promise<void> {
+    return this.typing.get(agent) ?? Promise.resolve();
   }
 
   /** For shutdown: resolves once every delivery already started has ended (delivered or failed). */
@@ -370,12 +380,16 @@ export class ChatService {
     { transcribe = true, afterRestart = false }: DeliveryOptions,
   ): Promise<void> {
     const { agents, deliverer, logger } = this.deps;
+    let ended!: () => void;
+    const typed = new Promise<void>((resolve) => (ended = resolve));
     try {
       // A move parked the agent: the message stays pending until the move resumes it here, or marks it moved, when
       // it went along in the packed thread and is typed there (docs/DECISIONS.md, "held messages").
       if (!(await agents.unheld(message.agent))) return;
       const moved = agents.movedError(message.agent);
       if (moved) return this.carried(message);
+      // One delivery per agent at a time (its lane): this one is the agent's typing until it ends.
+      this.typing.set(message.agent, typed);
       if (!agents.isRunning(message.agent)) {
         // Stopped by the operator between the client's send and its delivery: the message fails, the agent stays down.
         if (message.sender !== undefined && agents.staysDown(message.agent))
@@ -403,6 +417,9 @@ export class ChatService {
       logger.warn({ agent: message.agent, id: message.id, err: why }, 'chat message delivery failed');
       for (const l of this.deliveryListeners) l.failed(message.agent, message.id);
       this.fail(message, why, `Couldn't deliver your message: ${why}`);
+    } finally {
+      if (this.typing.get(message.agent) === typed) this.typing.delete(message.agent);
+      ended();
     }
   }
 }

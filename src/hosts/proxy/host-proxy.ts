@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
-import type { ParsedAddress } from '../../wire/agent-address.js';
+import { parseAddress, type ParsedAddress } from '../../wire/agent-address.js';
 import { HostUnreachableError, type HostAddress, type HostClient } from '../host-client.js';
 import { SENDER_HEADER, senderHeaderOf } from '../../wire/host.js';
 import { SseRename } from './sse-rename.js';
@@ -48,28 +48,23 @@ export function installHostProxy(app: FastifyInstance, deps: HostProxyDeps): voi
 
 function proxyStep(rule: ProxyRule, deps: HostProxyDeps): preValidationAsyncHookHandler {
   return async (req, reply) => {
-    const forward = forwardOf(
-      rule,
-      {
-        url: req.routeOptions.url ?? '',
-        params: req.params as Record<string, string>,
-        query: req.url.split('?')[1] ?? '',
-        body: req.body,
-      },
-      deps.moved,
-    );
+    const incoming = {
+      url: req.routeOptions.url ?? '',
+      params: req.params as Record<string, string>,
+      query: req.url.split('?')[1] ?? '',
+      body: req.body,
+    };
+    let forward = forwardOf(rule, incoming, deps.moved);
     if (!forward) return;
-    const { host } = forward;
-    const entry = deps.hosts()[host];
-    if (!entry) throw unknownHost(host);
-    const token = deps.token(host);
-    if (!token)
-      throw hostUnreachable(host, 'this hub holds no peer token for it (`leo host remove`, then add it again)');
     const gone = new AbortController();
     reply.raw.once('close', () => gone.abort());
-    let answer;
-    try {
-      answer = await deps.connect(entry.url, entry.pin).forward(token, {
+    const seen = new Set<string>();
+    let answer: Awaited<ReturnType<HostClient['forward']>>;
+    let json: string | null;
+    for (;;) {
+      const host: string = forward.host;
+      seen.add(host);
+      answer = await sendTo(deps, host, {
         method: req.method,
         path: forward.path,
         headers: requestHeaders(req),
@@ -77,11 +72,17 @@ function proxyStep(rule: ProxyRule, deps: HostProxyDeps): preValidationAsyncHook
         signal: gone.signal,
         ...(rule.waits ? { waits: true } : {}),
       });
-    } catch (err) {
-      if (err instanceof HostUnreachableError) throw hostUnreachable(host, err.why);
-      throw err;
+      json = answer.body && isJson(answer.headers) ? await wholeText(answer.body, host, gone) : null;
+      // The host marked the agent moved after this hub's last look at it: the send goes on to where the host says,
+      // as it would have had the hub known (nothing was stored there), instead of a 409 the client cannot act on.
+      const onward: ParsedAddress | null =
+        rule.follows && !(req.body instanceof Readable) ? movedOnward(answer.status, json) : null;
+      const next: ParsedAddress | null =
+        onward?.host && !seen.has(onward.host) && deps.hosts()[onward.host] ? onward : null;
+      if (!next) break;
+      forward = forwardOf(rule, incoming, (): ParsedAddress => next)!;
     }
-    const json = answer.body && isJson(answer.headers) ? await wholeText(answer.body, host, gone) : null;
+    const { host } = forward;
     const headers: Record<string, string> = {};
     for (const name of ANSWER_HEADERS) {
       const value = answer.headers.get(name);
@@ -100,6 +101,37 @@ function proxyStep(rule: ProxyRule, deps: HostProxyDeps): preValidationAsyncHook
     if (!answer.body) return reply.send();
     return reply.send(Readable.fromWeb(answer.body as ReadableStream<Uint8Array>));
   };
+}
+
+/** The hub's request to `host` for one proxied request: a host it cannot reach is 503 host_unreachable. */
+async function sendTo(
+  deps: HostProxyDeps,
+  host: string,
+  request: Parameters<HostClient['forward']>[1],
+): ReturnType<HostClient['forward']> {
+  const entry = deps.hosts()[host];
+  if (!entry) throw unknownHost(host);
+  const token = deps.token(host);
+  if (!token) throw hostUnreachable(host, 'this hub holds no peer token for it (`leo host remove`, then add it again)');
+  try {
+    return await deps.connect(entry.url, entry.pin).forward(token, request);
+  } catch (err) {
+    if (err instanceof HostUnreachableError) throw hostUnreachable(host, err.why);
+    throw err;
+  }
+}
+
+/** The address a host's 409 agent_moved names (`name@host`), or null for any other answer. */
+function movedOnward(status: number, json: string | null): ParsedAddress | null {
+  if (status !== 409 || json === null) return null;
+  try {
+    const parsed = JSON.parse(json) as { code?: unknown; details?: { address?: unknown } };
+    if (parsed.code !== 'agent_moved' || typeof parsed.details?.address !== 'string') return null;
+    const address = parseAddress(parsed.details.address);
+    return address?.host ? address : null;
+  } catch {
+    return null;
+  }
 }
 
 const isJson = (headers: Headers) => headers.get('content-type')?.startsWith('application/json') ?? false;

@@ -23,6 +23,8 @@ export interface MoveSideDeps {
   records: { get(name: string): AgentRecord | null };
   holds: MoveHolds;
   threads: ThreadCarrier;
+  /** The chat's deliveries: a park waits for the message being typed into the agent, if any. */
+  deliveries: { typingDone(agent: string): Promise<void> };
   packer: WorkspacePacker;
   /** Runs a CLI whose own export or import carries its conversation (opencode). */
   exec: Exec;

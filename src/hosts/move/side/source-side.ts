@@ -39,8 +39,10 @@ export class SourceSide {
           id: held.id,
         });
       const record = this.record(agent);
-      // Held first, stopped second: a message arriving in between waits instead of starting it again.
+      // Held first, stopped second: a message arriving in between waits instead of starting it again; one already
+      // being typed is let finish (stopped mid-typing, it would fail).
       if (!held) holds.hold({ id, agent, was: record.state });
+      await this.deps.deliveries.typingDone(agent);
       if (record.state === 'active' || supervisor.isRunning(agent)) await supervisor.park(agent);
     });
   }
