@@ -10,7 +10,7 @@ import { moveMidConversation } from '../helpers/harness-move.js';
 describe('a real opencode agent moved from a hub to a host', () => {
   it(
     'answers its old address from the host with its conversation, thread and workspace',
-    { timeout: 300_000 },
+    { timeout: 360_000 },
     async (t) => {
       const moved = await moveMidConversation(t, 'opencode', 'MARMALADE-7731');
       if (!moved) return;

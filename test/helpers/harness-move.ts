@@ -164,13 +164,11 @@ export async function moveMidConversation(
   const lap = (what: string) => t.diagnostic(`${what} at ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const bench = HostBench.open();
+  t.after(() => bench.close());
   t.diagnostic(bench.network.note);
   const kit = KITS[harness];
   const model = await kit.model(bench.network.gateway, words.reply);
-  t.after(async () => {
-    await bench.close();
-    await model.close();
-  });
+  t.after(() => model.close());
   const workspace = `~/work/${AGENT}`;
   const config = (home: string) => kit.config(found.bin, userDeps, model.baseUrl, home, workspace);
   const [hub, box] = await Promise.all([bench.host('hub', config), bench.host('box', config)]);
@@ -178,12 +176,16 @@ export async function moveMidConversation(
   const pane = (host: HostDaemon) => paneText(host.home, AGENT);
   const texts = async (agent: string) =>
     (await hub.get(`/api/v1/chat/${agent}/messages?limit=200`, MessagePage)).messages.filter((m) => m.kind === 'text');
+  // A turn includes the CLI's start: opencode's takes 3 s on an idle machine and up to a minute on a loaded one.
   const reply = (agent: string, text: string, host: HostDaemon) =>
-    until(`the reply on ${host.name}`, async () => (await texts(agent)).some((m) => m.text === text), 90_000).catch(
-      (err) => {
-        throw new Error(`${(err as Error).message}; ${host.name}'s pane:\n${pane(host)}`);
-      },
-    );
+    until(
+      `the reply on ${host.name}`,
+      async () => (await texts(agent)).some((m) => m.text === text),
+      120_000,
+      250,
+    ).catch((err) => {
+      throw new Error(`${(err as Error).message}; ${host.name}'s pane:\n${pane(host)}\nits log:\n${host.logTail()}`);
+    });
   lap('both daemons up');
 
   // A git workspace with a commit, an uncommitted edit and an untracked file.
@@ -215,7 +217,9 @@ export async function moveMidConversation(
       const op = await hub.get(`/api/v1/moves/${id}`, MoveOperation);
       return (op.step === 'done' || (op.step === 'failed' && op.undo.length === 0)) && op;
     },
-    60_000,
+    // opencode's carrier starts opencode twice (its export on the hub, its import on box).
+    120_000,
+    250,
   );
   assert.equal(done.step, 'done', JSON.stringify(done.failure));
   lap('moved');
