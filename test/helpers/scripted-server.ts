@@ -1,6 +1,6 @@
-// What the scripted model servers (anthropic-server, openai-server, responses-server) share: a listener (on
-// 127.0.0.1 unless told otherwise), every request recorded, a queue of scripted replies, and a close() that does not wait for the client or
-// for a reply still streaming. Each server adds only its wire protocol, in route().
+// What the scripted model servers (anthropic-server, openai-server, responses-server) share: a listener (on 127.0.0.1
+// unless told otherwise), every request recorded, a queue of scripted replies, and a close() that does not wait for
+// the client or for a reply still streaming. Each server adds only its wire protocol, in route().
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
