@@ -2,7 +2,14 @@
 // tests. It speaks the wire format Claude parses (SSE event names and payload shapes as the real API sends them);
 // what it answers is scripted by the test, and every request is recorded so the test can check what Claude sent.
 import type http from 'node:http';
-import { estimateTokens, json, ScriptedServer, split, type RecordedRequest } from './scripted-server.js';
+import {
+  estimateTokens,
+  json,
+  ScriptedServer,
+  split,
+  type RecordedRequest,
+  type ListenOptions,
+} from './scripted-server.js';
 
 export type { RecordedRequest };
 
@@ -35,7 +42,7 @@ export interface ScriptedReply {
  */
 export type ReplyScript = (req: RecordedRequest, info: { sideRequest: boolean }) => ScriptedReply | undefined;
 
-export interface AnthropicServerOptions {
+export interface AnthropicServerOptions extends ListenOptions {
   /** Replies for the agent's turns, consumed in order; side requests never take from it. */
   replies?: ScriptedReply[];
   script?: ReplyScript;
@@ -53,7 +60,7 @@ export class AnthropicServer extends ScriptedServer<ScriptedReply> {
   }
 
   static start(opts: AnthropicServerOptions = {}): Promise<AnthropicServer> {
-    return new AnthropicServer(opts).listen();
+    return new AnthropicServer(opts).listen(opts);
   }
 
   /** For ANTHROPIC_BASE_URL: Claude appends /v1/messages itself. */

@@ -1,10 +1,9 @@
 // Running the real Claude Code CLI against the scripted API server (anthropic-server.ts): where the pinned binary is,
 // the environment that keeps it offline and away from the user's ~/.claude, and the seed interactive mode needs.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { claudeOnboardingSeed } from '../../src/harnesses/claude/plan.js';
-import { findCli, harnessTemplateConfig } from './pinned-cli.js';
+import { findCli, harnessTemplateConfig, sandboxDir } from './pinned-cli.js';
 import { removeSandbox } from './strays.js';
 
 /**
@@ -41,8 +40,14 @@ export interface ClaudeSandbox {
  * goes first on the env's PATH, for a child process that runs `claude` by name. Not for a tmux session: tmux 3.3
  * `new-session` takes PATH from the invoking client and ignores `-e PATH=…`, so there the caller's own PATH counts.
  */
-export function claudeSandbox(opts: { baseUrl: string; binDir?: string; apiKey?: string }): ClaudeSandbox {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-claude-'));
+export function claudeSandbox(opts: {
+  baseUrl: string;
+  binDir?: string;
+  apiKey?: string;
+  /** The folder to make the sandbox in (a test host's home); default the system temp folder. */
+  under?: string;
+}): ClaudeSandbox {
+  const root = sandboxDir('claude', opts.under);
   const configDir = path.join(root, 'config');
   fs.mkdirSync(configDir, { mode: 0o700 });
   const tmpDir = path.join(root, 'tmp');

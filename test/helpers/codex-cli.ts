@@ -34,8 +34,10 @@ export function codexSandbox(opts: {
   model: string;
   apiKey?: string;
   extraToml?: string;
+  /** The folder to make the sandbox in (a test host's home); default the system temp folder. */
+  under?: string;
 }): CodexSandbox {
-  const root = sandboxDir('codex');
+  const root = sandboxDir('codex', opts.under);
   const codexHome = path.join(root, 'codex-home');
   fs.mkdirSync(codexHome, { mode: 0o700 });
   const apiKey = opts.apiKey ?? `sk-test-${Math.random().toString(36).slice(2)}`;

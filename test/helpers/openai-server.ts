@@ -3,7 +3,14 @@
 // payloads ending in `data: [DONE]`, or one `chat.completion` JSON object); what it answers, and how it fails, is
 // scripted by the test, and every request is recorded so the test can check what the engine sent.
 import type http from 'node:http';
-import { estimateTokens, json, ScriptedServer, split, type RecordedRequest } from './scripted-server.js';
+import {
+  estimateTokens,
+  json,
+  ScriptedServer,
+  split,
+  type RecordedRequest,
+  type ListenOptions,
+} from './scripted-server.js';
 
 export type { RecordedRequest };
 
@@ -45,7 +52,7 @@ export interface ScriptedReply {
  */
 export type ReplyScript = (req: RecordedRequest, info: { index: number }) => ScriptedReply | undefined;
 
-export interface OpenAiServerOptions {
+export interface OpenAiServerOptions extends ListenOptions {
   /** Replies for the completion requests, consumed in order. */
   replies?: ScriptedReply[];
   script?: ReplyScript;
@@ -61,7 +68,7 @@ export class OpenAiServer extends ScriptedServer<ScriptedReply> {
   }
 
   static start(opts: OpenAiServerOptions = {}): Promise<OpenAiServer> {
-    return new OpenAiServer(opts).listen();
+    return new OpenAiServer(opts).listen(opts);
   }
 
   /** The base URL an OpenAI client takes (it appends /chat/completions itself). */

@@ -49,8 +49,10 @@ export function opencodeSandbox(opts: {
    * has it there, and opencode then starts without installing it first.
    */
   userDeps?: string | null;
+  /** The folder to make the sandbox in (a test host's home); default the system temp folder. */
+  under?: string;
 }): OpencodeSandbox {
-  const root = sandboxDir('opencode');
+  const root = sandboxDir('opencode', opts.under);
   const xdg = Object.fromEntries(
     ['CONFIG', 'DATA', 'CACHE', 'STATE'].map((k) => [`XDG_${k}_HOME`, path.join(root, k.toLowerCase())]),
   );

@@ -43,9 +43,12 @@ export async function findCli(cli: PinnedCli): Promise<{ bin: string; version: s
   return { bin, version };
 }
 
-/** A throwaway folder for one sandbox, under the system temp folder; never the user's real config. */
-export function sandboxDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `leo-${prefix}-`));
+/**
+ * A throwaway folder for one sandbox, under the system temp folder or `under` (a test host's home); never the user's
+ * real config.
+ */
+export function sandboxDir(prefix: string, under = os.tmpdir()): string {
+  return fs.mkdtempSync(path.join(under, `leo-${prefix}-`));
 }
 
 /**

@@ -5,7 +5,14 @@
 // request is recorded so the test can check what Codex sent.
 import type http from 'node:http';
 import { apiError } from './openai-server.js';
-import { estimateTokens, json, ScriptedServer, split, type RecordedRequest } from './scripted-server.js';
+import {
+  estimateTokens,
+  json,
+  ScriptedServer,
+  split,
+  type RecordedRequest,
+  type ListenOptions,
+} from './scripted-server.js';
 
 export type { RecordedRequest };
 
@@ -41,7 +48,7 @@ export interface ScriptedReply {
  */
 export type ReplyScript = (req: RecordedRequest, info: { index: number }) => ScriptedReply | undefined;
 
-export interface ResponsesServerOptions {
+export interface ResponsesServerOptions extends ListenOptions {
   /** Replies for the model turns, consumed in order. */
   replies?: ScriptedReply[];
   script?: ReplyScript;
@@ -57,7 +64,7 @@ export class ResponsesServer extends ScriptedServer<ScriptedReply> {
   }
 
   static start(opts: ResponsesServerOptions = {}): Promise<ResponsesServer> {
-    return new ResponsesServer(opts).listen();
+    return new ResponsesServer(opts).listen(opts);
   }
 
   /** For a model provider's `base_url`: Codex appends /responses itself. */

@@ -1,6 +1,6 @@
-// What the scripted model servers (anthropic-server, openai-server, responses-server) share: a listener on
-// 127.0.0.1, every request recorded, a queue of scripted replies, and a close() that does not wait for the client or
-// for a reply still streaming. Each server adds only its wire protocol, in route().
+// What the scripted model servers (anthropic-server, openai-server, responses-server) share: a listener (on 127.0.0.1
+// unless told otherwise), every request recorded, a queue of scripted replies, and a close() that does not wait for
+// the client or for a reply still streaming. Each server adds only its wire protocol, in route().
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -14,6 +14,14 @@ export interface RecordedRequest {
   body: any;
   /** Real time it arrived (Date.now()). */
   at: number;
+}
+
+export interface ListenOptions {
+  /**
+   * The address to listen on; default 127.0.0.1. CLIs run by daemons in a bench's network namespaces reach the test's
+   * process only at the bench network's gateway (test/helpers/hosts/).
+   */
+  host?: string;
 }
 
 export abstract class ScriptedServer<Reply> {
@@ -39,17 +47,18 @@ export abstract class ScriptedServer<Reply> {
   /** Answers one recorded request: the server's wire protocol. */
   protected abstract route(rec: RecordedRequest, res: http.ServerResponse): void;
 
-  protected async listen(): Promise<this> {
+  protected async listen({ host = '127.0.0.1' }: ListenOptions = {}): Promise<this> {
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(0, '127.0.0.1', () => resolve());
+      this.server.listen(0, host, () => resolve());
     });
     return this;
   }
 
-  /** http://127.0.0.1:<port>, which each server extends to the base URL its client takes. */
+  /** http://<host>:<port>, which each server extends to the base URL its client takes. */
   protected get origin(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    const { address, port } = this.server.address() as AddressInfo;
+    return `http://${address}:${port}`;
   }
 
   /** Adds replies for the next requests the queue answers. */

@@ -1,6 +1,6 @@
 import { HostEntry, HostInvite } from '../../../src/wire/host.js';
 import { startFaultProxy, type FaultProxy } from './fault-proxy.js';
-import { HostDaemon } from './host-daemon.js';
+import { HostDaemon, type HostConfig } from './host-daemon.js';
 import type { Network } from './network.js';
 import { openNetwork } from './open-network.js';
 
@@ -30,8 +30,8 @@ export class HostBench {
     return new HostBench(openNetwork());
   }
 
-  /** A new host with its daemon started; `config`: more top-level leo.yaml sections. */
-  async host(name: string, config = ''): Promise<HostDaemon> {
+  /** A new host with its daemon started; `config`: more top-level leo.yaml sections (see HostDaemon). */
+  async host(name: string, config: HostConfig = ''): Promise<HostDaemon> {
     const host = new HostDaemon(await this.network.addHost(name), config);
     this.hosts.push(host);
     await host.start();

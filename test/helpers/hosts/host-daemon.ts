@@ -7,6 +7,9 @@ import { request, type Response, type Target } from '../http.js';
 import { makeTempHome } from '../temp-home.js';
 import type { HostLink } from './network.js';
 
+/** More top-level leo.yaml sections for a host, or a function of its home that answers them. */
+export type HostConfig = string | ((home: string) => string);
+
 /**
  * One host of a bench: the real `leo daemon` as a child process on its link (inside its namespace), with a LEO_HOME,
  * HOME and tmux server of its own in a temp folder. SIGKILLed and started again on the same home it is the same host:
@@ -21,16 +24,17 @@ export class HostDaemon {
   private child: ChildProcess | null = null;
   private output = () => '';
 
-  /** `config`: more top-level leo.yaml sections. */
+  /** `config`: more top-level leo.yaml sections, or what makes them from the host's home (files set up in it first). */
   constructor(
     readonly link: HostLink,
-    config = '',
+    config: HostConfig = '',
   ) {
     const allowed = link.allowedHosts.length > 0 ? `  allowed_hosts: [${link.allowedHosts.join(', ')}]\n` : '';
+    const t = makeTempHome();
+    const more = typeof config === 'string' ? config : config(t.home);
     // Info-level logs carry the "ready" line the start waits for.
-    const t = makeTempHome(
-      `web:\n  listen: ${link.listen}\n${allowed}log:\n  level: info\npool:\n  threads: 1\n${config}`,
-    );
+    const yaml = `web:\n  listen: ${link.listen}\n${allowed}log:\n  level: info\npool:\n  threads: 1\n${more}`;
+    fs.writeFileSync(path.join(t.home, 'leo.yaml'), yaml, { mode: 0o600 });
     this.home = t.home;
     this.env = { ...t.env, HOME: t.home, TMUX: '' };
     this.removeHome = t.cleanup;
