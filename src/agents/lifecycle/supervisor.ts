@@ -248,6 +248,21 @@ export class Supervisor extends FleetState {
     });
   }
 
+  /**
+   * Puts back the dormant record (`moved_to` set) a move's spawn replaced here, when that move is undone: the old
+   * address forwards to where the agent went, as it did before. A name taken meanwhile keeps its agent.
+   */
+  restoreDormant(record: AgentRecord): Promise<Agent> {
+    return this.serial(record.name, async () => {
+      if (!record.moved_to) throw new AgentError('conflict', `${record.name}'s record is not a moved agent's`);
+      if (!this.deps.store.get(record.name)) {
+        this.deps.store.insert({ ...record, state: 'stopped' });
+        this.deps.bus.publish('agent_spawned', { agent: this.get(record.name) });
+      }
+      return this.get(record.name);
+    });
+  }
+
   /** `null` clears a value, `undefined` leaves it. */
   setAppearance(name: string, patch: { emoji?: string | null; color?: string | null }): Promise<Agent> {
     return this.serial(name, async () => {

@@ -2,7 +2,9 @@
 // the hub's own agent are marked moved to cloud. Through the hub, messages reach the agent where it runs now; sent
 // to box itself, they are refused naming the new address. Nothing is typed into an old pane, nothing is dropped.
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
 import { rfc3339 } from '../../../src/core/time.js';
 import { StateSnapshot } from '../../../src/wire/fleet.js';
 import { Message, MessagePage } from '../../../src/wire/message.js';
@@ -25,7 +27,14 @@ describe('forwarding to a moved agent', () => {
   before(async () => {
     const start = () => startTestDaemon({ config: CONFIG });
     [hub, box, cloud] = await Promise.all([start(), start(), start()]);
-    await Promise.all([spawn(box, 'den'), spawn(cloud, 'den2'), spawn(cloud, 'own'), spawn(hub, 'own')]);
+    await Promise.all([
+      spawn(box, 'den'),
+      spawn(cloud, 'den2'),
+      spawn(cloud, 'own'),
+      spawn(hub, 'own'),
+      spawn(box, 'fen'),
+      spawn(cloud, 'fen'),
+    ]);
     await pairHost(hub, box, 'box');
     await pairHost(hub, cloud, 'cloud');
     const at = rfc3339(Date.now());
@@ -69,6 +78,26 @@ describe('forwarding to a moved agent', () => {
     assert.equal(sent.status, 201, sent.text);
     assert.equal(Message.parse(sent.json.data).agent, 'own@cloud');
     await until('typed on cloud', () => paneText(cloud.home, 'own').includes('to own, wherever'), 20_000);
+  });
+
+  it('a send the hub passes on before it knows of the mark goes on to where the host says the agent went', async () => {
+    await until(
+      'fen@box followed',
+      async () => (await hub.get('/api/v1/state', StateSnapshot)).agents.some((a) => a.name === 'fen@box'),
+      20_000,
+    );
+    // The mark as box stores it, with nothing published yet: the hub still takes fen@box for a live agent.
+    const db = new BetterSqlite3(path.join(box.home, 'state', 'chat.db'));
+    db.prepare("UPDATE agents SET moved_to = 'cloud', moved_at = ? WHERE name = 'fen'").run(rfc3339(Date.now()));
+    db.close();
+    const sent = await hub.op('POST', '/api/v1/chat/fen@box/messages', {
+      text: 'just after the mark',
+      client_id: 'f-1',
+    });
+    assert.equal(sent.status, 201, sent.text);
+    assert.equal(Message.parse(sent.json.data).agent, 'fen@cloud');
+    await until('typed on cloud', () => paneText(cloud.home, 'fen').includes('just after the mark'), 20_000);
+    assert.ok(!paneText(box.home, 'fen').includes('just after the mark'), 'not typed into the old pane');
   });
 
   it('sent to box itself, a message is refused naming where den went, and den is not started there', async () => {

@@ -290,6 +290,31 @@ describe('a move between two daemons, side by side', () => {
     assert.equal((await cloud.get('/api/v1/agents/den', Agent)).moved_to, 'box');
   });
 
+  it('a spawn that took a dormant record’s place, undone, puts the record back', async () => {
+    assert.equal((await box.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'yew' })).status, 201);
+    const at = rfc3339(Date.now());
+    await box.daemon.supervisor.markMoved('yew', { to: 'cloud', as: null, at });
+    assert.equal((await cloud.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'yew' })).status, 201);
+    const back = remoteMoveSide(
+      fetchHostClient(`http://127.0.0.1:${cloud.daemon.port}`),
+      cloud.daemon.operatorToken,
+      'cloud',
+    );
+    const move = op('01UNDOBACK', 'yew', 'yew', 'box');
+    await back.park(move);
+    const pack = await back.pack(move);
+    for (const part of pack.parts) await source.receive(move, part.name, await back.part(move, part.name));
+    await source.spawn(move, pack);
+    assert.equal((await box.get('/api/v1/agents/yew', Agent)).moved_to ?? null, null);
+    await source.discard(move);
+    await source.discard(move);
+    const dormant = await box.get('/api/v1/agents/yew', Agent);
+    assert.deepEqual([dormant.status, dormant.moved_to, dormant.moved_at], ['stopped', 'cloud', at]);
+    const sent = await box.op('POST', '/api/v1/chat/yew/messages', { text: 'to the old address' });
+    assert.equal(sent.json.code, 'agent_moved', 'the old address names where it went, as before the move');
+    await back.resume(move);
+  });
+
   it('an agent removed while parked takes its hold with it', async () => {
     assert.equal((await box.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'tmp' })).status, 201);
     await source.park(op('01GONEAGENT', 'tmp', 'tmp', 'cloud'));

@@ -17,7 +17,16 @@ export interface MoveSideDeps {
   movesDir: string;
   supervisor: Pick<
     Supervisor,
-    'park' | 'start' | 'spawn' | 'remove' | 'markMoved' | 'has' | 'isRunning' | 'resolved' | 'movedError'
+    | 'park'
+    | 'start'
+    | 'spawn'
+    | 'remove'
+    | 'markMoved'
+    | 'restoreDormant'
+    | 'has'
+    | 'isRunning'
+    | 'resolved'
+    | 'movedError'
   >;
   /** The agent records as stored (the session id, the agent's own overrides). */
   records: { get(name: string): AgentRecord | null };

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { AgentRecord } from '../../../agents/agent-record.js';
 import { assertEnvironments, assertTemplate, spawnedRecord } from '../../../agents/lifecycle/spawn-request.js';
 import type { SpawnRequest } from '../../../agents/lifecycle/spawn-request.js';
 import { resolveAgent } from '../../../agents/resolve.js';
@@ -38,6 +39,8 @@ interface TargetRecord {
   agent?: true;
   /** The agent runs: spawning again answers at once. */
   spawned?: true;
+  /** The dormant record of that name it took the place of: put back if the move is undone, so its address forwards. */
+  replaced?: AgentRecord;
 }
 const TARGET_FILE = 'target.json';
 
@@ -119,7 +122,11 @@ export class TargetSide {
           pack.conversation,
         ));
       }
-      if (existing?.moved_to) await supervisor.remove(as);
+      if (existing?.moved_to) {
+        record.replaced = existing;
+        this.write(id, record);
+        await supervisor.remove(as);
+      }
       this.write(id, { ...record, thread: true });
       await threads.unpack(this.dir(id, PARTS_DIR, 'thread'), threadManifest(pack), as);
       this.write(id, { ...record, thread: true, agent: true });
@@ -135,9 +142,11 @@ export class TargetSide {
     return this.lanes.run(id, async () => {
       const { supervisor, threads } = this.deps;
       const record = this.record(id);
+      const as = record?.replaced?.name ?? '';
       if (record?.agent && supervisor.has(record.as)) await supervisor.remove(record.as);
       if (record?.thread) await threads.discard(record.as);
       if (record?.workspace) clearWorkspace(record.workspace);
+      if (record?.replaced && !this.deps.records.get(as)) await supervisor.restoreDormant(record.replaced);
       for (const sub of [PARTS_DIR, INCOMING_DIR]) fs.rmSync(this.dir(id, sub), { recursive: true, force: true });
       fs.rmSync(this.dir(id, TARGET_FILE), { force: true });
     });
