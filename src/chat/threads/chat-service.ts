@@ -386,6 +386,8 @@ export class ChatService {
       // A move parked the agent: the message stays pending until the move resumes it here, or marks it moved, when
       // it went along in the packed thread and is typed there (docs/DECISIONS.md, "held messages").
       if (!(await agents.unheld(message.agent))) return;
+      // What waited may be gone (a move undone took the thread it arrived in) or settled meanwhile.
+      if (this.deps.store.get(message.id)?.state !== 'pending') return;
       const moved = agents.movedError(message.agent);
       if (moved) return this.carried(message);
       // One delivery per agent at a time (its lane): this one is the agent's typing until it ends.

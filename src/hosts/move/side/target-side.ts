@@ -89,7 +89,10 @@ export class TargetSide {
       const existing = records.get(as);
       if (existing && !existing.moved_to) {
         // Its own agent, spawned by an earlier try whose answer (or record of it) was lost: nothing more to do.
-        if (done?.agent) return this.write(id, { ...done, spawned: true });
+        if (done?.agent) {
+          this.write(id, { ...done, spawned: true });
+          return this.deps.holds.release(id);
+        }
         throw new LeoError(409, `an agent named "${as}" already exists here`, 'name_taken', { name: as });
       }
       let req = this.spawnRequest(as, pack);
@@ -126,12 +129,20 @@ export class TargetSide {
         record.replaced = existing;
         this.write(id, record);
         await supervisor.remove(as);
+        // The thread it left here is the one it took along, as it was then: the pack's rows, newer, take its place
+        // (kept beside them, a message settled here as carried would hide what became of it there).
+        await threads.discard(as);
       }
+      // What arrives in the thread waiting to be typed waits for the agent (a hold, kept across a restart): typed
+      // before the spawn, it would fail for want of an agent. Taken after the dormant record went, whose removal
+      // lets go of any hold on its name.
+      if (!this.deps.holds.byId(id)) this.deps.holds.hold({ id, agent: as, was: 'active' });
       this.write(id, { ...record, thread: true });
       await threads.unpack(this.dir(id, PARTS_DIR, 'thread'), threadManifest(pack), as);
       this.write(id, { ...record, thread: true, agent: true });
       await supervisor.spawn({ ...req, ...(sessionId ? { sessionId } : {}) });
       this.write(id, { ...record, thread: true, agent: true, spawned: true });
+      this.deps.holds.release(id);
       // The agent runs from its own files now: the shipped copies go.
       fs.rmSync(this.dir(id, PARTS_DIR), { recursive: true, force: true });
     });
@@ -147,6 +158,8 @@ export class TargetSide {
       if (record?.thread) await threads.discard(record.as);
       if (record?.workspace) clearWorkspace(record.workspace);
       if (record?.replaced && !this.deps.records.get(as)) await supervisor.restoreDormant(record.replaced);
+      // The thread is gone: what waited in it finds nothing left to type.
+      this.deps.holds.release(id);
       for (const sub of [PARTS_DIR, INCOMING_DIR]) fs.rmSync(this.dir(id, sub), { recursive: true, force: true });
       fs.rmSync(this.dir(id, TARGET_FILE), { force: true });
     });
