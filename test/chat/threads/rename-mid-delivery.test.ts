@@ -49,7 +49,7 @@ describe('an agent renamed while its message is being typed', () => {
         staysDown: () => false,
         start: async () => undefined,
         movedError: () => null,
-      sendError: () => null,
+        sendError: () => null,
         unheld: async () => true,
       },
       attachments: { pathsOf: () => [] },
