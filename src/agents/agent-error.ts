@@ -55,13 +55,14 @@ export function agentMoving(name: string): LeoError {
 }
 
 /**
- * A chat message to an agent whose move already packed its thread (issue 32): 503 with Retry-After, which clients (the
- * app's outbox) take as "try again", so the message is sent again once the move ends, to the agent's new place.
+ * A chat message to an agent whose move already packed its thread, or that a move is bringing here (issue 32): 503
+ * with Retry-After, which clients (the app's outbox) take as "try again", so the message is sent again once the move
+ * ends, and reaches the agent where it then is.
  */
 export function agentShipping(name: string): LeoError {
   return new LeoError(
     503,
-    `${name} is being shipped to another host: send again in a moment`,
+    `${name} is being moved between hosts: send again in a moment`,
     'agent_moving',
     undefined,
     2,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AgentName } from '../wire/names.js';
 import { Access } from '../http/access.js';
 import { ok } from '../http/envelope.js';
-import { notFound } from '../core/leo-error.js';
+import { notFound, type LeoError } from '../core/leo-error.js';
 import { okOf } from '../http/openapi.js';
 import { AttachmentRef, Message, MessagePage, ReadMarker, Thread } from '../wire/message.js';
 import type { ChatService } from './threads/chat-service.js';
@@ -47,6 +47,11 @@ export interface ChatRoutesDeps {
   store: ChatStore;
   attachments: AttachmentStore;
   agentExists(agent: string): boolean;
+  /**
+   * Why a name with no agent here is not a 404: a move is bringing the agent here (issue 32), 503 to try again in a
+   * moment; else null.
+   */
+  arriving(agent: string): LeoError | null;
   maxAttachmentBytes(): number;
   /** chat.enabled, read per request: while false every route here answers chatOffError. */
   enabled(): boolean;
@@ -82,7 +87,8 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatRoutesDeps> = async (app, dep
     if (!deps.enabled()) throw chatOffError();
   });
   const agentOf = ({ agent }: { agent: string }) => {
-    if (!deps.agentExists(agent) && !deps.store.newestId(agent)) throw notFound(`no agent named "${agent}"`);
+    if (!deps.agentExists(agent) && !deps.store.newestId(agent))
+      throw deps.arriving(agent) ?? notFound(`no agent named "${agent}"`);
     return agent;
   };
 
@@ -136,7 +142,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatRoutesDeps> = async (app, dep
     },
     async (req, reply) => {
       const agent = agentOf(req.params);
-      if (!deps.agentExists(agent)) throw notFound(`no agent named "${agent}"`);
+      if (!deps.agentExists(agent)) throw deps.arriving(agent) ?? notFound(`no agent named "${agent}"`);
       const { body } = req;
       const sender = senderOf(req.principal, req.headers[SENDER_HEADER]);
       const stored = body.client_id ? deps.store.byClientId(agent, body.client_id) : null;

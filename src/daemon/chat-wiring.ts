@@ -1,3 +1,4 @@
+import { agentShipping } from '../agents/agent-error.js';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AgentStore } from '../agents/agent-store.js';
@@ -46,7 +47,7 @@ export interface ChatWiringDeps {
   features: FeatureSet;
   supervisor: Supervisor;
   /** The agents a move has parked: their messages wait, pending, until it lets go (issue 32). */
-  holds: Pick<MoveHolds, 'whenFree' | 'sendError'>;
+  holds: Pick<MoveHolds, 'whenFree' | 'sendError' | 'of'>;
   /** The agent records: a renamed agent's attachment files move with it, last in the rename's transaction. */
   agents: Pick<AgentStore, 'onRename'>;
   deliverer: Deliverer;
@@ -169,6 +170,7 @@ export async function wireChat(d: ChatWiringDeps) {
     asks,
     prompts,
     agentExists: (a) => d.supervisor.has(a),
+    arriving: (a) => (d.holds.of(a) ? agentShipping(a) : null),
     maxAttachmentBytes: () => d.config().chat.attachment_max_bytes,
     enabled,
     elsewhere: d.elsewhere,

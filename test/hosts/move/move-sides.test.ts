@@ -85,6 +85,13 @@ describe('a move between two daemons, side by side', () => {
 
   const side = (d: TestDaemon) =>
     remoteMoveSide(fetchHostClient(`http://127.0.0.1:${d.daemon.port}`), d.daemon.operatorToken, 'x');
+  /** What the hub does before a spawn: park on `from`, pack, and every part onto `to`. */
+  const parkedAndShipped = async (from: MoveSide, to: MoveSide, move: MoveOperation) => {
+    await from.park(move);
+    const pack = await from.pack(move);
+    for (const part of pack.parts) await to.receive(move, part.name, await from.part(move, part.name));
+    return pack;
+  };
   const messages = async (d: TestDaemon, agent: string) =>
     (await d.get(`/api/v1/chat/${agent}/messages?limit=50`, MessagePage)).messages;
 
@@ -273,16 +280,9 @@ describe('a move between two daemons, side by side', () => {
     assert.equal((await box.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'zed' })).status, 201);
     await box.daemon.supervisor.markMoved('zed', { to: 'cloud', as: null, at: rfc3339(Date.now()) });
     // cloud's den (spawned by the test before) comes to box as zed.
-    const back = remoteMoveSide(
-      fetchHostClient(`http://127.0.0.1:${cloud.daemon.port}`),
-      cloud.daemon.operatorToken,
-      'cloud',
-    );
+    const back = side(cloud);
     const move = op('01BACK', 'den', 'zed', 'box');
-    await back.park(move);
-    const pack = await back.pack(move);
-    for (const part of pack.parts) await source.receive(move, part.name, await back.part(move, part.name));
-    await source.spawn(move, pack);
+    await source.spawn(move, await parkedAndShipped(back, source, move));
     const zed = await box.get('/api/v1/agents/zed', Agent);
     assert.equal(zed.moved_to ?? null, null, 'the dormant record gave way');
     await until('zed runs', async () => (await box.get('/api/v1/agents/zed', Agent)).status === 'running', 10_000);
@@ -295,16 +295,9 @@ describe('a move between two daemons, side by side', () => {
     const at = rfc3339(Date.now());
     await box.daemon.supervisor.markMoved('yew', { to: 'cloud', as: null, at });
     assert.equal((await cloud.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'yew' })).status, 201);
-    const back = remoteMoveSide(
-      fetchHostClient(`http://127.0.0.1:${cloud.daemon.port}`),
-      cloud.daemon.operatorToken,
-      'cloud',
-    );
+    const back = side(cloud);
     const move = op('01UNDOBACK', 'yew', 'yew', 'box');
-    await back.park(move);
-    const pack = await back.pack(move);
-    for (const part of pack.parts) await source.receive(move, part.name, await back.part(move, part.name));
-    await source.spawn(move, pack);
+    await source.spawn(move, await parkedAndShipped(back, source, move));
     assert.equal((await box.get('/api/v1/agents/yew', Agent)).moved_to ?? null, null);
     await source.discard(move);
     await source.discard(move);
