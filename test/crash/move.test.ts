@@ -20,7 +20,7 @@ import { until } from '../helpers/wait.js';
 import { amend, countMarkers, readThread, runSeeds, sleep, type Rng } from './kit.js';
 
 /** Faults per seed, bounded for CI; the run is LEO_CRASH_MOVE_FAULTS=60 (docs/RELIABILITY.md). */
-const FAULTS = Number(process.env.LEO_CRASH_MOVE_FAULTS) || 6;
+const FAULTS = Number(process.env.LEO_CRASH_MOVE_FAULTS) || 4;
 /** Messages the client sends during each move. */
 const SENDS_PER_MOVE = 3;
 const AGENT = 'ivy';
