@@ -119,6 +119,35 @@ describe('acting on an agent’s changes: commit, discard, push, pull request', 
     assert.equal(inBare('refs/heads/main'), g('rev-parse', 'main'), 'main untouched');
   });
 
+  it('a push the remote refuses is 409 push_failed with git’s own words', async () => {
+    const bareGit = (...args: string[]) =>
+      execFileSync('git', ['--git-dir', bare, ...args], { encoding: 'utf8', env: env() }).trim();
+    const before = bareGit('rev-parse', 'refs/heads/feature');
+    // Someone else pushed to the branch meanwhile: the agent's branch is no longer ahead of it.
+    const other = bareGit(
+      '-c',
+      'user.name=Other',
+      '-c',
+      'user.email=other@example.com',
+      'commit-tree',
+      `${before}^{tree}`,
+      '-p',
+      before,
+      '-m',
+      'from elsewhere',
+    );
+    bareGit('update-ref', 'refs/heads/feature', other);
+    fs.writeFileSync(path.join(repo, 'later.txt'), 'more\n');
+    await data('commit', { message: 'More' }, CommitResult.parse);
+    const r = await post('push', {});
+    assert.deepEqual([r.status, r.json.code], [409, 'push_failed'], r.text);
+    assert.match(r.json.error, /git push failed: .*\n?.*rejected/s);
+    assert.equal(bareGit('rev-parse', 'refs/heads/feature'), other, 'the remote branch as it was');
+    bareGit('update-ref', 'refs/heads/feature', before);
+    await data('push', {}, PushResult.parse);
+    assert.equal(bareGit('rev-parse', 'refs/heads/feature'), g('rev-parse', 'HEAD'));
+  });
+
   it('discard restores tracked files (a staged new one goes) and deletes untracked ones, leaving the rest', async () => {
     fs.writeFileSync(path.join(repo, 'README.md'), 'scribbled over\n');
     fs.mkdirSync(path.join(repo, 'scratch'));
@@ -185,7 +214,7 @@ describe('acting on an agent’s changes: commit, discard, push, pull request', 
     assert.equal(fs.readFileSync(path.join(bin, 'cwd'), 'utf8').trim(), fs.realpathSync(repo));
   });
 
-  it('without gh logged in, answers the forge’s compare page', async () => {
+  it('without gh logged in, or without gh, answers the forge’s compare page', async () => {
     fs.rmSync(path.join(bin, 'logged-in'));
     fs.rmSync(path.join(bin, 'args'));
     const pr = await data('pull-request', { title: 'Fix it', body: 'Because.', base: 'main' }, PullRequestResult.parse);
@@ -199,6 +228,17 @@ describe('acting on an agent’s changes: commit, discard, push, pull request', 
     assert.ok(!fs.existsSync(path.join(bin, 'args')), 'gh pr create did not run');
     const noBase = await data('pull-request', { title: 'Fix it' }, PullRequestResult.parse);
     assert.equal(noBase.url, 'https://github.com/acme/widget/compare/feature?expand=1&title=Fix+it');
+    // gh not installed at all: the same page.
+    fs.renameSync(path.join(bin, 'gh'), path.join(bin, 'gh-away'));
+    try {
+      const without = await data('pull-request', { title: 'Fix it', base: 'main' }, PullRequestResult.parse);
+      assert.deepEqual(
+        [without.via, without.url.split('?')[0]],
+        ['compare', 'https://github.com/acme/widget/compare/main...feature'],
+      );
+    } finally {
+      fs.renameSync(path.join(bin, 'gh-away'), path.join(bin, 'gh'));
+    }
   });
 
   it('while the agent is in a turn each write is 409 agent_busy, unless forced', async () => {
