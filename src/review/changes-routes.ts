@@ -1,13 +1,12 @@
-import fs from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Access } from '../http/access.js';
 import { HttpError, ok } from '../http/envelope.js';
-import { notFound } from '../core/leo-error.js';
 import { okOf } from '../http/openapi.js';
 import { NameSchema } from '../wire/names.js';
 import { Changes, FileDiff } from '../wire/changes.js';
-import { relativePathProblem, staysInside } from './workspace-path.js';
+import { pathRefusal } from './workspace-path.js';
+import { existingWorkspace, type WorkspaceOf } from './agent-workspace.js';
 import type { WorkspaceChanges } from './workspace-changes.js';
 
 const Params = z.object({ name: NameSchema });
@@ -20,22 +19,9 @@ const DiffQuery = z.object({ path: z.string() });
  */
 export const changesRoutes: FastifyPluginAsyncZod<{
   changes: WorkspaceChanges;
-  /** The agent's workspace, or null for an unknown agent. */
-  workspaceOf(agent: string): string | null;
+  workspaceOf: WorkspaceOf;
 }> = async (app, { changes, workspaceOf }) => {
-  const workspace = async (name: string): Promise<string> => {
-    const ws = workspaceOf(name);
-    if (ws === null) throw notFound(`no agent named "${name}"`);
-    // Checked here: git started in a missing folder fails to start at all, which would read as a 500.
-    if (
-      !(await fs.stat(ws).then(
-        (s) => s.isDirectory(),
-        () => false,
-      ))
-    )
-      throw new HttpError(409, `the workspace ${ws} is missing`, 'workspace_missing');
-    return ws;
-  };
+  const workspace = (name: string) => existingWorkspace(workspaceOf, name);
 
   const owner = { config: { access: Access.onAgents } };
   const status = { ...owner, schema: { params: Params, response: { 200: okOf(Changes) } } };
@@ -51,10 +37,8 @@ export const changesRoutes: FastifyPluginAsyncZod<{
     const { name } = req.params;
     const { path } = req.query;
     const ws = await workspace(name);
-    const problem = relativePathProblem(path);
-    if (problem) throw new HttpError(400, problem, 'bad_path');
-    if (!(await staysInside(ws, path).catch(() => false)))
-      throw new HttpError(400, 'the path leaves the workspace', 'bad_path');
+    const refusal = await pathRefusal(ws, path);
+    if (refusal) throw new HttpError(400, refusal, 'bad_path');
     const diff = await changes.diff(ws, path);
     return ok({ agent: name, path, ...diff } satisfies FileDiff);
   });

@@ -3,6 +3,12 @@ import { LeoError } from '../core/leo-error.js';
 import { CHANGES_MAX_FILES, DIFF_MAX_BYTES, type ChangedFile } from '../wire/changes.js';
 import { parsePorcelainV2 } from './git-status.js';
 
+/**
+ * Before every git command on a workspace: paths are taken literally (no `*` or `:(magic)` from a file name), printed
+ * verbatim, and no fsmonitor daemon the repository names is started.
+ */
+export const GIT_FLAGS = ['--literal-pathspecs', '-c', 'core.quotePath=false', '-c', 'core.fsmonitor=false'];
+
 /** git refused the workspace (not a repository, or one it cannot read): `reason` is git's first line. */
 export class NotARepoError extends LeoError {
   constructor(reason: string) {
@@ -21,8 +27,13 @@ export class WorkspaceChanges {
     private readonly caps = { files: CHANGES_MAX_FILES, diffBytes: DIFF_MAX_BYTES },
   ) {}
 
-  async status(workspace: string): Promise<{ files: ChangedFile[]; truncated: boolean }> {
-    const r = await this.git(workspace, ['status', '--porcelain=v2', '-z', '--untracked-files=all']);
+  /** The changed files, or only those under `paths` (checked by the caller). */
+  async status(
+    workspace: string,
+    paths: readonly string[] = [],
+  ): Promise<{ files: ChangedFile[]; truncated: boolean }> {
+    const only = paths.length ? ['--', ...paths] : [];
+    const r = await this.git(workspace, ['status', '--porcelain=v2', '-z', '--untracked-files=all', ...only]);
     if (r.truncated) {
       // More than the exec seam takes: the whole records before the cut, said to be a part.
       const listed = parsePorcelainV2(r.stdout.slice(0, r.stdout.lastIndexOf('\0') + 1), this.caps.files);
@@ -57,11 +68,11 @@ export class WorkspaceChanges {
   }
 
   private git(cwd: string, args: string[]): Promise<ExecResult> {
-    return this.exec(
-      'git',
-      ['--literal-pathspecs', '-c', 'core.quotePath=false', '-c', 'core.fsmonitor=false', ...args],
-      { cwd, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' }, timeoutMs: 15_000 },
-    );
+    return this.exec('git', [...GIT_FLAGS, ...args], {
+      cwd,
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+      timeoutMs: 15_000,
+    });
   }
 }
 

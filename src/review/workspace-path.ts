@@ -4,7 +4,7 @@ import { isInside } from '../core/path-inside.js';
 
 /**
  * Why a requested file path may not be read from a workspace, or null when it is a plain relative path. Pure: no
- * absolute paths, no `..` or `.git` segment, no NUL or backslash (which git on Linux takes literally, and a reader on
+ * absolute paths, no leading `-`, no `..` or `.git` segment, no NUL or backslash (which git on Linux takes literally, and a reader on
  * another system would not).
  */
 export function relativePathProblem(p: string): string | null {
@@ -12,6 +12,8 @@ export function relativePathProblem(p: string): string | null {
   if (p.length > 4096) return 'the path is too long';
   if (p.includes('\0') || p.includes('\\')) return 'the path has a NUL or a backslash';
   if (path.posix.isAbsolute(p)) return 'the path must be relative to the workspace';
+  // Paths reach git after `--`, where a leading `-` is harmless; refused anyway, so no mistake there ever runs one.
+  if (p.startsWith('-')) return 'the path may not start with "-"';
   const segments = p.split('/');
   if (segments.some((s) => s === '..')) return 'the path may not contain ".."';
   if (segments.some((s) => s === '.git')) return 'the path may not name the .git folder';
@@ -34,4 +36,11 @@ export async function staysInside(workspace: string, rel: string): Promise<boole
       p = path.dirname(p);
     }
   }
+}
+
+/** Why `rel` may not name a file of `workspace` (relativePathProblem, then staysInside), or null. */
+export async function pathRefusal(workspace: string, rel: string): Promise<string | null> {
+  const problem = relativePathProblem(rel);
+  if (problem) return problem;
+  return (await staysInside(workspace, rel).catch(() => false)) ? null : 'the path leaves the workspace';
 }

@@ -48,3 +48,80 @@ export type FileDiff = z.infer<typeof FileDiff>;
 /** How many files a status lists, and how many bytes of a diff are sent. */
 export const CHANGES_MAX_FILES = 2000;
 export const DIFF_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The writes on an agent's changes (issue 33): commit, discard, push, pull request. Each refuses with 409
+ * `agent_busy` while the agent is in a turn, unless `force`. Paths are checked as the diff route checks them.
+ */
+const Force = z.object({ force: z.boolean().optional() });
+
+export const CommitBody = Force.extend({
+  message: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64 * 1024),
+  /** Only these (staged as they stand, untracked ones added); absent: everything changed. */
+  paths: z.array(z.string()).min(1).max(CHANGES_MAX_FILES).optional(),
+});
+export type CommitBody = z.infer<typeof CommitBody>;
+
+export const CommitResult = z.object({
+  agent: z.string(),
+  /** The new commit's full id. */
+  commit: z.string(),
+  /** The branch it is on, null on a detached HEAD. */
+  branch: z.string().nullable(),
+  /** git's own summary of it (`[main 1a2b3c4] message` and the files-changed line). */
+  summary: z.string(),
+});
+export type CommitResult = z.infer<typeof CommitResult>;
+
+export const DiscardBody = Force.extend({ paths: z.array(z.string()).min(1).max(CHANGES_MAX_FILES) });
+export type DiscardBody = z.infer<typeof DiscardBody>;
+
+export const DiscardResult = z.object({
+  agent: z.string(),
+  /** Tracked files put back as HEAD has them (a file only staged as new is removed). */
+  restored: z.array(z.string()),
+  /** Untracked files deleted. */
+  removed: z.array(z.string()),
+});
+export type DiscardResult = z.infer<typeof DiscardResult>;
+
+export const PushBody = Force;
+export type PushBody = z.infer<typeof PushBody>;
+
+export const PushResult = z.object({
+  agent: z.string(),
+  branch: z.string(),
+  remote: z.string(),
+  /** The remote branch it went to. */
+  remote_branch: z.string(),
+  /** The upstream was set by this push (`-u`): the branch had none. */
+  set_upstream: z.boolean(),
+  /** What git said, URLs' secrets masked. */
+  output: z.string(),
+});
+export type PushResult = z.infer<typeof PushResult>;
+
+export const PullRequestBody = Force.extend({
+  title: z.string().trim().min(1).max(1024),
+  body: z
+    .string()
+    .max(64 * 1024)
+    .default(''),
+  /** The branch to merge into; absent: the forge's default branch. */
+  base: z.string().optional(),
+});
+export type PullRequestBody = z.input<typeof PullRequestBody>;
+
+export const PullRequestResult = z.object({
+  agent: z.string(),
+  /** `gh`: the pull request was opened and `url` is it; `compare`: `url` is the forge's page to open it on. */
+  via: z.enum(['gh', 'compare']),
+  url: z.string(),
+  head: z.string(),
+  base: z.string().nullable(),
+});
+export type PullRequestResult = z.infer<typeof PullRequestResult>;

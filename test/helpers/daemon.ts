@@ -84,13 +84,15 @@ export async function startTestDaemon(
     logger?: Logger;
     moveSides?: DaemonOptions['moveSides'];
     threadCarrier?: DaemonOptions['threadCarrier'];
+    /** Variables the daemon runs with over the test's own (a PATH that finds a fake program first). */
+    env?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<TestDaemon> {
   const t = makeTempHome(testConfig(opts.config ?? '', opts.web ?? ''));
   const clock = opts.clock ?? new ManualClock(Date.now());
   const start = () =>
     startDaemon({
-      env: t.env,
+      env: { ...t.env, ...opts.env },
       clock,
       logger: opts.logger ?? createLogger('warn'),
       ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}),

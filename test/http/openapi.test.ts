@@ -227,6 +227,12 @@ describe('OpenAPI: the document covers every route and agrees with the live daem
     });
     await call({ method: 'GET', route: '/api/v1/agents/:name/changes', params: agent });
     await call({ method: 'GET', route: '/api/v1/agents/:name/changes/diff', params: agent, query: 'path=a.txt' });
+    const changes = (action: string, body: unknown) =>
+      call({ method: 'POST', route: `/api/v1/agents/:name/changes/${action}`, params: agent, body });
+    await changes('commit', { message: 'x' });
+    await changes('discard', { paths: ['a.txt'] });
+    await changes('push', {});
+    await changes('pull-request', { title: 'x', base: '-x' });
     await call({ method: 'GET', route: '/api/v1/tasks' });
     await call({ method: 'POST', route: '/api/v1/tasks/:name/run' });
     await call({ method: 'GET', route: '/api/v1/tasks/:name/runs/:id/log' });

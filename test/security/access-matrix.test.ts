@@ -142,6 +142,11 @@ const EXPECTED: Record<string, Admits> = {
   'GET /api/v1/tasks/:name/runs/:id/log': ON_AGENTS,
   'GET /api/v1/agents/:name/changes': ON_AGENTS,
   'GET /api/v1/agents/:name/changes/diff': ON_AGENTS,
+  // Acting on those changes (issue 33): fleet writes, like the agent controls.
+  'POST /api/v1/agents/:name/changes/commit': FLEET,
+  'POST /api/v1/agents/:name/changes/discard': FLEET,
+  'POST /api/v1/agents/:name/changes/push': FLEET,
+  'POST /api/v1/agents/:name/changes/pull-request': FLEET,
   'POST /observe/task-run': 'socket',
   'POST /chat/task-failure': 'socket',
 
