@@ -57,8 +57,15 @@ export async function pushDevice(context: BrowserContext, page: Page): Promise<P
     sw,
     token,
     async deliver(data, tag) {
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data });
-      for (let i = 0; i < 100; i++) {
+      // A deadline, not a count of polls: under CI's load a stopped worker can take seconds to start again. CI once
+      // saw a push show nothing within 5 s (cause not found), so it is sent again every 10 s: the tag replaces it.
+      const deadline = Date.now() + 30_000;
+      let resendAt = 0;
+      while (Date.now() < deadline) {
+        if (Date.now() >= resendAt) {
+          await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data });
+          resendAt = Date.now() + 10_000;
+        }
         const shown = await page.evaluate(async (want) => {
           const reg = await (globalThis as any).navigator.serviceWorker.ready;
           const n = (await reg.getNotifications()).find((x: { tag: string }) => x.tag === want);
@@ -67,7 +74,7 @@ export async function pushDevice(context: BrowserContext, page: Page): Promise<P
         if (shown) return shown as Shown;
         await new Promise((r) => setTimeout(r, 50));
       }
-      throw new Error(`no notification ${tag} shown`);
+      throw new Error(`no notification ${tag} shown within 30 s`);
     },
     click: (tag, action = '') =>
       sw.evaluate(
