@@ -18,7 +18,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // LEO_TEST_FILES_DIR: another folder of compiled tests (the runner's own test runs it on a planted file).
 const testDir = process.env.LEO_TEST_FILES_DIR ?? path.join(root, 'dist', 'test');
 const record = process.argv.includes('--record');
-const only = process.argv.slice(2).filter((a) => a !== '--record');
+// `--without=<prefix>`: leave out the files under that folder (another Node's tier runs the light folders only).
+const without = process.argv.filter((a) => a.startsWith('--without=')).map((a) => a.slice('--without='.length));
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const durationsFile = path.join(root, 'test', 'durations.json');
 const durations = readDurations(durationsFile);
 
@@ -27,7 +29,13 @@ const names = fs
   .map(String)
   .filter((f) => f.endsWith('.test.js'))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .filter((f) => !without.some((w) => f.startsWith(w)))
   .sort();
+// Handed no file, node's runner would look for tests on its own and run everything it found.
+if (names.length === 0) {
+  console.error(`no test file under ${testDir} matches ${[...only, ...without.map((w) => `not ${w}`)].join(', ')}`);
+  process.exit(1);
+}
 
 const suite = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-suite-'));
 // Short files run in two batches, one process each (see batchShortFiles); a batch is a file of static imports, named

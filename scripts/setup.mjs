@@ -16,7 +16,8 @@ const log = (msg) => console.error(`setup: ${msg}`);
 function ensureNpmPackages() {
   const lock = path.join(root, 'package-lock.json');
   const stamp = path.join(root, 'node_modules', '.leo-setup-stamp');
-  const want = createHash('sha256').update(fs.readFileSync(lock)).digest('hex');
+  // The Node ABI too: better-sqlite3's addon is built for one, so another Node on PATH needs the packages again.
+  const want = createHash('sha256').update(fs.readFileSync(lock)).update(process.versions.modules).digest('hex');
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === want) return;
   log('installing npm packages (npm ci)…');
   const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
