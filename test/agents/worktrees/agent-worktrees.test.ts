@@ -138,6 +138,11 @@ describe('a git worktree per agent', () => {
     trees.set('anna', tree('ann'));
     assert.equal((await t.get('/api/v1/agents/anna', Agent)).branch, 'leo/ann');
     assert.deepEqual(branches(), ['leo/ann', 'leo/bob', 'leo/cyd']);
+    // leo/ann is anna's now, checked out in her tree: a new agent named ann may not share it.
+    const clash = await t.op('POST', '/api/v1/agents/spawn', { template: 'dev', name: 'ann' });
+    assert.equal(clash.status, 409, clash.text);
+    assert.equal(clash.json.error, `the branch leo/ann is checked out at ${tree('anna')}`);
+    assert.equal((await t.op('GET', '/api/v1/agents/ann')).status, 404);
     const { messages } = await t.get('/api/v1/chat/anna/messages', MessagePage);
     assert.ok(
       messages.some((m) => m.text.includes('The branch leo/ann keeps its name: it is pushed (origin/leo/ann)')),
