@@ -11,6 +11,7 @@ import {
   keepReason,
   parseWorktreeList,
   worktreePlace,
+  type WorkAtStake,
 } from './worktree-plan.js';
 
 /** A worktree made (or taken back) for a spawn: the agent's workspace in it, its branch, and how to undo it. */
@@ -97,18 +98,15 @@ export class Worktrees {
     ]);
     const [top = '', common = '', gitDir = ''] = dirs.stdout.split('\n');
     if (dirs.code !== 0 || common === gitDir || !inWorktreesFolder(root, top)) return undefined;
-    const status = await this.ok(top, ['status', '--porcelain=v2', '-z', '--untracked-files=all'], 'status');
-    const hasBranch = await this.hasBranch(top, branch);
-    const tips = ['HEAD', ...(hasBranch ? [`refs/heads/${branch}`] : [])];
-    // Commits only the tree's HEAD or the agent's branch reach: pushed ones are on a remote-tracking branch, merged
-    // ones on another local branch.
-    const unpushed = await this.ok(
-      top,
-      ['rev-list', '--count', ...tips, '--not', `--exclude=${branch}`, '--branches', '--remotes'],
-      'rev-list',
-    );
-    const stake = { uncommitted: countStatusEntries(status), unpushed: Number(unpushed.trim()) };
     const left: WorktreeLeft = { path: top, branch, removed: false, branch_removed: false };
+    let facts: { stake: WorkAtStake; hasBranch: boolean };
+    try {
+      facts = await this.workAtStake(top, branch);
+    } catch (err) {
+      // The agent goes all the same; its tree stays, with git's reason.
+      return { ...left, kept: (err as Error).message };
+    }
+    const { stake, hasBranch } = facts;
     const why = keepReason(stake);
     if (why && !force) return { ...left, kept: `${why}; remove with force to delete the tree anyway` };
     const removed = await this.git(top, ['worktree', 'remove', ...(force ? ['--force'] : []), '--', top]);
@@ -142,6 +140,21 @@ export class Worktrees {
     if (await this.hasBranch(workspace, next)) return keep(`${next} already exists`);
     const moved = await this.git(workspace, ['branch', '-m', '--', branch, next]);
     return moved.code === 0 ? { branch: next, note: null } : keep(`git branch -m failed: ${moved.stderr.trim()}`);
+  }
+
+  /** What taking the tree at `top` away would lose, and whether the agent's branch still exists. */
+  private async workAtStake(top: string, branch: string): Promise<{ stake: WorkAtStake; hasBranch: boolean }> {
+    const status = await this.ok(top, ['status', '--porcelain=v2', '-z', '--untracked-files=all'], 'status');
+    const hasBranch = await this.hasBranch(top, branch);
+    const tips = ['HEAD', ...(hasBranch ? [`refs/heads/${branch}`] : [])];
+    // Commits only the tree's HEAD or the agent's branch reach: pushed ones are on a remote-tracking branch, merged
+    // ones on another local branch.
+    const unpushed = await this.ok(
+      top,
+      ['rev-list', '--count', ...tips, '--not', `--exclude=${branch}`, '--branches', '--remotes'],
+      'rev-list',
+    );
+    return { stake: { uncommitted: countStatusEntries(status), unpushed: Number(unpushed.trim()) }, hasBranch };
   }
 
   /** The worktrees folder as git names paths (symlinks resolved), or null before the first worktree was made. */
