@@ -10,6 +10,7 @@ import {
   AppearanceBody,
   EnvironmentsBody,
   RemovedAgent,
+  RemoveQuery,
   RenameBody,
   SpawnBody,
   TemplateBody,
@@ -79,12 +80,13 @@ export const agentRoutes: FastifyPluginAsyncZod<AgentRoutesDeps> = async (app, d
       ok(await supervisor[action](req.params.name)),
     );
 
-  const remove = { ...op, schema: { params: NameParams, response: { 200: okOf(RemovedAgent) } } };
-  app.delete('/api/v1/agents/:name', remove, async (req) => {
-    const { name } = req.params;
-    await supervisor.remove(name);
-    return ok({ name, removed: true });
-  });
+  const remove = {
+    ...op,
+    schema: { params: NameParams, querystring: RemoveQuery, response: { 200: okOf(RemovedAgent) } },
+  };
+  app.delete('/api/v1/agents/:name', remove, async (req) =>
+    ok(await supervisor.remove(req.params.name, { force: req.query.force === 'true' })),
+  );
 
   app.post('/api/v1/agents/:name/rename', onAgent({ body: RenameBody }), async (req) => {
     return ok(await supervisor.rename(req.params.name, req.body.name));

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { RemovedAgent } from '../wire/agent-bodies.js';
 import type { Agent } from '../wire/fleet.js';
 import { act } from './command-action.js';
 import { registerMoveCommands } from './move-commands.js';
@@ -35,11 +36,13 @@ export function registerAgentCommands(program: Command): void {
     .option('--repo <repo>', 'git repository to clone into the workspace')
     .option('--branch <branch>', 'branch to work on')
     .option('--base <base>', 'where a new branch starts')
+    .option('--worktree', 'its own git worktree of the workspace on the branch leo/<name> (default: the template)')
+    .option('--no-worktree', 'no worktree, whatever the template says')
     .option('--prompt <text>', 'first message for the agent')
     .option('--environments <names>', 'comma-separated named environments (overrides the template)')
     .option('--env <KEY=VALUE...>', 'extra environment variables')
     .action(
-      act(async (template: string, o: Record<string, string | string[] | undefined>) => {
+      act(async (template: string, o: Record<string, string | string[] | boolean | undefined>) => {
         const env = Object.fromEntries(
           ((o.env as string[] | undefined) ?? []).map((kv) => {
             const i = kv.indexOf('=');
@@ -53,12 +56,13 @@ export function registerAgentCommands(program: Command): void {
           ...(o.repo ? { repo: o.repo } : {}),
           ...(o.branch ? { branch: o.branch } : {}),
           ...(o.base ? { base: o.base } : {}),
+          ...(typeof o.worktree === 'boolean' ? { worktree: o.worktree } : {}),
           ...(o.prompt ? { prompt: o.prompt } : {}),
           ...(o.environments ? { environments: String(o.environments).split(',').filter(Boolean) } : {}),
           ...(Object.keys(env).length ? { env } : {}),
         };
         const a = await callDaemon<Agent>('POST', '/api/v1/agents/spawn', body);
-        return `spawned ${a.name} (${a.harness}, ${a.workspace})`;
+        return `spawned ${a.name} (${a.harness}, ${a.workspace}${a.branch ? ` on ${a.branch}` : ''})`;
       }),
     );
 
@@ -75,8 +79,15 @@ export function registerAgentCommands(program: Command): void {
 
   agent
     .command('remove <name>')
-    .description('stop an agent and delete its record (its workspace stays)')
-    .action(act(async (name: string) => (await callDaemon('DELETE', path(name)), `removed ${name}`)));
+    .description(
+      'stop an agent and delete its record (its workspace stays; its worktree goes when nothing would be lost)',
+    )
+    .option('--force', 'delete its worktree even with uncommitted or unpushed work in it')
+    .action(
+      act(async (name: string, o: { force?: boolean }) =>
+        removedLine(await callDaemon<RemovedAgent>('DELETE', `${path(name)}${o.force ? '?force=true' : ''}`)),
+      ),
+    );
 
   agent
     .command('rename <name> <new-name>')
@@ -118,4 +129,13 @@ export function registerAgentCommands(program: Command): void {
     );
 
   registerMoveCommands(agent);
+}
+
+/** What `leo agent remove` prints: the agent went; a worktree agent's tree and branch went, or why they stay. */
+export function removedLine(r: RemovedAgent): string {
+  const w = r.worktree;
+  if (!w) return `removed ${r.name}`;
+  if (!w.removed) return `removed ${r.name}; kept its worktree ${w.path} (branch ${w.branch}): ${w.kept ?? ''}`;
+  const gone = w.branch_removed ? `its worktree ${w.path} and branch ${w.branch}` : `its worktree ${w.path}`;
+  return `removed ${r.name} and ${gone}${w.kept ? `; ${w.kept}` : ''}`;
 }

@@ -293,6 +293,8 @@ export function buildConfigSchema(opts: BuildOptions = {}) {
       workspace: pathField().optional(),
       repo: nonEmpty().optional(),
       branch: nonEmpty().optional(),
+      /** Each agent gets its own git worktree of the workspace's repository, on `leo/<agent>` (issue 33). */
+      worktree: z.boolean().optional(),
       environments: z.array(NameSchema).optional(),
       permissions: nullAsAbsent(
         z

@@ -9,6 +9,7 @@ import { Launcher } from '../agents/launcher.js';
 import { messageRoutes } from '../agents/message-routes.js';
 import { Supervisor } from '../agents/lifecycle/supervisor.js';
 import { Workspaces } from '../agents/workspaces.js';
+import { Worktrees } from '../agents/worktrees/worktrees.js';
 import type { PendingLimit } from '../chat/threads/pending-limit.js';
 import type { ThreadNotes } from '../chat/threads/thread-notes.js';
 import type { ChatStore } from '../chat/threads/chat-store.js';
@@ -104,6 +105,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
     store,
     tmux,
     launcher,
+    worktrees: new Worktrees(programs.exec, path.join(d.paths.home, 'worktrees')),
     bus: d.bus,
     clock: d.clock,
     logger: d.logger,

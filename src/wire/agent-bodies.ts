@@ -25,6 +25,11 @@ export const SpawnBody = z.strictObject({
   prompt: z.string().max(100_000).optional(),
   env: z.record(EnvVarName, z.string().max(32_768)).optional(),
   environments: z.array(NameSchema).max(32).optional(),
+  /**
+   * Its own git worktree of the workspace's repository, on the branch `leo/<name>` made from the repository's current
+   * commit or `base` (issue 33). Overrides the template's `worktree`.
+   */
+  worktree: z.boolean().optional(),
   /** On a hub: the host (its name under client.hosts) whose daemon spawns the agent, from its own templates. */
   host: HostName.optional(),
 });
@@ -38,5 +43,20 @@ export const AppearanceBody = z.strictObject({
   color: z.string().min(1).max(32).nullable().optional(),
 });
 
+/** DELETE /api/v1/agents/:name?force=true: a worktree agent's tree goes even with work in it (its branch stays then). */
+export const RemoveQuery = z.strictObject({ force: z.enum(['true', 'false']).optional() });
+
+/** What became of a worktree agent's tree and its branch `leo/<name>` when the agent was removed. */
+export const WorktreeLeft = z.object({
+  path: z.string(),
+  branch: z.string(),
+  removed: z.boolean(),
+  branch_removed: z.boolean(),
+  /** Why the tree or the branch stays (uncommitted files, commits on no other branch, git's error); absent when both went. */
+  kept: z.string().optional(),
+});
+export type WorktreeLeft = z.infer<typeof WorktreeLeft>;
+
 /** DELETE /api/v1/agents/:name: the one agent answer that is not the Agent itself. */
-export const RemovedAgent = z.object({ name: z.string(), removed: z.literal(true) });
+export const RemovedAgent = z.object({ name: z.string(), removed: z.literal(true), worktree: WorktreeLeft.optional() });
+export type RemovedAgent = z.infer<typeof RemovedAgent>;

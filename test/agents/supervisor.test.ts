@@ -9,8 +9,10 @@ import type { AgentLauncher } from '../../src/agents/launcher.js';
 import { MAX_CONSECUTIVE_CRASHES } from '../../src/agents/crash-backoff.js';
 import type { SessionControl } from '../../src/agents/lifecycle/fleet-state.js';
 import { Supervisor } from '../../src/agents/lifecycle/supervisor.js';
+import { Worktrees } from '../../src/agents/worktrees/worktrees.js';
 import { parseConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
+import { realExec } from '../../src/core/exec.js';
 import { resolvePaths } from '../../src/core/home.js';
 import { createLogger } from '../../src/core/logger.js';
 import { rfc3339 } from '../../src/core/time.js';
@@ -103,6 +105,7 @@ describe('Supervisor (fake tmux and launcher, real store and bus)', () => {
       store: new AgentStore(db),
       tmux,
       launcher,
+      worktrees: new Worktrees(realExec, path.join(dir, 'worktrees')),
       bus,
       clock,
       logger: createLogger('silent'),

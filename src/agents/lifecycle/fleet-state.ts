@@ -12,6 +12,7 @@ import type { AgentRecord } from '../agent-record.js';
 import type { AgentStore } from '../agent-store.js';
 import { agentView } from '../agent-view.js';
 import type { AgentLauncher } from '../launcher.js';
+import type { Worktrees } from '../worktrees/worktrees.js';
 import { resolveAgent, type ResolvedAgent } from '../resolve.js';
 import { sessionName } from '../../tmux/session-name.js';
 import { Runtimes } from './runtime.js';
@@ -37,6 +38,8 @@ export interface SupervisorDeps {
   store: AgentStore;
   tmux: SessionControl;
   launcher: AgentLauncher;
+  /** Worktree agents' own trees: made at spawn, renamed and taken away with their agent. */
+  worktrees: Worktrees;
   bus: EventBus;
   clock: Clock;
   logger: Logger;

@@ -11,6 +11,8 @@ export interface SpawnRequest {
   environments?: string[] | undefined;
   env?: Record<string, string> | undefined;
   workspace?: string | undefined;
+  /** Its own git worktree of the workspace's repository (the template's `worktree` when unset). */
+  worktree?: boolean | undefined;
   /** Overrides of the template's model and harness (a persistent task's own, for its agent). */
   model?: string | undefined;
   harness?: Harness | undefined;
@@ -42,6 +44,21 @@ export function spawnedRecord(req: SpawnRequest, createdAt: string): AgentRecord
     stop_reason: null,
     created_at: createdAt,
   };
+}
+
+/**
+ * Whether the spawn gets its own worktree: the request's choice, else the template's. Such an agent works on
+ * `leo/<name>`, so a `branch` in the request is refused rather than silently dropped.
+ */
+export function wantsWorktree(req: SpawnRequest, config: Config): boolean {
+  const worktree = req.worktree ?? config.templates[req.template]?.worktree ?? false;
+  if (worktree && req.branch)
+    throw new AgentError(
+      'invalid',
+      'a worktree agent works on its own branch leo/<name>: give base, not branch',
+      'branch',
+    );
+  return worktree;
 }
 
 /** A spawn or a template change names a template leo.yaml defines. */

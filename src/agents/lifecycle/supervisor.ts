@@ -1,5 +1,7 @@
 import { rfc3339 } from '../../core/time.js';
 import type { SessionInfo } from '../../tmux/list-format.js';
+import { isInside } from '../../core/path-inside.js';
+import type { RemovedAgent } from '../../wire/agent-bodies.js';
 import type { Agent } from '../../wire/fleet.js';
 import { AgentError, stayingDown } from '../agent-error.js';
 import type { AgentRecord } from '../agent-record.js';
@@ -12,7 +14,14 @@ import { CrashRecovery } from './crash-recovery.js';
 import { FleetState, type SupervisorDeps } from './fleet-state.js';
 import { idleToPark } from './idle-parking.js';
 import { cancelRetry } from './runtime.js';
-import { assertEnvironments, assertTemplate, spawnedRecord, type SpawnRequest } from './spawn-request.js';
+import type { MadeWorktree } from '../worktrees/worktrees.js';
+import {
+  assertEnvironments,
+  assertTemplate,
+  spawnedRecord,
+  wantsWorktree,
+  type SpawnRequest,
+} from './spawn-request.js';
 
 /**
  * Owns every agent's lifecycle: the durable record, the live tmux session, and the in-memory runtime (status,
@@ -61,19 +70,33 @@ export class Supervisor extends FleetState {
     assertTemplate(req.template, config);
     assertEnvironments(req.environments, config);
     if (this.deps.store.get(req.name)) throw new AgentError('conflict', `an agent named "${req.name}" already exists`);
+    const worktree = wantsWorktree(req, config);
     return this.serial(req.name, async () => {
-      const record = spawnedRecord(req, rfc3339(this.deps.clock.now()));
+      let record = spawnedRecord(req, rfc3339(this.deps.clock.now()));
       this.deps.launcher.check(record);
       this.deps.store.insert(record);
       this.processes.formerNames.taken(record.name);
+      let made: MadeWorktree | null = null;
       try {
         const workspace = resolveAgent(record, config, this.deps.paths.home).workspace;
-        await this.deps.launcher.prepareWorkspace(workspace, record, req.base);
+        // The base is the worktree's start point then, not the shared clone's.
+        await this.deps.launcher.prepareWorkspace(workspace, record, worktree ? undefined : req.base);
+        if (worktree) {
+          made = await this.deps.worktrees.make({
+            repository: workspace,
+            agent: record.name,
+            base: req.base,
+            inUse: (dir) => this.worksIn(dir, record.name),
+          });
+          record = { ...record, workspace: made.workspace, branch: made.branch };
+          this.deps.store.update(record.name, { workspace: made.workspace, branch: made.branch });
+        }
         // One that arrives with its conversation (a move's or a copy's) starts resuming it.
         await this.processes.launch(record, { resume: record.session_id !== null });
       } catch (err) {
         this.deps.store.remove(record.name);
         this.runtimes.delete(record.name);
+        await made?.undo();
         throw err;
       }
       this.runtimes.markRunning(record.name);
@@ -144,15 +167,24 @@ export class Supervisor extends FleetState {
     );
   }
 
-  remove(name: string): Promise<void> {
+  /**
+   * Removes the agent for good. A worktree agent's tree goes too when nothing in it would be lost, or with `force`
+   * (worktrees.ts); the answer says what stayed and why. The agent goes either way.
+   */
+  remove(name: string, opts: { force?: boolean } = {}): Promise<RemovedAgent> {
     return this.serial(name, async () => {
-      this.record(name);
+      const record = this.record(name);
       await this.processes.halt(name);
+      const worktree =
+        record.workspace && record.branch
+          ? await this.deps.worktrees.leave(record.workspace, record.branch, opts.force ?? false)
+          : undefined;
       this.deps.store.remove(name);
       this.runtimes.delete(name);
       this.deps.activity.forget(name);
       this.deps.bus.publish('agent_stopped', { agent: name, wake_on_message: false });
       for (const l of this.goneListeners) l(name);
+      return { name, removed: true, ...(worktree ? { worktree } : {}) };
     });
   }
 
@@ -174,6 +206,7 @@ export class Supervisor extends FleetState {
         if (live) await this.deps.tmux.renameSession(sessionName(to), sessionName(from)).catch(() => {});
         throw err;
       }
+      await this.renameBranch(record, to);
       // Starting is crash back-off: a relaunch is due (on a timer, or already queued under the old name, where it
       // would find no record). It is armed again under the new name.
       const backingOff = rt.status === 'starting';
@@ -347,6 +380,22 @@ export class Supervisor extends FleetState {
     const held = this.heldError(name);
     if (held) throw held;
     return this.record(name);
+  }
+
+  /** A worktree agent's `leo/<from>` follows its new name while unpushed; a branch that stays is said in its thread. */
+  private async renameBranch(record: AgentRecord, to: string): Promise<void> {
+    if (!record.workspace || !record.branch) return;
+    const { branch, note } = await this.deps.worktrees.renameBranch(record.workspace, record.branch, record.name, to);
+    if (branch !== record.branch) this.deps.store.update(to, { branch });
+    if (note) this.deps.note(to, note);
+  }
+
+  /** Whether an agent other than `except` works in `dir` or below it: two agents never share a tree. */
+  private worksIn(dir: string, except: string): boolean {
+    const { config, paths } = this.deps;
+    return this.deps.store
+      .list()
+      .some((r) => r.name !== except && isInside(dir, resolveAgent(r, config(), paths.home).workspace));
   }
 
   private serial<T>(name: string, fn: () => Promise<T>): Promise<T> {

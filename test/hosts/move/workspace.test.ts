@@ -180,6 +180,25 @@ describe('moving a workspace: pack and unpack', () => {
     assert.deepEqual(snapshot(target), shipped(repo));
   });
 
+  it('a worktree agent’s linked tree (issue 33) arrives as a plain repository on its branch, with its changes', async () => {
+    const { root, git } = busyRepo();
+    git('stash', '-q', '--include-untracked');
+    const tree = path.join(root, 'worktrees', 'repo', 'den');
+    git('worktree', 'add', '-q', '--no-track', '-b', 'leo/den', tree, 'main');
+    const inTree = gitIn(tree);
+    write(path.join(tree, 'den.txt'), 'committed in the tree\n');
+    inTree('add', '-A');
+    inTree('commit', '-q', '-m', 'den’s work');
+    write(path.join(tree, 'a.txt'), 'uncommitted in the tree\n');
+    write(path.join(tree, 'draft.md'), 'untracked in the tree\n');
+    const { manifest, target } = await roundTrip(tree);
+    assert.ok(manifest.kind === 'git');
+    assert.equal(manifest.branch, 'leo/den');
+    assert.ok(fs.statSync(path.join(target, '.git')).isDirectory(), 'a repository of its own, not a worktree');
+    assert.deepEqual(gitState(target), gitState(tree));
+    assert.deepEqual(snapshot(target), shipped(tree));
+  });
+
   it('an empty repository (no commit yet) keeps its branch, its staged files and its untracked ones', async () => {
     const repo = tempDir('leo-move-empty-');
     const git = gitIn(repo);

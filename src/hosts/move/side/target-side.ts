@@ -176,6 +176,8 @@ export class TargetSide {
       ...(harness ? { harness } : {}),
       ...(agent.environments ? { environments: agent.environments } : {}),
       ...(agent.workspace !== null ? { workspace: localWorkspace(agent.workspace, this.deps.userHome) } : {}),
+      // A worktree agent's tree arrives as a plain repository, which it works in as is: no worktree of it is made.
+      worktree: false,
       emoji: agent.emoji,
       color: agent.color,
     };
