@@ -59,6 +59,7 @@ export const configRoutes: FastifyPluginAsyncZod<ConfigRoutesDeps> = async (app,
           model: c.templates[name]!.model ?? c.defaults.model ?? '',
           environments: c.templates[name]!.environments ?? [],
           spawn_environments: c.templates[name]!.environments ?? c.defaults.environments,
+          worktree: c.templates[name]!.worktree ?? false,
         })),
     );
   });

@@ -12,5 +12,7 @@ export const TemplateSummary = z.object({
    * `defaults.environments` (a spawn's `environments` replaces this whole list, it never adds to it).
    */
   spawn_environments: z.array(z.string()).optional(),
+  /** Each agent spawned from it gets its own git worktree on `leo/<agent>` (a spawn's `worktree` overrides it). */
+  worktree: z.boolean().optional(),
 });
 export type TemplateSummary = z.infer<typeof TemplateSummary>;

@@ -108,7 +108,8 @@ export class Worktrees {
     }
     const { stake, hasBranch } = facts;
     const why = keepReason(stake);
-    if (why && !force) return { ...left, kept: `${why}; remove with force to delete the tree anyway` };
+    // After the removal `force` is out of reach (the agent is gone): what the owner can still do is take it back.
+    if (why && !force) return { ...left, kept: `${why}; an agent spawned with the same name takes the tree back` };
     const removed = await this.git(top, ['worktree', 'remove', ...(force ? ['--force'] : []), '--', top]);
     if (removed.code !== 0) return { ...left, kept: `git worktree remove failed: ${removed.stderr.trim()}` };
     if (!hasBranch) return { ...left, removed: true };

@@ -169,7 +169,7 @@ describe('a git worktree per agent', () => {
     assert.equal(
       cli.stdout.trim(),
       `removed anna; kept its worktree ${tree('anna')} (branch leo/ann): 1 uncommitted file; ` +
-        'remove with force to delete the tree anyway',
+        'an agent spawned with the same name takes the tree back',
     );
     assert.ok(fs.existsSync(path.join(tree('anna'), 'draft.txt')));
     assert.ok(!(await t.op('GET', '/api/v1/agents/anna')).status.toString().startsWith('2'), 'the agent is gone');
@@ -193,7 +193,7 @@ describe('a git worktree per agent', () => {
       branch: 'leo/cyd',
       removed: false,
       branch_removed: false,
-      kept: '1 commit on no other branch (not pushed); remove with force to delete the tree anyway',
+      kept: '1 commit on no other branch (not pushed); an agent spawned with the same name takes the tree back',
     });
     assert.ok(fs.existsSync(tree('cyd')));
     // The kept tree comes back under the same name, and goes with force; its commit stays on the branch.

@@ -13,6 +13,7 @@ import { hostOf, hosts, unreachable } from '../../stores/hosts.js';
 import { parseAddress } from '../../../wire/agent-address.js';
 import { moves, movesOffered, underWay } from '../../stores/moves.js';
 import type { MoveOperation } from '../../../wire/move.js';
+import type { WorktreeLeft } from '../../../wire/agent-bodies.js';
 import { Suspense, lazy } from 'preact/compat';
 import './controls.css';
 
@@ -43,6 +44,8 @@ export function AgentControls({ agent }: { agent: string }) {
   const [chosen, setChosen] = useState<string[]>([]);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [sheet, setSheet] = useState<MoveOperation['kind'] | null>(null);
+  // A removed agent's worktree that stayed (it held work): said before the screen goes back to the fleet.
+  const [keptTree, setKeptTree] = useState<WorktreeLeft | null>(null);
   useEffect(() => {
     void run('load', async () => {
       // A remote agent takes its own machine's templates and environments.
@@ -58,6 +61,7 @@ export function AgentControls({ agent }: { agent: string }) {
     setChosen(a?.environments ?? []);
   }, [a?.template, a?.environments?.join(',')]);
 
+  if (keptTree) return <KeptWorktree agent={agent} tree={keptTree} />;
   if (!a)
     return (
       <section class="screen controls" data-screen="agent">
@@ -210,7 +214,8 @@ export function AgentControls({ agent }: { agent: string }) {
             ) : (
               <div role="alertdialog" aria-labelledby="remove-q" class="confirm">
                 <p id="remove-q">
-                  Remove <strong>{agent}</strong>? Its tmux session ends; its workspace and thread stay.
+                  Remove <strong>{agent}</strong>? Its tmux session ends; its thread stays, and so does its workspace (a
+                  git worktree Leo made for it goes too when it holds no uncommitted or unpushed work).
                 </p>
                 <div class="control-row">
                   <button type="button" onClick={() => setConfirmRemove(false)}>
@@ -224,6 +229,7 @@ export function AgentControls({ agent }: { agent: string }) {
                       void run('remove', () => api.remove(agent)).then((r) => {
                         if (!r) return;
                         dropAgent(agent);
+                        if (r.worktree?.kept) return setKeptTree(r.worktree);
                         location.hash = '#/';
                       })
                     }
@@ -235,6 +241,34 @@ export function AgentControls({ agent }: { agent: string }) {
             )}
           </div>
         )}
+      </main>
+    </section>
+  );
+}
+
+/** After a removal that left the agent's worktree in place: where it is, on which branch, and why it stayed. */
+function KeptWorktree({ agent, tree }: { agent: string; tree: WorktreeLeft }) {
+  return (
+    <section class="screen controls" data-screen="agent">
+      <ScreenBar title={agent} back="#/" backLabel="Back to the fleet" badge={false} />
+      <main class="control-groups">
+        <div role="alertdialog" aria-labelledby="kept-q" class="confirm" data-worktree-kept>
+          <p id="kept-q">
+            <strong>{agent}</strong> is removed. Its worktree stays at <code>{tree.path}</code>
+            {tree.branch_removed ? (
+              ''
+            ) : (
+              <>
+                {' '}
+                on <code>{tree.branch}</code>
+              </>
+            )}
+            : {tree.kept}
+          </p>
+          <button type="button" class="primary" onClick={() => (location.hash = '#/')}>
+            Back to the fleet
+          </button>
+        </div>
       </main>
     </section>
   );

@@ -39,6 +39,8 @@ export function SpawnForm({ name: named = '' }: { name?: string | undefined }) {
   const [name, setName] = useState(address?.name ?? named);
   const [repo, setRepo] = useState('');
   const [branch, setBranch] = useState('');
+  // null: as the template says; a tick or an untick overrides it for this agent.
+  const [worktree, setWorktree] = useState<boolean | null>(null);
   const [chosen, setChosen] = useState<string[]>([]);
   const [prompt, setPrompt] = useState('');
   const takes = (list: readonly TemplateSummary[] | null, name: string) =>
@@ -60,6 +62,7 @@ export function SpawnForm({ name: named = '' }: { name?: string | undefined }) {
       return null;
     });
   }, [host]);
+  const ownTree = worktree ?? templates?.find((t) => t.name === template)?.worktree === true;
   const submit = (e: Event) => {
     e.preventDefault();
     void run('spawn', () =>
@@ -68,7 +71,8 @@ export function SpawnForm({ name: named = '' }: { name?: string | undefined }) {
         ...(host ? { host } : {}),
         ...(name.trim() ? { name: name.trim() } : {}),
         ...(repo.trim() ? { repo: repo.trim() } : {}),
-        ...(branch.trim() ? { branch: branch.trim() } : {}),
+        ...(branch.trim() && !ownTree ? { branch: branch.trim() } : {}),
+        ...(worktree === null ? {} : { worktree }),
         // Unchanged, the agent follows its template's list; otherwise the spawn's list replaces it (none included).
         ...(unchanged ? {} : { environments: chosen }),
         ...(prompt.trim() ? { prompt: prompt.trim() } : {}),
@@ -139,8 +143,23 @@ export function SpawnForm({ name: named = '' }: { name?: string | undefined }) {
             placeholder="a path or a git URL"
             onInput={(e) => setRepo((e.target as HTMLInputElement).value)}
           />
+          <label class="choice">
+            <input
+              type="checkbox"
+              data-spawn-worktree
+              checked={ownTree}
+              onChange={(e) => setWorktree((e.target as HTMLInputElement).checked)}
+            />
+            Its own git worktree, on the branch leo/{name.trim() || 'its name'}
+          </label>
           <label for="spawn-branch">Branch (optional)</label>
-          <input id="spawn-branch" value={branch} onInput={(e) => setBranch((e.target as HTMLInputElement).value)} />
+          <input
+            id="spawn-branch"
+            value={ownTree ? '' : branch}
+            disabled={ownTree}
+            placeholder={ownTree ? 'leo/<name>, made from the current branch' : ''}
+            onInput={(e) => setBranch((e.target as HTMLInputElement).value)}
+          />
           {environments.length > 0 && (
             <EnvironmentChoices
               environments={environments}
