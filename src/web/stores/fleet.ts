@@ -114,6 +114,9 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
     case 'agent_needs_input':
       patch(e.data.agent, (a) => ({ ...a, needs_input: e.data.needs_input }));
       return null;
+    case 'agent_changes':
+      patch(e.data.agent, (a) => ({ ...a, changes: e.data.changes }));
+      return null;
     case 'chat.message':
     case 'chat.updated':
       return 'threads';
