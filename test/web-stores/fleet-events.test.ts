@@ -67,16 +67,18 @@ describe("Leo Web's fleet store over the event table's fixtures", () => {
     assert.equal(unread.value.get('den'), 0);
   });
 
-  it('activity, usage, a failed turn and a held terminal land on the agent', () => {
+  it('activity, usage, a failed turn, a held terminal and the change summary land on the agent', () => {
     applyEvent(received('agent_activity'));
     applyEvent(received('agent_usage'));
     applyEvent(received('agent_turn_error'));
     applyEvent(received('agent_needs_input'));
+    applyEvent(received('agent_changes'));
     const den = agents.value.get('den')!;
     assert.equal(den.activity, 'working');
     assert.deepEqual(den.current_action, { kind: 'pane', detail: 'Reading files' });
     assert.equal(den.usage?.turns, 1);
     assert.equal(den.turn_error?.message, 'the provider refused the key');
     assert.equal(den.needs_input?.reason, 'dialog');
+    assert.deepEqual(den.changes, { files: 3, insertions: 120, deletions: 4, ahead: 2, behind: 0 });
   });
 });
