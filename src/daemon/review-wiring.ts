@@ -46,7 +46,11 @@ export async function wireReview(d: {
     clock: d.clock,
     pool: d.pool,
     // A moved agent's dormant record keeps the workspace it had here; its changes are the other host's to say.
-    agents: () => d.supervisor.list().filter((a) => a.moved_to === undefined),
+    agents: () =>
+      d.supervisor
+        .list()
+        .filter((a) => a.moved_to === undefined)
+        .map((a) => ({ name: a.name, workspace: a.workspace, running: a.status !== 'stopped' })),
     publish: (agent, changes) => d.bus.publish('agent_changes', { agent, changes }),
     onError: (err) => d.logger.warn({ err }, 'change summary look failed'),
   });

@@ -11,12 +11,16 @@ export interface SummaryPool {
 export interface ChangeSummariesOptions {
   clock: Clock;
   pool: SummaryPool;
-  /** The agents to follow and their workspaces, read at every look (an agent moved away is left out). */
-  agents(): { name: string; workspace: string }[];
+  /**
+   * The agents to follow and their workspaces, read at every look (an agent moved away is left out). A stopped agent
+   * writes nothing, so its workspace is looked at only every `stoppedIntervalMs` (an owner's own edit shows then).
+   */
+  agents(): { name: string; workspace: string; running: boolean }[];
   /** One agent's summary changed (the daemon publishes agent_changes). */
   publish(agent: string, changes: ChangeSummary | null): void;
-  /** How often a workspace is looked at; a file written shows within about this plus git's time. */
+  /** How often a running agent's workspace is looked at; a file written shows within about this plus git's time. */
   intervalMs?: number;
+  stoppedIntervalMs?: number;
   onError?(err: unknown): void;
 }
 
@@ -37,6 +41,7 @@ interface Look {
  */
 export class ChangeSummaries {
   private readonly intervalMs: number;
+  private readonly stoppedIntervalMs: number;
   private readonly looks = new Map<string, Look>();
   private readonly published = new Map<string, ChangeSummary | null>();
   private ticker: TimerHandle | null = null;
@@ -45,6 +50,7 @@ export class ChangeSummaries {
 
   constructor(private readonly opts: ChangeSummariesOptions) {
     this.intervalMs = opts.intervalMs ?? 1000;
+    this.stoppedIntervalMs = opts.stoppedIntervalMs ?? 10_000;
   }
 
   start(): void {
@@ -93,9 +99,11 @@ export class ChangeSummaries {
 
   private async look(): Promise<void> {
     const now = this.opts.clock.now();
-    const workspaces = new Set(this.opts.agents().map((a) => a.workspace));
+    // A workspace is running when any agent in it is.
+    const workspaces = new Map<string, boolean>();
+    for (const a of this.opts.agents()) workspaces.set(a.workspace, a.running || workspaces.get(a.workspace) === true);
     for (const ws of this.looks.keys()) if (!workspaces.has(ws)) this.looks.delete(ws);
-    const due = [...workspaces].filter((ws) => (this.looks.get(ws)?.dueAt ?? 0) <= now);
+    const due = [...workspaces.keys()].filter((ws) => (this.looks.get(ws)?.dueAt ?? 0) <= now);
     if (due.length === 0) return;
     try {
       const { results } = await this.opts.pool.run('changeSummaries', {
@@ -105,7 +113,8 @@ export class ChangeSummaries {
       const after = this.opts.clock.now();
       for (const r of results) {
         const summary = r.summary === 'same' ? (this.looks.get(r.path)?.summary ?? null) : r.summary;
-        const wait = Math.max(this.intervalMs, r.ms * COST_FACTOR);
+        const every = workspaces.get(r.path) ? this.intervalMs : this.stoppedIntervalMs;
+        const wait = Math.max(every, r.ms * COST_FACTOR);
         // Due a little early: a tick that lands just before the interval is up still looks.
         this.looks.set(r.path, { signature: r.signature, summary, dueAt: after + wait - this.intervalMs / 2 });
       }

@@ -80,7 +80,7 @@ describe('change summary: the looks and what they publish', () => {
   const pool = new WorkerPool({ threads: 1, maxQueue: 16 });
   after(() => pool.close());
 
-  function setup(agents: { name: string; workspace: string }[]) {
+  function setup(agents: { name: string; workspace: string; running: boolean }[]) {
     const clock = new ManualClock(Date.now());
     const published: [string, ChangeSummary | null][] = [];
     const errors: unknown[] = [];
@@ -98,9 +98,9 @@ describe('change summary: the looks and what they publish', () => {
     const up = makeUpstreamRepo();
     const plain = tempDir('leo-plain-');
     const agents = [
-      { name: 'den', workspace: up.repo },
-      { name: 'fox', workspace: up.repo },
-      { name: 'owl', workspace: plain },
+      { name: 'den', workspace: up.repo, running: true },
+      { name: 'fox', workspace: up.repo, running: false },
+      { name: 'owl', workspace: plain, running: true },
     ];
     const s = setup(agents);
     await s.summaries.lookNow();
@@ -141,7 +141,7 @@ describe('change summary: the looks and what they publish', () => {
 
   it('follows a rename and forgets a removed agent; a repository gone publishes null', async () => {
     const { repo, root } = makeChangedRepo();
-    const agents = [{ name: 'den', workspace: repo }];
+    const agents = [{ name: 'den', workspace: repo, running: true }];
     const s = setup(agents);
     await s.summaries.lookNow();
     assert.deepEqual(s.summaries.of('den'), figures(3, 3, 2, null));
@@ -157,5 +157,19 @@ describe('change summary: the looks and what they publish', () => {
     s.summaries.gone('wolf');
     assert.equal(s.summaries.of('wolf'), undefined);
     fs.rmSync(root, { recursive: true });
+  });
+
+  it('a stopped agent’s workspace is looked at every 10 s, not every second', async () => {
+    const up = makeUpstreamRepo();
+    const s = setup([{ name: 'den', workspace: up.repo, running: false }]);
+    await s.summaries.lookNow();
+    assert.equal(s.published.length, 1);
+    fs.writeFileSync(path.join(up.repo, 'new.txt'), 'x\n');
+    s.clock.advance(2000);
+    await s.summaries.lookNow();
+    assert.equal(s.published.length, 1);
+    s.clock.advance(60_000);
+    await s.summaries.lookNow();
+    assert.deepEqual(s.published[1], ['den', figures(1, 1, 0, 0)]);
   });
 });
