@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { parseEvent, type FleetEvent } from '../../src/web/api/events.js';
-import { agents, applyEvent, applySnapshot, applyThreads, unread } from '../../src/web/stores/fleet.js';
+import { agents, applyEvent, applySnapshot, applyThreads, unread, upsertAgent } from '../../src/web/stores/fleet.js';
 import type { EventType } from '../../src/wire/event-types.js';
 import type { EventFields } from '../../src/wire/events.js';
 import { agentFixture, EVENT_TYPES, eventFixture } from '../wire/event-fixtures.js';
@@ -80,5 +80,13 @@ describe("Leo Web's fleet store over the event table's fixtures", () => {
     assert.equal(den.turn_error?.message, 'the provider refused the key');
     assert.equal(den.needs_input?.reason, 'dialog');
     assert.deepEqual(den.changes, { files: 3, insertions: 120, deletions: 4, ahead: 2, behind: 0 });
+  });
+
+  it('an operation’s answer replaces the agent but keeps its change summary, which only a change sends again', () => {
+    applyEvent(received('agent_changes'));
+    upsertAgent(agentFixture({ status: 'stopped' }));
+    const den = agents.value.get('den')!;
+    assert.equal(den.status, 'stopped');
+    assert.equal(den.changes?.files, 3);
   });
 });

@@ -70,10 +70,11 @@ describe('Leo Web: the fleet’s change summary', () => {
   });
 
   it('a commit and a push: the card follows to nothing, then a file changed again', async () => {
+    // A commit and a push are git's own work first: these wait longer than the write's 2 s.
     dev.commitAll('notes');
-    await card('dev').locator('.agent-changes', { hasText: '↑2' }).waitFor({ timeout: 2000 });
+    await card('dev').locator('.agent-changes', { hasText: '↑2' }).waitFor({ timeout: 5000 });
     dev.git('push', '-q');
-    await card('dev').locator('.agent-changes').waitFor({ state: 'detached', timeout: 2000 });
+    await card('dev').locator('.agent-changes').waitFor({ state: 'detached', timeout: 5000 });
     fs.writeFileSync(path.join(dev.repo, 'README.md'), '# demo\n');
     await card('dev').locator('.agent-changes', { hasText: '1 file +0 −2' }).waitFor({ timeout: 2000 });
     await page.setViewportSize(DESKTOP);

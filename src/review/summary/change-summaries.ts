@@ -24,8 +24,12 @@ export interface ChangeSummariesOptions {
   onError?(err: unknown): void;
 }
 
-/** A workspace is looked at no more often than this many times what git last took on it. */
-const COST_FACTOR = 5;
+/**
+ * A workspace whose look took longer than SLOW_LOOK_MS (a huge tree) is looked at no more often than COST_FACTOR times
+ * what it took. Below it a look's time is mostly waiting for a core on a busy machine, which spacing would not help.
+ */
+const SLOW_LOOK_MS = 500;
+const COST_FACTOR = 3;
 
 interface Look {
   signature: string | null;
@@ -114,7 +118,7 @@ export class ChangeSummaries {
       for (const r of results) {
         const summary = r.summary === 'same' ? (this.looks.get(r.path)?.summary ?? null) : r.summary;
         const every = workspaces.get(r.path) ? this.intervalMs : this.stoppedIntervalMs;
-        const wait = Math.max(every, r.ms * COST_FACTOR);
+        const wait = r.ms > SLOW_LOOK_MS ? Math.max(every, r.ms * COST_FACTOR) : every;
         // Due a little early: a tick that lands just before the interval is up still looks.
         this.looks.set(r.path, { signature: r.signature, summary, dueAt: after + wait - this.intervalMs / 2 });
       }

@@ -70,9 +70,10 @@ describe('change summary events', () => {
     assert.deepEqual((await stateOf(hub, 'dev@box'))!.changes, expected);
   });
 
+  // The 2 s are the Done-when's for a file written; a commit or a push is git's own work first, so these wait longer.
   it('a commit: the changes go, one commit ahead; a push: even again', async () => {
     up.commitAll('notes');
-    await events.waitUntil(() => changesOf(events, 'dev').at(-1)!.data.changes.ahead === 1, 2000);
+    await events.waitUntil(() => changesOf(events, 'dev').at(-1)!.data.changes.ahead === 1, 5000);
     assert.deepEqual(changesOf(events, 'dev').at(-1)!.data.changes, {
       files: 0,
       insertions: 0,
@@ -81,7 +82,7 @@ describe('change summary events', () => {
       behind: 0,
     });
     up.git('push', '-q');
-    await events.waitUntil(() => changesOf(events, 'dev').at(-1)!.data.changes.ahead === 0, 2000);
+    await events.waitUntil(() => changesOf(events, 'dev').at(-1)!.data.changes.ahead === 0, 5000);
   });
 
   it('publishes nothing while nothing changes', async () => {
