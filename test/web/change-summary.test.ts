@@ -77,9 +77,13 @@ describe('Leo Web: the fleet’s change summary', () => {
     await card('dev').locator('.agent-changes').waitFor({ state: 'detached', timeout: 5000 });
     fs.writeFileSync(path.join(dev.repo, 'README.md'), '# demo\n');
     await card('dev').locator('.agent-changes', { hasText: '1 file +0 −2' }).waitFor({ timeout: 2000 });
+    // A wide screen's fleet has the long words.
     await page.setViewportSize(DESKTOP);
+    assert.ok(await card('dev').locator('.changes-long').isVisible());
+    assert.ok(!(await card('dev').locator('.changes-short').isVisible()));
     assert.equal(await card('dev').locator('.changes-long').innerText(), '1 file, +0 −2');
     await page.setViewportSize(PHONE);
+    assert.ok(!(await card('dev').locator('.changes-long').isVisible()));
     await shots.take(page, 'fleet-changes-after');
   });
 });

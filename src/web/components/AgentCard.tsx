@@ -100,7 +100,10 @@ export function AgentCard({
         )}
         {changes && (
           <div class="agent-changes" data-changes={changes.long}>
-            <span class="changes-long">{changes.long}</span>
+            <span class="sr-only">{changes.long}</span>
+            <span class="changes-long" aria-hidden="true">
+              {changes.long}
+            </span>
             <span class="changes-short" aria-hidden="true">
               {changes.short}
             </span>
