@@ -16,3 +16,4 @@ export { pruneFiles } from './prune.js';
 export { transcribe } from './transcribe.js';
 export { judgeAudio } from './audio-judge.js';
 export { readTurnUsage } from './turn-usage.js';
+export { changeSummaries } from './change-summary.js';

@@ -216,7 +216,14 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   });
   const { supervisor } = agents;
   const terminal = await wireTerminal({ ...base, tmux: agents.tmux, supervisor, streams });
-  const review = await wireReview({ ...base, exec: agents.exec, env, supervisor });
+  const review = await wireReview({
+    ...base,
+    exec: agents.exec,
+    env,
+    supervisor,
+    agents: agents.store,
+    hooks: agents.hooks,
+  });
   const settings = await wireConfig({ ...base, watcher, certificates });
   const observe = await wireObserve({
     ...base,
@@ -228,6 +235,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     usage: usageMeter,
     turnErrors,
     needsInput,
+    changes: review.summaries,
     followed: hosts.fanIn,
   });
   const usage = await wireUsage({

@@ -10,6 +10,7 @@ import type { ActivitySweeper } from '../observe/activity-sweeper.js';
 import type { NeedsInputAlerts } from '../observe/needs-input.js';
 import { stateRoutes } from '../observe/state-routes.js';
 import type { TurnErrors } from '../observe/turn-errors.js';
+import type { ChangeSummaries } from '../review/summary/change-summaries.js';
 import { taskViews } from '../tasks/task-view.js';
 import type { HubFanIn } from '../hosts/relay/hub-fan-in.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
@@ -35,6 +36,8 @@ export interface ObserveWiringDeps {
   turnErrors: TurnErrors;
   /** Each agent's needs_input alert: raised and cleared by delivery. */
   needsInput: NeedsInputAlerts;
+  /** Each agent's change summary: looked at by review. */
+  changes: Pick<ChangeSummaries, 'of'>;
   /** On a hub, the fleets of the hosts it follows (issue 31), listed after this daemon's own. */
   followed: Pick<HubFanIn, 'agents' | 'tasks' | 'recentRuns' | 'recentMessages' | 'entries'>;
 }
@@ -66,12 +69,16 @@ export async function wireObserve(d: ObserveWiringDeps): Promise<Domain & { task
     version: () => [d.bus.stats().published, d.sweeper.stats().sweeps, d.sweeper.stats().turnEnds, d.config()],
     seq: (principal) => d.bus.lastSeq(readerAudience(principal)),
     agents: () => [
-      ...d.supervisor.list().map((a) => ({
-        ...a,
-        usage: d.usage.totals(a.name),
-        turn_error: d.turnErrors.of(a.name),
-        needs_input: d.needsInput.of(a.name),
-      })),
+      ...d.supervisor.list().map((a) => {
+        const changes = d.changes.of(a.name);
+        return {
+          ...a,
+          usage: d.usage.totals(a.name),
+          turn_error: d.turnErrors.of(a.name),
+          needs_input: d.needsInput.of(a.name),
+          ...(changes === undefined ? {} : { changes }),
+        };
+      }),
       ...d.followed.agents(),
     ],
     tasks: () => [...tasks(), ...d.followed.tasks()],

@@ -125,3 +125,23 @@ export const PullRequestResult = z.object({
   base: z.string().nullable(),
 });
 export type PullRequestResult = z.infer<typeof PullRequestResult>;
+
+/**
+ * An agent's changes in figures (issue 33), for the fleet: what /api/v1/state's `changes` and the agent_changes event
+ * carry. `files` counts what the changes route lists (untracked files one by one); `insertions` and `deletions` are
+ * lines against HEAD, an untracked text file's lines counted as inserted. `ahead` and `behind` are commits against
+ * the branch's upstream, null when it has none (a detached HEAD, a branch never pushed).
+ */
+const Count = z.number().int().nonnegative();
+export const ChangeSummary = z.object({
+  files: Count,
+  insertions: Count,
+  deletions: Count,
+  ahead: Count.nullable(),
+  behind: Count.nullable(),
+});
+export type ChangeSummary = z.infer<typeof ChangeSummary>;
+
+/** The agent_changes event's data: the agent's summary as it now is; null when its workspace is no git repository. */
+export const AgentChangesEvent = z.object({ agent: z.string(), changes: ChangeSummary.nullable() });
+export type AgentChangesEvent = z.infer<typeof AgentChangesEvent>;

@@ -26,6 +26,8 @@ export const EVENT_AUDIENCE = {
   // The agent's terminal holds it (a dialog's question, or that its box has unsent text, never that text): as
   // /api/v1/state shows it, like current_action's pane line.
   agent_needs_input: 'fleet',
+  // The workspace's changes in figures (files, lines, commits ahead and behind), never a path: as /api/v1/state.
+  agent_changes: 'fleet',
   task_run_started: 'fleet',
   task_run_succeeded: 'fleet',
   task_run_failed: 'fleet',

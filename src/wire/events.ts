@@ -15,6 +15,7 @@ import {
 import { HostStatusEvent } from './host.js';
 import { MoveProgressEvent } from './move.js';
 import { AgentUsageEvent } from './usage.js';
+import { AgentChangesEvent } from './changes.js';
 import type { EventType } from './event-types.js';
 
 /** What the bus stamps on every event's data (bus.ts): its place in the stream and when it was published. */
@@ -56,6 +57,7 @@ export const EVENT_PAYLOADS = {
   agent_usage: stamped(AgentUsageEvent.shape),
   agent_turn_error: stamped(AgentTurnErrorEvent.shape),
   agent_needs_input: stamped(AgentNeedsInputEvent.shape),
+  agent_changes: stamped(AgentChangesEvent.shape),
   task_run_started: stamped({ run: TaskRun }),
   task_run_succeeded: stamped({ run: TaskRun }),
   task_run_failed: stamped({ run: TaskRun }),

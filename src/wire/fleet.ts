@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UsageTotals } from './usage.js';
+import { ChangeSummary } from './changes.js';
 import { component } from './components.js';
 import { HostEntry } from './host.js';
 
@@ -104,6 +105,11 @@ export const Agent = component(
     turn_error: TurnError.nullable().optional(),
     /** /api/v1/state only: a terminal dialog or unsent text holds the agent (see NeedsInput); else null. */
     needs_input: NeedsInput.nullable().optional(),
+    /**
+     * /api/v1/state only (the agent_changes feature): its workspace's changes in figures; null when the workspace is no
+     * git repository or is missing. Absent until first read (just after a start) and on a host too old to say.
+     */
+    changes: ChangeSummary.nullable().optional(),
   }),
 );
 export type Agent = z.infer<typeof Agent>;

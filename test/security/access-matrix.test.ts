@@ -211,6 +211,7 @@ const EXPECTED_EVENTS: Record<string, readonly Reader[]> = {
   agent_usage: EVERY_READER,
   agent_turn_error: EVERY_READER,
   agent_needs_input: EVERY_READER,
+  agent_changes: EVERY_READER,
   task_run_started: EVERY_READER,
   task_run_succeeded: EVERY_READER,
   task_run_failed: EVERY_READER,

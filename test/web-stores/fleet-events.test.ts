@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { parseEvent, type FleetEvent } from '../../src/web/api/events.js';
-import { agents, applyEvent, applySnapshot, applyThreads, unread } from '../../src/web/stores/fleet.js';
+import { agents, applyEvent, applySnapshot, applyThreads, unread, upsertAgent } from '../../src/web/stores/fleet.js';
 import type { EventType } from '../../src/wire/event-types.js';
 import type { EventFields } from '../../src/wire/events.js';
 import { agentFixture, EVENT_TYPES, eventFixture } from '../wire/event-fixtures.js';
@@ -67,16 +67,26 @@ describe("Leo Web's fleet store over the event table's fixtures", () => {
     assert.equal(unread.value.get('den'), 0);
   });
 
-  it('activity, usage, a failed turn and a held terminal land on the agent', () => {
+  it('activity, usage, a failed turn, a held terminal and the change summary land on the agent', () => {
     applyEvent(received('agent_activity'));
     applyEvent(received('agent_usage'));
     applyEvent(received('agent_turn_error'));
     applyEvent(received('agent_needs_input'));
+    applyEvent(received('agent_changes'));
     const den = agents.value.get('den')!;
     assert.equal(den.activity, 'working');
     assert.deepEqual(den.current_action, { kind: 'pane', detail: 'Reading files' });
     assert.equal(den.usage?.turns, 1);
     assert.equal(den.turn_error?.message, 'the provider refused the key');
     assert.equal(den.needs_input?.reason, 'dialog');
+    assert.deepEqual(den.changes, { files: 3, insertions: 120, deletions: 4, ahead: 2, behind: 0 });
+  });
+
+  it('an operation’s answer replaces the agent but keeps its change summary, which only a change sends again', () => {
+    applyEvent(received('agent_changes'));
+    upsertAgent(agentFixture({ status: 'stopped' }));
+    const den = agents.value.get('den')!;
+    assert.equal(den.status, 'stopped');
+    assert.equal(den.changes?.files, 3);
   });
 });

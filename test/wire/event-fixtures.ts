@@ -100,6 +100,7 @@ const FIELDS: { [T in EventType]: EventFields<T> } = {
   },
   agent_turn_error: { agent: 'den', turn_error: { at: AT, message: 'the provider refused the key' } },
   agent_needs_input: { agent: 'den', needs_input: { reason: 'dialog', text: 'Approve the key?', at: AT } },
+  agent_changes: { agent: 'den', changes: { files: 3, insertions: 120, deletions: 4, ahead: 2, behind: 0 } },
   task_run_started: { run },
   task_run_succeeded: { run: { ...run, status: 'succeeded', ended_at: AT, duration_ms: 1000 } },
   task_run_failed: { run: { ...run, status: 'failed', ended_at: AT, duration_ms: 1000, error: 'exit 1' } },

@@ -95,6 +95,11 @@ export class HostView {
         this.patch(agent, { needs_input });
         return false;
       }
+      case 'agent_changes': {
+        const { agent, changes } = d as EventData<'agent_changes'>;
+        this.patch(agent, { changes });
+        return false;
+      }
       case 'agent_message': {
         // The host's time is the event's own (its fields lost it to the hub's stamp).
         const { from, to } = d as EventData<'agent_message'>;

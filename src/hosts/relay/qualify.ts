@@ -49,6 +49,7 @@ const RENAME: { [T in EventType]: Renamer<T> } = {
   agent_usage: named,
   agent_turn_error: named,
   agent_needs_input: named,
+  agent_changes: named,
   task_run_started: (d, host) => ({ ...d, run: qualifyRun(d.run, host) }),
   task_run_succeeded: (d, host) => ({ ...d, run: qualifyRun(d.run, host) }),
   task_run_failed: (d, host) => ({ ...d, run: qualifyRun(d.run, host) }),

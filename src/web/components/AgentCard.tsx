@@ -6,6 +6,7 @@ import { NeedsInputReason } from './NeedsInput.js';
 import { showBidiControls } from '../../wire/visible-text.js';
 import { unreachable } from '../stores/hosts.js';
 import { hostNames, movedAway } from '../stores/move-view.js';
+import { changeSummaryText } from './change-summary-format.js';
 
 const STATUS: Record<string, string> = {
   running: 'Running',
@@ -44,6 +45,7 @@ export function AgentCard({
   const activity = waiting ? 'needs-you' : (agent?.activity ?? 'unknown');
   // An agent of a host the hub cannot reach: its last known state, greyed, with why.
   const down = unreachable(name);
+  const changes = moved ? null : changeSummaryText(agent?.changes);
   return (
     <li
       class={`agent agent-${status} activity-${activity}${down ? ' agent-unreachable' : ''}`}
@@ -95,6 +97,17 @@ export function AgentCard({
         )}
         {agent?.current_action?.detail && (
           <div class="agent-action">{showBidiControls(agent.current_action.detail)}</div>
+        )}
+        {changes && (
+          <div class="agent-changes" data-changes={changes.long}>
+            <span class="sr-only">{changes.long}</span>
+            <span class="changes-long" aria-hidden="true">
+              {changes.long}
+            </span>
+            <span class="changes-short" aria-hidden="true">
+              {changes.short}
+            </span>
+          </div>
         )}
         {down && <div class="agent-host-down">{down} · last known state</div>}
         {agent?.stop_reason && <div class="agent-reason">{agent.stop_reason}</div>}

@@ -52,10 +52,14 @@ export function setUnread(agent: string, count: number): void {
   unread.value = next;
 }
 
-/** Adds or replaces one agent: a spawn's event, or what a fleet operation answered. */
+/**
+ * Adds or replaces one agent: a spawn's event, or what a fleet operation answered. Neither carries the workspace's
+ * change summary (the state's own), which is sent again only when it changes: the one held is kept.
+ */
 export function upsertAgent(agent: Agent): void {
   const next = new Map(agents.value);
-  next.set(agent.name, agent);
+  const changes = agents.value.get(agent.name)?.changes;
+  next.set(agent.name, agent.changes === undefined && changes !== undefined ? { ...agent, changes } : agent);
   agents.value = next;
 }
 
@@ -113,6 +117,9 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
       return null;
     case 'agent_needs_input':
       patch(e.data.agent, (a) => ({ ...a, needs_input: e.data.needs_input }));
+      return null;
+    case 'agent_changes':
+      patch(e.data.agent, (a) => ({ ...a, changes: e.data.changes }));
       return null;
     case 'chat.message':
     case 'chat.updated':
