@@ -216,7 +216,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   });
   const { supervisor } = agents;
   const terminal = await wireTerminal({ ...base, tmux: agents.tmux, supervisor, streams });
-  const review = await wireReview({ ...base, exec: agents.exec, env, supervisor });
+  const review = await wireReview({ ...base, exec: agents.exec, env, supervisor, notes });
   const settings = await wireConfig({ ...base, watcher, certificates });
   const observe = await wireObserve({
     ...base,

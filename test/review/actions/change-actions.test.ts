@@ -1,7 +1,8 @@
 // Issue 33: acting on an agent's changes from the phone, against real git with a bare repository as the remote:
 // commit (some paths or all) as the repository's identity, discard, push (setting the upstream the first time), and a
 // pull request through a stand-in gh that records its arguments, or the forge's compare page without it. A hostile
-// path or ref is a 400 and runs nothing; a turn in progress is a 409 unless forced.
+// path or ref is a 400 and runs nothing; a turn in progress is a 409 unless forced. Each write done leaves a note in the
+// agent's thread, never typed into the agent.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ManualClock } from '../../../src/core/clock.js';
 import { Changes, CommitResult, DiscardResult, PullRequestResult, PushResult } from '../../../src/wire/changes.js';
 import { StateSnapshot } from '../../../src/wire/fleet.js';
+import { MessagePage } from '../../../src/wire/message.js';
+import { TerminalScreen } from '../../../src/wire/terminal.js';
 import { IssuedToken } from '../../../src/wire/tokens.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { makeChangedRepo } from '../../helpers/git-repo.js';
@@ -239,6 +242,42 @@ describe('acting on an agent’s changes: commit, discard, push, pull request', 
     } finally {
       fs.renameSync(path.join(bin, 'gh-away'), path.join(bin, 'gh'));
     }
+  });
+
+  it('each write done left a note in the thread, naming the device, and none was typed into the agent', async () => {
+    const page = MessagePage.parse((await t.op('GET', '/api/v1/chat/dev/messages?limit=100')).json.data);
+    const notes = page.messages.filter((m) => m.kind === 'system').map((m) => m.text);
+    const of = (re: RegExp) => notes.filter((n) => re.test(n));
+    assert.equal(of(/^Committed /).length, 3, notes.join('\n'));
+    assert.match(
+      of(/^Committed /)[0]!,
+      /^Committed from phone: \[feature [0-9a-f]{7,}\] Fix b \(1 file changed, 1 insertion\(\+\), 1 deletion\(-\)\)$/,
+    );
+    // The refused push left none.
+    assert.deepEqual(of(/^Pushed /), [
+      'Pushed feature to origin/feature from phone, setting its upstream.',
+      'Pushed feature to origin/feature from phone.',
+      'Pushed feature to origin/feature from phone.',
+    ]);
+    assert.ok(
+      of(/^Discarded /).some((n) =>
+        /^Discarded changes from phone: put back (README\.md, staged\.txt|staged\.txt, README\.md) as last committed; deleted the untracked scratch\/tmp\.txt\.$/.test(
+          n,
+        ),
+      ),
+      notes.join('\n'),
+    );
+    assert.ok(
+      notes.includes('Opened a pull request (feature → main) from phone: https://github.com/acme/widget/pull/7'),
+    );
+    assert.ok(
+      notes.includes(
+        'Pull request (feature → the default branch) started from phone, to finish on the forge: https://github.com/acme/widget/compare/feature?expand=1&title=Fix+it',
+      ),
+    );
+    assert.ok(page.messages.every((m) => m.kind !== 'system' || m.direction === 'out'));
+    const screen = TerminalScreen.parse((await t.op('GET', '/api/v1/agents/dev/terminal')).json.data);
+    assert.doesNotMatch(screen.ansi, /Committed|Pushed|Discarded|pull request/);
   });
 
   it('while the agent is in a turn each write is 409 agent_busy, unless forced', async () => {
