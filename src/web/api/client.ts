@@ -13,7 +13,18 @@ import {
   type TemplateBody,
 } from '../../wire/agent-bodies.js';
 import { TemplateSummary } from '../../wire/templates.js';
-import { Changes, FileDiff } from '../../wire/changes.js';
+import {
+  Changes,
+  CommitResult,
+  DiscardResult,
+  FileDiff,
+  PullRequestResult,
+  PushResult,
+  type CommitBody,
+  type DiscardBody,
+  type PullRequestBody,
+  type PushBody,
+} from '../../wire/changes.js';
 import { RunLogTail, TaskDetail, TaskRunStarted } from '../../wire/tasks.js';
 import { AgentUsageDays } from '../../wire/usage.js';
 import {
@@ -401,6 +412,26 @@ export class Api {
   diff(agent: string, file: string) {
     const q = new URLSearchParams({ path: file });
     return this.call(FileDiff, 'GET', `${agentPath(agent, 'changes', 'diff')}?${q}`);
+  }
+
+  /** Commits the changes under `paths` (absent: all of them) in the agent's workspace. */
+  commit(agent: string, body: CommitBody) {
+    return this.call(CommitResult, 'POST', agentPath(agent, 'changes', 'commit'), body);
+  }
+
+  /** Puts tracked files back as HEAD has them and deletes untracked ones. */
+  discardChanges(agent: string, body: DiscardBody) {
+    return this.call(DiscardResult, 'POST', agentPath(agent, 'changes', 'discard'), body);
+  }
+
+  /** Pushes the workspace's branch to its upstream (or origin, setting it). */
+  push(agent: string, body: PushBody) {
+    return this.call(PushResult, 'POST', agentPath(agent, 'changes', 'push'), body);
+  }
+
+  /** Opens a pull request from the workspace's branch (gh), or answers the forge's page that opens it. */
+  pullRequest(agent: string, body: PullRequestBody) {
+    return this.call(PullRequestResult, 'POST', agentPath(agent, 'changes', 'pull-request'), body);
   }
 
   /** The key this browser's PushManager subscribes with. */
