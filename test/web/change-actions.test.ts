@@ -3,14 +3,18 @@
 // git's (or gh's) answer, and a thread note for each. Real daemon, real git with a bare repository behind `origin`
 // (pushes go to it through url.<bare>.pushInsteadOf, so the remote still reads as GitHub), a stand-in gh logged in,
 // and a shell agent that answers a request for a commit message the way any agent does: leo_chat_post over HTTP with
-// its own token. Then discarding two files behind a confirmation that names them.
+// its own token. Then discarding two files behind a confirmation that names them, and an agent in a turn: its 409
+// shown with "Do it anyway".
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ManualClock } from '../../src/core/clock.js';
 import { Changes } from '../../src/wire/changes.js';
+import { StateSnapshot } from '../../src/wire/fleet.js';
 import { MessagePage } from '../../src/wire/message.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { makeChangedRepo } from '../helpers/git-repo.js';
@@ -39,6 +43,7 @@ const SUGGESTION = 'Update b and note why\n\nb is 3 now; the new note says why.'
 const AGENT = `while IFS= read -r line; do
   case "$line" in
     *"suggest a git commit message"*)
+      sleep 3
       curl -s --noproxy '*' -o /dev/null -X POST -H "Authorization: Bearer $LEO_AGENT_TOKEN" \\
         -H 'content-type: application/json' --data @"$SUGGESTION_FILE" "\${LEO_MCP_URL%/mcp}/chat/post" ;;
   esac
@@ -81,6 +86,7 @@ describe('Leo Web: commit, push and open a pull request from the phone', () => {
     t = await startTestDaemon({
       config: `templates:
   dev: { harness: shell, command: ${JSON.stringify(`SUGGESTION_FILE=${reply} exec sh ${path.join(root, 'agent.sh')}`)}, workspace: ${JSON.stringify(repo)} }
+  ticker: { harness: shell, command: "while true; do echo tick; sleep 0.3; done", workspace: ${JSON.stringify(repo)} }
 `,
       env: { PATH: `${bin}${path.delimiter}${process.env.PATH}`, HOME: root, GIT_CONFIG_NOSYSTEM: '1' },
     });
@@ -113,10 +119,19 @@ describe('Leo Web: commit, push and open a pull request from the phone', () => {
     assert.equal(await page.locator('.change-select input:checked').count(), 2);
     assert.equal(await page.getByRole('button', { name: 'Commit 2 files' }).count(), 1);
     await shots.take(page, 'actions-selected');
+    // A look at a diff and back keeps the selection.
+    await file('src/app.ts').locator('.change-link').click();
+    await page.locator('.diff-unified').waitFor();
+    await shots.take(page, 'actions-diff');
+    await page.locator('.back').click();
+    await file('src/app.ts').waitFor();
+    assert.equal(await page.locator('.change-select input:checked').count(), 2);
   });
 
   it('"Suggest" asks the agent in its thread and fills in its answer, which stays editable', async () => {
     await page.getByRole('button', { name: 'Suggest' }).click();
+    assert.equal(await page.locator('.waiting').innerText(), 'waiting for dev…');
+    await page.screenshot({ path: `${shots.dir}/actions-waiting-390x844.png`, fullPage: true });
     const box = page.locator('#commit-message');
     await until(
       'the suggested message',
@@ -222,5 +237,28 @@ describe('Leo Web: commit, push and open a pull request from the phone', () => {
       10_000,
     );
     await shots.take(page, 'actions-discarded');
+  });
+
+  it('an agent in a turn: the refusal is shown with "Do it anyway", which pushes all the same', async () => {
+    const spawned = await t.op('POST', '/api/v1/agents/spawn', { template: 'ticker', name: 'ticker' });
+    assert.equal(spawned.status, 201, spawned.text);
+    const activity = async () =>
+      (await t.get('/api/v1/state', StateSnapshot)).agents.find((a) => a.name === 'ticker')?.activity;
+    // The daemon's clock is held still: sweep-sized steps, with real time between them for tmux's activity to move.
+    for (let i = 0; i < 30 && (await activity()) !== 'working'; i++) {
+      (t.clock as ManualClock).advance(2000);
+      await sleep(700);
+    }
+    assert.equal(await activity(), 'working');
+    await page.goto(`${t.daemon.appUrl}#/c/ticker`);
+    await page.locator('[data-change-actions="ticker"]').waitFor();
+    await page.getByRole('button', { name: 'Push', exact: true }).click();
+    await result('push').waitFor();
+    assert.match(await result('push').innerText(), /ticker is in the middle of a turn/);
+    await shots.take(page, 'actions-busy');
+    await result('push').getByRole('button', { name: 'Do it anyway' }).click();
+    await page.locator('[data-result="push"].ok').waitFor();
+    assert.match(await result('push').innerText(), /Pushed feature to origin\/feature\n.*up-to-date/s);
+    await t.op('POST', '/api/v1/agents/ticker/stop');
   });
 });

@@ -192,7 +192,7 @@ export function ChangeActions({
         </label>
         <textarea
           id="commit-message"
-          rows={4}
+          rows={5}
           placeholder="Commit message"
           value={message}
           onInput={(e) => setMessage(e.currentTarget.value)}
@@ -239,7 +239,9 @@ export function ChangeActions({
           <textarea rows={3} value={body} onInput={(e) => setBody(e.currentTarget.value)} />
         </label>
         <label>
-          Into branch <span class="muted">(optional)</span>
+          <span>
+            Into branch <span class="muted">(optional)</span>
+          </span>
           <input
             value={base}
             placeholder="the default branch"

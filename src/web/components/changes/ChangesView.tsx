@@ -64,64 +64,64 @@ export function ChangesView({ agent, file }: { agent: string; file?: string }) {
         </button>
       </ScreenBar>
       <div class="changes-body">
-        <div class="change-files">
-          <nav aria-label="Changed files">
-            {error && (
-              <p class="form-error" role="alert">
-                {error}
-              </p>
-            )}
-            {changes && (
-              <p class="muted change-ws" title={changes.workspace}>
-                {changes.files.length === 0
-                  ? 'No changes in the workspace.'
-                  : `${changes.files.length}${changes.truncated ? '+' : ''} changed ${changes.files.length === 1 ? 'file' : 'files'}`}
-              </p>
-            )}
-            {changes?.truncated && <p class="muted">Only the first {changes.files.length} are listed.</p>}
-            {all.length > 0 && (
-              <div class="select-row">
-                <button type="button" onClick={() => setSelected(all)} disabled={selected.length === all.length}>
-                  Select all
-                </button>
-                <button type="button" onClick={() => setSelected([])} disabled={selected.length === 0}>
-                  Select none
-                </button>
-                <span class="muted">{selected.length ? `${selected.length} selected` : 'none selected: all go'}</span>
-              </div>
-            )}
-            <ul class="change-list">
-              {changes?.files.map((f) => (
-                <li key={f.path} data-file={f.path} data-kind={f.kind}>
-                  <label class="change-select">
-                    <input
-                      type="checkbox"
-                      checked={selected.includes(f.path)}
-                      onChange={(e) => toggle(f.path, e.currentTarget.checked)}
-                    />
-                    <span class="sr-only">Select {showInvisibles(f.path)}</span>
-                  </label>
-                  <a
-                    class="change-link"
-                    href={changesHref(agent, f.path)}
-                    aria-current={f.path === file ? 'page' : undefined}
-                  >
-                    <span class={`change-kind kind-${f.kind}`} title={f.kind.replace('_', ' ')}>
-                      {KIND[f.kind]}
-                    </span>
-                    <span class="change-path">
-                      {f.orig_path ? `${showInvisibles(f.orig_path)} → ` : ''}
-                      {showInvisibles(f.path)}
-                    </span>
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </nav>
-          {changes && (
-            <ChangeActions agent={agent} files={changes.files} selected={selected} onChanged={() => void load()} />
+        <nav class="change-files" aria-label="Changed files">
+          {error && (
+            <p class="form-error" role="alert">
+              {error}
+            </p>
           )}
-        </div>
+          {changes && (
+            <p class="muted change-ws" title={changes.workspace}>
+              {changes.files.length === 0
+                ? 'No changes in the workspace.'
+                : `${changes.files.length}${changes.truncated ? '+' : ''} changed ${changes.files.length === 1 ? 'file' : 'files'}`}
+            </p>
+          )}
+          {changes?.truncated && <p class="muted">Only the first {changes.files.length} are listed.</p>}
+          {all.length > 0 && (
+            <div class="select-row">
+              <button type="button" onClick={() => setSelected(all)} disabled={selected.length === all.length}>
+                Select all
+              </button>
+              <button type="button" onClick={() => setSelected([])} disabled={selected.length === 0}>
+                Select none
+              </button>
+              <span class="muted">
+                {selected.length ? `${selected.length} selected` : 'none selected: a commit takes all'}
+              </span>
+            </div>
+          )}
+          <ul class="change-list">
+            {changes?.files.map((f) => (
+              <li key={f.path} data-file={f.path} data-kind={f.kind}>
+                <label class="change-select">
+                  <input
+                    type="checkbox"
+                    checked={selected.includes(f.path)}
+                    onChange={(e) => toggle(f.path, e.currentTarget.checked)}
+                  />
+                  <span class="sr-only">Select {showInvisibles(f.path)}</span>
+                </label>
+                <a
+                  class="change-link"
+                  href={changesHref(agent, f.path)}
+                  aria-current={f.path === file ? 'page' : undefined}
+                >
+                  <span class={`change-kind kind-${f.kind}`} title={f.kind.replace('_', ' ')}>
+                    {KIND[f.kind]}
+                  </span>
+                  <span class="change-path">
+                    {f.orig_path ? `${showInvisibles(f.orig_path)} → ` : ''}
+                    {showInvisibles(f.path)}
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {changes && (
+          <ChangeActions agent={agent} files={changes.files} selected={selected} onChanged={() => void load()} />
+        )}
         {file ? (
           <div class="change-diff">
             <div class="diff-head">
