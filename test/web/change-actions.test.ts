@@ -11,13 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { ManualClock } from '../../src/core/clock.js';
 import { Changes } from '../../src/wire/changes.js';
-import { StateSnapshot } from '../../src/wire/fleet.js';
 import { MessagePage } from '../../src/wire/message.js';
+import { untilWorking } from '../helpers/agent-working.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { makeChangedRepo } from '../helpers/git-repo.js';
+import { makeChangedRepoWithOrigin } from '../helpers/git-repo.js';
 import { tempDir } from '../helpers/temp-home.js';
 import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
@@ -67,16 +65,8 @@ describe('Leo Web: commit, push and open a pull request from the phone', () => {
 
   before(async () => {
     const root = tempDir('leo-web-actions-');
-    ({ repo } = makeChangedRepo(root));
+    ({ repo, bare } = makeChangedRepoWithOrigin(root, REMOTE));
     g = (...args) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: env(root) }).trim();
-    bare = path.join(root, 'origin.git');
-    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare], { env: env(root) });
-    g('config', 'user.name', 'Leo Tester');
-    g('config', 'user.email', 'tester@example.com');
-    g('remote', 'add', 'origin', REMOTE);
-    g('config', `url.${bare}.pushInsteadOf`, REMOTE);
-    g('push', '-q', 'origin', 'main');
-    g('checkout', '-q', '-b', 'feature');
     bin = path.join(root, 'bin');
     fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, 'gh'), FAKE_GH, { mode: 0o755 });
@@ -242,14 +232,7 @@ describe('Leo Web: commit, push and open a pull request from the phone', () => {
   it('an agent in a turn: the refusal is shown with "Do it anyway", which pushes all the same', async () => {
     const spawned = await t.op('POST', '/api/v1/agents/spawn', { template: 'ticker', name: 'ticker' });
     assert.equal(spawned.status, 201, spawned.text);
-    const activity = async () =>
-      (await t.get('/api/v1/state', StateSnapshot)).agents.find((a) => a.name === 'ticker')?.activity;
-    // The daemon's clock is held still: sweep-sized steps, with real time between them for tmux's activity to move.
-    for (let i = 0; i < 30 && (await activity()) !== 'working'; i++) {
-      (t.clock as ManualClock).advance(2000);
-      await sleep(700);
-    }
-    assert.equal(await activity(), 'working');
+    await untilWorking(t, 'ticker');
     await page.goto(`${t.daemon.appUrl}#/c/ticker`);
     await page.locator('[data-change-actions="ticker"]').waitFor();
     await page.getByRole('button', { name: 'Push', exact: true }).click();

@@ -8,15 +8,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { ManualClock } from '../../../src/core/clock.js';
 import { Changes, CommitResult, DiscardResult, PullRequestResult, PushResult } from '../../../src/wire/changes.js';
-import { StateSnapshot } from '../../../src/wire/fleet.js';
 import { MessagePage } from '../../../src/wire/message.js';
 import { TerminalScreen } from '../../../src/wire/terminal.js';
 import { IssuedToken } from '../../../src/wire/tokens.js';
+import { untilWorking } from '../../helpers/agent-working.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
-import { makeChangedRepo } from '../../helpers/git-repo.js';
+import { makeChangedRepoWithOrigin } from '../../helpers/git-repo.js';
 import { tempDir } from '../../helpers/temp-home.js';
 
 /** The remote as the repository names it; pushes go to the bare repository instead (url.<bare>.pushInsteadOf). */
@@ -61,15 +59,7 @@ describe('acting on an agent’s changes: commit, discard, push, pull request', 
 
   before(async () => {
     root = tempDir('leo-actions-');
-    ({ repo, outside } = makeChangedRepo(root));
-    bare = path.join(root, 'origin.git');
-    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare], { env: env() });
-    g('config', 'user.name', 'Leo Tester');
-    g('config', 'user.email', 'tester@example.com');
-    g('remote', 'add', 'origin', REMOTE);
-    g('config', `url.${bare}.pushInsteadOf`, REMOTE);
-    g('push', '-q', 'origin', 'main');
-    g('checkout', '-q', '-b', 'feature');
+    ({ repo, outside, bare } = makeChangedRepoWithOrigin(root, REMOTE));
     bin = path.join(root, 'bin');
     fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, 'gh'), FAKE_GH, { mode: 0o755 });
@@ -283,14 +273,7 @@ describe('acting on an agent’s changes: commit, discard, push, pull request', 
   it('while the agent is in a turn each write is 409 agent_busy, unless forced', async () => {
     const spawned = await t.op('POST', '/api/v1/agents/spawn', { template: 'ticker', name: 'ticker' });
     assert.equal(spawned.status, 201, spawned.text);
-    const activity = async () =>
-      (await t.get('/api/v1/state', StateSnapshot)).agents.find((a) => a.name === 'ticker')?.activity;
-    // The daemon's clock is held still: sweep-sized steps, with real time between them for tmux's activity to move.
-    for (let i = 0; i < 30 && (await activity()) !== 'working'; i++) {
-      (t.clock as ManualClock).advance(2000);
-      await sleep(700);
-    }
-    assert.equal(await activity(), 'working');
+    await untilWorking(t, 'ticker');
     fs.writeFileSync(path.join(repo, 'README.md'), 'mid-turn\n');
     const head = g('rev-parse', 'HEAD');
     for (const [action, body] of [

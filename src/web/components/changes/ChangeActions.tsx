@@ -64,7 +64,7 @@ function Result({ step, out }: { step: Step; out: Outcome | undefined }) {
         </a>
       )}
       {out.again && (
-        <button type="button" class="do-anyway" onClick={out.again}>
+        <button type="button" class="button-link do-anyway" onClick={out.again}>
           Do it anyway
         </button>
       )}
@@ -203,12 +203,12 @@ export function ChangeActions({
           </p>
         )}
         <div class="action-row">
-          <button type="button" onClick={suggest} disabled={waiting}>
+          <button type="button" class="button-link" onClick={suggest} disabled={waiting}>
             Suggest
           </button>
           <button
             type="button"
-            class="primary"
+            class="button-link primary"
             onClick={() => void commit()}
             disabled={busy !== null || !message.trim() || files.length === 0}
           >
@@ -221,7 +221,7 @@ export function ChangeActions({
       <section class="action-step" aria-labelledby="push-h">
         <h2 id="push-h">Push</h2>
         <div class="action-row">
-          <button type="button" onClick={() => void push()} disabled={busy !== null}>
+          <button type="button" class="button-link" onClick={() => void push()} disabled={busy !== null}>
             Push
           </button>
         </div>
@@ -251,7 +251,12 @@ export function ChangeActions({
           />
         </label>
         <div class="action-row">
-          <button type="button" onClick={() => void pullRequest()} disabled={busy !== null || !title.trim()}>
+          <button
+            type="button"
+            class="button-link"
+            onClick={() => void pullRequest()}
+            disabled={busy !== null || !title.trim()}
+          >
             Open pull request
           </button>
         </div>
@@ -264,7 +269,7 @@ export function ChangeActions({
           <div class="action-row">
             <button
               type="button"
-              class="danger"
+              class="button-link danger"
               onClick={() => setConfirming(true)}
               disabled={busy !== null || selected.length === 0}
             >
@@ -286,10 +291,10 @@ export function ChangeActions({
               </p>
             )}
             <div class="action-row">
-              <button type="button" onClick={() => setConfirming(false)}>
+              <button type="button" class="button-link" onClick={() => setConfirming(false)}>
                 Keep them
               </button>
-              <button type="button" class="danger" onClick={() => void discard()} disabled={busy !== null}>
+              <button type="button" class="button-link danger" onClick={() => void discard()} disabled={busy !== null}>
                 Discard
               </button>
             </div>

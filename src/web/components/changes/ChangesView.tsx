@@ -80,10 +80,20 @@ export function ChangesView({ agent, file }: { agent: string; file?: string }) {
           {changes?.truncated && <p class="muted">Only the first {changes.files.length} are listed.</p>}
           {all.length > 0 && (
             <div class="select-row">
-              <button type="button" onClick={() => setSelected(all)} disabled={selected.length === all.length}>
+              <button
+                type="button"
+                class="button-link"
+                onClick={() => setSelected(all)}
+                disabled={selected.length === all.length}
+              >
                 Select all
               </button>
-              <button type="button" onClick={() => setSelected([])} disabled={selected.length === 0}>
+              <button
+                type="button"
+                class="button-link"
+                onClick={() => setSelected([])}
+                disabled={selected.length === 0}
+              >
                 Select none
               </button>
               <span class="muted">
