@@ -13,18 +13,7 @@ import {
   type TemplateBody,
 } from '../../wire/agent-bodies.js';
 import { TemplateSummary } from '../../wire/templates.js';
-import {
-  Changes,
-  CommitResult,
-  DiscardResult,
-  FileDiff,
-  PullRequestResult,
-  PushResult,
-  type CommitBody,
-  type DiscardBody,
-  type PullRequestBody,
-  type PushBody,
-} from '../../wire/changes.js';
+import { Changes, FileDiff } from '../../wire/changes.js';
 import { RunLogTail, TaskDetail, TaskRunStarted } from '../../wire/tasks.js';
 import { AgentUsageDays } from '../../wire/usage.js';
 import {
@@ -414,24 +403,12 @@ export class Api {
     return this.call(FileDiff, 'GET', `${agentPath(agent, 'changes', 'diff')}?${q}`);
   }
 
-  /** Commits the changes under `paths` (absent: all of them) in the agent's workspace. */
-  commit(agent: string, body: CommitBody) {
-    return this.call(CommitResult, 'POST', agentPath(agent, 'changes', 'commit'), body);
-  }
-
-  /** Puts tracked files back as HEAD has them and deletes untracked ones. */
-  discardChanges(agent: string, body: DiscardBody) {
-    return this.call(DiscardResult, 'POST', agentPath(agent, 'changes', 'discard'), body);
-  }
-
-  /** Pushes the workspace's branch to its upstream (or origin, setting it). */
-  push(agent: string, body: PushBody) {
-    return this.call(PushResult, 'POST', agentPath(agent, 'changes', 'push'), body);
-  }
-
-  /** Opens a pull request from the workspace's branch (gh), or answers the forge's page that opens it. */
-  pullRequest(agent: string, body: PullRequestBody) {
-    return this.call(PullRequestResult, 'POST', agentPath(agent, 'changes', 'pull-request'), body);
+  /**
+   * A write on the agent's changes (`commit`, `discard`, `push`, `pull-request`), its answer read with `schema`; the
+   * changes view types each one's body and answer (src/wire/changes.ts).
+   */
+  changeAction<S extends z.ZodType>(agent: string, action: string, schema: S, body: object) {
+    return this.call(schema, 'POST', agentPath(agent, 'changes', action), body);
   }
 
   /** The key this browser's PushManager subscribes with. */

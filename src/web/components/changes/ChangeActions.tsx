@@ -1,5 +1,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ChangedFile } from '../../../wire/changes.js';
+import {
+  CommitResult,
+  DiscardResult,
+  PullRequestResult,
+  PushResult,
+  type ChangedFile,
+  type CommitBody,
+  type DiscardBody,
+  type PullRequestBody,
+  type PushBody,
+} from '../../../wire/changes.js';
 import { showBidiControls } from '../../../wire/visible-text.js';
 import { ApiError } from '../../api/client.js';
 import { api, onUnpaired } from '../../stores/auth.js';
@@ -15,6 +25,15 @@ interface Outcome {
   link?: string;
   again?: () => void;
 }
+
+/** The four writes, each with its body and answer (the client's one call for them takes any). */
+const write = {
+  commit: (agent: string, body: CommitBody) => api.changeAction(agent, 'commit', CommitResult, body),
+  discard: (agent: string, body: DiscardBody) => api.changeAction(agent, 'discard', DiscardResult, body),
+  push: (agent: string, body: PushBody) => api.changeAction(agent, 'push', PushResult, body),
+  pullRequest: (agent: string, body: PullRequestBody) =>
+    api.changeAction(agent, 'pull-request', PullRequestResult, body),
+};
 
 /** An answer's link is followed only when it is a web page. */
 const webLink = (url: string) => (/^https?:\/\//i.test(url) ? url : undefined);
@@ -120,7 +139,7 @@ export function ChangeActions({
   const commit = () =>
     run(
       'commit',
-      (force) => api.commit(agent, { message, ...(paths ? { paths } : {}), ...(force ? { force } : {}) }),
+      (force) => write.commit(agent, { message, ...(paths ? { paths } : {}), ...(force ? { force } : {}) }),
       (c) => ({ ok: true, text: `commit ${c.commit}\n${c.summary}` }),
       () => {
         // The pull request is most often about what was just committed.
@@ -133,7 +152,7 @@ export function ChangeActions({
   const push = () =>
     run(
       'push',
-      (force) => api.push(agent, force ? { force } : {}),
+      (force) => write.push(agent, force ? { force } : {}),
       (p) => ({
         ok: true,
         text: `Pushed ${p.branch} to ${p.remote}/${p.remote_branch}${p.set_upstream ? ' (upstream set)' : ''}\n${p.output}`,
@@ -144,7 +163,7 @@ export function ChangeActions({
     run(
       'pr',
       (force) =>
-        api.pullRequest(agent, {
+        write.pullRequest(agent, {
           title,
           body,
           ...(base.trim() ? { base: base.trim() } : {}),
@@ -168,7 +187,7 @@ export function ChangeActions({
   const discard = () =>
     run(
       'discard',
-      (force) => api.discardChanges(agent, { paths: selected.slice(), ...(force ? { force } : {}) }),
+      (force) => write.discard(agent, { paths: selected.slice(), ...(force ? { force } : {}) }),
       (d) => ({
         ok: true,
         text:
