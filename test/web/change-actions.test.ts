@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Changes } from '../../src/wire/changes.js';
 import { MessagePage } from '../../src/wire/message.js';
 import { untilWorking } from '../helpers/agent-working.js';
@@ -23,10 +23,13 @@ import { launchBrowser, pairedPage, Screenshots } from './browser.js';
 const REMOTE = 'https://github.com/acme/widget.git';
 const PR_URL = 'https://github.com/acme/widget/pull/7';
 
-/** A stand-in gh, logged in: `pr create` records its arguments (NUL-ended) and prints the new pull request's URL. */
+/**
+ * A stand-in gh, logged in while `logged-in` lies beside it: `pr create` records its arguments (NUL-ended) and prints
+ * the new pull request's URL.
+ */
 const FAKE_GH = `#!/bin/sh
 dir=$(dirname "$0")
-[ "$1" = auth ] && exit 0
+[ "$1" = auth ] && { [ -e "$dir/logged-in" ]; exit $?; }
 for a in "$@"; do printf '%s\\0' "$a"; done > "$dir/args"
 echo "${PR_URL}"
 `;
@@ -51,6 +54,7 @@ done
 describe('Leo Web: commit, push and open a pull request from the phone', () => {
   let t: TestDaemon;
   let browser: Browser;
+  let context: BrowserContext;
   let page: Page;
   let repo: string;
   let bare: string;
@@ -70,6 +74,7 @@ describe('Leo Web: commit, push and open a pull request from the phone', () => {
     bin = path.join(root, 'bin');
     fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, 'gh'), FAKE_GH, { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, 'logged-in'), '');
     fs.writeFileSync(path.join(root, 'agent.sh'), AGENT);
     const reply = path.join(root, 'reply.json');
     fs.writeFileSync(reply, JSON.stringify({ text: '```\n' + SUGGESTION + '\n```' }));
@@ -83,7 +88,9 @@ describe('Leo Web: commit, push and open a pull request from the phone', () => {
     const spawned = await t.op('POST', '/api/v1/agents/spawn', { template: 'dev', name: 'dev' });
     assert.equal(spawned.status, 201, spawned.text);
     browser = await launchBrowser();
-    ({ page } = await pairedPage(browser, t, 'phone'));
+    ({ context, page } = await pairedPage(browser, t, 'phone'));
+    // The forge's pages, as the new tab the app opens loads them: no network in a test.
+    await context.route('https://github.com/**', (r) => r.fulfill({ contentType: 'text/html', body: 'the forge' }));
   });
   after(async () => {
     await browser?.close();
@@ -189,6 +196,22 @@ describe('Leo Web: commit, push and open a pull request from the phone', () => {
     await shots.take(page, 'actions-pull-request');
   });
 
+  it('without gh logged in, the forge’s page for the pull request opens in a new tab, its link kept', async () => {
+    fs.rmSync(path.join(bin, 'logged-in'));
+    const opened = context.waitForEvent('page');
+    await page.getByRole('button', { name: 'Open pull request' }).click();
+    const tab = await opened;
+    await tab.waitForLoadState();
+    const compare =
+      'https://github.com/acme/widget/compare/main...feature?expand=1&title=Update+b+and+note+why&body=Made+on+the+phone.';
+    assert.equal(tab.url(), compare);
+    assert.equal(await tab.evaluate('window.opener === null'), true, 'opened without a way back to the app');
+    await tab.close();
+    assert.equal(await page.locator('[data-pr-link]').getAttribute('href'), compare);
+    assert.match(await result('pr').innerText(), /Finish the pull request on the forge's page \(feature → main\)/);
+    await shots.take(page, 'actions-pull-request-compare');
+  });
+
   it('the third file is still uncommitted, and the thread notes what was done from the phone', async () => {
     const left = Changes.parse((await t.op('GET', '/api/v1/agents/dev/changes')).json.data).files;
     assert.deepEqual(
@@ -201,6 +224,14 @@ describe('Leo Web: commit, push and open a pull request from the phone', () => {
     );
     assert.ok(notes.includes('Pushed feature to origin/feature from phone, setting its upstream.'), notes.join('\n'));
     assert.ok(notes.includes(`Opened a pull request (feature → main) from phone: ${PR_URL}`), notes.join('\n'));
+    assert.ok(
+      notes.some((n) =>
+        n.startsWith(
+          'Pull request (feature → main) started from phone, to finish on the forge: https://github.com/acme/widget/compare/',
+        ),
+      ),
+      notes.join('\n'),
+    );
     await page.goto(`${t.daemon.appUrl}#/t/dev`);
     await page.locator('.msg-system', { hasText: 'Opened a pull request' }).first().waitFor();
     await shots.take(page, 'actions-thread-notes');

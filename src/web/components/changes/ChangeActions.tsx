@@ -79,7 +79,8 @@ function Result({ step, out }: { step: Step; out: Outcome | undefined }) {
       <pre>{showBidiControls(out.text)}</pre>
       {href && (
         <a href={href} target="_blank" rel="noopener noreferrer" data-pr-link>
-          {showBidiControls(href)}
+          {/* A compare page's query (the title and body again) would only make the link longer to read. */}
+          {showBidiControls(href.split('?')[0]!)}
         </a>
       )}
       {out.again && (
