@@ -241,6 +241,8 @@ describe('Leo Web: commit, push and open a pull request from the phone', () => {
     fs.writeFileSync(path.join(repo, 'scratch.txt'), 'junk\n');
     await page.goto(`${t.daemon.appUrl}#/c/dev`);
     await file('scratch.txt').waitFor();
+    // A view opened afresh: the pull request's title starts as the last commit's subject all the same.
+    assert.equal(await page.getByLabel('Title').inputValue(), 'Update b and note why');
     await page.getByRole('button', { name: 'Select all' }).click();
     await page.getByRole('button', { name: 'Discard selected…' }).click();
     const dialog = page.getByRole('alertdialog');

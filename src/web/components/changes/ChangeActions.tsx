@@ -5,6 +5,7 @@ import {
   PullRequestResult,
   PushResult,
   type ChangedFile,
+  type Changes,
   type CommitBody,
   type DiscardBody,
   type PullRequestBody,
@@ -92,9 +93,6 @@ function Result({ step, out }: { step: Step; out: Outcome | undefined }) {
   );
 }
 
-/** The first line of a commit message: what a pull request's title starts as. */
-const subjectOf = (message: string) => message.trim().split('\n')[0]!.trim();
-
 /**
  * The writes on an agent's changes (issue 33) under its changed files: commit the selected files (or all) with a
  * message the owner writes or asks the agent for, push, open a pull request, discard the selected files after a
@@ -103,11 +101,14 @@ const subjectOf = (message: string) => message.trim().split('\n')[0]!.trim();
 export function ChangeActions({
   agent,
   files,
+  head,
   selected,
   onChanged,
 }: {
   agent: string;
   files: readonly ChangedFile[];
+  /** The last commit, whose subject a pull request's title starts as until the owner writes one. */
+  head: Changes['head'];
   selected: readonly string[];
   /** The workspace changed: list its files again (and drop what is no longer there from the selection). */
   onChanged: () => void;
@@ -115,7 +116,8 @@ export function ChangeActions({
   const { busy, outcomes, run } = useSteps();
   const [message, setMessage] = useState('');
   const [waiting, setWaiting] = useState(false);
-  const [title, setTitle] = useState('');
+  const [written, setTitle] = useState<string | null>(null);
+  const title = written ?? head?.subject ?? '';
   const [body, setBody] = useState('');
   const [base, setBase] = useState('');
   const [confirming, setConfirming] = useState(false);
@@ -143,8 +145,6 @@ export function ChangeActions({
       (force) => write.commit(agent, { message, ...(paths ? { paths } : {}), ...(force ? { force } : {}) }),
       (c) => ({ ok: true, text: `commit ${c.commit}\n${c.summary}` }),
       () => {
-        // The pull request is most often about what was just committed.
-        setTitle((t) => t || subjectOf(message));
         setMessage('');
         onChanged();
       },

@@ -130,7 +130,13 @@ export function ChangesView({ agent, file }: { agent: string; file?: string }) {
           </ul>
         </nav>
         {changes && (
-          <ChangeActions agent={agent} files={changes.files} selected={selected} onChanged={() => void load()} />
+          <ChangeActions
+            agent={agent}
+            files={changes.files}
+            head={changes.head}
+            selected={selected}
+            onChanged={() => void load()}
+          />
         )}
         {file ? (
           <div class="change-diff">
