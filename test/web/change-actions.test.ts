@@ -127,7 +127,7 @@ describe('Leo Web: commit, push and open a pull request from the phone', () => {
 
   it('"Suggest" asks the agent in its thread and fills in its answer, which stays editable', async () => {
     await page.getByRole('button', { name: 'Suggest' }).click();
-    assert.equal(await page.locator('.waiting').innerText(), 'waiting for dev…');
+    assert.equal(await page.locator('.waiting [role="status"]').innerText(), 'waiting for dev…');
     await page.screenshot({ path: `${shots.dir}/actions-waiting-390x844.png`, fullPage: true });
     const box = page.locator('#commit-message');
     await until(

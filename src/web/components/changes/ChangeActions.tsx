@@ -218,9 +218,23 @@ export function ChangeActions({
           onInput={(e) => setMessage(e.currentTarget.value)}
         />
         {waiting && (
-          <p class="muted waiting" role="status">
-            waiting for {who}…
-          </p>
+          <div class="waiting">
+            <p class="muted" role="status">
+              waiting for {who}…
+            </p>
+            {/* A request the agent never answers (stopped, or the outbox could not send it) need not hold the box. */}
+            <button
+              type="button"
+              class="button-link"
+              onClick={() => {
+                stopWaiting.current?.();
+                stopWaiting.current = null;
+                setWaiting(false);
+              }}
+            >
+              Stop waiting
+            </button>
+          </div>
         )}
         <div class="action-row">
           <button type="button" class="button-link" onClick={suggest} disabled={waiting}>
