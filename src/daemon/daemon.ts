@@ -223,6 +223,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     supervisor,
     agents: agents.store,
     hooks: agents.hooks,
+    notes,
   });
   const settings = await wireConfig({ ...base, watcher, certificates });
   const observe = await wireObserve({

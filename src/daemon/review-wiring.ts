@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AgentStore } from '../agents/agent-store.js';
 import type { HookRouter } from '../agents/hook-router.js';
 import type { Supervisor } from '../agents/lifecycle/supervisor.js';
+import type { ThreadNotes } from '../chat/threads/thread-notes.js';
 import type { Clock } from '../core/clock.js';
 import type { FeatureSet } from '../core/features.js';
 import type { Exec } from '../core/exec.js';
@@ -17,8 +18,9 @@ import type { Domain } from './domain.js';
 
 /**
  * The review of an agent's workspace changes (git status and diffs) and the writes on them (commit, discard, push,
- * pull request), git on the agents' helper process with the daemon's environment (its credentials, its `gh`); and
- * each agent's change summary for the fleet, looked at on the pool and published as agent_changes.
+ * pull request), git on the agents' helper process with the daemon's environment (its credentials, its `gh`), each
+ * write leaving a note in the agent's thread; and each agent's change summary for the fleet, looked at on the pool and
+ * published as agent_changes.
  */
 export async function wireReview(d: {
   app: FastifyInstance;
@@ -27,6 +29,7 @@ export async function wireReview(d: {
   supervisor: Supervisor;
   agents: Pick<AgentStore, 'onRename'>;
   hooks: HookRouter;
+  notes: ThreadNotes;
   bus: EventBus;
   pool: WorkerPool;
   clock: Clock;
@@ -36,12 +39,6 @@ export async function wireReview(d: {
   const changes = new WorkspaceChanges(d.exec);
   const workspaceOf = (agent: string) => (d.supervisor.has(agent) ? d.supervisor.get(agent).workspace : null);
   await d.app.register(changesRoutes, { changes, workspaceOf });
-  await d.app.register(changeActionRoutes, {
-    actions: new ChangeActions(d.exec, changes, d.env),
-    workspaceOf,
-    busy: (agent) => d.supervisor.get(agent).activity === 'working',
-  });
-
   const summaries = new ChangeSummaries({
     clock: d.clock,
     pool: d.pool,
@@ -53,6 +50,16 @@ export async function wireReview(d: {
         .map((a) => ({ name: a.name, workspace: a.workspace, running: a.status !== 'stopped' })),
     publish: (agent, changes) => d.bus.publish('agent_changes', { agent, changes }),
     onError: (err) => d.logger.warn({ err }, 'change summary look failed'),
+  });
+  await d.app.register(changeActionRoutes, {
+    actions: new ChangeActions(d.exec, changes, d.env),
+    workspaceOf,
+    busy: (agent) => d.supervisor.get(agent).activity === 'working',
+    // A write from the phone changed the summary: the fleet shows it now, not at the next look.
+    note: (agent, text) => {
+      void d.notes.note(agent, text);
+      summaries.nudge(agent);
+    },
   });
   d.supervisor.onGone((agent) => summaries.gone(agent));
   d.agents.onRename((from, to) => summaries.renamed(from, to));

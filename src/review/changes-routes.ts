@@ -29,8 +29,8 @@ export const changesRoutes: FastifyPluginAsyncZod<{
   app.get('/api/v1/agents/:name/changes', status, async (req) => {
     const { name } = req.params;
     const ws = await workspace(name);
-    const status = await changes.status(ws);
-    return ok({ agent: name, workspace: ws, ...status } satisfies Changes);
+    const [status, head] = await Promise.all([changes.status(ws), changes.head(ws)]);
+    return ok({ agent: name, workspace: ws, ...status, head } satisfies Changes);
   });
 
   app.get('/api/v1/agents/:name/changes/diff', diff, async (req) => {

@@ -43,6 +43,14 @@ export class WorkspaceChanges {
     return parsePorcelainV2(r.stdout, this.caps.files);
   }
 
+  /** The last commit's id and subject, or null before the first commit. */
+  async head(workspace: string): Promise<{ commit: string; subject: string } | null> {
+    const r = await this.git(workspace, ['log', '-1', '--no-show-signature', '--format=%H%x00%s', 'HEAD', '--']);
+    if (r.code !== 0) return null;
+    const [commit = '', subject = ''] = r.stdout.trim().split('\0');
+    return commit ? { commit, subject } : null;
+  }
+
   /**
    * `rel`'s unified diff against HEAD, or for a file git does not track a new-file diff (`git diff --no-index
    * /dev/null <file>`, which exits 1 when the files differ). The caller has checked that `rel` stays inside.

@@ -32,6 +32,11 @@ export const Changes = z.object({
   files: z.array(ChangedFile),
   /** More files changed than the cap: `files` holds the first ones git listed. */
   truncated: z.boolean(),
+  /**
+   * The last commit (`HEAD`): its full id and subject line (the agent's text), what a pull request's title starts as;
+   * null in a repository with no commit yet. Absent from daemons before it.
+   */
+  head: z.object({ commit: z.string(), subject: z.string() }).nullable().optional(),
 });
 export type Changes = z.infer<typeof Changes>;
 

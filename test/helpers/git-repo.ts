@@ -45,3 +45,23 @@ export async function startRepoAgent(repo: string, web = ''): Promise<TestDaemon
   assert.equal(r.status, 201, r.text);
   return t;
 }
+
+/**
+ * makeChangedRepo with a remote: on a new branch `feature` (its changes still uncommitted), `origin` reading as
+ * `remote` (a forge's URL, so pull requests know their forge) while pushes go to the bare repository `origin.git`
+ * beside it (url.<bare>.pushInsteadOf), which has `main`. Commits are by "Leo Tester". git runs with HOME at `root`.
+ */
+export function makeChangedRepoWithOrigin(root: string, remote: string) {
+  const made = makeChangedRepo(root);
+  const env = { ...process.env, HOME: root, GIT_CONFIG_NOSYSTEM: '1' };
+  const bare = path.join(root, 'origin.git');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: made.repo, env });
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare], { env });
+  git('config', 'user.name', 'Leo Tester');
+  git('config', 'user.email', 'tester@example.com');
+  git('remote', 'add', 'origin', remote);
+  git('config', `url.${bare}.pushInsteadOf`, remote);
+  git('push', '-q', 'origin', 'main');
+  git('checkout', '-q', '-b', 'feature');
+  return { ...made, bare };
+}

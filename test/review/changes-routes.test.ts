@@ -2,6 +2,7 @@
 // workspace, git run on the daemon's exec host: the status parsed, diffs against HEAD, an untracked file as a new-file
 // diff, the path checks and the caps.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -50,6 +51,9 @@ describe('review: an agent workspace’s changes', () => {
     assert.deepEqual(byPath, { 'src/app.ts': 'modified', 'gone.txt': 'deleted', 'notes/new file.md': 'untracked' });
     assert.equal(changes.truncated, false);
     assert.equal(changes.workspace, repo);
+    // The last commit, for a pull request's title.
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
+    assert.deepEqual(changes.head, { commit: head, subject: 'start' });
   });
 
   it("a tracked file's diff is against HEAD; an untracked one is a new-file diff; an unchanged one is empty", async () => {

@@ -19,6 +19,7 @@ import { NameSchema } from '../../wire/names.js';
 import { existingWorkspace, type WorkspaceOf } from '../agent-workspace.js';
 import { pathRefusal } from '../workspace-path.js';
 import type { ChangeActions } from './change-actions.js';
+import { changeNotes } from './change-notes.js';
 
 const Params = z.object({ name: NameSchema });
 
@@ -27,25 +28,29 @@ const Params = z.object({ name: NameSchema });
  * (the operator, a device with the fleet scope, a peer hub), on the same workspace rules as the read-only review
  * routes. Each request is checked whole before git runs: every path (400 `bad_path`), the base (400 `bad_ref`), then
  * whether the agent is in a turn (409 `agent_busy` unless `force`). Writes on one workspace run one at a time, so two
- * taps never meet on git's index lock.
+ * taps never meet on git's index lock. Each write done leaves a note in the agent's thread (what, and from which device),
+ * for whoever reads the thread later on any client; a note is never typed into the agent.
  */
 export const changeActionRoutes: FastifyPluginAsyncZod<{
   actions: ChangeActions;
   workspaceOf: WorkspaceOf;
   /** Whether the agent is in a turn (its activity is `working`): the move refusal's source of truth. */
   busy(agent: string): boolean;
-}> = async (app, { actions, workspaceOf, busy }) => {
+  /** A system note in the agent's thread (ThreadNotes). */
+  note(agent: string, text: string): void;
+}> = async (app, { actions, workspaceOf, busy, note }) => {
   const lanes = new KeyedQueue();
   const write = <B extends z.ZodType, R extends z.ZodType>(body: B, result: R) => ({
     config: { access: Access.fleet },
     schema: { params: Params, body, response: { 200: okOf(result) } },
   });
 
-  /** The workspace once the request passed every check, and the write run in its lane. */
+  /** The workspace once the request passed every check, the write run in its lane, and its note once it is done. */
   const act = async <T>(
     name: string,
     req: { force?: boolean | undefined; paths?: readonly string[] | undefined },
     run: (ws: string) => Promise<T>,
+    told: (done: T) => string,
   ): Promise<T> => {
     const ws = await existingWorkspace(workspaceOf, name);
     for (const p of req.paths ?? []) {
@@ -58,25 +63,42 @@ export const changeActionRoutes: FastifyPluginAsyncZod<{
         `${name} is in the middle of a turn: act on its changes once the turn ends, or with force`,
         'agent_busy',
       );
-    return lanes.run(ws, () => run(ws));
+    const done = await lanes.run(ws, () => run(ws));
+    note(name, told(done));
+    return done;
   };
 
   app.post('/api/v1/agents/:name/changes/commit', write(CommitBody, CommitResult), async (req) => {
     const { name } = req.params;
     const { message, paths } = req.body;
-    const done = await act(name, req.body, (ws) => actions.commit(ws, message, paths));
+    const done = await act(
+      name,
+      req.body,
+      (ws) => actions.commit(ws, message, paths),
+      (c) => changeNotes.commit(c, req.principal),
+    );
     return ok({ agent: name, ...done } satisfies CommitResult);
   });
 
   app.post('/api/v1/agents/:name/changes/discard', write(DiscardBody, DiscardResult), async (req) => {
     const { name } = req.params;
-    const done = await act(name, req.body, (ws) => actions.discard(ws, req.body.paths));
+    const done = await act(
+      name,
+      req.body,
+      (ws) => actions.discard(ws, req.body.paths),
+      (d) => changeNotes.discard(d, req.principal),
+    );
     return ok({ agent: name, ...done } satisfies DiscardResult);
   });
 
   app.post('/api/v1/agents/:name/changes/push', write(PushBody, PushResult), async (req) => {
     const { name } = req.params;
-    const done = await act(name, req.body, (ws) => actions.push(ws));
+    const done = await act(
+      name,
+      req.body,
+      (ws) => actions.push(ws),
+      (p) => changeNotes.push(p, req.principal),
+    );
     return ok({ agent: name, ...done } satisfies PushResult);
   });
 
@@ -85,7 +107,12 @@ export const changeActionRoutes: FastifyPluginAsyncZod<{
     const { base } = req.body;
     const problem = base === undefined ? null : refProblem(base);
     if (problem) throw new HttpError(400, `base ${problem}`, 'bad_ref');
-    const done = await act(name, req.body, (ws) => actions.pullRequest(ws, req.body));
+    const done = await act(
+      name,
+      req.body,
+      (ws) => actions.pullRequest(ws, req.body),
+      (pr) => changeNotes.pullRequest(pr, req.principal),
+    );
     return ok({ agent: name, ...done } satisfies PullRequestResult);
   });
 };

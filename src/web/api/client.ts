@@ -403,6 +403,14 @@ export class Api {
     return this.call(FileDiff, 'GET', `${agentPath(agent, 'changes', 'diff')}?${q}`);
   }
 
+  /**
+   * A write on the agent's changes (`commit`, `discard`, `push`, `pull-request`), its answer read with `schema`; the
+   * changes view types each one's body and answer (src/wire/changes.ts).
+   */
+  changeAction<S extends z.ZodType>(agent: string, action: string, schema: S, body: object) {
+    return this.call(schema, 'POST', agentPath(agent, 'changes', action), body);
+  }
+
   /** The key this browser's PushManager subscribes with. */
   vapidPublicKey() {
     return this.call(VapidPublicKey, 'GET', '/api/v1/push/vapid-public-key');

@@ -10,6 +10,7 @@ import { applyTaskEvent, refreshTasks } from './tasks.js';
 import { applyCaller } from './caller.js';
 import { applyHostEvent, applyHosts } from './hosts.js';
 import { applyMoveEvent, onMoveHello } from './moves.js';
+import { applyWatchEvent } from './chat-watch.js';
 
 const REFETCH_DEBOUNCE_MS = 750;
 
@@ -52,6 +53,7 @@ export function startSync(): () => void {
       applyChatEvent(e);
       applyTaskEvent(e);
       applyMoveEvent(e);
+      applyWatchEvent(e);
       const again = applyEvent(e);
       if (again) refetch(again);
       const hostsAgain = applyHostEvent(e);

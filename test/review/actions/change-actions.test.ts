@@ -1,19 +1,20 @@
 // Issue 33: acting on an agent's changes from the phone, against real git with a bare repository as the remote:
 // commit (some paths or all) as the repository's identity, discard, push (setting the upstream the first time), and a
 // pull request through a stand-in gh that records its arguments, or the forge's compare page without it. A hostile
-// path or ref is a 400 and runs nothing; a turn in progress is a 409 unless forced.
+// path or ref is a 400 and runs nothing; a turn in progress is a 409 unless forced. Each write done leaves a note in the
+// agent's thread, never typed into the agent.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { ManualClock } from '../../../src/core/clock.js';
 import { Changes, CommitResult, DiscardResult, PullRequestResult, PushResult } from '../../../src/wire/changes.js';
-import { StateSnapshot } from '../../../src/wire/fleet.js';
+import { MessagePage } from '../../../src/wire/message.js';
+import { TerminalScreen } from '../../../src/wire/terminal.js';
 import { IssuedToken } from '../../../src/wire/tokens.js';
+import { untilWorking } from '../../helpers/agent-working.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
-import { makeChangedRepo } from '../../helpers/git-repo.js';
+import { makeChangedRepoWithOrigin } from '../../helpers/git-repo.js';
 import { tempDir } from '../../helpers/temp-home.js';
 
 /** The remote as the repository names it; pushes go to the bare repository instead (url.<bare>.pushInsteadOf). */
@@ -58,15 +59,7 @@ describe('acting on an agent’s changes: commit, discard, push, pull request', 
 
   before(async () => {
     root = tempDir('leo-actions-');
-    ({ repo, outside } = makeChangedRepo(root));
-    bare = path.join(root, 'origin.git');
-    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare], { env: env() });
-    g('config', 'user.name', 'Leo Tester');
-    g('config', 'user.email', 'tester@example.com');
-    g('remote', 'add', 'origin', REMOTE);
-    g('config', `url.${bare}.pushInsteadOf`, REMOTE);
-    g('push', '-q', 'origin', 'main');
-    g('checkout', '-q', '-b', 'feature');
+    ({ repo, outside, bare } = makeChangedRepoWithOrigin(root, REMOTE));
     bin = path.join(root, 'bin');
     fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, 'gh'), FAKE_GH, { mode: 0o755 });
@@ -241,17 +234,46 @@ describe('acting on an agent’s changes: commit, discard, push, pull request', 
     }
   });
 
+  it('each write done left a note in the thread, naming the device, and none was typed into the agent', async () => {
+    const page = MessagePage.parse((await t.op('GET', '/api/v1/chat/dev/messages?limit=100')).json.data);
+    const notes = page.messages.filter((m) => m.kind === 'system').map((m) => m.text);
+    const of = (re: RegExp) => notes.filter((n) => re.test(n));
+    assert.equal(of(/^Committed /).length, 3, notes.join('\n'));
+    assert.match(
+      of(/^Committed /)[0]!,
+      /^Committed from phone: \[feature [0-9a-f]{7,}\] Fix b \(1 file changed, 1 insertion\(\+\), 1 deletion\(-\)\)$/,
+    );
+    // The refused push left none.
+    assert.deepEqual(of(/^Pushed /), [
+      'Pushed feature to origin/feature from phone, setting its upstream.',
+      'Pushed feature to origin/feature from phone.',
+      'Pushed feature to origin/feature from phone.',
+    ]);
+    assert.ok(
+      of(/^Discarded /).some((n) =>
+        /^Discarded changes from phone: put back (README\.md, staged\.txt|staged\.txt, README\.md) as last committed; deleted the untracked scratch\/tmp\.txt\.$/.test(
+          n,
+        ),
+      ),
+      notes.join('\n'),
+    );
+    assert.ok(
+      notes.includes('Opened a pull request (feature → main) from phone: https://github.com/acme/widget/pull/7'),
+    );
+    assert.ok(
+      notes.includes(
+        'Pull request (feature → the default branch) started from phone, to finish on the forge: https://github.com/acme/widget/compare/feature?expand=1&title=Fix+it',
+      ),
+    );
+    assert.ok(page.messages.every((m) => m.kind !== 'system' || m.direction === 'out'));
+    const screen = TerminalScreen.parse((await t.op('GET', '/api/v1/agents/dev/terminal')).json.data);
+    assert.doesNotMatch(screen.ansi, /Committed|Pushed|Discarded|pull request/);
+  });
+
   it('while the agent is in a turn each write is 409 agent_busy, unless forced', async () => {
     const spawned = await t.op('POST', '/api/v1/agents/spawn', { template: 'ticker', name: 'ticker' });
     assert.equal(spawned.status, 201, spawned.text);
-    const activity = async () =>
-      (await t.get('/api/v1/state', StateSnapshot)).agents.find((a) => a.name === 'ticker')?.activity;
-    // The daemon's clock is held still: sweep-sized steps, with real time between them for tmux's activity to move.
-    for (let i = 0; i < 30 && (await activity()) !== 'working'; i++) {
-      (t.clock as ManualClock).advance(2000);
-      await sleep(700);
-    }
-    assert.equal(await activity(), 'working');
+    await untilWorking(t, 'ticker');
     fs.writeFileSync(path.join(repo, 'README.md'), 'mid-turn\n');
     const head = g('rev-parse', 'HEAD');
     for (const [action, body] of [

@@ -4,6 +4,7 @@ import { api, onUnpaired } from '../../stores/auth.js';
 import { agentControlsHref, changesHref, threadHref } from '../../stores/route.js';
 import { saveDraft, flushDraft } from '../../stores/drafts.js';
 import { ScreenBar } from '../ScreenBar.js';
+import { ChangeActions } from './ChangeActions.js';
 import { DiffView } from './DiffView.js';
 import { showInvisibles } from '../../../wire/visible-text.js';
 import './changes.css';
@@ -27,23 +28,30 @@ async function askAbout(agent: string, file: string): Promise<void> {
 }
 
 /**
- * `#/c/<agent>`: the agent workspace's changed files (git status); `#/c/<agent>/f/<path>` one file's diff, with
- * "Ask about this file". Read-only. Paths and diffs are the agent's text: rendered as text nodes only.
+ * `#/c/<agent>`: the agent workspace's changed files (git status), each with a box to select it for a commit or a
+ * discard, and the actions on them (ChangeActions); `#/c/<agent>/f/<path>` one file's diff, with "Ask about this
+ * file". Paths and diffs are the agent's text: rendered as text nodes only.
  */
 export function ChangesView({ agent, file }: { agent: string; file?: string }) {
   const [changes, setChanges] = useState<Changes | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<readonly string[]>([]);
   const load = () =>
     api.changes(agent).then(
       (c) => {
         setChanges(c);
         setError(null);
+        // A file committed or discarded is no longer listed, nor selected.
+        setSelected((s) => s.filter((p) => c.files.some((f) => f.path === p)));
       },
       async (err: unknown) => {
         if (!(await onUnpaired(err))) setError(err instanceof Error ? err.message : String(err));
       },
     );
   useEffect(() => void load(), [agent]);
+  const toggle = (path: string, on: boolean) =>
+    setSelected((s) => (on ? [...s.filter((p) => p !== path), path] : s.filter((p) => p !== path)));
+  const all = changes?.files.map((f) => f.path) ?? [];
   return (
     <section class={`screen changes-screen${file ? ' has-file' : ''}`} data-screen="changes" data-changes={agent}>
       <ScreenBar
@@ -70,9 +78,40 @@ export function ChangesView({ agent, file }: { agent: string; file?: string }) {
             </p>
           )}
           {changes?.truncated && <p class="muted">Only the first {changes.files.length} are listed.</p>}
+          {all.length > 0 && (
+            <div class="select-row">
+              <button
+                type="button"
+                class="button-link"
+                onClick={() => setSelected(all)}
+                disabled={selected.length === all.length}
+              >
+                Select all
+              </button>
+              <button
+                type="button"
+                class="button-link"
+                onClick={() => setSelected([])}
+                disabled={selected.length === 0}
+              >
+                Select none
+              </button>
+              <span class="muted">
+                {selected.length ? `${selected.length} selected` : 'none selected: a commit takes all'}
+              </span>
+            </div>
+          )}
           <ul class="change-list">
             {changes?.files.map((f) => (
               <li key={f.path} data-file={f.path} data-kind={f.kind}>
+                <label class="change-select">
+                  <input
+                    type="checkbox"
+                    checked={selected.includes(f.path)}
+                    onChange={(e) => toggle(f.path, e.currentTarget.checked)}
+                  />
+                  <span class="sr-only">Select {showInvisibles(f.path)}</span>
+                </label>
                 <a
                   class="change-link"
                   href={changesHref(agent, f.path)}
@@ -90,6 +129,15 @@ export function ChangesView({ agent, file }: { agent: string; file?: string }) {
             ))}
           </ul>
         </nav>
+        {changes && (
+          <ChangeActions
+            agent={agent}
+            files={changes.files}
+            head={changes.head}
+            selected={selected}
+            onChanged={() => void load()}
+          />
+        )}
         {file ? (
           <div class="change-diff">
             <div class="diff-head">
