@@ -229,10 +229,10 @@ describe('agents on a real private tmux server', () => {
   it('environments, templates and appearance rules', async () => {
     assert.deepEqual((await t.op('GET', '/api/v1/environments')).json.data, [{ name: 'work' }]);
     // The spec's shapes exactly: a name per environment; per template its name, harness, model and own list, plus the
-    // additive spawn_environments (what a spawn gets unless it names its own; docs/DECISIONS.md, issue 27).
+    // additive spawn_environments (what a spawn gets unless it names its own; docs/DECISIONS.md, issue 27) and worktree.
     assert.deepEqual((await t.op('GET', '/api/v1/templates')).json.data, [
-      { name: 'printer', harness: 'shell', model: '', environments: [], spawn_environments: [] },
-      { name: 'sleeper', harness: 'shell', model: '', environments: [], spawn_environments: [] },
+      { name: 'printer', harness: 'shell', model: '', environments: [], spawn_environments: [], worktree: false },
+      { name: 'sleeper', harness: 'shell', model: '', environments: [], spawn_environments: [], worktree: false },
     ]);
     const mark = sse.events.length;
     const put = await t.op('PUT', '/api/v1/appearance/rules', [{ match: { name: 'd*' }, emoji: '🐙' }]);
