@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { Agent } from '../../src/wire/fleet.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { tempDir } from '../helpers/temp-home.js';
+import { makeUpstreamRepo } from '../helpers/upstream-repo.js';
 import { until } from '../helpers/wait.js';
 import { launchBrowser, pairedPage, Screenshots } from './browser.js';
 
@@ -22,15 +22,7 @@ describe('Leo Web: an agent in its own git worktree', () => {
   const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
   before(async () => {
-    const root = tempDir('leo-web-worktree-');
-    repo = path.join(root, 'widget');
-    fs.mkdirSync(repo);
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, 'config', 'user.name', 'Leo Tester');
-    git(repo, 'config', 'user.email', 'tester@example.com');
-    fs.writeFileSync(path.join(repo, 'README.md'), '# widget\n');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'start');
+    ({ repo } = makeUpstreamRepo());
     const ws = JSON.stringify(repo);
     [t, browser] = await Promise.all([
       startTestDaemon({
