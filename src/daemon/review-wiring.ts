@@ -55,11 +55,8 @@ export async function wireReview(d: {
     actions: new ChangeActions(d.exec, changes, d.env),
     workspaceOf,
     busy: (agent) => d.supervisor.get(agent).activity === 'working',
-    // A write from the phone changed the summary: the fleet shows it now, not at the next look.
-    note: (agent, text) => {
-      void d.notes.note(agent, text);
-      summaries.nudge(agent);
-    },
+    note: (agent, text) => void d.notes.note(agent, text),
+    changed: (agent) => summaries.nudge(agent),
   });
   d.supervisor.onGone((agent) => summaries.gone(agent));
   d.agents.onRename((from, to) => summaries.renamed(from, to));

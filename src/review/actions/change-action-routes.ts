@@ -38,7 +38,9 @@ export const changeActionRoutes: FastifyPluginAsyncZod<{
   busy(agent: string): boolean;
   /** A system note in the agent's thread (ThreadNotes). */
   note(agent: string, text: string): void;
-}> = async (app, { actions, workspaceOf, busy, note }) => {
+  /** The workspace changed by a write: its change summary is looked at now, not at its next tick. */
+  changed(agent: string): void;
+}> = async (app, { actions, workspaceOf, busy, note, changed }) => {
   const lanes = new KeyedQueue();
   const write = <B extends z.ZodType, R extends z.ZodType>(body: B, result: R) => ({
     config: { access: Access.fleet },
@@ -65,6 +67,7 @@ export const changeActionRoutes: FastifyPluginAsyncZod<{
       );
     const done = await lanes.run(ws, () => run(ws));
     note(name, told(done));
+    changed(name);
     return done;
   };
 
