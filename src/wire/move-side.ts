@@ -5,8 +5,8 @@ import { AgentName } from './names.js';
 
 /**
  * The routes every daemon serves for a hub moving or copying one of its agents (issue 32): as the source (park, resume,
- * pack, a part's bytes, mark) or as the target (the parts it holds, a part's upload, spawn, discard). Each is keyed by
- * the operation's id and idempotent, so the hub's runner simply calls again after a cut link or a restart.
+ * pack, a part's bytes, mark) or as the target (the parts it holds, a part's upload, spawn, settle, discard). Each is
+ * keyed by the operation's id and idempotent, so the hub's runner simply calls again after a cut link or a restart.
  */
 
 /** The operation's id (a ULID on the hub), which also names its folder on each side. */
@@ -20,23 +20,30 @@ export const PartName = PackPart.shape.name;
 export const MoveAgentBody = z.strictObject({ agent: AgentName });
 export type MoveAgentBody = z.infer<typeof MoveAgentBody>;
 
+/** Whether the operation leaves its source dormant (a move) or running beside the new agent (a copy). */
+const MoveKind = z.enum(['move', 'copy']);
+
 /** `POST …/pack`: a move's pack needs the agent parked by the same id; a copy's is taken while it runs. */
-export const PackBody = z.strictObject({ agent: AgentName, kind: z.enum(['move', 'copy']) });
+export const PackBody = z.strictObject({ agent: AgentName, kind: MoveKind });
 export type PackBody = z.infer<typeof PackBody>;
 
-/** `POST …/spawn`: the agent's name on the target and the pack its parts were checked against. */
-export const SpawnBody = z.strictObject({ as: AgentName, pack: AgentPack });
+/**
+ * `POST …/spawn`: the agent's name on the target and the pack its parts were checked against. A move's carried
+ * messages wait on the target until `…/settle` (the source marked): typed sooner, an undo would leave them read by an
+ * agent it takes away. A copy's (or an older hub's, which names no kind) go on once the agent runs.
+ */
+export const SpawnBody = z.strictObject({ as: AgentName, pack: AgentPack, kind: MoveKind.optional() });
 export type SpawnBody = z.infer<typeof SpawnBody>;
 
 /** `POST …/mark`: where the source's agent went: the hub's `client.hosts` key of the target, and its name there. */
 export const MarkBody = z.strictObject({ agent: AgentName, to: HostName, as: AgentName });
 export type MarkBody = z.infer<typeof MarkBody>;
 
-/** `GET …/held`: the parts the target holds whole, so a retried ship sends only the rest. */
 /** `POST /api/v1/moves/:id/measure`: what the agent's workspace would ship. */
 export const Measured = z.object({ bytes: z.number().int().nonnegative() });
 export type Measured = z.infer<typeof Measured>;
 
+/** `GET …/held`: the parts the target holds whole, so a retried ship sends only the rest. */
 export const HeldParts = z.object({ parts: z.array(z.string()) });
 export type HeldParts = z.infer<typeof HeldParts>;
 

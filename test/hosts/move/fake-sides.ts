@@ -50,7 +50,8 @@ export function packOf(op: MoveOperation): AgentPack {
 export class FakeMachines {
   /** Whether the agent runs on each side; marked: the source's dormant record. */
   source = { running: true, marked: false };
-  target = { running: false, held: new Set<string>() };
+  /** settled: told the move is marked, so its agent reads what the move carried (a move only). */
+  target = { running: false, held: new Set<string>(), settled: false };
   /** Set when both ever ran at once during a move, or when it was started twice. */
   violations: string[] = [];
   calls: string[] = [];
@@ -102,8 +103,15 @@ export class FakeMachines {
           this.target.running = true;
           this.check('spawn');
         }),
+      settle: () =>
+        call('settle', () => {
+          if (!this.source.marked) this.violations.push('settled before the mark');
+          this.target.settled = true;
+        }),
       discard: () =>
         call('discard', () => {
+          // The agent taken away had read what the move carried: the source is typed it again.
+          if (this.target.settled) this.violations.push('discarded a target that read the carried messages');
           this.target.running = false;
           this.target.held.clear();
         }),

@@ -27,7 +27,8 @@ describe('localMoveSide', () => {
       target: {
         held: (id: string) => (log('held', id), ['thread/a']),
         receive: async (id: string, name: string) => log('receive', id, name),
-        spawn: async (id: string, as: string) => log('spawn', id, as),
+        spawn: async (id: string, as: string, _pack: unknown, kind: string) => log('spawn', id, as, kind),
+        settle: async (id: string) => log('settle', id),
         discard: async (id: string) => log('discard', id),
       },
     } as unknown as MoveSideService;
@@ -38,6 +39,7 @@ describe('localMoveSide', () => {
     assert.deepEqual(await side.held(op), ['thread/a']);
     await side.receive(op, 'thread/a', Readable.from([]));
     await side.spawn(op, {} as AgentPack);
+    await side.settle(op);
     await side.discard(op);
     await side.resume(op);
     await side.mark(op);
@@ -47,7 +49,8 @@ describe('localMoveSide', () => {
       'part 01OP thread/a',
       'held 01OP',
       'receive 01OP thread/a',
-      'spawn 01OP den2',
+      'spawn 01OP den2 copy',
+      'settle 01OP',
       'discard 01OP',
       'resume 01OP den',
       'mark 01OP den cloud den2',

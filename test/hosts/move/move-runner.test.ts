@@ -110,6 +110,7 @@ describe('the move runner', () => {
       'target.receive',
       'target.spawn',
       'source.mark',
+      'target.settle',
     ]);
     const shipped = b.published.filter((p) => p.step === 'ship').map((p) => p.progress);
     assert.deepEqual(shipped.at(-1), { bytes_done: TOTAL, bytes_total: TOTAL });
@@ -122,6 +123,7 @@ describe('the move runner', () => {
     assert.equal(done.runs, 'target');
     assert.deepEqual(b.runner.of('den@box'), [done]);
     assert.deepEqual([b.machines.source, b.machines.target.running], [{ running: false, marked: true }, true]);
+    assert.equal(b.machines.target.settled, true, 'what the move carried is typed on the target once marked');
   });
 
   it('copies: ship → spawn → done, the source left running', async () => {
@@ -130,12 +132,13 @@ describe('the move runner', () => {
     assert.deepEqual([op.step, op.as], ['ship', 'den2']);
     await b.settle();
     assert.deepEqual(steps(b.published), ['ship', 'spawn', 'done']);
-    assert.ok(!b.machines.calls.includes('source.park') && !b.machines.calls.includes('source.mark'));
+    for (const call of ['source.park', 'source.mark', 'target.settle'])
+      assert.ok(!b.machines.calls.includes(call), `a copy makes no ${call}`);
     assert.deepEqual([b.machines.source.running, b.machines.target.running], [true, true]);
   });
 
   const CALLS: Record<'move' | 'copy', SideCall[]> = {
-    move: ['park', 'pack', 'held', 'part', 'receive', 'spawn', 'mark'],
+    move: ['park', 'pack', 'held', 'part', 'receive', 'spawn', 'mark', 'settle'],
     copy: ['pack', 'held', 'part', 'receive', 'spawn'],
   };
   for (const kind of ['move', 'copy'] as const)
@@ -170,10 +173,11 @@ describe('the move runner', () => {
               await b.settle();
               now = b.runner.get(op.id);
               assert.equal(now.attempt, 2, what);
-            } else assert.ok(call === 'mark' || when === 'after', `${what}: went on (${now.step})`);
+            } else assert.ok(['mark', 'settle'].includes(call) || when === 'after', `${what}: went on (${now.step})`);
             assert.equal(now.step, 'done', what);
             assert.equal(b.machines.target.running, true, what);
             assert.equal(b.machines.source.running, kind === 'copy', what);
+            assert.equal(b.machines.target.settled, kind === 'move', `${what}: settled once marked`);
             assert.deepEqual(b.machines.violations, [], what);
             cases++;
           }
@@ -208,7 +212,7 @@ describe('the move runner', () => {
     const done = second.runner.get(op.id);
     assert.equal(done.step, 'done');
     assert.ok(
-      second.machines.calls.slice(-3).join() === 'source.pack,target.spawn,source.mark',
+      second.machines.calls.slice(-4).join() === 'source.pack,target.spawn,source.mark,target.settle',
       'the pack asked again',
     );
     assert.equal(second.machines.running(), 1);

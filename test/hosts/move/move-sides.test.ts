@@ -234,8 +234,23 @@ describe('a move between two daemons, side by side', () => {
     assert.equal(fs.readFileSync(path.join(there, 'new.txt'), 'utf8'), 'untracked\n');
     assert.equal(git(there, 'log', '--format=%s'), 'first\n');
 
+    // What reaches ivy2 before the move is marked waits (an undo now would take ivy2 away with what it read).
+    const early = await cloud.op('POST', '/api/v1/chat/ivy2/messages', { text: 'sent before the mark' });
+    assert.equal(early.status, 201, early.text);
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal((await messages(cloud, 'ivy2')).find((x) => x.id === early.json.data.id)?.state, 'pending');
+    assert.ok(!paneText(cloud.home, 'ivy2').includes('sent before the mark'), 'not typed before the mark');
+
     await source.mark(move);
     await source.mark(move);
+    await target.settle(move);
+    await target.settle(move);
+    await until(
+      'typed into ivy2 once settled',
+      async () => paneText(cloud.home, 'ivy2').includes('sent before the mark'),
+      10_000,
+    );
+    assert.equal(paneText(cloud.home, 'ivy2').split('sent before the mark').length, 2, 'typed once');
     const dormant = await box.get('/api/v1/agents/ivy', Agent);
     assert.equal(dormant.status, 'stopped');
     assert.equal(dormant.moved_to, 'cloud');

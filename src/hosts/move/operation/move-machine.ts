@@ -43,7 +43,8 @@ const SIDES: Record<ActiveStep, readonly ('source' | 'target')[]> = {
   park: ['source'],
   ship: ['source', 'target'],
   spawn: ['target'],
-  mark: ['source'],
+  // The source's mark, then the target's settle.
+  mark: ['source', 'target'],
 };
 
 const FAULT_SIDE: Record<MoveFault, 'source' | 'target' | 'hub' | 'step'> = {
@@ -167,7 +168,7 @@ function faulted(
   if (side === 'hub') return next({});
   if (side !== 'step' && !SIDES[op.step].includes(side)) return op;
   const failure = { step: op.step, fault, message };
-  // Past the spawn the target runs: the move goes forward, marking the source again until it answers.
+  // Past the spawn the target runs: the move goes forward, marking the source and settling the target until both answer.
   if (op.runs === 'target') return next({ failure });
   return next({ step: 'failed', failure, undo: [...(UNDO[op.kind][op.step] ?? [])] });
 }

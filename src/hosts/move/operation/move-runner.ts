@@ -198,7 +198,9 @@ export class MoveRunner {
         return onSide('target', () => target().spawn(op, pack));
       }
       case 'mark_source':
-        return onSide('source', () => source().mark(op));
+        // Marked first: the target's agent reads what waited for it only once the source can never run again.
+        await onSide('source', () => source().mark(op));
+        return onSide('target', () => target().settle(op));
       case 'resume_source':
         return onSide('source', () => source().resume(op));
       case 'discard_target':

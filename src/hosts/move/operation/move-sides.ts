@@ -23,8 +23,13 @@ export interface MoveSide {
   held(op: MoveOperation): Promise<string[]>;
   /** Target: takes in one part (checked against the pack's size and sha256 when the pack is given to spawn). */
   receive(op: MoveOperation, name: string, body: Readable): Promise<void>;
-  /** Target: unpacks everything and spawns the agent as `op.as`, resumed; spawning again for op.id is a no-op. */
+  /**
+   * Target: unpacks everything and spawns the agent as `op.as`, resumed; spawning again for op.id is a no-op. A move's
+   * thread there waits for settle, so an undo never takes away an agent that read what it carried.
+   */
   spawn(op: MoveOperation, pack: AgentPack): Promise<void>;
+  /** Target: a move's source is marked: what waited for the agent there (carried messages too) is typed now. */
+  settle(op: MoveOperation): Promise<void>;
   /** Target: removes what op.id put there (the agent it spawned, its thread, its workspace, the parts). */
   discard(op: MoveOperation): Promise<void>;
   /** Source: the dormant record (moved_to, moved_at, moved_as) and the thread's note; its open cards close. */

@@ -20,7 +20,8 @@ export function localMoveSide(moves: MoveSideService): MoveSide {
     part: (op, part) => refused(Promise.resolve().then(() => source.part(op.id, part))),
     held: (op) => refused(Promise.resolve().then(() => target.held(op.id))),
     receive: (op, part, body) => refused(target.receive(op.id, part, body)),
-    spawn: (op, pack) => refused(target.spawn(op.id, op.as, pack)),
+    spawn: (op, pack) => refused(target.spawn(op.id, op.as, pack, op.kind)),
+    settle: (op) => refused(target.settle(op.id)),
     discard: (op) => refused(target.discard(op.id)),
     mark: (op) => refused(source.mark(op.id, name(op.agent), op.to, op.as)),
   };

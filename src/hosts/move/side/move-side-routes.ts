@@ -24,7 +24,7 @@ const SPAWN_BODY_LIMIT = 16 * 1024 * 1024;
 
 /**
  * The side routes a hub calls on each daemon of a move or copy (issue 32; docs/API.md): the source's park, resume,
- * pack, parts and mark, the target's held parts, part upload, spawn and discard. The hub's own (a peer hub's token,
+ * pack, parts and mark, the target's held parts, part upload, spawn, settle and discard. The hub's own (a peer hub's token,
  * or the operator's on the hub itself): no device or client moves an agent but through the hub's move routes.
  */
 export const moveSideRoutes: FastifyPluginAsyncZod<{ moves: MoveSideService; maxPartBytes(): number }> = async (
@@ -92,7 +92,11 @@ export const moveSideRoutes: FastifyPluginAsyncZod<{ moves: MoveSideService; max
   });
   // The pack lists every part, a thread's attachments each among them: more than the usual JSON body.
   app.post('/api/v1/moves/:id/spawn', { ...posting(SpawnBody), bodyLimit: SPAWN_BODY_LIMIT }, async (req) => {
-    await target.spawn(req.params.id, req.body.as, req.body.pack);
+    await target.spawn(req.params.id, req.body.as, req.body.pack, req.body.kind);
+    return ok({ id: req.params.id });
+  });
+  app.post('/api/v1/moves/:id/settle', posting(z.strictObject({}).nullable()), async (req) => {
+    await target.settle(req.params.id);
     return ok({ id: req.params.id });
   });
   app.post('/api/v1/moves/:id/discard', posting(z.strictObject({}).nullable()), async (req) => {

@@ -70,7 +70,9 @@ export function remoteMoveSide(client: HostClient, token: string, hostName: stri
       const path = partPath(op.id, part);
       await json(path, await send('PUT', path, body, true));
     },
-    spawn: async (op, pack) => void (await call('POST', `${base(op.id)}/spawn`, { as: op.as, pack }, undefined, true)),
+    spawn: async (op, pack) =>
+      void (await call('POST', `${base(op.id)}/spawn`, { as: op.as, pack, kind: op.kind }, undefined, true)),
+    settle: async (op) => void (await call('POST', `${base(op.id)}/settle`, {})),
     discard: async (op) => void (await call('POST', `${base(op.id)}/discard`, {})),
     mark: async (op) =>
       void (await call('POST', `${base(op.id)}/mark`, { agent: name(op.agent), to: op.to, as: op.as })),

@@ -77,9 +77,13 @@ export class TargetSide {
   /**
    * Checks every part against the pack, unpacks the workspace, the conversation and the thread, and spawns the agent
    * as `as`, resuming its conversation. A dormant record of that name (an agent that moved away from here) gives way
-   * to it. Spawning again for the same id, once it runs, changes nothing.
+   * to it. Spawning again for the same id, once it runs, changes nothing. A move's thread stays held until settle.
    */
-  spawn(id: string, as: string, pack: AgentPack): Promise<void> {
+  spawn(id: string, as: string, pack: AgentPack, kind: 'move' | 'copy' = 'copy'): Promise<void> {
+    // A move's messages wait for settle (wire/move-side.ts SpawnBody); a copy's go on once the agent runs.
+    const letGo = () => {
+      if (kind === 'copy') this.deps.holds.release(id);
+    };
     return this.lanes.run(id, async () => {
       const { supervisor, records, threads, config } = this.deps;
       if (pack.move_id !== id) throw new LeoError(400, `the pack is move ${pack.move_id}'s, not ${id}'s`, 'invalid');
@@ -91,7 +95,7 @@ export class TargetSide {
         // Its own agent, spawned by an earlier try whose answer (or record of it) was lost: nothing more to do.
         if (done?.agent) {
           this.write(id, { ...done, spawned: true });
-          return this.deps.holds.release(id);
+          return letGo();
         }
         throw new LeoError(409, `an agent named "${as}" already exists here`, 'name_taken', { name: as });
       }
@@ -142,10 +146,18 @@ export class TargetSide {
       this.write(id, { ...record, thread: true, agent: true });
       await supervisor.spawn({ ...req, ...(sessionId ? { sessionId } : {}) });
       this.write(id, { ...record, thread: true, agent: true, spawned: true });
-      this.deps.holds.release(id);
+      letGo();
       // The agent runs from its own files now: the shipped copies go.
       fs.rmSync(this.dir(id, PARTS_DIR), { recursive: true, force: true });
     });
+  }
+
+  /**
+   * The move is marked on its source: the agent here is the one that runs, so what waited in its thread (carried, or
+   * sent to it since) is typed now. Again, nothing.
+   */
+  settle(id: string): Promise<void> {
+    return this.lanes.run(id, async () => this.deps.holds.release(id));
   }
 
   /** Takes away what move `id` put here (its agent, thread, workspace and parts), and nothing else; again, nothing. */
