@@ -107,6 +107,7 @@ const EXPECTED: Record<string, Admits> = {
   'GET /api/v1/moves/:id/held': OPERATOR_PEER,
   'PUT /api/v1/moves/:id/parts/*': OPERATOR_PEER,
   'POST /api/v1/moves/:id/spawn': OPERATOR_PEER,
+  'POST /api/v1/moves/:id/settle': OPERATOR_PEER,
   'POST /api/v1/moves/:id/discard': OPERATOR_PEER,
 
   'GET /api/v1/state': READERS,
