@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { LeoError } from '../core/leo-error.js';
 import { StateSnapshot } from '../wire/fleet.js';
 import { HostInfo, Joined } from '../wire/host.js';
-import { pinnedAgent } from './pinned-agent.js';
 
 /**
  * What a hub asks of a host, over HTTP(S) to the URL the owner gave it. The one seam the hub's outgoing requests go
@@ -85,12 +84,15 @@ const FORWARD_HEAD_MS = 60_000;
  * Node's fetch (undici), each request under its own deadline. A private or loopback URL is fine: hosts live there.
  * `pin`: every connection must present the certificate it names (pinned-agent.ts); without it, the usual TLS checks.
  */
+const pinnedAgent = async (pin: string) => (await import('./pinned-agent.js')).pinnedAgent(pin);
+
 export function fetchHostClient(baseUrl: string, o: { pin?: string; timeoutMs?: number } = {}): HostClient {
   const timeoutMs = o.timeoutMs ?? 5_000;
+  // undici (1.9 MB of heap) is loaded only by a hub that follows a host over a pinned certificate.
   const dispatcher = o.pin ? pinnedAgent(o.pin) : undefined;
   /** The one way a request leaves for the host, so none can skip the pin. */
-  const send = (path: string, init: RequestInit) =>
-    fetch(`${baseUrl}${path}`, { ...init, redirect: 'error', ...(dispatcher ? { dispatcher } : {}) });
+  const send = async (path: string, init: RequestInit) =>
+    fetch(`${baseUrl}${path}`, { ...init, redirect: 'error', ...(dispatcher ? { dispatcher: await dispatcher } : {}) });
   const call = async <S extends z.ZodType>(
     method: string,
     path: string,

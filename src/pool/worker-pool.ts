@@ -7,6 +7,9 @@ export type TaskName = keyof TaskTable;
 export type TaskInput<K extends TaskName> = Parameters<TaskTable[K]>[0];
 export type TaskOutput<K extends TaskName> = Awaited<ReturnType<TaskTable[K]>>;
 
+/** Each worker's young generation at most (V8 splits it into its semi-spaces). */
+const YOUNG_GENERATION_MB = 3;
+
 /** Where the compiled pool worker lives: dist/workers/pool-worker.js, next to dist/src. */
 const WORKER_FILE = new URL('../../workers/pool-worker.js', import.meta.url).href;
 
@@ -35,6 +38,10 @@ export class WorkerPool {
       maxThreads: opts.threads,
       maxQueue: opts.maxQueue,
       idleTimeout: 30_000,
+      // V8 grows a busy thread's young generation up to 16 MB per semi-space and keeps it: the sweep and the change
+      // summaries, each second, grew every worker's to ~30 MB of RSS (benchmarks/idle-rss.ts). Their garbage is small
+      // and short-lived, so a small one costs a few more scavenges and nothing else.
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
   }
 
