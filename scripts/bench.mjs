@@ -30,6 +30,7 @@ const BENCHMARKS = [
   { name: 'web', file: 'dist/benchmarks/web.js', args: ['--runs', '3', '--seconds', '2'] },
   { name: 'hosts fan-in', file: 'dist/benchmarks/hosts/fan-in.js', args: ['--seconds', '3'] },
   { name: 'hosts hop', file: 'dist/benchmarks/hosts/hop.js', args: ['--posts', '200'] },
+  { name: 'hosts link cut', file: 'dist/benchmarks/hosts/link-cut.js', args: ['--cuts', '3'] },
   { name: 'hosts move', file: 'dist/benchmarks/hosts/move.js', args: [] },
 ];
 

@@ -1,7 +1,7 @@
 // Leo Web on a hub (issue 31): a hub and a host, two real daemons on loopback; the phone paired with the hub sees one
 // fleet grouped by machine with a badge per host; the host stopped goes offline in the app and its agents grey with
-// their actions disabled; restarted, it is online again; the Settings screen removes it and pairs it again from a
-// pasted join link.
+// their actions disabled; restarted, it is online again and a thread open meanwhile has what the host stored while the
+// hub could not hear it; the Settings screen removes it and pairs it again from a pasted join link.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -10,7 +10,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { freePort } from '../helpers/free-port.js';
 import { advanceHubUntil } from '../helpers/hub-clock.js';
 import { pairHost } from '../helpers/pair-host.js';
-import { launchBrowser, pairedPage, Screenshots } from './browser.js';
+import { agentPost, launchBrowser, pairedPage, Screenshots } from './browser.js';
 
 const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
 
@@ -111,14 +111,28 @@ describe('Leo Web: one fleet across a hub and a host', () => {
     await group('box').waitFor();
   });
 
-  it('restarted → online again, its agents no longer greyed', async () => {
+  it('restarted → online again, its agents no longer greyed; its open thread has what was posted meanwhile, once', async () => {
+    await page.locator('[data-agent="den@box"] .agent-link').click();
+    const thread = page.locator('[data-thread="den@box"]');
+    await thread.locator('[data-host-down]').waitFor();
     await host.restart();
+    // The hub's follower retries on its own clock, which stands still here: these reach the hub by no event.
+    const posted = [await agentPost(host, 'den', 'while away 1'), await agentPost(host, 'den', 'while away 2')];
     await advanceHubUntil(
       hub,
-      'box online in the app',
-      async () => (await badge().getAttribute('data-host-status')) === 'online',
+      'box online in the open thread',
+      async () => (await thread.locator('[data-host-down]').count()) === 0,
       { stepMs: 2_000, timeoutMs: 30_000, everyMs: 250 },
     );
+    for (const id of posted) await thread.locator(`.msg[data-id="${id}"]`).waitFor();
+    const shown = await thread.locator('.msg[data-id]').evaluateAll((els) => els.map((e) => e.dataset.id));
+    assert.deepEqual(
+      shown.filter((id) => posted.includes(id!)),
+      posted,
+      'each once, in order',
+    );
+    await page.goto(`${hub.daemon.appUrl}#/`);
+    await badge().and(page.locator('[data-host-status="online"]')).waitFor();
     await page.locator('[data-agent="den@box"]:not([data-unreachable])').waitFor();
     await shots.take(page, 'hosts-back');
   });

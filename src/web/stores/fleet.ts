@@ -129,11 +129,12 @@ export function applyEvent(e: FleetEvent): 'state' | 'threads' | null {
       setUnread(e.data.agent, e.data.unread);
       return null;
     case 'host_state': {
-      // The hub refetched that host: what it sent is all of that host's fleet now.
+      // The hub refetched that host: what it sent is all of that host's fleet now. Its threads may have moved
+      // meanwhile with no event (messages stored while the hub could not hear it), so the list is fetched again.
       const next = new Map([...agents.value].filter(([, a]) => a.host !== e.data.host));
       for (const a of e.data.agents) next.set(a.name, a);
       agents.value = next;
-      return null;
+      return 'threads';
     }
     case 'host_status':
     case 'move_progress':

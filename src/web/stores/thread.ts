@@ -5,6 +5,7 @@ import type { FleetEvent } from '../api/events.js';
 import { announce, resetAnnouncements } from './announce.js';
 import { api, onUnpaired } from './auth.js';
 import { agents, setUnread } from './fleet.js';
+import { hostOf } from './hosts.js';
 import { merge, placeLive, type LiveChange } from './message-list.js';
 
 const PAGE = 50;
@@ -194,6 +195,9 @@ function enqueue(q: Queued): void {
  * per event. A hidden page gets no animation frames, so there a timer does it.
  */
 export function applyThreadEvent(e: FleetEvent): void {
+  // The hub refetched a host (its link back, or it restarted): what the host stored while the hub could not hear it
+  // came as no event (a host keeps no event history), so the open thread of one of its agents is fetched again.
+  if (e.type === 'host_state' && openAgent.value && hostOf(openAgent.value) === e.data.host) void refreshOpenThread();
   if (e.type !== 'chat.message' && e.type !== 'chat.updated') return;
   if (e.data.message.agent !== openAgent.value) return;
   enqueue({ type: e.type, message: e.data.message });
