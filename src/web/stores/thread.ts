@@ -48,6 +48,40 @@ export function seenAll(): void {
 
 let generation = 0;
 
+/** A thread's newest page as last seen live (stores/last-known.ts), with the cursor to the messages before it. */
+export interface LastKnownPage {
+  messages: Message[];
+  older: string | null;
+}
+
+/** Whether the window holds the last known page, until the daemon's own replaces it. */
+let fromLastKnown = false;
+/** Whether the daemon's page for the open thread came: the last known one is then too late to show. */
+let answered = false;
+
+/** Shows a thread's last known page while the daemon's has not come (or cannot: offline). */
+export function showLastKnown(agent: string, page: LastKnownPage): void {
+  if (agent !== openAgent.peek() || answered || messages.peek().length > 0) return;
+  fromLastKnown = true;
+  batch(() => {
+    messages.value = page.messages;
+    older.value = page.older;
+    // The daemon could not be asked (offline): the page says more than the error did.
+    threadError.value = null;
+  });
+}
+
+/**
+ * The daemon's newest page in a window that may hold the last known one: what is older than the page goes (it may
+ * not reach back to it, leaving a gap unseen), what is in it is replaced, and newer live messages stay.
+ */
+function dropLastKnown(page: MessagePage): void {
+  if (!fromLastKnown) return;
+  fromLastKnown = false;
+  const first = page.messages[0]?.id;
+  messages.value = first === undefined ? [] : messages.value.filter((m) => m.id >= first);
+}
+
 async function guard(job: () => Promise<void>): Promise<void> {
   const mine = generation;
   try {
@@ -62,8 +96,10 @@ async function guard(job: () => Promise<void>): Promise<void> {
 }
 
 function show(page: MessagePage): void {
+  answered = true;
   // Events that arrived while the page loaded are already in `messages`: merge rather than overwrite.
   batch(() => {
+    dropLastKnown(page);
     messages.value = merge(messages.value, page.messages);
     older.value = page.older;
     newer.value = page.newer;
@@ -94,6 +130,7 @@ export function openThread(agent: string | null, at?: string): Promise<void> {
   focus.value = null;
   unseen.value = 0;
   threadError.value = null;
+  fromLastKnown = answered = false;
   resetAnnouncements();
   if (!agent) return Promise.resolve();
   return guard(async () => {
@@ -143,6 +180,9 @@ export function refreshOpenThread(): Promise<void> {
       messages.value = touches ? merge(messages.value, page.messages) : page.messages;
       if (!touches) older.value = page.older;
       threadError.value = null;
+      // The window is the daemon's now: a last known page it touches is the same thread, with nothing missed between.
+      fromLastKnown = false;
+      answered = true;
     });
     await markRead();
   });
