@@ -37,7 +37,7 @@ function precompress(): Plugin {
  * Builds the service worker (sw/sw.ts) into /sw.js: unhashed at the root, since a worker's URL is its identity and its
  * scope. It is a classic script that imports nothing, so stripping its types is its whole build; its own tsconfig
  * type-checks it against the WebWorker lib. It runs after the other plugins, once the bundle holds index.html, and
- * prepends the shell it caches: every file of the build and of public/, and a version hashed from all their bytes, so
+ * writes in the shell it caches: every file of the build and of public/, and a version hashed from all their bytes, so
  * any change to the shell is a new sw.js, which is what makes the browser install a new worker.
  */
 function serviceWorker(): Plugin {

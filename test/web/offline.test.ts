@@ -52,6 +52,8 @@ describe('Leo Web: opening offline', () => {
   let webRoot: string;
   const shots = new Screenshots();
   const cspViolations: string[] = [];
+  /** Any /api response the service worker answered: none may be. */
+  const fromCache: string[] = [];
   const thread = () => page.locator('[data-thread="den"]');
   const stored = async () => (await t.get('/api/v1/chat/den/messages?limit=200', MessagePage)).messages;
   const controlled = () =>
@@ -65,6 +67,10 @@ describe('Leo Web: opening offline', () => {
     assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
     ({ context, page } = await pairedPage(browser, t, 'phone'));
     page.on('console', (m) => /Content.Security.Policy/i.test(m.text()) && cspViolations.push(m.text()));
+    page.on(
+      'response',
+      (r) => new URL(r.url()).pathname.startsWith('/api/') && r.fromServiceWorker() && fromCache.push(r.url()),
+    );
   });
   after(async () => {
     await browser?.close();
@@ -78,6 +84,10 @@ describe('Leo Web: opening offline', () => {
     assert.match(String(sw.headers.get('content-security-policy')), /worker-src 'self'/);
     assert.match(await sw.text(), /^const SHELL_VERSION = "[0-9a-f]{16}";$/m);
     await until('the service worker to control the page', controlled);
+    const worker = context.serviceWorkers()[0]!;
+    console.log(
+      `# static routing (/api never wakes the worker): ${await worker.evaluate(() => 'addRoutes' in (globalThis as any).InstallEvent.prototype)}`,
+    );
   });
 
   it('reloaded with no network: the fleet, the thread and its open card, with the offline badge', async () => {
@@ -95,7 +105,8 @@ describe('Leo Web: opening offline', () => {
     await until('the fleet to be kept', async () => (await lastKnown(page, 'fleet'))?.includes('Ship it') ?? false);
 
     await context.setOffline(true);
-    await page.reload();
+    const doc = await page.reload();
+    assert.equal(doc?.fromServiceWorker(), true, 'the document came from the shell cache');
     await page.locator('[data-connection="offline"]:visible').waitFor();
     await thread().locator('.action-card', { hasText: 'Ship it tonight?' }).waitFor();
     // The markdown chunk came from the cache too: the agent's message is rendered, not plain.
@@ -174,5 +185,6 @@ describe('Leo Web: opening offline', () => {
       return keys.length === 1 && keys[0] === 'leo-shell-0123456789abcdef';
     });
     assert.deepEqual(cspViolations, [], 'no Content-Security-Policy violation');
+    assert.deepEqual(fromCache, [], 'no /api response came from the service worker');
   });
 });

@@ -1,5 +1,5 @@
 // Leo Web's service worker: the app shell offline, and push notifications. Dependency-free, built on its own into
-// /sw.js (vite.config.ts), which prepends SHELL_VERSION and SHELL_FILES: this build's shell, so a new build is a new
+// /sw.js (vite.config.ts), which writes in SHELL_VERSION and SHELL_FILES: this build's shell, so a new build is a new
 // worker (docs/WEB.md "Offline"). The push payload is the daemon's PushPayload (src/push/provider.ts), read
 // defensively: it arrives from a push service; docs/WEB.md "Push".
 'use strict';
@@ -41,7 +41,7 @@ type Subscription = { id: string; provider: string; prefs?: unknown };
 /** What showNotification takes where the platform has them (TypeScript's lib leaves actions and renotify out). */
 type ShownOptions = NotificationOptions & { actions?: { action: string; title: string }[]; renotify?: boolean };
 
-/** This build's version (a hash of the shell's bytes) and the shell's paths, as the build prepends them. */
+/** This build's version (a hash of the shell's bytes) and the shell's paths, written in by the build. */
 declare const SHELL_VERSION: string;
 declare const SHELL_FILES: string[];
 const SHELL_CACHE = `leo-shell-${SHELL_VERSION}`;
@@ -54,7 +54,11 @@ type RoutedInstall = ExtendableEvent & { addRoutes?: (rules: object[]) => Promis
 sw.addEventListener('install', (event: RoutedInstall) => {
   event.waitUntil(precache());
   // /api (calls and the event stream) is network only: where the platform can, it bypasses this worker altogether.
-  if (event.addRoutes) event.waitUntil(event.addRoutes([{ condition: { urlPattern: '/api/*' }, source: 'network' }]));
+  // A platform that refuses the rule (an older form of the API) still installs: the fetch handler passes /api by.
+  if (event.addRoutes)
+    event.waitUntil(
+      event.addRoutes([{ condition: { urlPattern: '/api/*' }, source: 'network' }]).catch(() => undefined),
+    );
 });
 sw.addEventListener('activate', (event) => event.waitUntil(dropOldShells().then(() => sw.clients.claim())));
 sw.addEventListener('message', (event) => {
