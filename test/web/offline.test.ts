@@ -64,7 +64,8 @@ describe('Leo Web: opening offline', () => {
     webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-web-copy-'));
     fs.cpSync(WEB_ROOT, webRoot, { recursive: true });
     [t, browser] = await Promise.all([startTestDaemon({ config: CONFIG, webRoot }), launchBrowser()]);
-    assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name: 'den' })).status, 201);
+    for (const name of ['den', 'ivy'])
+      assert.equal((await t.op('POST', '/api/v1/agents/spawn', { template: 'cat', name })).status, 201);
     ({ context, page } = await pairedPage(browser, t, 'phone'));
     page.on('console', (m) => /Content.Security.Policy/i.test(m.text()) && cspViolations.push(m.text()));
     page.on(
@@ -112,6 +113,7 @@ describe('Leo Web: opening offline', () => {
     // The markdown chunk came from the cache too: the agent's message is rendered, not plain.
     await thread().locator('.msg-out strong', { hasText: 'release' }).waitFor();
     assert.equal(await thread().locator('.empty.error').count(), 0, 'no network error in place of the thread');
+    assert.equal(await page.locator('[data-update-prompt]').count(), 0, 'the first install is no new version');
     assert.equal(await page.evaluate(() => (globalThis as any).navigator.onLine), false);
     assert.match(await thread().locator('[data-offline-note]').innerText(), /Offline: showing what Leo last sent/);
     await shots.take(page, 'offline-thread');
@@ -121,6 +123,11 @@ describe('Leo Web: opening offline', () => {
     await page.locator('.inbox-link .badge', { hasText: '1' }).waitFor();
     await page.locator('[data-connection="offline"]:visible').waitFor();
     await shots.take(page, 'offline-fleet');
+    // A thread never opened here has nothing kept: it says so, not the network's raw error.
+    await page.goto(`${t.daemon.appUrl}#/t/ivy`);
+    const why = page.locator('[data-thread="ivy"] .empty.error');
+    await why.waitFor();
+    assert.equal(await why.innerText(), 'Leo cannot be reached, and this thread is not kept on this device yet.');
   });
 
   it('a message typed offline waits, then goes once with what happened meanwhile when the network returns', async () => {

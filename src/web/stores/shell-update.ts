@@ -27,6 +27,8 @@ export function checkForUpdate(): void {
 export function reloadToUpdate(): void {
   const w = waitingWorker.value;
   if (!w) return;
+  // Another tab's Reload may have activated it already: this page is still the old shell, and only needs reloading.
+  if (w.state === 'activating' || w.state === 'activated') return location.reload();
   navigator.serviceWorker.addEventListener('controllerchange', () => location.reload(), { once: true });
   w.postMessage({ type: 'leo.update' });
 }

@@ -91,7 +91,11 @@ async function guard(job: () => Promise<void>): Promise<void> {
     // read marker, a page, a refresh as the signal dropped): the connection badge says the daemon is out of reach and
     // the reconnect refreshes it. Only a thread with nothing to show says why in its place.
     if (!(await onUnpaired(err)) && mine === generation && messages.value.length === 0)
-      threadError.value = (err as Error).message;
+      // fetch's TypeError is the network's: offline, a thread never opened on this device has no last known page.
+      threadError.value =
+        err instanceof TypeError
+          ? 'Leo cannot be reached, and this thread is not kept on this device yet.'
+          : (err as Error).message;
   }
 }
 
