@@ -5,7 +5,7 @@ import type { FleetEvent } from '../api/events.js';
 import { announce, resetAnnouncements } from './announce.js';
 import { api, onUnpaired } from './auth.js';
 import { agents, setUnread } from './fleet.js';
-import { merge, placeLive, type LiveChange } from './message-list.js';
+import { merge, overLastKnown, placeLive, type LiveChange } from './message-list.js';
 
 const PAGE = 50;
 /** Opened at a message: this many before it, the rest of a page from it on. */
@@ -71,17 +71,6 @@ export function showLastKnown(agent: string, page: LastKnownPage): void {
   });
 }
 
-/**
- * The daemon's newest page in a window that may hold the last known one: what is older than the page goes (it may
- * not reach back to it, leaving a gap unseen), what is in it is replaced, and newer live messages stay.
- */
-function dropLastKnown(page: MessagePage): void {
-  if (!fromLastKnown) return;
-  fromLastKnown = false;
-  const first = page.messages[0]?.id;
-  messages.value = first === undefined ? [] : messages.value.filter((m) => m.id >= first);
-}
-
 async function guard(job: () => Promise<void>): Promise<void> {
   const mine = generation;
   try {
@@ -103,8 +92,10 @@ function show(page: MessagePage): void {
   answered = true;
   // Events that arrived while the page loaded are already in `messages`: merge rather than overwrite.
   batch(() => {
-    dropLastKnown(page);
-    messages.value = merge(messages.value, page.messages);
+    messages.value = fromLastKnown
+      ? overLastKnown(messages.value, page.messages)
+      : merge(messages.value, page.messages);
+    fromLastKnown = false;
     older.value = page.older;
     newer.value = page.newer;
   });
