@@ -156,6 +156,9 @@ describe('Leo Web: opening offline', () => {
     assert.equal(await thread().locator('.msg-out', { hasText: 'Tagged v2' }).count(), 1);
     assert.equal(await page.locator('[data-connection="offline"]').count(), 0, 'the offline badge is gone');
     assert.equal(await page.locator('[data-offline-note]').count(), 0, 'and its note');
+    // The stream is back: what the agent says now comes live.
+    await agentPost(t, 'den', 'Back with you.');
+    await thread().locator('.msg-out', { hasText: 'Back with you.' }).waitFor();
   });
 
   it('a new build is offered as "New version — Reload", never swapped under a page in use', async () => {
