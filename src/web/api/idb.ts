@@ -46,6 +46,7 @@ export function kv<V>(store: Store) {
     get: async (key: string): Promise<V | null> =>
       ((await run(store, 'readonly', (s) => s.get(key))) as V | undefined) ?? null,
     all: async (): Promise<V[]> => (await run(store, 'readonly', (s) => s.getAll())) as V[],
+    keys: async (): Promise<string[]> => (await run(store, 'readonly', (s) => s.getAllKeys())) as string[],
     set: async (key: string, value: V): Promise<void> => void (await run(store, 'readwrite', (s) => s.put(value, key))),
     delete: async (key: string): Promise<void> => void (await run(store, 'readwrite', (s) => s.delete(key))),
     clear: async (): Promise<void> => void (await run(store, 'readwrite', (s) => s.clear())),

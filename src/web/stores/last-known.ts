@@ -44,15 +44,19 @@ function restore(f: LastFleet): void {
   });
 }
 
-function saveFleet(): Promise<void> {
-  return db.set(FLEET, {
+/** The fleet, and no page kept for a thread that is gone from it (its agent removed, its messages with it). */
+async function saveFleet(): Promise<void> {
+  const threads = [...threadNames.peek()];
+  await db.set(FLEET, {
     agents: [...agents.peek().values()],
     hosts: hosts.peek(),
     unread: [...unread.peek()],
-    threads: [...threadNames.peek()],
+    threads,
     open: [...cards.peek().values()],
     caller: caller.peek(),
   });
+  const known = new Set([...threads, ...agents.peek().keys()].map(threadKey));
+  for (const key of await db.keys()) if (key !== FLEET && !known.has(key)) await db.delete(key);
 }
 
 /** The open thread's newest messages, when its window reaches the live end. */
