@@ -50,7 +50,7 @@ const SHELL_CACHE = `leo-shell-${SHELL_VERSION}`;
 type RoutedInstall = ExtendableEvent & { addRoutes?: (rules: object[]) => Promise<void> };
 
 // A new build's worker waits: the page in use keeps the shell it started with until the owner taps Reload in the app
-// (stores/shell-update.ts), which asks for `leo.update`. The first install has no page to disturb and activates at once.
+// (stores/shell-update.ts), which asks for `leo.update`. The first install replaces no shell, so it activates at once.
 sw.addEventListener('install', (event: RoutedInstall) => {
   event.waitUntil(precache());
   // /api (calls and the event stream) is network only: where the platform can, it bypasses this worker altogether.
