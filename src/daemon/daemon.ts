@@ -66,6 +66,8 @@ export interface DaemonOptions {
   moveSides?: (machine: Machine) => MoveSide;
   /** How a moved agent's thread is packed and taken in (issue 32); tests of the move's sides hand in their own. */
   threadCarrier?: ThreadCarrier;
+  /** Where Leo Web's build is served from (dist/web by default); the offline test serves a copy it changes. */
+  webRoot?: string;
 }
 
 export interface Daemon {
@@ -189,7 +191,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     listening: () => ({ host: listen.host, port }),
     revoked: authWiring.revoked,
   });
-  await app.register(webRoutes);
+  await app.register(webRoutes, opts.webRoot ? { root: opts.webRoot } : {});
 
   // What every domain is built over, the services more than one domain reads, then each domain in the order of what
   // it needs.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,20 +36,38 @@ function precompress(): Plugin {
 /**
  * Builds the service worker (sw/sw.ts) into /sw.js: unhashed at the root, since a worker's URL is its identity and its
  * scope. It is a classic script that imports nothing, so stripping its types is its whole build; its own tsconfig
- * type-checks it against the WebWorker lib.
+ * type-checks it against the WebWorker lib. It runs after the other plugins, once the bundle holds index.html, and
+ * writes in the shell it caches: every file of the build and of public/, and a version hashed from all their bytes, so
+ * any change to the shell is a new sw.js, which is what makes the browser install a new worker.
  */
 function serviceWorker(): Plugin {
   const source = path.join(here, 'sw', 'sw.ts');
+  const publicDir = path.join(here, 'public');
   return {
     name: 'leo-service-worker',
     apply: 'build',
-    async generateBundle() {
+    enforce: 'post',
+    async generateBundle(_options, bundle) {
       const { code } = await transformWithOxc(fs.readFileSync(source, 'utf8'), source, { lang: 'ts' });
       // An import or export left after the types are gone would be a syntax error in a classic script: the browser
       // would refuse the worker at registration, with no sign of it at build time.
       if (/^\s*(import|export)\b/m.test(code))
         this.error(`${source} must build to a classic script: no import or export`);
-      this.emitFile({ type: 'asset', fileName: 'sw.js', source: code });
+      const files = new Map<string, string | Uint8Array>();
+      for (const out of Object.values(bundle)) files.set(out.fileName, out.type === 'chunk' ? out.code : out.source);
+      for (const name of fs.readdirSync(publicDir)) files.set(name, fs.readFileSync(path.join(publicDir, name)));
+      const hash = createHash('sha256');
+      const shell = [...files.keys()].sort().map((name) => {
+        hash.update(name).update(files.get(name)!);
+        // The daemon serves index.html at `/` only.
+        return name === 'index.html' ? '/' : `/${name}`;
+      });
+      const version = hash.digest('hex').slice(0, 16);
+      const prelude = `const SHELL_VERSION = ${JSON.stringify(version)};\nconst SHELL_FILES = ${JSON.stringify(shell)};\n`;
+      // After the 'use strict' directive, which only counts as the script's first statement.
+      const strict = /^(['"])use strict\1;?\n/m.exec(code);
+      const at = strict ? strict.index + strict[0].length : 0;
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source: code.slice(0, at) + prelude + code.slice(at) });
     },
   };
 }

@@ -84,6 +84,7 @@ export async function startTestDaemon(
     logger?: Logger;
     moveSides?: DaemonOptions['moveSides'];
     threadCarrier?: DaemonOptions['threadCarrier'];
+    webRoot?: string;
     /** Variables the daemon runs with over the test's own (a PATH that finds a fake program first). */
     env?: NodeJS.ProcessEnv;
   } = {},
@@ -98,6 +99,7 @@ export async function startTestDaemon(
       ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}),
       ...(opts.moveSides ? { moveSides: opts.moveSides } : {}),
       ...(opts.threadCarrier ? { threadCarrier: opts.threadCarrier } : {}),
+      ...(opts.webRoot ? { webRoot: opts.webRoot } : {}),
     });
   const daemon = await start();
   const tcp = { port: daemon.port };

@@ -1,17 +1,19 @@
 /**
  * The app's one IndexedDB database (`leo`): the device token (`auth`), the durable outbox (`outbox`, keyed by client
- * id) and per-thread drafts (`drafts`, keyed by agent). Every call opens, runs one request in one transaction and
- * closes, so a second tab's upgrade is never blocked by a connection this one holds.
+ * id), per-thread drafts (`drafts`, keyed by agent) and the last known fleet and threads (`last-known`, for opening
+ * offline: stores/last-known.ts). Every call opens, runs one request in one transaction and closes, so a second tab's
+ * upgrade is never blocked by a connection this one holds.
  */
 const DB = 'leo';
-const VERSION = 2;
-export type Store = 'auth' | 'outbox' | 'drafts';
-const STORES: Store[] = ['auth', 'outbox', 'drafts'];
+const VERSION = 3;
+export type Store = 'auth' | 'outbox' | 'drafts' | 'last-known';
+const STORES: Store[] = ['auth', 'outbox', 'drafts', 'last-known'];
 
 function open(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     const req = indexedDB.open(DB, VERSION);
-    // Version 1 had `auth` only: each upgrade adds what is missing and keeps what is there (the token survives).
+    // Version 1 had `auth` only, 2 no `last-known`: each upgrade adds what is missing and keeps what is there (the
+    // token survives).
     req.onupgradeneeded = () => {
       for (const s of STORES) if (!req.result.objectStoreNames.contains(s)) req.result.createObjectStore(s);
     };
@@ -44,8 +46,10 @@ export function kv<V>(store: Store) {
     get: async (key: string): Promise<V | null> =>
       ((await run(store, 'readonly', (s) => s.get(key))) as V | undefined) ?? null,
     all: async (): Promise<V[]> => (await run(store, 'readonly', (s) => s.getAll())) as V[],
+    keys: async (): Promise<string[]> => (await run(store, 'readonly', (s) => s.getAllKeys())) as string[],
     set: async (key: string, value: V): Promise<void> => void (await run(store, 'readwrite', (s) => s.put(value, key))),
     delete: async (key: string): Promise<void> => void (await run(store, 'readwrite', (s) => s.delete(key))),
+    clear: async (): Promise<void> => void (await run(store, 'readwrite', (s) => s.clear())),
   };
 }
 

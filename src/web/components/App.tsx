@@ -1,6 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { auth } from '../stores/auth.js';
 import { startSync } from '../stores/sync.js';
+import { startLastKnown } from '../stores/last-known.js';
 import { startOutbox } from '../stores/outbox.js';
 import { startAnswers } from '../stores/answers.js';
 import { startUploads } from '../stores/uploads.js';
@@ -11,6 +12,7 @@ import { Inbox } from './Inbox.js';
 import { AgentControls } from './controls/AgentControls.js';
 import { SpawnForm } from './controls/SpawnForm.js';
 import { Unpaired } from './Unpaired.js';
+import { UpdatePrompt } from './UpdatePrompt.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
 import { bindShortcuts } from '../keys/bind-shortcuts.js';
 import { Suspense, lazy } from 'preact/compat';
@@ -25,7 +27,7 @@ export function App() {
   const state = auth.value;
   useEffect(() => {
     if (state !== 'paired') return;
-    const stops = [startSync(), startOutbox(), startAnswers(), startUploads()];
+    const stops = [startLastKnown(), startSync(), startOutbox(), startAnswers(), startUploads()];
     return () => stops.forEach((stop) => stop());
   }, [state]);
   useEffect(() => (state === 'paired' ? bindShortcuts() : undefined), [state]);
@@ -52,6 +54,7 @@ export function App() {
         {r.screen === 'settings' && <Settings />}
       </Suspense>
       <ShortcutHelp />
+      <UpdatePrompt />
     </div>
   );
 }

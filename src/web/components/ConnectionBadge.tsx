@@ -12,3 +12,16 @@ export function ConnectionBadge() {
     </span>
   );
 }
+
+/**
+ * Under a screen's header while offline: what shows is what the app last knew (stores/last-known.ts), and a send
+ * waits in the outbox. The badge alone is a dot on a phone.
+ */
+export function OfflineNote() {
+  if (connection.value !== 'offline') return null;
+  return (
+    <p class="offline-note" data-offline-note>
+      Offline: showing what Leo last sent. Messages wait here and go when you are back online.
+    </p>
+  );
+}

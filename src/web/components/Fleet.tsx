@@ -5,7 +5,7 @@ import { HostBadge } from './hosts/HostBadge.js';
 import { HostFilter } from './hosts/HostFilter.js';
 import { openCount, waitingOnOwner } from '../stores/inbox.js';
 import { AgentCard } from './AgentCard.js';
-import { ConnectionBadge } from './ConnectionBadge.js';
+import { ConnectionBadge, OfflineNote } from './ConnectionBadge.js';
 import { INBOX_HREF, SETTINGS_HREF, TASKS_HREF, newAgentHref, route } from '../stores/route.js';
 import { helpOpen } from '../keys/bind-shortcuts.js';
 import { HttpWarning } from './HttpWarning.js';
@@ -58,6 +58,7 @@ export function Fleet() {
         </button>
         <ConnectionBadge />
       </header>
+      <OfflineNote />
       <main>
         <HttpWarning />
         {loaded.value && rows.length === 0 && (

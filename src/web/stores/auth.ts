@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { Api, UnpairedError } from '../api/client.js';
-import { tokenDb } from '../api/idb.js';
+import { kv, tokenDb } from '../api/idb.js';
 
 /**
  * Whether this browser is paired. `unpaired`: it never was (or its token is gone); `revoked`: the daemon refused the
@@ -45,7 +45,8 @@ export async function startAuth(): Promise<void> {
 export async function onUnpaired(err: unknown): Promise<boolean> {
   if (!(err instanceof UnpairedError)) return false;
   token = null;
-  await tokenDb.clear();
+  // A revoked device keeps nothing of the fleet either.
+  await Promise.all([tokenDb.clear(), kv('last-known').clear()]);
   auth.value = 'revoked';
   return true;
 }

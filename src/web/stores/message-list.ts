@@ -44,6 +44,21 @@ export function merge(list: readonly Message[], page: readonly Message[]): Messa
   return page.reduce(upsert, list as Message[]);
 }
 
+/**
+ * The daemon's newest page into a window that holds a thread's last known page (and live messages since): what is
+ * older than the page goes, since it may not reach back to it (a gap would show as one thread); what it holds is
+ * replaced; newer live messages stay.
+ */
+export function overLastKnown(list: readonly Message[], page: readonly Message[]): Message[] {
+  const first = page[0]?.id;
+  return first === undefined
+    ? []
+    : merge(
+        list.filter((m) => m.id >= first),
+        page,
+      );
+}
+
 /** What a live chat event does to a message: it arrived, or it changed. */
 export type LiveChange = 'chat.message' | 'chat.updated';
 

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals';
 import type { DeliveryEntry, SubscriptionSummary } from '../../wire/push.js';
 import type { PushPrefs } from '../../wire/push.js';
 import { api, onUnpaired } from './auth.js';
+import { followUpdates } from './shell-update.js';
 
 /**
  * This device's push: the service worker (sw/sw.ts), its subscription at the daemon, the preferences on it, the
@@ -25,7 +26,10 @@ export function pushUnsupported(): string | null {
   return null;
 }
 
-/** Registers the service worker and follows its "open this" messages (a tapped notification while the app is open). */
+/**
+ * Registers the service worker, follows its "open this" messages (a tapped notification while the app is open) and
+ * its updates (a new build's shell).
+ */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
   navigator.serviceWorker.addEventListener('message', (e: MessageEvent) => {
@@ -34,7 +38,10 @@ export function registerServiceWorker(): void {
     const url = new URL(data.url, location.origin);
     if (url.origin === location.origin) location.hash = url.hash;
   });
-  void navigator.serviceWorker.register('/sw.js').catch((err: Error) => (pushStatus.value = err.message));
+  void navigator.serviceWorker
+    .register('/sw.js')
+    .then(followUpdates)
+    .catch((err: Error) => (pushStatus.value = err.message));
 }
 
 export const webPushSubscriptions = () => subscriptions.value.filter((s) => s.provider === 'web-push');

@@ -11,6 +11,7 @@ import { applyCaller } from './caller.js';
 import { applyHostEvent, applyHosts } from './hosts.js';
 import { applyMoveEvent, onMoveHello } from './moves.js';
 import { applyWatchEvent } from './chat-watch.js';
+import { checkForUpdate } from './shell-update.js';
 
 const REFETCH_DEBOUNCE_MS = 750;
 
@@ -28,6 +29,7 @@ function applyState(state: StateSnapshot): void {
 export function startSync(): () => void {
   let stopped = false;
   let attempt = 0;
+  let connectedBefore = false;
   let abort: AbortController | null = null;
   let wake: (() => void) | null = null;
   const timers = new Map<'state' | 'threads', ReturnType<typeof setTimeout>>();
@@ -65,6 +67,9 @@ export function startSync(): () => void {
     await api
       .events((e) => {
         if (e.type === 'hello') {
+          // A reconnect may be to an upgraded daemon: its build is offered as soon as it is installed.
+          if (connectedBefore) checkForUpdate();
+          connectedBefore = true;
           onMoveHello(e.data.features, (agent) => api.moves(agent)).catch((err) => void onUnpaired(err));
           // What this device may do is read again too: a change to its scope ends its streams, so it lands here.
           const reads = [api.state(), api.threads(), api.openCards(), api.me()] as const;

@@ -6,7 +6,7 @@ import { announce, resetAnnouncements } from './announce.js';
 import { api, onUnpaired } from './auth.js';
 import { agents, setUnread } from './fleet.js';
 import { hostOf } from './hosts.js';
-import { merge, placeLive, type LiveChange } from './message-list.js';
+import { merge, overLastKnown, placeLive, type LiveChange } from './message-list.js';
 
 const PAGE = 50;
 /** Opened at a message: this many before it, the rest of a page from it on. */
@@ -49,6 +49,29 @@ export function seenAll(): void {
 
 let generation = 0;
 
+/** A thread's newest page as last seen live (stores/last-known.ts), with the cursor to the messages before it. */
+export interface LastKnownPage {
+  messages: Message[];
+  older: string | null;
+}
+
+/** Whether the window holds the last known page, until the daemon's own replaces it. */
+let fromLastKnown = false;
+/** Whether the daemon's page for the open thread came: the last known one is then too late to show. */
+let answered = false;
+
+/** Shows a thread's last known page while the daemon's has not come (or cannot: offline). */
+export function showLastKnown(agent: string, page: LastKnownPage): void {
+  if (agent !== openAgent.peek() || answered || messages.peek().length > 0) return;
+  fromLastKnown = true;
+  batch(() => {
+    messages.value = page.messages;
+    older.value = page.older;
+    // The daemon could not be asked (offline): the page says more than the error did.
+    threadError.value = null;
+  });
+}
+
 async function guard(job: () => Promise<void>): Promise<void> {
   const mine = generation;
   try {
@@ -58,14 +81,22 @@ async function guard(job: () => Promise<void>): Promise<void> {
     // read marker, a page, a refresh as the signal dropped): the connection badge says the daemon is out of reach and
     // the reconnect refreshes it. Only a thread with nothing to show says why in its place.
     if (!(await onUnpaired(err)) && mine === generation && messages.value.length === 0)
-      threadError.value = (err as Error).message;
+      // fetch's TypeError is the network's: offline, a thread never opened on this device has no last known page.
+      threadError.value =
+        err instanceof TypeError
+          ? 'Leo cannot be reached, and this thread is not kept on this device yet.'
+          : (err as Error).message;
   }
 }
 
 function show(page: MessagePage): void {
+  answered = true;
   // Events that arrived while the page loaded are already in `messages`: merge rather than overwrite.
   batch(() => {
-    messages.value = merge(messages.value, page.messages);
+    messages.value = fromLastKnown
+      ? overLastKnown(messages.value, page.messages)
+      : merge(messages.value, page.messages);
+    fromLastKnown = false;
     older.value = page.older;
     newer.value = page.newer;
   });
@@ -95,6 +126,7 @@ export function openThread(agent: string | null, at?: string): Promise<void> {
   focus.value = null;
   unseen.value = 0;
   threadError.value = null;
+  fromLastKnown = answered = false;
   resetAnnouncements();
   if (!agent) return Promise.resolve();
   return guard(async () => {
@@ -144,6 +176,9 @@ export function refreshOpenThread(): Promise<void> {
       messages.value = touches ? merge(messages.value, page.messages) : page.messages;
       if (!touches) older.value = page.older;
       threadError.value = null;
+      // The window is the daemon's now: a last known page it touches is the same thread, with nothing missed between.
+      fromLastKnown = false;
+      answered = true;
     });
     await markRead();
   });

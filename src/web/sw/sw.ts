@@ -1,6 +1,7 @@
-// Leo Web's service worker: push notifications only (no caching: index.html and this file are served no-cache).
-// Dependency-free, built on its own into /sw.js (vite.config.ts). The payload is the daemon's PushPayload
-// (src/push/provider.ts), read defensively: it arrives from a push service; docs/WEB.md "Push".
+// Leo Web's service worker: the app shell offline, and push notifications. Dependency-free, built on its own into
+// /sw.js (vite.config.ts), which writes in SHELL_VERSION and SHELL_FILES: this build's shell, so a new build is a new
+// worker (docs/WEB.md "Offline"). The push payload is the daemon's PushPayload (src/push/provider.ts), read
+// defensively: it arrives from a push service; docs/WEB.md "Push".
 'use strict';
 // A classic script, as the app registers it: `self` is retyped once here (redeclaring it would clash with the lib's).
 const sw = self as unknown as ServiceWorkerGlobalScope & { leo?: unknown; Notification?: { maxActions?: number } };
@@ -40,8 +41,59 @@ type Subscription = { id: string; provider: string; prefs?: unknown };
 /** What showNotification takes where the platform has them (TypeScript's lib leaves actions and renotify out). */
 type ShownOptions = NotificationOptions & { actions?: { action: string; title: string }[]; renotify?: boolean };
 
-sw.addEventListener('install', () => sw.skipWaiting());
-sw.addEventListener('activate', (event) => event.waitUntil(sw.clients.claim()));
+/** This build's version (a hash of the shell's bytes) and the shell's paths, written in by the build. */
+declare const SHELL_VERSION: string;
+declare const SHELL_FILES: string[];
+const SHELL_CACHE = `leo-shell-${SHELL_VERSION}`;
+
+/** What Chromium's static routing takes at install (not in TypeScript's lib): requests that never wake this worker. */
+type RoutedInstall = ExtendableEvent & { addRoutes?: (rules: object[]) => Promise<void> };
+
+// A new build's worker waits: the page in use keeps the shell it started with until the owner taps Reload in the app
+// (stores/shell-update.ts), which asks for `leo.update`. The first install replaces no shell, so it activates at once.
+sw.addEventListener('install', (event: RoutedInstall) => {
+  event.waitUntil(precache());
+  // /api (calls and the event stream) is network only: where the platform can, it bypasses this worker altogether.
+  // A platform that refuses the rule (an older form of the API) still installs: the fetch handler passes /api by.
+  if (event.addRoutes)
+    event.waitUntil(
+      event.addRoutes([{ condition: { urlPattern: '/api/*' }, source: 'network' }]).catch(() => undefined),
+    );
+});
+sw.addEventListener('activate', (event) => event.waitUntil(dropOldShells().then(() => sw.clients.claim())));
+sw.addEventListener('message', (event) => {
+  if ((event.data as { type?: unknown } | null)?.type === 'leo.update') void sw.skipWaiting();
+});
+
+/**
+ * Fetches this build's whole shell into its own cache, or fails the install (the old worker stays): an index.html
+ * naming a file this build does not list means the daemon's files changed under the install (a rebuild meanwhile).
+ */
+async function precache(): Promise<void> {
+  const cache = await caches.open(SHELL_CACHE);
+  await cache.addAll(SHELL_FILES);
+  const index = await (await cache.match('/'))!.text();
+  for (const m of index.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g))
+    if (!SHELL_FILES.includes(m[1]!)) throw new Error(`index.html names ${m[1]}, not in this build`);
+}
+
+async function dropOldShells(): Promise<void> {
+  for (const key of await caches.keys())
+    if (key.startsWith('leo-shell-') && key !== SHELL_CACHE) await caches.delete(key);
+}
+
+// Only the shell comes from the cache: the document (any navigation to `/`) and the build's files. Everything else,
+// /api above all, goes to the network as if this worker were not there; a shell file missing from the cache too.
+sw.addEventListener('fetch', (event) => {
+  const req = event.request;
+  const url = new URL(req.url);
+  if (req.method !== 'GET' || url.origin !== sw.location.origin || url.pathname.startsWith('/api/')) return;
+  const shell = req.mode === 'navigate' ? url.pathname === '/' : SHELL_FILES.includes(url.pathname);
+  if (!shell) return;
+  event.respondWith(
+    caches.match(url.pathname, { cacheName: SHELL_CACHE, ignoreVary: true }).then((hit) => hit ?? fetch(req)),
+  );
+});
 
 // Every push shows a notification, even one that cannot be read: iOS revokes a subscription whose pushes show nothing.
 sw.addEventListener('push', (event) => {

@@ -3,7 +3,7 @@ import { loadMarkdown, markdown } from '../../render/markdown-loader.js';
 import { announcement } from '../../stores/announce.js';
 import { agents, loaded } from '../../stores/fleet.js';
 import { messages, openAgent, openThread, threadError } from '../../stores/thread.js';
-import { ConnectionBadge } from '../ConnectionBadge.js';
+import { ConnectionBadge, OfflineNote } from '../ConnectionBadge.js';
 import { MessageList } from './MessageList.js';
 import { LazyTerminal } from '../terminal/LazyTerminal.js';
 import { terminalShown } from '../../stores/terminal.js';
@@ -77,6 +77,7 @@ export function ThreadView({ agent, message }: { agent: string; message?: string
         )}
         <ConnectionBadge />
       </header>
+      <OfflineNote />
       {down && (
         <p class="host-down" role="status" data-host-down>
           {down}: what you send waits here and goes when it is back.
