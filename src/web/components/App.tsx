@@ -9,15 +9,16 @@ import { route } from '../stores/route.js';
 import { Fleet } from './Fleet.js';
 import { ThreadView } from './thread/ThreadView.js';
 import { Inbox } from './Inbox.js';
-import { AgentControls } from './controls/AgentControls.js';
-import { SpawnForm } from './controls/SpawnForm.js';
 import { Unpaired } from './Unpaired.js';
 import { UpdatePrompt } from './UpdatePrompt.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
 import { bindShortcuts } from '../keys/bind-shortcuts.js';
 import { Suspense, lazy } from 'preact/compat';
 
-// The task, review and settings screens load on first visit: the fleet and threads never pay for them.
+// The task, review, settings, new-agent and agent-controls screens load on first visit: the fleet and threads never
+// pay for them (the first load stays under 80 KB gzip; the service worker keeps them for offline use).
+const SpawnForm = lazy(() => import('./controls/SpawnForm.js').then((m) => ({ default: m.SpawnForm })));
+const AgentControls = lazy(() => import('./controls/AgentControls.js').then((m) => ({ default: m.AgentControls })));
 const TasksScreen = lazy(() => import('./tasks/TasksScreen.js').then((m) => ({ default: m.TasksScreen })));
 const TaskDetail = lazy(() => import('./tasks/TaskDetail.js').then((m) => ({ default: m.TaskDetail })));
 const ChangesView = lazy(() => import('./changes/ChangesView.js').then((m) => ({ default: m.ChangesView })));
@@ -45,9 +46,9 @@ export function App() {
       <Fleet />
       {r.screen === 'thread' && <ThreadView key={r.agent} agent={r.agent} message={r.message} />}
       {r.screen === 'inbox' && <Inbox />}
-      {r.screen === 'new' && <SpawnForm key={r.name} name={r.name} />}
-      {r.screen === 'agent' && <AgentControls key={r.agent} agent={r.agent} />}
       <Suspense fallback={<p class="muted screen center">Loading…</p>}>
+        {r.screen === 'new' && <SpawnForm key={r.name} name={r.name} />}
+        {r.screen === 'agent' && <AgentControls key={r.agent} agent={r.agent} />}
         {r.screen === 'tasks' && <TasksScreen />}
         {r.screen === 'task' && <TaskDetail key={r.task} task={r.task} run={r.run} />}
         {r.screen === 'changes' && <ChangesView key={r.agent} agent={r.agent} file={r.file} />}
