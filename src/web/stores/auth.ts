@@ -45,8 +45,9 @@ export async function startAuth(): Promise<void> {
 export async function onUnpaired(err: unknown): Promise<boolean> {
   if (!(err instanceof UnpairedError)) return false;
   token = null;
-  // A revoked device keeps nothing of the fleet either.
-  await Promise.all([tokenDb.clear(), kv('last-known').clear()]);
+  // Said first: what the owner sees never waits on IndexedDB (an open blocked by another tab's older version).
   auth.value = 'revoked';
+  // A revoked device keeps nothing of the fleet either; nothing writes it once the stream is down (last-known.ts).
+  await Promise.all([tokenDb.clear(), kv('last-known').clear()]).catch(() => undefined);
   return true;
 }
