@@ -43,7 +43,8 @@ function nodeSqlite(): NodeSqlite {
 }
 
 export function openNodeSqlite(file: string, options: OpenOptions): Database {
-  return new NodeSqliteDatabase(new (nodeSqlite().DatabaseSync)(file, { readOnly: options.readonly ?? false }));
+  const { DatabaseSync } = nodeSqlite();
+  return new NodeSqliteDatabase(sqlite(() => new DatabaseSync(file, { readOnly: options.readonly ?? false })));
 }
 
 /** better-sqlite3's Database over `node:sqlite`, as far as Leo uses it. */
@@ -62,18 +63,16 @@ class NodeSqliteDatabase implements Database {
   }
 
   prepare(sql: string): Statement {
-    return new NodeSqliteStatement(this.db, sql, false);
+    return sqlite(() => new NodeSqliteStatement(this.db, sql, false));
   }
 
   exec(sql: string): void {
-    this.db.exec(sql);
+    sqlite(() => this.db.exec(sql));
   }
 
   pragma(source: string, options: { simple?: boolean } = {}): unknown {
-    const st = this.db.prepare(`PRAGMA ${source}`);
-    if (!options.simple) return st.all().map(plain);
-    st.setReturnArrays(true);
-    return (st.get() as unknown[] | undefined)?.[0];
+    const st = sqlite(() => new NodeSqliteStatement(this.db, `PRAGMA ${source}`, options.simple ?? false));
+    return options.simple ? st.get() : st.all();
   }
 
   /** As better-sqlite3's: a savepoint inside a transaction; the rollback only while SQLite has not rolled back. */
@@ -82,11 +81,11 @@ class NodeSqliteDatabase implements Database {
       const steps = this.db.isTransaction
         ? (this.savepoint ??= this.steps('SAVEPOINT leo', 'RELEASE leo', 'ROLLBACK TO leo'))
         : (this.tx ??= this.steps('BEGIN', 'COMMIT', 'ROLLBACK'));
-      steps.begin.run();
+      sqlite(() => steps.begin.run());
       try {
         const result = fn(...args);
         if (result instanceof Promise) throw new TypeError('Transaction function cannot return a promise');
-        steps.commit.run();
+        sqlite(() => steps.commit.run());
         return result;
       } catch (err) {
         if (this.db.isTransaction) {
@@ -128,23 +127,53 @@ class NodeSqliteStatement implements Statement {
   }
 
   run(...params: unknown[]): RunResult {
-    return this.st.run(...bindable(params));
+    return sqlite(() => this.st.run(...bindable(params)));
   }
 
   get(...params: unknown[]): unknown {
-    const row = this.st.get(...bindable(params));
+    const row = sqlite(() => this.st.get(...bindable(params)));
     if (row === undefined) return undefined;
     return this.pluckFirst ? (row as unknown[])[0] : plain(row as Row);
   }
 
   all(...params: unknown[]): unknown[] {
-    const rows = this.st.all(...bindable(params));
+    const rows = sqlite(() => this.st.all(...bindable(params)));
     return this.pluckFirst ? rows.map((r) => (r as unknown[])[0]) : rows.map((r) => plain(r as Row));
   }
 
   /** A twin compiled to return arrays, so this statement's own reads stay rows. */
   pluck(): Statement {
     return (this.plucked ??= new NodeSqliteStatement(this.db, this.sql, true));
+  }
+}
+
+/**
+ * SQLite's primary result codes by number, and the constraint kinds Leo tells apart (an extended code is the primary
+ * one plus kind << 8).
+ */
+const PRIMARY = (
+  'OK ERROR INTERNAL PERM ABORT BUSY LOCKED NOMEM READONLY INTERRUPT IOERR CORRUPT NOTFOUND FULL CANTOPEN PROTOCOL ' +
+  'EMPTY SCHEMA TOOBIG CONSTRAINT MISMATCH MISUSE NOLFS AUTH FORMAT RANGE NOTADB'
+).split(' ');
+const CONSTRAINT =
+  ' CHECK COMMITHOOK FOREIGNKEY FUNCTION NOTNULL PRIMARYKEY TRIGGER UNIQUE VTAB ROWID PINNED DATATYPE'.split(' ');
+
+/**
+ * Runs a node:sqlite call; its error (code ERR_SQLITE_ERROR, the number in `errcode`) leaves with `code` as
+ * better-sqlite3's SqliteError has it, the result code's name (SQLITE_CONSTRAINT_UNIQUE), which the stores test for.
+ * An extended code other than a constraint's gets its primary code's name.
+ */
+function sqlite<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (err) {
+    const e = err as { code?: string; errcode?: unknown };
+    if (e?.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') {
+      const primary = PRIMARY[e.errcode & 0xff];
+      const kind = primary === 'CONSTRAINT' ? CONSTRAINT[e.errcode >> 8] : '';
+      if (primary) e.code = `SQLITE_${primary}${kind ? `_${kind}` : ''}`;
+    }
+    throw err;
   }
 }
 
