@@ -2,7 +2,7 @@ import type { Database, OpenOptions, RunResult, Statement } from './sqlite.js';
 
 /** What Leo uses of `node:sqlite` (Node 24), declared here: the project's @types/node is Node 20's. */
 interface NodeSqlite {
-  DatabaseSync: new (file: string, options: { readOnly: boolean }) => DatabaseSync;
+  DatabaseSync: new (file: string, options: { readOnly: boolean; timeout: number }) => DatabaseSync;
 }
 interface DatabaseSync {
   prepare(sql: string): StatementSync;
@@ -44,7 +44,12 @@ function nodeSqlite(): NodeSqlite {
 
 export function openNodeSqlite(file: string, options: OpenOptions): Database {
   const { DatabaseSync } = nodeSqlite();
-  return new NodeSqliteDatabase(sqlite(() => new DatabaseSync(file, { readOnly: options.readonly ?? false })));
+  // better-sqlite3's defaults, which a connection opened without Leo's pragmas (a read-only probe, doctor) relies on
+  // too: a 5 s busy timeout (node:sqlite's is 0) and a 16 MB page cache (its build's; SQLite's own is 2 MB). Both
+  // have foreign keys on and double-quoted strings refused.
+  const db = sqlite(() => new DatabaseSync(file, { readOnly: options.readonly ?? false, timeout: 5000 }));
+  db.exec('PRAGMA cache_size = -16000');
+  return new NodeSqliteDatabase(db);
 }
 
 /** better-sqlite3's Database over `node:sqlite`, as far as Leo uses it. */
@@ -63,7 +68,7 @@ class NodeSqliteDatabase implements Database {
   }
 
   prepare(sql: string): Statement {
-    return sqlite(() => new NodeSqliteStatement(this.db, sql, false));
+    return sqlite(() => new NodeSqliteStatement(this.db.prepare(sql)));
   }
 
   exec(sql: string): void {
@@ -71,8 +76,8 @@ class NodeSqliteDatabase implements Database {
   }
 
   pragma(source: string, options: { simple?: boolean } = {}): unknown {
-    const st = sqlite(() => new NodeSqliteStatement(this.db, `PRAGMA ${source}`, options.simple ?? false));
-    return options.simple ? st.get() : st.all();
+    const st = this.prepare(`PRAGMA ${source}`);
+    return options.simple ? st.pluck().get() : st.all();
   }
 
   /** As better-sqlite3's: a savepoint inside a transaction; the rollback only while SQLite has not rolled back. */
@@ -113,17 +118,10 @@ class NodeSqliteDatabase implements Database {
  * have no prototype, which `assert.deepStrictEqual` and anything calling an Object method on a row would trip on).
  */
 class NodeSqliteStatement implements Statement {
-  private readonly st: StatementSync;
-  private plucked: NodeSqliteStatement | undefined;
+  private pluckFirst = false;
 
-  constructor(
-    private readonly db: DatabaseSync,
-    private readonly sql: string,
-    private readonly pluckFirst: boolean,
-  ) {
-    this.st = db.prepare(sql);
-    this.st.setAllowUnknownNamedParameters(true);
-    if (pluckFirst) this.st.setReturnArrays(true);
+  constructor(private readonly st: StatementSync) {
+    st.setAllowUnknownNamedParameters(true);
   }
 
   run(...params: unknown[]): RunResult {
@@ -141,9 +139,9 @@ class NodeSqliteStatement implements Statement {
     return this.pluckFirst ? rows.map((r) => (r as unknown[])[0]) : rows.map((r) => plain(r as Row));
   }
 
-  /** A twin compiled to return arrays, so this statement's own reads stay rows. */
   pluck(): Statement {
-    return (this.plucked ??= new NodeSqliteStatement(this.db, this.sql, true));
+    if (!this.pluckFirst) this.st.setReturnArrays((this.pluckFirst = true));
+    return this;
   }
 }
 

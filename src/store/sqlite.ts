@@ -25,7 +25,10 @@ export interface Statement {
   /** The first row, or undefined. */
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
-  /** Reads return each row's first column instead of the row. */
+  /**
+   * From now on reads return each row's first column instead of the row. As with better-sqlite3 this switches the
+   * statement itself, hence (through the statement cache of `openDatabase`) every later `prepare` of the same SQL.
+   */
   pluck(): Statement;
 }
 
@@ -39,11 +42,11 @@ export interface OpenOptions {
   readonly?: boolean;
 }
 
-const nodeMajor = Number(process.versions.node.split('.')[0]);
+/** The driver this Node runs safely. */
+export const sqliteDriver = Number(process.versions.node.split('.')[0]) >= 24 ? 'node:sqlite' : 'better-sqlite3';
 
-/** Opens a connection with the driver this Node runs safely, chosen here once per open. */
 export function openSqlite(file: string, options: OpenOptions = {}): Database {
-  if (nodeMajor >= 24) return openNodeSqlite(file, options);
+  if (sqliteDriver === 'node:sqlite') return openNodeSqlite(file, options);
   // Required only here, so a Node that never takes this path never loads the addon (built for one Node ABI).
   const Driver = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
   return new Driver(file, options.readonly ? { readonly: true, fileMustExist: true } : {});
