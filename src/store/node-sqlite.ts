@@ -75,8 +75,9 @@ class NodeSqliteDatabase implements Database {
     sqlite(() => this.db.exec(sql));
   }
 
+  /** Compiled each time, as better-sqlite3 does: never from the statement cache, where `simple` would stick. */
   pragma(source: string, options: { simple?: boolean } = {}): unknown {
-    const st = this.prepare(`PRAGMA ${source}`);
+    const st = sqlite(() => new NodeSqliteStatement(this.db.prepare(`PRAGMA ${source}`)));
     return options.simple ? st.pluck().get() : st.all();
   }
 
@@ -175,7 +176,7 @@ function sqlite<T>(call: () => T): T {
   }
 }
 
-const plain = (row: Row | unknown[]): Row => ({ ...(row as Row) });
+const plain = (row: Row): Row => ({ ...row });
 
 /** `params` is the call's own rest array, so it is changed in place; a named object is copied, never changed. */
 function bindable(params: unknown[]): unknown[] {
