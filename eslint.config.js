@@ -11,7 +11,7 @@ const HARNESS_MESSAGE =
   'Branching on a harness name belongs in src/harnesses/ (the HarnessAdapter table); ask the adapter instead.';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'native-bins/**', 'src/web/public/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'native-bins/**', 'src/web/public/**'] },
   {
     files: ['{src,workers,test,benchmarks}/**/*.{ts,tsx}'],
     languageOptions: {

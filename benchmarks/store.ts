@@ -2,9 +2,9 @@
  * What the chat store costs as it grows, in three parts:
  *
  * - ingest: an agent's posts (`POST /api/agent/:name/chat/post`, agent token: stored and published, never delivered)
- *   from a few concurrent keep-alive clients, against the floor of a bare better-sqlite3 loop into the same
- *   `messages` table, opened by Leo's own `openDatabase` (so the same WAL, synchronous, foreign-key and busy-timeout
- *   pragmas and the same migrations), one insert per transaction as `ChatStore.insert` does;
+ *   from a few concurrent keep-alive clients, against the floor of a bare loop on the SQLite driver of this Node into
+ *   the same `messages` table, opened by Leo's own `openDatabase` (so the same WAL, synchronous, foreign-key and
+ *   busy-timeout pragmas and the same migrations), one insert per transaction as `ChatStore.insert` does;
  * - between them, `ChatStore.insert` called directly, and a bare fastify app storing each post with it (no auth,
  *   validation, events or delivery), which split the gap into store code, HTTP itself and what Leo adds;
  * - history: `GET /api/v1/chat/:agent/messages?before=<id>&limit=50` on one thread grown to 10k, 100k and 1M
@@ -28,6 +28,7 @@ import { systemClock } from '../src/core/clock.js';
 import { newId } from '../src/core/ids.js';
 import { rfc3339 } from '../src/core/time.js';
 import { openDatabase, type Database } from '../src/store/database.js';
+import { sqliteDriver } from '../src/store/sqlite.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../test/helpers/daemon.js';
 import { request } from '../test/helpers/http.js';
 import { LoadClient } from './lib/http-load.js';
@@ -188,7 +189,7 @@ function bareLoops(dir: string, seconds: number): Row[] {
         delivery_note: null,
       });
     });
-    rows.push({ what: 'bare better-sqlite3 loop', inFlight: '1', ...r, errors: 0, elu: null });
+    rows.push({ what: `bare ${sqliteDriver} loop`, inFlight: '1', ...r, errors: 0, elu: null });
   } finally {
     bareDb.close();
   }

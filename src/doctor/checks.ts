@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import type { Config } from '../config/schema.js';
 import type { LeoPaths } from '../core/home.js';
 import { ffprobeBeside, probe, resolveProgram } from '../native/programs.js';
-import BetterSqlite3 from 'better-sqlite3';
 import { schemaVersion } from '../store/migrate.js';
 import { migrations } from '../store/migrations.js';
+import { openSqlite } from '../store/sqlite.js';
 import { checkHarnessProgram, cliHarnesses } from '../harnesses/program.js';
 import type { Harness } from '../harnesses/types.js';
 import { checkHarnessLogin } from '../harnesses/login.js';
@@ -200,7 +200,7 @@ function checkDatabase(file: string): CheckResult {
  */
 function schemaVersionOf(file: string): number {
   if (fs.existsSync(`${file}-wal`)) {
-    const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+    const db = openSqlite(file, { readonly: true });
     try {
       return schemaVersion(db);
     } finally {

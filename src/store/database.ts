@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { migrate, NewerDatabaseError, schemaVersion, type Migration } from './migrate.js';
 import { migrations as leoMigrations } from './migrations.js';
+import { openSqlite, type Database, type Statement } from './sqlite.js';
 
 export type { Database };
 
@@ -14,7 +14,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = le
     // Created 0600 before SQLite touches it; SQLite gives the -wal and -shm files the same mode.
     fs.writeFileSync(file, '', { mode: 0o600 });
   } else if (fs.statSync(file).size > 0) {
-    const probe = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+    const probe = openSqlite(file, { readonly: true });
     try {
       const found = schemaVersion(probe);
       if (found > migrations.length) throw new NewerDatabaseError(file, found, migrations.length);
@@ -22,7 +22,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = le
       probe.close();
     }
   }
-  const db = new BetterSqlite3(file);
+  const db = openSqlite(file);
   try {
     db.pragma('journal_mode = WAL');
     // NORMAL under WAL survives an application crash; see docs/ARCHITECTURE.md for the power-loss trade-off.
@@ -50,12 +50,12 @@ const PREPARED_MAX = 512;
 function reusePreparedStatements(db: Database): void {
   const compile = db.prepare.bind(db);
   const cache = new Map<string, Statement>();
-  db.prepare = ((sql: string) => {
+  db.prepare = (sql: string) => {
     let st = cache.get(sql);
     if (!st) {
       if (cache.size >= PREPARED_MAX) cache.delete(cache.keys().next().value!);
       cache.set(sql, (st = compile(sql)));
     }
     return st;
-  }) as Database['prepare'];
+  };
 }

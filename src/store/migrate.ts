@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from './sqlite.js';
 
 /** One schema step. Step i (0-based) takes the database from user_version i to i+1. */
 export interface Migration {

@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import BetterSqlite3 from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Message } from '../../src/wire/message.js';
@@ -13,6 +12,7 @@ import { killTmuxServer, paneText } from '../helpers/daemon.js';
 import { request, type Response } from '../helpers/http.js';
 import { makeTempHome, testConfig } from '../helpers/temp-home.js';
 import { until } from '../helpers/wait.js';
+import { openSqlite, type Database } from '../../src/store/sqlite.js';
 
 export type { Message };
 
@@ -249,8 +249,8 @@ export class CrashHome {
   }
 
   /** chat.db read-only, beside the live daemon (WAL), for what the wire does not show. */
-  readDb<T>(read: (db: BetterSqlite3.Database) => T): T {
-    const db = new BetterSqlite3(path.join(this.home, 'state', 'chat.db'), { readonly: true, fileMustExist: true });
+  readDb<T>(read: (db: Database) => T): T {
+    const db = openSqlite(path.join(this.home, 'state', 'chat.db'), { readonly: true });
     try {
       return read(db);
     } finally {
@@ -264,7 +264,7 @@ export class CrashHome {
    */
   backdateMessages(ms: number): void {
     if (this.child) throw new Error('backdate only while the daemon is down');
-    const db = new BetterSqlite3(path.join(this.home, 'state', 'chat.db'), { fileMustExist: true });
+    const db = openSqlite(path.join(this.home, 'state', 'chat.db'));
     try {
       const move = db.prepare('UPDATE messages SET ts = ? WHERE id = ?');
       const rows = db.prepare('SELECT id, ts FROM messages').all() as { id: string; ts: string }[];

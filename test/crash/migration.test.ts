@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import BetterSqlite3 from 'better-sqlite3';
 import { migrate } from '../../src/store/migrate.js';
 import { migrations } from '../../src/store/migrations.js';
 import { openDatabase } from '../../src/store/database.js';
 import { runSeeds, sleep } from './kit.js';
+import { openSqlite, type Database } from '../../src/store/sqlite.js';
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrate-child.js');
 /** How long the child stretches each step (its writes run this long inside the step's transaction). */
@@ -28,10 +28,10 @@ const SEED: Record<string, (i: number) => Record<string, string | number>> = {
   task_runs: (i) => ({ id: `run${i}`, task: 'daily', status: 'succeeded', completed_at: `${i}` }),
 };
 
-const tablesOf = (db: BetterSqlite3.Database) =>
+const tablesOf = (db: Database) =>
   new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[]).sort());
 
-function seed(db: BetterSqlite3.Database): void {
+function seed(db: Database): void {
   const present = tablesOf(db);
   for (const [table, row] of Object.entries(SEED)) {
     if (!present.has(table)) continue;
@@ -42,7 +42,7 @@ function seed(db: BetterSqlite3.Database): void {
 }
 
 /** The seeded columns of every seeded table present, in row order. */
-function seededData(db: BetterSqlite3.Database): Record<string, unknown[]> {
+function seededData(db: Database): Record<string, unknown[]> {
   const present = tablesOf(db);
   const out: Record<string, unknown[]> = {};
   for (const [table, row] of Object.entries(SEED))
@@ -51,12 +51,12 @@ function seededData(db: BetterSqlite3.Database): Record<string, unknown[]> {
   return out;
 }
 
-const schemaOf = (db: BetterSqlite3.Database) =>
+const schemaOf = (db: Database) =>
   db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name').all();
 
 /** What a database at version v looks like: Leo's first v migrations on an empty one. */
 function referenceSchema(v: number): unknown[] {
-  const db = new BetterSqlite3(':memory:');
+  const db = openSqlite(':memory:');
   try {
     migrate(db, migrations.slice(0, v), ':memory:');
     return schemaOf(db);
@@ -67,7 +67,7 @@ function referenceSchema(v: number): unknown[] {
 
 /** Opens the file as SQLite would after a crash (WAL recovery), without migrating it. */
 function inspect(file: string) {
-  const db = new BetterSqlite3(file);
+  const db = openSqlite(file);
   try {
     return {
       version: db.pragma('user_version', { simple: true }) as number,

@@ -10,7 +10,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import BetterSqlite3 from 'better-sqlite3';
 import type { DestinationStream } from 'pino';
 import WebSocket from 'ws';
 import { systemClock } from '../../src/core/clock.js';
@@ -24,6 +23,7 @@ import { makeTempHome } from '../helpers/temp-home.js';
 import { until } from '../helpers/wait.js';
 import { bounded, probe } from './probe.js';
 import { PRINCIPALS, agentSessionVariable, issueTokens, type Tokens } from './principals.js';
+import { openSqlite } from '../../src/store/sqlite.js';
 
 const secret = (label: string) => `${label}-${randomBytes(16).toString('hex')}`;
 
@@ -396,7 +396,7 @@ tasks:
     for (const dir of fs.readdirSync(path.join(p.stateDir, 'agents')))
       assert.equal(mode(path.join(p.stateDir, 'agents', dir)), 0o700, dir);
 
-    const db = new BetterSqlite3(p.database, { readonly: true });
+    const db = openSqlite(p.database, { readonly: true });
     try {
       const rows = db.prepare('SELECT kind, name, hash FROM tokens').all() as {
         kind: string;

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import BetterSqlite3 from 'better-sqlite3';
 import { openDatabase } from '../../src/store/database.js';
 import { NewerDatabaseError, schemaVersion, type Migration } from '../../src/store/migrate.js';
 import { migrations } from '../../src/store/migrations.js';
+import { openSqlite } from '../../src/store/sqlite.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-migrate-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -69,7 +69,7 @@ describe('chat.db migrations', () => {
     v2.prepare('INSERT INTO notes (body) VALUES (?)').run('keep me');
     v2.close();
     assert.throws(() => openDatabase(f, [notes, addTag, halfDone]), /step exploded/);
-    const raw = new BetterSqlite3(f);
+    const raw = openSqlite(f);
     assert.equal(schemaVersion(raw), 2);
     assert.equal(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get(), undefined);
     assert.deepEqual(raw.prepare('SELECT body FROM notes').all(), [{ body: 'keep me' }]);
@@ -101,7 +101,7 @@ describe('chat.db migrations', () => {
 
   it('a database from a newer leo is refused with both versions named, and left byte-for-byte unchanged', () => {
     const f = file();
-    const newer = new BetterSqlite3(f);
+    const newer = openSqlite(f);
     newer.exec('CREATE TABLE future (x); INSERT INTO future VALUES (42);');
     newer.pragma(`user_version = ${migrations.length + 5}`);
     newer.close();

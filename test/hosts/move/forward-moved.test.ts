@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import BetterSqlite3 from 'better-sqlite3';
 import { rfc3339 } from '../../../src/core/time.js';
 import { StateSnapshot } from '../../../src/wire/fleet.js';
 import { Message, MessagePage } from '../../../src/wire/message.js';
@@ -12,6 +11,7 @@ import { paneText, startTestDaemon, type TestDaemon } from '../../helpers/daemon
 import { pairHost } from '../../helpers/pair-host.js';
 import { request } from '../../helpers/http.js';
 import { until } from '../../helpers/wait.js';
+import { openSqlite } from '../../../src/store/sqlite.js';
 
 const CONFIG = 'templates:\n  cat: { harness: shell, command: "exec cat" }\n';
 
@@ -87,7 +87,7 @@ describe('forwarding to a moved agent', () => {
       20_000,
     );
     // The mark as box stores it, with nothing published yet: the hub still takes fen@box for a live agent.
-    const db = new BetterSqlite3(path.join(box.home, 'state', 'chat.db'));
+    const db = openSqlite(path.join(box.home, 'state', 'chat.db'));
     db.prepare("UPDATE agents SET moved_to = 'cloud', moved_at = ? WHERE name = 'fen'").run(rfc3339(Date.now()));
     db.close();
     const sent = await hub.op('POST', '/api/v1/chat/fen@box/messages', {
