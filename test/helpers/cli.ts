@@ -68,7 +68,8 @@ export function spawnDaemon(
 }
 
 export function waitForExit(child: ChildProcess, timeoutMs = 15_000): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  // A child killed by a signal has no exit code, only its signal: it has exited all the same.
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('process did not exit')), timeoutMs);
     child.once('exit', (code) => {
