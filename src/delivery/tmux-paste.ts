@@ -6,6 +6,7 @@ import type { Screen, ScreenReader } from '../harnesses/screen.js';
 import { HoldNotes, waitForInput, waitWhilePromptOpen, type InputWait } from './input-wait.js';
 import { inertText } from '../tmux/inert-text.js';
 import { pressKeys } from './dialog-answers.js';
+import { StepTimes } from './step-times.js';
 
 export interface PasteTarget {
   pasteText(session: string, text: string, opts?: { bracketed?: boolean }): Promise<void>;
@@ -53,20 +54,27 @@ export async function pasteAndSubmit(
   session: string,
   text: string,
   screen?: { read?: ScreenReader; wait: InputWait; submitTimeoutMs?: number },
+  times = new StepTimes(),
 ): Promise<void> {
-  if (!screen?.read) return pasteAndWatchPane(tmux, session, text, screen?.wait);
+  if (!screen?.read) return pasteAndWatchPane(tmux, session, text, screen?.wait, times);
   const { read, wait } = screen;
   const look = async (): Promise<Screen> => read(await tmux.capturePane(session, 0));
   await waitForInput(look, wait);
+  times.lap('ready');
   await tmux.pasteText(session, text, { bracketed: true });
+  times.lap('paste');
   await sleep(PASTE_SETTLE_MS);
+  times.lap('settle');
   const shown = await waitForInput(look, wait, { typed: true });
+  times.lap('shown');
   await tmux.sendEnter(session);
+  times.lap('enter');
   const firstPress = Date.now();
   let [presses, lastPress, emptied] = [1, firstPress, false];
   for (;;) {
     await sleep(ENTER_CHECK_MS);
     const now = await look();
+    times.lap('verify');
     if (submitted(shown, now)) return;
     emptied ||= !holdsText(now);
     if (Date.now() - firstPress >= (screen.submitTimeoutMs ?? SUBMIT_TIMEOUT_MS)) {
@@ -110,27 +118,40 @@ function submitted(typedOn: Screen, now: Screen): boolean {
  * while a prompt is open in the agent's thread, and a prompt that opens after the first Enter ends the presses: the
  * program took the text and asks something now.
  */
-async function pasteAndWatchPane(tmux: PasteTarget, session: string, text: string, wait?: InputWait): Promise<void> {
+async function pasteAndWatchPane(
+  tmux: PasteTarget,
+  session: string,
+  text: string,
+  wait: InputWait | undefined,
+  times: StepTimes,
+): Promise<void> {
   const hold = wait ? new HoldNotes(wait) : undefined;
   const clear = async () => {
     if (wait && hold) await waitWhilePromptOpen(wait, hold);
   };
   await clear();
+  times.lap('ready');
   await tmux.pasteText(session, text, { bracketed: true });
+  times.lap('paste');
   await sleep(PASTE_SETTLE_MS);
+  times.lap('settle');
   // What the program was typed: the text as pasteText made it inert.
   const tail = typedTail(inertText(text));
   const sitting = (line: string) => tail !== '' && line.includes(tail);
   await clear();
   // The first look and the first press share one tmux call (they add up at a fleet's send rate).
-  if (!sitting(await tmux.cursorLine(session, { thenEnter: true }))) return;
+  const firstLook = await tmux.cursorLine(session, { thenEnter: true });
+  times.lap('enter');
+  if (!sitting(firstLook)) return;
   for (let attempt = 1; attempt <= ENTER_ATTEMPTS; attempt++) {
     if (attempt > 1) {
       if (wait?.openPrompt()) return;
       await tmux.sendEnter(session);
     }
     await sleep(ENTER_CHECK_MS);
-    if (!sitting(await tmux.cursorLine(session))) return;
+    const line = await tmux.cursorLine(session);
+    times.lap('verify');
+    if (!sitting(line)) return;
   }
   throw new Error(
     `the message is still on the program's input line after ${ENTER_ATTEMPTS} Enter presses: it was not submitted`,
@@ -167,7 +188,7 @@ export function tmuxPasteRoute(d: TmuxRouteDeps): DeliveryRoute {
   return {
     name: 'tmux',
     available: d.isRunning,
-    deliver: (agent, text) => {
+    deliver: (agent, text, times) => {
       const read = d.screenOf(agent);
       const session = sessionName(agent);
       const wait: InputWait = {
@@ -178,7 +199,7 @@ export function tmuxPasteRoute(d: TmuxRouteDeps): DeliveryRoute {
         openPrompt: () => d.openPrompt(agent),
         held: (hold) => d.held(agent, hold),
       };
-      return pasteAndSubmit(d.tmux, session, text, read ? { read, wait } : { wait });
+      return pasteAndSubmit(d.tmux, session, text, read ? { read, wait } : { wait }, times);
     },
   };
 }
