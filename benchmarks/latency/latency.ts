@@ -280,13 +280,15 @@ async function main(): Promise<void> {
   const results: Array<{ label: string; samples: Sample[] }> = [];
   for (const h of o.harnesses.split(',').map((w) => w.trim())) {
     console.error(`latency: ${h}…`);
-    const subjects = h === 'shell' ? await shellSubjects() : [await subject(h)];
-    for (const s of subjects) {
-      if (typeof s === 'string') {
-        console.log(`(${h} skipped: ${s})`);
-        continue;
+    try {
+      const subjects = h === 'shell' ? await shellSubjects() : [await subject(h)];
+      for (const s of subjects) {
+        if (typeof s === 'string') console.log(`(${h} skipped: ${s})`);
+        else results.push({ label: s.label, samples: await measure(s) });
       }
-      results.push({ label: s.label, samples: await measure(s) });
+    } catch (err) {
+      // One harness failing (a CLI slow to start on a loaded machine) leaves the others' figures.
+      console.log(`(${h} failed: ${(err as Error).message.split('\n')[0]})`);
     }
     // Each harness alone on the machine: the last one's daemon and CLI are gone before the next starts.
     while (cleanups.length) await cleanups.pop()!();

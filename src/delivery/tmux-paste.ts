@@ -17,10 +17,22 @@ export interface PasteTarget {
   capturePane(session: string, lines?: number): Promise<string>;
 }
 
-/** Time for the harness to take a bracketed paste in before Enter submits it (prior-art: 100-300 ms). */
+/**
+ * Time for the harness to take a bracketed paste in before Enter submits it (prior-art: 100-300 ms): the longest a
+ * delivery waits for the text to show in the box (a screen reader) or on the cursor's line (an echoing program), and
+ * how long it waits when it cannot tell.
+ */
 export const PASTE_SETTLE_MS = 250;
 /** After Enter, how long to wait for the screen to show that the prompt was taken, and how often to press again. */
 export const ENTER_CHECK_MS = 300;
+/**
+ * When the pane is looked at after a paste or an Enter, in ms since it: an idle TUI shows either within a frame or
+ * two, and a look is one tmux call, so soon and then less often, up to the settle or ENTER_CHECK_MS.
+ */
+const PASTE_LOOKS_MS = [15, 30, 60, 100, 150, 200];
+const ENTER_LOOKS_MS = [20, 40, 80, 150, 220];
+/** For a program whose screen cannot be read: one look for its echo, which an idle one shows at once. */
+const ECHO_LOOK_MS = 40;
 export const ENTER_ATTEMPTS = 3;
 /** How long one Enter gets to empty the input box of a harness whose screen is read, before it is pressed again. */
 export const SUBMIT_WAIT_MS = 1_500;
@@ -63,16 +75,21 @@ export async function pasteAndSubmit(
   times.lap('ready');
   await tmux.pasteText(session, text, { bracketed: true });
   times.lap('paste');
-  await sleep(PASTE_SETTLE_MS);
+  // The box holding the text is what makes Enter safe: pressed as soon as it shows, not after a fixed settle.
+  const early = await lookUntil(PASTE_LOOKS_MS, look, (s) => holdsText(s) && !wait.openPrompt());
   times.lap('settle');
-  const shown = await waitForInput(look, wait, { typed: true });
+  const shown = early ?? (await waitForInput(look, wait, { typed: true }));
   times.lap('shown');
   await tmux.sendEnter(session);
   times.lap('enter');
   const firstPress = Date.now();
+  // Before ENTER_CHECK_MS only an emptied box drawn in full counts: a look caught mid-redraw reads as no box at all.
+  const taken = await lookUntil(ENTER_LOOKS_MS, look, (s) => s.kind === 'input' && submitted(shown, s));
+  times.lap('verify');
+  if (taken) return;
   let [presses, lastPress, emptied] = [1, firstPress, false];
-  for (;;) {
-    await sleep(ENTER_CHECK_MS);
+  for (let next = firstPress + ENTER_CHECK_MS; ; next = Date.now() + ENTER_CHECK_MS) {
+    await sleep(Math.max(0, next - Date.now()));
     const now = await look();
     times.lap('verify');
     if (submitted(shown, now)) return;
@@ -91,6 +108,20 @@ export async function pasteAndSubmit(
       [presses, lastPress] = [presses + 1, Date.now()];
     }
   }
+}
+
+/**
+ * Looks at the pane at each of `atMs` (ms from now) until `done` says what it shows is enough: that, or undefined
+ * once the looks are spent.
+ */
+async function lookUntil<T>(atMs: readonly number[], look: () => Promise<T>, done: (seen: T) => boolean) {
+  const start = Date.now();
+  for (const at of atMs) {
+    await sleep(Math.max(0, start + at - Date.now()));
+    const seen = await look();
+    if (done(seen)) return seen;
+  }
+  return undefined;
 }
 
 function holdsText(s: Screen): boolean {
@@ -131,16 +162,22 @@ async function pasteAndWatchPane(
   };
   await clear();
   times.lap('ready');
+  const pasted = Date.now();
   await tmux.pasteText(session, text, { bracketed: true });
   times.lap('paste');
-  await sleep(PASTE_SETTLE_MS);
-  times.lap('settle');
   // What the program was typed: the text as pasteText made it inert.
   const tail = typedTail(inertText(text));
   const sitting = (line: string) => tail !== '' && line.includes(tail);
+  // An echoing program that shows the text has taken it in: Enter needs no more settle. One that does not echo (or
+  // not yet) gets the whole settle, as nothing on its screen can say it is ready.
+  const echoed = await lookUntil([ECHO_LOOK_MS], () => tmux.cursorLine(session), sitting);
+  if (!echoed) await sleep(Math.max(0, pasted + PASTE_SETTLE_MS - Date.now()));
+  times.lap('settle');
   await clear();
   // The first look and the first press share one tmux call (they add up at a fleet's send rate).
-  const firstLook = await tmux.cursorLine(session, { thenEnter: true });
+  const firstLook = echoed
+    ? (await tmux.sendEnter(session), echoed)
+    : await tmux.cursorLine(session, { thenEnter: true });
   times.lap('enter');
   if (!sitting(firstLook)) return;
   for (let attempt = 1; attempt <= ENTER_ATTEMPTS; attempt++) {
@@ -148,10 +185,14 @@ async function pasteAndWatchPane(
       if (wait?.openPrompt()) return;
       await tmux.sendEnter(session);
     }
-    await sleep(ENTER_CHECK_MS);
-    const line = await tmux.cursorLine(session);
+    // The text leaves the cursor's line within a frame of an Enter taken; another press waits ENTER_CHECK_MS.
+    const gone = await lookUntil(
+      [...ENTER_LOOKS_MS, ENTER_CHECK_MS],
+      () => tmux.cursorLine(session),
+      (l) => !sitting(l),
+    );
     times.lap('verify');
-    if (!sitting(line)) return;
+    if (gone !== undefined) return;
   }
   throw new Error(
     `the message is still on the program's input line after ${ENTER_ATTEMPTS} Enter presses: it was not submitted`,
