@@ -18,8 +18,11 @@
  * each once the reply to the one before has arrived and `--gap-ms` more have passed: an idle agent. Asserts nothing;
  * a harness whose CLI is not installed is skipped with the reason.
  */
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../src/core/logger.js';
@@ -33,6 +36,8 @@ import { int, options, text } from '../lib/options.js';
 import { fmt, machineLine, maxOf, quantile, runGuarded, table } from '../lib/report.js';
 
 const BUDGET_MS = 9 * 60_000;
+/** No harness is started past this, so the tables of those done are printed inside the budget. */
+const LAST_START_MS = 6 * 60_000;
 const SETTLE_TIMEOUT_MS = 30_000;
 
 const o = options({ sends: int(20), 'gap-ms': int(500, 0), harnesses: text('shell,claude,codex,opencode') });
@@ -257,6 +262,32 @@ async function measure(s: Subject): Promise<Sample[]> {
   }
 }
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const HOOK_RUNS = 10;
+
+/**
+ * What the harness's Stop hook costs before it reaches the daemon: `leo hook stop` as the harnesses run it, beside the
+ * same hook through the CLI's command table (what bin/leo.js ran before) and a bare node, each with a hook input on
+ * stdin and a socket that is not there (so each ends at its connect).
+ */
+function hookProcess(): string[][] {
+  const env = { ...process.env, LEO_AGENT: 'bench', LEO_SOCKET: path.join(os.tmpdir(), 'leo-bench-no-daemon.sock') };
+  const ways: Array<[string, string[]]> = [
+    ['leo hook stop (bin/leo.js)', [path.join(ROOT, 'bin/leo.js'), 'hook', 'stop']],
+    ['through the command table', [path.join(ROOT, 'dist/src/cli/main.js'), 'hook', 'stop']],
+    ['bare node -e 0', ['-e', '0']],
+  ];
+  return ways.map(([label, args]) => {
+    const xs: number[] = [];
+    for (let i = 0; i < HOOK_RUNS; i++) {
+      const t0 = now();
+      spawnSync(process.execPath, args, { env, input: '{"hook_event_name":"Stop"}' });
+      xs.push(now() - t0);
+    }
+    return row(label, xs);
+  });
+}
+
 const row = (label: string, xs: number[]) => [
   label,
   String(xs.length),
@@ -278,7 +309,12 @@ function breakdown(label: string, runs: Array<Record<string, number>>): string[]
 async function main(): Promise<void> {
   console.log(machineLine());
   const results: Array<{ label: string; samples: Sample[] }> = [];
+  const started = Date.now();
   for (const h of o.harnesses.split(',').map((w) => w.trim())) {
+    if (Date.now() - started > LAST_START_MS) {
+      console.log(`(${h} left out: over ${LAST_START_MS / 60_000} minutes already)`);
+      continue;
+    }
     console.error(`latency: ${h}…`);
     try {
       const subjects = h === 'shell' ? await shellSubjects() : [await subject(h)];
@@ -338,6 +374,8 @@ async function main(): Promise<void> {
       ];
     }),
   );
+  console.log(`\nthe Stop hook's own process, ${HOOK_RUNS} runs each, ms`);
+  table(['hook', 'n', 'p50', 'p90', 'p99', 'max'], hookProcess());
   console.log('\nwhere the reply went (ms per step, from the reply steps line)');
   table(
     ['harness', 'step', 'p50', 'p90', 'max'],
