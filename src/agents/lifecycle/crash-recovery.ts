@@ -23,6 +23,9 @@ export interface CrashRecoveryDeps {
   stateChanged(name: string): void;
 }
 
+/** When to look again at a dead pane that shows its exit status but none of the program's words. */
+const LAST_WORDS_LOOKS_MS = [200, 300, 500];
+
 /**
  * Agents whose process went down without being asked to: a running agent whose session died is restarted after a
  * back-off delay, and the agents that were active when the daemon itself stopped are adopted or started again. One
@@ -168,8 +171,12 @@ export class CrashRecovery {
     try {
       const read = async () => exitDetail(paneLines(await this.deps.tmux.capturePane(sessionName(name), 200)));
       let said = await read();
-      // tmux can mark a pane dead before it has drawn the program's last output: look once more.
-      if (/^exit \d+$/.test(said)) said = await new Promise<void>((r) => setTimeout(r, 200)).then(read);
+      // tmux can mark a pane dead before it has drawn the program's last output: look again, for up to a second (a
+      // loaded machine drew it after the 200 ms one look gave it).
+      for (const ms of LAST_WORDS_LOOKS_MS) {
+        if (!/^exit \d+$/.test(said)) break;
+        said = await new Promise<void>((r) => setTimeout(r, ms)).then(read);
+      }
       return said || 'no output';
     } catch {
       return 'its output could not be read';

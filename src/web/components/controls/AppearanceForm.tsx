@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Agent } from '../../../wire/fleet.js';
 import { api } from '../../stores/auth.js';
 import { useAction } from './useAction.js';
@@ -15,7 +15,12 @@ export function AppearanceForm({ agent }: { agent: Agent }) {
   const current = agent.appearance ?? {};
   const [emoji, setEmoji] = useState(current.emoji ?? '');
   const [color, setColor] = useState(current.color ?? '');
+  // Follows the agent's appearance when it changes (saved here or elsewhere), not at mount: an effect runs after the
+  // first paint, and what the owner typed by then would be wiped.
+  const shown = useRef({ emoji: current.emoji, color: current.color });
   useEffect(() => {
+    if (shown.current.emoji === current.emoji && shown.current.color === current.color) return;
+    shown.current = { emoji: current.emoji, color: current.color };
     setEmoji(current.emoji ?? '');
     setColor(current.color ?? '');
   }, [current.emoji, current.color]);
