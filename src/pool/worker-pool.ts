@@ -10,9 +10,6 @@ export type TaskOutput<K extends TaskName> = Awaited<ReturnType<TaskTable[K]>>;
 /** Each worker's young generation at most (V8 splits it into its semi-spaces). */
 const YOUNG_GENERATION_MB = 3;
 
-/** Tasks one worker runs at once, interleaved at their awaits. */
-const TASKS_PER_WORKER = 2;
-
 /** Where the compiled pool worker lives: dist/workers/pool-worker.js, next to dist/src. */
 const WORKER_FILE = new URL('../../workers/pool-worker.js', import.meta.url).href;
 
@@ -41,10 +38,6 @@ export class WorkerPool {
       maxThreads: opts.threads,
       maxQueue: opts.maxQueue,
       idleTimeout: 30_000,
-      // Every task waits mostly on a child process (tmux, git, ffmpeg, whisper-cli): a worker takes a second one
-      // meanwhile, so the sweep and the change summaries, each second, share one thread instead of keeping a second
-      // one alive (~15 MB of RSS at idle, benchmarks/idle-rss.ts). Transcriptions keep their own lanes (transcriber.ts).
-      concurrentTasksPerWorker: TASKS_PER_WORKER,
       // V8 grows a busy thread's young generation up to 16 MB per semi-space and keeps it: the sweep and the change
       // summaries, each second, grew every worker's to ~30 MB of RSS (benchmarks/idle-rss.ts). Their garbage is small
       // and short-lived, so a small one costs a few more scavenges and nothing else.
