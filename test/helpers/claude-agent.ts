@@ -10,7 +10,6 @@ import { claudeSandbox, claudeTemplateConfig, findClaude, type ClaudeSandbox } f
 import { startTestDaemon, type TestDaemon } from './daemon.js';
 import { request } from './http.js';
 import { alive, until } from './wait.js';
-import type { Logger } from '../../src/core/logger.js';
 
 export const MODEL = 'claude-sonnet-4-5';
 
@@ -42,8 +41,6 @@ export async function startClaudeAgent(
     beforeSpawn?(d: TestDaemon): Promise<void>;
     /** Changes to the variables the agent's environment hands Claude (an empty value leaves one out). */
     env?: Record<string, string>;
-    /** The daemon's logger (default: warnings only). */
-    logger?: Logger;
   },
 ): Promise<ClaudeAgent | null> {
   const claude = await findClaude();
@@ -59,11 +56,7 @@ export async function startClaudeAgent(
     else delete sandbox.env[name];
   const config = claudeTemplateConfig(claude.bin, sandbox, MODEL) + (opts.extraConfig ?? '');
   // Reply capture compares delivery times with the transcript's real times; the ManualClock starts at real now.
-  const d = await startTestDaemon({
-    config,
-    ...(opts.web ? { web: opts.web } : {}),
-    ...(opts.logger ? { logger: opts.logger } : {}),
-  });
+  const d = await startTestDaemon({ config, ...(opts.web ? { web: opts.web } : {}) });
   const token = d.daemon.operatorToken;
   const views = agentViews(d, agent, token);
   const { pane, withPane } = views;
