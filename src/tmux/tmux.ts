@@ -96,8 +96,7 @@ function envArgs(env: Record<string, string> | undefined): string[] {
  * The pane's command. tmux runs a single-string command with the user's default-shell (which may be fish or
  * anything else), so the argv is handed to /bin/sh explicitly, POSIX-quoted, and `exec` makes the program itself the
  * pane's process: pane_pid is the agent and pane_dead_status is its own exit status.
- */
-/**
+ *
  * tmux 3.3a's new-session ignores `-e PATH=…` (the pane inherits the client's PATH), so a PATH the agent's
  * environment sets is applied by the pane's shell itself before the program is looked up.
  */

@@ -142,4 +142,32 @@ describe('harness programs', () => {
     assert.equal(listed.status, 0, listed.stderr);
     assert.match(listed.stdout, /brk\s+stopped.*\n\s+stopped by Leo: it exited 5 times/);
   });
+
+  it('a program silent at its last start is stopped with what it said at an earlier one', async (t) => {
+    const dir = tempDir(t);
+    const count = path.join(dir, 'starts');
+    // Says why at its first four starts only, as a pty that lost the last write would show it.
+    const command = `n=$(cat ${count} 2>/dev/null || echo 0); echo $((n+1)) > ${count}; [ $n -lt 4 ] && echo 'fatal: no token' >&2; exit 4`;
+    const d = await startTestDaemon({
+      config: `templates:\n  quiet:\n    harness: shell\n    command: ${JSON.stringify(command)}\n`,
+    });
+    t.after(() => d.stop());
+    const token = d.daemon.operatorToken;
+    const clock = d.clock as ManualClock;
+    const spawned = await request(d.tcp, 'POST', '/api/v1/agents/spawn', { token, body: { template: 'quiet', name: 'qt' } });
+    assert.equal(spawned.status, 201, spawned.text);
+    const agent = await until(
+      'the daemon to give up on qt',
+      async () => {
+        clock.advance(10_000);
+        const s = await request(d.tcp, 'GET', '/api/v1/state', { token });
+        const a = s.json.data.agents.find((x: { name: string }) => x.name === 'qt');
+        return a.status === 'stopped' ? a : undefined;
+      },
+      40_000,
+      200,
+    );
+    assert.equal(fs.readFileSync(count, 'utf8').trim(), '5');
+    assert.match(agent.stop_reason, /exited 5 times in a row soon after starting \((exit 4: )?fatal: no token\)/);
+  });
 });

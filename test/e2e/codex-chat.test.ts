@@ -64,7 +64,9 @@ describe('codex replies (real CLI)', () => {
           const pid = a.panePid();
           if (!pid) return undefined;
           try {
-            return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+            const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+            // Until it execs, the pane's process is the /bin/sh that sets PATH.
+            return argv[0] === '/bin/sh' ? undefined : argv;
           } catch {
             return undefined;
           }

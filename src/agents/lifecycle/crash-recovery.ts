@@ -107,6 +107,7 @@ export class CrashRecovery {
     cancelRetry(rt);
     rt.status = 'stopped';
     rt.consecutiveCrashes = 0;
+    rt.crashWords = null;
     this.deps.store.setState(name, 'stopped');
     this.deps.store.update(name, { stop_reason: why });
     this.deps.logger.error({ agent: name, why }, 'agent stopped by the daemon');
@@ -149,16 +150,22 @@ export class CrashRecovery {
     if (rt.status !== 'running') return;
     const ranFor = rt.startedAt === null ? 0 : this.deps.clock.now() - rt.startedAt;
     rt.consecutiveCrashes = nextConsecutive(rt.consecutiveCrashes, ranFor);
+    if (rt.consecutiveCrashes === 1) rt.crashWords = null;
     this.deps.logger.warn(
       { agent: name, exit: session?.deadStatus ?? null, signal: session?.deadSignal ?? null, restarts: rt.restarts },
       'agent exited',
     );
     if (rt.consecutiveCrashes >= MAX_CONSECUTIVE_CRASHES) {
-      const said = await this.lastWords(name);
+      let said = await this.lastWords(name);
+      // The pty can lose a dying program's last write (Linux may hang the master up before tmux reads it): an
+      // earlier crash of the same program that was drawn says the same thing.
+      if (!hasWords(said) && rt.crashWords) said = rt.crashWords;
       await this.deps.tmux.killSession(sessionName(name));
-      this.giveUp(name, `it exited ${rt.consecutiveCrashes} times in a row soon after starting (${said})`);
+      this.giveUp(name, `it exited ${rt.consecutiveCrashes} times in a row soon after starting (${describe(said)})`);
       return;
     }
+    const said = await this.lastWords(name);
+    if (hasWords(said)) rt.crashWords = said;
     rt.restarts++;
     rt.status = 'starting';
     this.deps.stateChanged(name);
@@ -166,20 +173,29 @@ export class CrashRecovery {
     this.backOff(name);
   }
 
-  /** What an exited harness printed last ("exit 1: No conversation found to continue"), for the stop reason. */
-  private async lastWords(name: string): Promise<string> {
+  /** What an exited harness printed last ("exit 1: No conversation found to continue"); null when unreadable. */
+  private async lastWords(name: string): Promise<string | null> {
     try {
       const read = async () => exitDetail(paneLines(await this.deps.tmux.capturePane(sessionName(name), 200)));
       let said = await read();
       // tmux can mark a pane dead before it has drawn the program's last output: look again, for up to a second (a
       // loaded machine drew it after the 200 ms one look gave it).
       for (const ms of LAST_WORDS_LOOKS_MS) {
-        if (!/^exit \d+$/.test(said)) break;
+        if (hasWords(said)) break;
         said = await new Promise<void>((r) => setTimeout(r, ms)).then(read);
       }
-      return said || 'no output';
+      return said;
     } catch {
-      return 'its output could not be read';
+      return null;
     }
   }
+}
+
+/** An exit detail that has more than the status. */
+function hasWords(said: string | null): said is string {
+  return said !== null && !/^(exit \d+)?$/.test(said);
+}
+
+function describe(said: string | null): string {
+  return said === null ? 'its output could not be read' : said || 'no output';
 }

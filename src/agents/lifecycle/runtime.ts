@@ -6,6 +6,8 @@ export interface Runtime {
   status: AgentStatus;
   restarts: number;
   consecutiveCrashes: number;
+  /** What one of those crashes printed last, when tmux had drawn it ("exit 3: fatal: …"). */
+  crashWords: string | null;
   startedAt: number | null;
   /** A crash relaunch waiting for its back-off delay. */
   retry: TimerHandle | null;
@@ -34,7 +36,7 @@ export class Runtimes {
     let rt = this.runtimes.get(name);
     if (!rt) {
       const status = this.unrestored.has(name) ? 'restoring' : 'stopped';
-      rt = { status, restarts: 0, consecutiveCrashes: 0, startedAt: null, retry: null };
+      rt = { status, restarts: 0, consecutiveCrashes: 0, crashWords: null, startedAt: null, retry: null };
       this.runtimes.set(name, rt);
     }
     return rt;
@@ -73,6 +75,9 @@ export class Runtimes {
     const rt = this.of(name);
     rt.status = 'running';
     rt.startedAt = this.clock.now();
-    if (resetCrashes) rt.consecutiveCrashes = 0;
+    if (resetCrashes) {
+      rt.consecutiveCrashes = 0;
+      rt.crashWords = null;
+    }
   }
 }
