@@ -154,7 +154,10 @@ describe('harness programs', () => {
     t.after(() => d.stop());
     const token = d.daemon.operatorToken;
     const clock = d.clock as ManualClock;
-    const spawned = await request(d.tcp, 'POST', '/api/v1/agents/spawn', { token, body: { template: 'quiet', name: 'qt' } });
+    const spawned = await request(d.tcp, 'POST', '/api/v1/agents/spawn', {
+      token,
+      body: { template: 'quiet', name: 'qt' },
+    });
     assert.equal(spawned.status, 201, spawned.text);
     const agent = await until(
       'the daemon to give up on qt',
