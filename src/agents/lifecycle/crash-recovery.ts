@@ -156,7 +156,7 @@ export class CrashRecovery {
       'agent exited',
     );
     if (rt.consecutiveCrashes >= MAX_CONSECUTIVE_CRASHES) {
-      let said = await this.lastWords(name);
+      let said = await this.lastWords(name, LAST_WORDS_LOOKS_MS);
       // The pty can lose a dying program's last write (Linux may hang the master up before tmux reads it): an
       // earlier crash of the same program that was drawn says the same thing.
       if (!hasWords(said) && rt.crashWords) said = rt.crashWords;
@@ -164,23 +164,27 @@ export class CrashRecovery {
       this.giveUp(name, `it exited ${rt.consecutiveCrashes} times in a row soon after starting (${describe(said)})`);
       return;
     }
-    const said = await this.lastWords(name);
-    if (hasWords(said)) rt.crashWords = said;
     rt.restarts++;
     rt.status = 'starting';
     this.deps.stateChanged(name);
+    // One look, kept in case the last crash's words are lost; waiting here would hold the relaunch back.
+    const said = await this.lastWords(name, []);
+    if (hasWords(said)) rt.crashWords = said;
     await this.deps.tmux.killSession(sessionName(name));
     this.backOff(name);
   }
 
-  /** What an exited harness printed last ("exit 1: No conversation found to continue"); null when unreadable. */
-  private async lastWords(name: string): Promise<string | null> {
+  /**
+   * What an exited harness printed last ("exit 1: No conversation found to continue"), looking again after each of
+   * `looks` (ms) while it shows no words; null when the pane cannot be read.
+   */
+  private async lastWords(name: string, looks: readonly number[]): Promise<string | null> {
     try {
       const read = async () => exitDetail(paneLines(await this.deps.tmux.capturePane(sessionName(name), 200)));
       let said = await read();
-      // tmux can mark a pane dead before it has drawn the program's last output: look again, for up to a second (a
-      // loaded machine drew it after the 200 ms one look gave it).
-      for (const ms of LAST_WORDS_LOOKS_MS) {
+      // tmux can mark a pane dead before it has drawn the program's last output (a loaded machine drew it after the
+      // 200 ms one look gave it).
+      for (const ms of looks) {
         if (hasWords(said)) break;
         said = await new Promise<void>((r) => setTimeout(r, ms)).then(read);
       }
