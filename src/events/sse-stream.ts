@@ -7,6 +7,8 @@ export interface SseStreamOptions {
   maxQueued: number;
   /** Shared by every stream of the hub, so one fan-out's writes are spread over several loop turns. */
   flushes: FlushScheduler;
+  /** Turns a flush's frames into the one chunk written; joined into a string when not given. */
+  join?(frames: readonly string[]): string | Buffer;
   onDropped(): void;
   onClosed(): void;
 }
@@ -14,7 +16,7 @@ export interface SseStreamOptions {
 /** What a stream writes to: an HTTP response, or an adapter that behaves like one (the chat endpoint's /ws). */
 export interface FrameSink {
   /** False when the transport is backed up; a 'drain' follows. */
-  write(chunk: string): boolean;
+  write(chunk: string | Buffer): boolean;
   end(): void;
   destroy(): void;
   on(event: 'drain' | 'close', listener: () => void): unknown;
@@ -87,7 +89,11 @@ export class SseStream implements Subscriber {
   flush(): void {
     this.flushScheduled = false;
     if (this.closed || this.waitingForDrain || this.queue.length === 0) return;
-    const chunk = this.queue.length === 1 ? this.queue[0]! : this.queue.join('');
+    const chunk = this.opts.join
+      ? this.opts.join(this.queue)
+      : this.queue.length === 1
+        ? this.queue[0]!
+        : this.queue.join('');
     this.queue = [];
     if (!this.res.write(chunk)) this.waitingForDrain = true;
   }

@@ -289,7 +289,7 @@ function sendOutcome(reply: FastifyReply, sessionId: string, o: TurnOutcome) {
 function wsSink(socket: WebSocket, raw: Socket): FrameSink {
   return {
     write(chunk) {
-      for (const line of chunk.split('\n')) if (line) socket.send(line);
+      for (const line of String(chunk).split('\n')) if (line) socket.send(line);
       return !raw.writableNeedDrain;
     },
     end: () => socket.close(),

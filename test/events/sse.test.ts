@@ -47,6 +47,28 @@ describe('/api/v1/events over real sockets', () => {
     }
   });
 
+  it('the stream is plain SSE bytes until the connection closes: no chunked encoding', async () => {
+    const sock = net.connect(t.daemon.port, '127.0.0.1');
+    let raw = '';
+    sock.on('data', (b: Buffer) => (raw += b.toString()));
+    sock.write(
+      `GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.daemon.operatorToken}\r\n\r\n`,
+    );
+    const until = async (what: () => boolean) => {
+      for (let i = 0; i < 200 && !what(); i++) await sleep(10);
+      assert.ok(what(), raw);
+    };
+    await until(() => raw.includes('event: hello'));
+    publishRaw(t.daemon.bus, 'agent_activity', { n: 'plain' });
+    await until(() => raw.includes('"n":"plain"'));
+    const [head, body] = raw.split('\r\n\r\n') as [string, string];
+    assert.match(head, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.doesNotMatch(head, /transfer-encoding/i);
+    assert.match(head, /connection: close/i, 'the body ends with the connection');
+    assert.match(body, /^event: hello\ndata: \{.*\}\n\nevent: agent_activity\ndata: \{.*"n":"plain"\}\n\n$/s);
+    sock.destroy();
+  });
+
   it('a subscriber that stops reading is disconnected while the others keep receiving', async () => {
     const reader = await SseClient.open(t.tcp, '/api/v1/events', t.daemon.operatorToken);
     await reader.waitFor(1);
