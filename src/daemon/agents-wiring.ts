@@ -122,7 +122,7 @@ export async function wireAgents(d: AgentsWiringDeps) {
   });
   const sweeper = new ActivitySweeper({
     clock: d.clock,
-    pool: d.pool,
+    pool: d.pool.background,
     tracker,
     tmuxSocket,
     agentsRunning: () => supervisor.runningSessions(),

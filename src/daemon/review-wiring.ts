@@ -41,7 +41,7 @@ export async function wireReview(d: {
   await d.app.register(changesRoutes, { changes, workspaceOf });
   const summaries = new ChangeSummaries({
     clock: d.clock,
-    pool: d.pool,
+    pool: d.pool.background,
     // A moved agent's dormant record keeps the workspace it had here; its changes are the other host's to say.
     agents: () =>
       d.supervisor

@@ -1,3 +1,4 @@
+import PQueue from 'p-queue';
 import { Piscina } from 'piscina';
 import type * as Tasks from '../../workers/pool-worker.js';
 
@@ -30,6 +31,18 @@ export interface PoolReadout {
  */
 export class WorkerPool {
   private readonly piscina: Piscina;
+  private readonly lane = new PQueue({ concurrency: 1 });
+
+  /**
+   * The pool for work that recurs on a timer (the activity sweep, the change summaries): one such task at a time.
+   * Each second both came due together, so two threads stayed busy at idle and the second never reached its idle
+   * timeout (~10 MB of RSS: benchmarks/idle-rss.ts); one after the other they take a few ms more and one thread. A
+   * task asked for on demand (a voice note, a reply) still gets a thread of its own.
+   */
+  readonly background = {
+    run: <K extends TaskName>(task: K, input: TaskInput<K>): Promise<TaskOutput<K>> =>
+      this.lane.add(() => this.run(task, input)),
+  };
 
   constructor(opts: { threads: number; maxQueue: number }) {
     this.piscina = new Piscina({
