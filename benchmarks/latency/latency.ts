@@ -29,7 +29,7 @@ import { createLogger } from '../../src/core/logger.js';
 import { SseParser } from '../../src/wire/sse-parser.js';
 import { startClaudeAgent } from '../../test/helpers/claude-agent.js';
 import { killTmuxServer, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
-import { startHarnessAgent } from '../../test/helpers/harness-agent.js';
+import { startHarnessAgent, type CliHarness } from '../../test/helpers/harness-agent.js';
 import { request } from '../../test/helpers/http.js';
 import type { RecordedRequest } from '../../test/helpers/scripted-server.js';
 import { int, options, text } from '../lib/options.js';
@@ -143,25 +143,31 @@ function benchContext(skipped: (why: string) => void): TestContext {
   } as unknown as TestContext;
 }
 
-async function subject(harness: string): Promise<Subject | string> {
+/** Each harness's agent as its end-to-end tests start it: the subject, or why it was skipped. */
+async function claudeSubject(): Promise<Subject[] | string> {
   let why = '';
-  const t = benchContext((w) => (why = w));
+  const agent = 'bench-claude';
+  const c = await startClaudeAgent(
+    benchContext((w) => (why = w)),
+    { agent, script: () => ({ text: 'OK.' }), logger },
+  );
+  return c ? [{ label: 'claude', agent, d: c.d, token: c.token, requests: () => c.api.requests, replies: true }] : why;
+}
+
+async function cliSubject(harness: CliHarness): Promise<Subject[] | string> {
+  let why = '';
   const agent = `bench-${harness}`;
-  if (harness === 'claude') {
-    const c = await startClaudeAgent(t, { agent, script: () => ({ text: 'OK.' }), logger });
-    return c ? { label: 'claude', agent, d: c.d, token: c.token, requests: () => c.api.requests, replies: true } : why;
-  }
-  if (harness === 'codex' || harness === 'opencode') {
-    const h = await startHarnessAgent(t, { harness, agent, logger });
-    return h
-      ? { label: harness, agent, d: h.d, token: h.token, requests: () => h.server.requests, replies: true }
-      : why;
-  }
-  throw new Error(`unknown harness ${harness}`);
+  const h = await startHarnessAgent(
+    benchContext((w) => (why = w)),
+    { harness, agent, logger },
+  );
+  return h
+    ? [{ label: harness, agent, d: h.d, token: h.token, requests: () => h.server.requests, replies: true }]
+    : why;
 }
 
 /** A daemon with the two shell agents: bash (echoes, so the Enter is verified) and the soak's sink (echo off). */
-async function shellSubjects(): Promise<Subject[]> {
+async function shellSubjects(): Promise<Subject[] | string> {
   const d = await startTestDaemon({
     config: [
       'templates:',
@@ -186,6 +192,14 @@ async function shellSubjects(): Promise<Subject[]> {
   await sleep(1_000);
   return out;
 }
+
+/** What `--harnesses` can name, each with how its agents start. */
+const SUBJECTS: Array<{ name: string; start: () => Promise<Subject[] | string> }> = [
+  { name: 'shell', start: shellSubjects },
+  { name: 'claude', start: claudeSubject },
+  { name: 'codex', start: () => cliSubject('codex') },
+  { name: 'opencode', start: () => cliSubject('opencode') },
+];
 
 /** The model's end of the turn that answered `marker`: the last tool-bearing request that carried it, answered. */
 function turnEnd(requests: RecordedRequest[], marker: string): number | undefined {
@@ -317,11 +331,11 @@ async function main(): Promise<void> {
     }
     console.error(`latency: ${h}…`);
     try {
-      const subjects = h === 'shell' ? await shellSubjects() : [await subject(h)];
-      for (const s of subjects) {
-        if (typeof s === 'string') console.log(`(${h} skipped: ${s})`);
-        else results.push({ label: s.label, samples: await measure(s) });
-      }
+      const chosen = SUBJECTS.find((x) => x.name === h);
+      if (!chosen) throw new Error(`no such harness here (${SUBJECTS.map((x) => x.name).join(', ')})`);
+      const subjects = await chosen.start();
+      if (typeof subjects === 'string') console.log(`(${h} skipped: ${subjects})`);
+      else for (const s of subjects) results.push({ label: s.label, samples: await measure(s) });
     } catch (err) {
       // One harness failing (a CLI slow to start on a loaded machine) leaves the others' figures.
       console.log(`(${h} failed: ${(err as Error).message.split('\n')[0]})`);
