@@ -84,7 +84,12 @@ export async function pasteAndSubmit(
   times.lap('enter');
   const firstPress = Date.now();
   // Before ENTER_CHECK_MS only an emptied box drawn in full counts: a look caught mid-redraw reads as no box at all.
-  const taken = await lookUntil(ENTER_LOOKS_MS, look, (s) => s.kind === 'input' && submitted(shown, s));
+  // A submit that replaced a start screen (opencode creating its session) keeps the old pace: its new view is freshly
+  // drawn, and a next message typed into it at once was left queued behind a first turn that stalled under load.
+  const fresh = shown.kind === 'input' && shown.replacedOnSubmit;
+  const taken = fresh
+    ? undefined
+    : await lookUntil(ENTER_LOOKS_MS, look, (s) => s.kind === 'input' && submitted(shown, s));
   times.lap('verify');
   if (taken) return;
   let [presses, lastPress, emptied] = [1, firstPress, false];
