@@ -298,12 +298,12 @@ function hookProcess(): string[][] {
       spawnSync(process.execPath, args, { env, input: '{"hook_event_name":"Stop"}' });
       xs.push(now() - t0);
     }
-    return row(label, xs);
+    return [label, ...stats(xs)];
   });
 }
 
-const row = (label: string, xs: number[]) => [
-  label,
+/** n, p50, p90, p99, max. */
+const stats = (xs: number[]) => [
   String(xs.length),
   fmt(quantile(xs, 0.5), 0),
   fmt(quantile(xs, 0.9), 0),
@@ -318,6 +318,14 @@ function breakdown(label: string, runs: Array<Record<string, number>>): string[]
     const xs = runs.map((r) => r[step] ?? 0);
     return [label, step, fmt(quantile(xs, 0.5), 1), fmt(quantile(xs, 0.9), 1), fmt(maxOf(xs), 1)];
   });
+}
+
+function printSteps(title: string, of: Array<{ label: string; runs: Array<Record<string, number>> }>): void {
+  console.log(`\n${title}`);
+  table(
+    ['harness', 'step', 'p50', 'p90', 'max'],
+    of.flatMap((r) => breakdown(r.label, r.runs)),
+  );
 }
 
 async function main(): Promise<void> {
@@ -348,22 +356,11 @@ async function main(): Promise<void> {
   );
   table(
     ['harness', 'n', 'p50', 'p90', 'p99', 'max'],
-    results.map((r) =>
-      row(
-        r.label,
-        r.samples.map((x) => x.typed),
-      ),
-    ),
+    results.map((r) => [r.label, ...stats(r.samples.map((x) => x.typed))]),
   );
-  console.log('\nwhere the delivery went (ms per step, from the delivery steps line)');
-  table(
-    ['harness', 'step', 'p50', 'p90', 'max'],
-    results.flatMap((r) =>
-      breakdown(
-        r.label,
-        r.samples.map((x) => x.steps),
-      ),
-    ),
+  printSteps(
+    'where the delivery went (ms per step, from the delivery steps line)',
+    results.map((r) => ({ label: r.label, runs: r.samples.map((x) => x.steps) })),
   );
   const replied = results.filter((r) => r.samples.some((x) => x.reply));
   if (!replied.length) return;
@@ -372,33 +369,17 @@ async function main(): Promise<void> {
     ['harness', 'from', 'n', 'p50', 'p90', 'p99', 'max'],
     replied.flatMap((r) => {
       const rs = r.samples.flatMap((x) => (x.reply ? [x.reply] : []));
-      const [a, b] = [
-        row(
-          r.label,
-          rs.map((x) => x.fromTurnEnd),
-        ),
-        row(
-          r.label,
-          rs.map((x) => x.fromStop),
-        ),
-      ];
       return [
-        [a[0]!, "model's turn end", ...a.slice(1)],
-        [b[0]!, 'Stop at the daemon', ...b.slice(1)],
+        [r.label, "model's turn end", ...stats(rs.map((x) => x.fromTurnEnd))],
+        [r.label, 'Stop at the daemon', ...stats(rs.map((x) => x.fromStop))],
       ];
     }),
   );
   console.log(`\nthe Stop hook's own process, ${HOOK_RUNS} runs each, ms`);
   table(['hook', 'n', 'p50', 'p90', 'p99', 'max'], hookProcess());
-  console.log('\nwhere the reply went (ms per step, from the reply steps line)');
-  table(
-    ['harness', 'step', 'p50', 'p90', 'max'],
-    replied.flatMap((r) =>
-      breakdown(
-        r.label,
-        r.samples.flatMap((x) => (x.reply ? [x.reply.steps] : [])),
-      ),
-    ),
+  printSteps(
+    'where the reply went (ms per step, from the reply steps line)',
+    replied.map((r) => ({ label: r.label, runs: r.samples.flatMap((x) => (x.reply ? [x.reply.steps] : [])) })),
   );
 }
 
