@@ -24,6 +24,7 @@ const BENCHMARKS = [
   { name: 'heavy work', file: 'dist/benchmarks/heavy/heavy-work.js', args: ['--notes', '10'] },
   { name: 'store', file: 'dist/benchmarks/store.js', args: ['--seconds', '3', '--concurrency', '1,16'] },
   { name: 'state', file: 'dist/benchmarks/state.js', args: ['--seconds', '3'] },
+  { name: 'latency', file: 'dist/benchmarks/latency/latency.js', args: ['--sends', '20'] },
   { name: 'chat endpoint', file: 'dist/benchmarks/chat-endpoint.js', args: ['--turns', '100'] },
   { name: 'sweep', file: 'dist/benchmarks/sweep.js', args: ['--sweeps', '3'] },
   { name: 'voice loop', file: 'dist/benchmarks/voice-loop.js', args: ['--notes', '4'] },

@@ -14,7 +14,7 @@ export type HookHandler = (body: HookBody, gone: AbortSignal) => Promise<HookAns
 /**
  * The harness hooks' fan-out: each domain subscribes to the events it cares about when it is built (the agents
  * domain to SessionStart, chat to all four, tasks to Stop), so no domain reaches into another's handler table.
- * Handlers run in the order they subscribed; the first that has an output gives the hook its answer.
+ * Handlers run in the order they subscribed (`first` ones ahead); the first that has an output gives the hook its answer.
  */
 export class HookRouter {
   private readonly handlers = new Map<HookEvent, HookHandler[]>();
@@ -25,8 +25,13 @@ export class HookRouter {
    */
   constructor(private readonly deps: { currentName(agent: string): string }) {}
 
-  on(event: HookEvent, handler: HookHandler): void {
-    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
+  /**
+   * `first`: ahead of the handlers already there. For what a person waits on: the Stop's reply capture starts its
+   * pool task before the turn's bookkeeping (usage, change summaries) takes the pool's threads.
+   */
+  on(event: HookEvent, handler: HookHandler, opts: { first?: boolean } = {}): void {
+    const others = this.handlers.get(event) ?? [];
+    this.handlers.set(event, opts.first ? [handler, ...others] : [...others, handler]);
   }
 
   async dispatch(event: HookEvent, input: HookBody, gone: AbortSignal): Promise<HookAnswer> {

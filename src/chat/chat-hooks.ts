@@ -46,8 +46,9 @@ export function followChatHooks(d: ChatHooksDeps): void {
     if (d.enabled()) void d.replies.onStop(agent, payload);
     return {};
   };
-  d.hooks.on('stop', turnEnded);
-  d.hooks.on('stop-failure', turnEnded);
+  // The reply is what the owner waits for: its capture goes to the pool before the turn's bookkeeping.
+  d.hooks.on('stop', turnEnded, { first: true });
+  d.hooks.on('stop-failure', turnEnded, { first: true });
   // With Leo Chat off the hook gives no decision: Claude's own dialog in the terminal asks, as without Leo.
   d.hooks.on('permission-request', ({ agent, payload }, gone) =>
     d.agentExists(agent) && d.enabled() ? d.prompts.request(agent, payload, gone) : {},

@@ -136,18 +136,21 @@ export async function wireAgents(d: AgentsWiringDeps) {
   });
   const recent = new RecentMessages(d.clock);
   const announceMessage = messageAnnouncer(recent, d.bus);
-  const deliverer = new Deliverer([
-    tmuxPasteRoute({
-      tmux,
-      isRunning: (agent) => supervisor.isRunning(agent),
-      screenOf: (agent) => screenReader(supervisor.get(agent).harness as Harness),
-      note: (agent, text) => d.notes.note(agent, text),
-      // No key is pressed into an agent whose permission prompt or questions card is open in its thread.
-      openPrompt: (agent) => d.threads.openPrompts(agent)[0]?.text ?? null,
-      held: (agent, hold) => (hold ? d.needsInput.raise(agent, hold) : d.needsInput.clear(agent)),
-      readyTimeoutMs: INPUT_READY_TIMEOUT_MS,
-    }),
-  ]);
+  const deliverer = new Deliverer(
+    [
+      tmuxPasteRoute({
+        tmux,
+        isRunning: (agent) => supervisor.isRunning(agent),
+        screenOf: (agent) => screenReader(supervisor.get(agent).harness as Harness),
+        note: (agent, text) => d.notes.note(agent, text),
+        // No key is pressed into an agent whose permission prompt or questions card is open in its thread.
+        openPrompt: (agent) => d.threads.openPrompts(agent)[0]?.text ?? null,
+        held: (agent, hold) => (hold ? d.needsInput.raise(agent, hold) : d.needsInput.clear(agent)),
+        readyTimeoutMs: INPUT_READY_TIMEOUT_MS,
+      }),
+    ],
+    d.logger,
+  );
   d.features.add('agent_environments', 'agent_appearance', 'agent_status_restoring', 'agent_terminal');
   // Chat and tasks subscribe to the hooks they handle as they are built.
   const hooks = new HookRouter({ currentName: (a) => supervisor.currentName(a) });

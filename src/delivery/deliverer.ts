@@ -1,5 +1,7 @@
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { LeoError } from '../core/leo-error.js';
+import type { Logger } from '../core/logger.js';
+import { StepTimes } from './step-times.js';
 
 /**
  * One way of getting a user turn into an agent. Routes are tried in order; `available` says whether a route can serve
@@ -10,7 +12,8 @@ import { LeoError } from '../core/leo-error.js';
 export interface DeliveryRoute {
   readonly name: string;
   available(agent: string): boolean | Promise<boolean>;
-  deliver(agent: string, text: string): Promise<void>;
+  /** `times` hears each step's end (StepTimes.lap), for the delivery's debug line. */
+  deliver(agent: string, text: string, times: StepTimes): Promise<void>;
 }
 
 /**
@@ -51,7 +54,11 @@ export class DeliveryTimeout extends Error {}
 export class Deliverer {
   private readonly queues = new KeyedQueue();
 
-  constructor(private readonly routes: readonly DeliveryRoute[]) {}
+  constructor(
+    private readonly routes: readonly DeliveryRoute[],
+    /** At debug level, one line per delivery with where its time went (StepTimes). */
+    private readonly logger?: Logger,
+  ) {}
 
   /**
    * Resolves with the route that delivered; rejects with a DeliveryError that says why every route failed.
@@ -59,14 +66,18 @@ export class Deliverer {
    * chance to record durably that the text may reach the agent from now on.
    */
   deliver(agent: string, text: string, onStart?: () => void): Promise<string> {
+    const times = new StepTimes();
     return this.queues.run(agent, async () => {
+      // Behind the agent's earlier deliveries.
+      times.lap('queued');
       onStart?.();
       const reasons: string[] = [];
       const causes: unknown[] = [];
       for (const route of this.routes) {
         if (!(await route.available(agent))) continue;
         try {
-          await route.deliver(agent, text);
+          await route.deliver(agent, text, times);
+          this.logger?.debug({ agent, route: route.name, ms: times.ms }, 'delivery steps');
           return route.name;
         } catch (err) {
           reasons.push(`${route.name}: ${(err as Error).message}`);

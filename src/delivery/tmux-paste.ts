@@ -6,6 +6,7 @@ import type { Screen, ScreenReader } from '../harnesses/screen.js';
 import { HoldNotes, waitForInput, waitWhilePromptOpen, type InputWait } from './input-wait.js';
 import { inertText } from '../tmux/inert-text.js';
 import { pressKeys } from './dialog-answers.js';
+import { StepTimes } from './step-times.js';
 
 export interface PasteTarget {
   pasteText(session: string, text: string, opts?: { bracketed?: boolean }): Promise<void>;
@@ -16,10 +17,22 @@ export interface PasteTarget {
   capturePane(session: string, lines?: number): Promise<string>;
 }
 
-/** Time for the harness to take a bracketed paste in before Enter submits it (prior-art: 100-300 ms). */
+/**
+ * Time for the harness to take a bracketed paste in before Enter submits it (prior-art: 100-300 ms): the longest a
+ * delivery waits for the text to show in the box (a screen reader) or on the cursor's line (an echoing program), and
+ * how long it waits when it cannot tell.
+ */
 export const PASTE_SETTLE_MS = 250;
 /** After Enter, how long to wait for the screen to show that the prompt was taken, and how often to press again. */
 export const ENTER_CHECK_MS = 300;
+/**
+ * When the pane is looked at after a paste or an Enter, in ms since it: an idle TUI shows either within a frame or
+ * two, and a look is one tmux call, so soon and then less often, up to the settle or ENTER_CHECK_MS.
+ */
+const PASTE_LOOKS_MS = [15, 30, 60, 100, 150, 200];
+const ENTER_LOOKS_MS = [20, 40, 80, 150, 220];
+/** For a program whose screen cannot be read: one look for its echo, which an idle one shows at once. */
+const ECHO_LOOK_MS = 40;
 export const ENTER_ATTEMPTS = 3;
 /** How long one Enter gets to empty the input box of a harness whose screen is read, before it is pressed again. */
 export const SUBMIT_WAIT_MS = 1_500;
@@ -53,20 +66,37 @@ export async function pasteAndSubmit(
   session: string,
   text: string,
   screen?: { read?: ScreenReader; wait: InputWait; submitTimeoutMs?: number },
+  times = new StepTimes(),
 ): Promise<void> {
-  if (!screen?.read) return pasteAndWatchPane(tmux, session, text, screen?.wait);
+  if (!screen?.read) return pasteAndWatchPane(tmux, session, text, screen?.wait, times);
   const { read, wait } = screen;
   const look = async (): Promise<Screen> => read(await tmux.capturePane(session, 0));
   await waitForInput(look, wait);
+  times.lap('ready');
   await tmux.pasteText(session, text, { bracketed: true });
-  await sleep(PASTE_SETTLE_MS);
-  const shown = await waitForInput(look, wait, { typed: true });
+  times.lap('paste');
+  // The box holding the text is what makes Enter safe: pressed as soon as it shows, not after a fixed settle.
+  const early = await lookUntil(PASTE_LOOKS_MS, look, (s) => holdsText(s) && !wait.openPrompt());
+  times.lap('settle');
+  const shown = early ?? (await waitForInput(look, wait, { typed: true }));
+  times.lap('shown');
   await tmux.sendEnter(session);
+  times.lap('enter');
   const firstPress = Date.now();
+  // Before ENTER_CHECK_MS only an emptied box drawn in full counts: a look caught mid-redraw reads as no box at all.
+  // A submit that replaced a start screen (opencode creating its session) keeps the old pace: its new view is freshly
+  // drawn, and a next message typed into it at once was left queued behind a first turn that stalled under load.
+  const fresh = shown.kind === 'input' && shown.replacedOnSubmit;
+  const taken = fresh
+    ? undefined
+    : await lookUntil(ENTER_LOOKS_MS, look, (s) => s.kind === 'input' && submitted(shown, s));
+  times.lap('verify');
+  if (taken) return;
   let [presses, lastPress, emptied] = [1, firstPress, false];
-  for (;;) {
-    await sleep(ENTER_CHECK_MS);
+  for (let next = firstPress + ENTER_CHECK_MS; ; next = Date.now() + ENTER_CHECK_MS) {
+    await sleep(Math.max(0, next - Date.now()));
     const now = await look();
+    times.lap('verify');
     if (submitted(shown, now)) return;
     emptied ||= !holdsText(now);
     if (Date.now() - firstPress >= (screen.submitTimeoutMs ?? SUBMIT_TIMEOUT_MS)) {
@@ -83,6 +113,20 @@ export async function pasteAndSubmit(
       [presses, lastPress] = [presses + 1, Date.now()];
     }
   }
+}
+
+/**
+ * Looks at the pane at each of `atMs` (ms from now) until `done` says what it shows is enough: that, or undefined
+ * once the looks are spent.
+ */
+async function lookUntil<T>(atMs: readonly number[], look: () => Promise<T>, done: (seen: T) => boolean) {
+  const start = Date.now();
+  for (const at of atMs) {
+    await sleep(Math.max(0, start + at - Date.now()));
+    const seen = await look();
+    if (done(seen)) return seen;
+  }
+  return undefined;
 }
 
 function holdsText(s: Screen): boolean {
@@ -110,27 +154,50 @@ function submitted(typedOn: Screen, now: Screen): boolean {
  * while a prompt is open in the agent's thread, and a prompt that opens after the first Enter ends the presses: the
  * program took the text and asks something now.
  */
-async function pasteAndWatchPane(tmux: PasteTarget, session: string, text: string, wait?: InputWait): Promise<void> {
+async function pasteAndWatchPane(
+  tmux: PasteTarget,
+  session: string,
+  text: string,
+  wait: InputWait | undefined,
+  times: StepTimes,
+): Promise<void> {
   const hold = wait ? new HoldNotes(wait) : undefined;
   const clear = async () => {
     if (wait && hold) await waitWhilePromptOpen(wait, hold);
   };
   await clear();
+  times.lap('ready');
+  const pasted = Date.now();
   await tmux.pasteText(session, text, { bracketed: true });
-  await sleep(PASTE_SETTLE_MS);
+  times.lap('paste');
   // What the program was typed: the text as pasteText made it inert.
   const tail = typedTail(inertText(text));
   const sitting = (line: string) => tail !== '' && line.includes(tail);
+  // An echoing program that shows the text has taken it in: Enter needs no more settle. One that does not echo (or
+  // not yet) gets the whole settle, as nothing on its screen can say it is ready.
+  const echoed = await lookUntil([ECHO_LOOK_MS], () => tmux.cursorLine(session), sitting);
+  if (!echoed) await sleep(Math.max(0, pasted + PASTE_SETTLE_MS - Date.now()));
+  times.lap('settle');
   await clear();
   // The first look and the first press share one tmux call (they add up at a fleet's send rate).
-  if (!sitting(await tmux.cursorLine(session, { thenEnter: true }))) return;
+  const firstLook = echoed
+    ? (await tmux.sendEnter(session), echoed)
+    : await tmux.cursorLine(session, { thenEnter: true });
+  times.lap('enter');
+  if (!sitting(firstLook)) return;
   for (let attempt = 1; attempt <= ENTER_ATTEMPTS; attempt++) {
     if (attempt > 1) {
       if (wait?.openPrompt()) return;
       await tmux.sendEnter(session);
     }
-    await sleep(ENTER_CHECK_MS);
-    if (!sitting(await tmux.cursorLine(session))) return;
+    // The text leaves the cursor's line within a frame of an Enter taken; another press waits ENTER_CHECK_MS.
+    const gone = await lookUntil(
+      [...ENTER_LOOKS_MS, ENTER_CHECK_MS],
+      () => tmux.cursorLine(session),
+      (l) => !sitting(l),
+    );
+    times.lap('verify');
+    if (gone !== undefined) return;
   }
   throw new Error(
     `the message is still on the program's input line after ${ENTER_ATTEMPTS} Enter presses: it was not submitted`,
@@ -167,7 +234,7 @@ export function tmuxPasteRoute(d: TmuxRouteDeps): DeliveryRoute {
   return {
     name: 'tmux',
     available: d.isRunning,
-    deliver: (agent, text) => {
+    deliver: (agent, text, times) => {
       const read = d.screenOf(agent);
       const session = sessionName(agent);
       const wait: InputWait = {
@@ -178,7 +245,7 @@ export function tmuxPasteRoute(d: TmuxRouteDeps): DeliveryRoute {
         openPrompt: () => d.openPrompt(agent),
         held: (hold) => d.held(agent, hold),
       };
-      return pasteAndSubmit(d.tmux, session, text, read ? { read, wait } : { wait });
+      return pasteAndSubmit(d.tmux, session, text, read ? { read, wait } : { wait }, times);
     },
   };
 }

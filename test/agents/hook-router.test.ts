@@ -18,6 +18,16 @@ describe('HookRouter', () => {
     assert.deepEqual(calls, ['chat', 'tasks']);
   });
 
+  it('runs a subscriber that asked to be first ahead of those already there (the reply before the bookkeeping)', async () => {
+    const router = new HookRouter(asNamed);
+    const calls: string[] = [];
+    router.on('stop', () => (calls.push('usage'), {}));
+    router.on('stop', () => (calls.push('summaries'), {}));
+    router.on('stop', () => (calls.push('reply'), {}), { first: true });
+    await router.dispatch('stop', body, live());
+    assert.deepEqual(calls, ['reply', 'usage', 'summaries']);
+  });
+
   it("answers with the first subscriber's output and still runs the rest", async () => {
     const router = new HookRouter(asNamed);
     const calls: string[] = [];

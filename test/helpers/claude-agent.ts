@@ -10,6 +10,7 @@ import { claudeSandbox, claudeTemplateConfig, findClaude, type ClaudeSandbox } f
 import { startTestDaemon, type TestDaemon } from './daemon.js';
 import { request } from './http.js';
 import { alive, until } from './wait.js';
+import type { Logger } from '../../src/core/logger.js';
 
 export const MODEL = 'claude-sonnet-4-5';
 
@@ -41,6 +42,8 @@ export async function startClaudeAgent(
     beforeSpawn?(d: TestDaemon): Promise<void>;
     /** Changes to the variables the agent's environment hands Claude (an empty value leaves one out). */
     env?: Record<string, string>;
+    /** The daemon's logger (default: warnings only). */
+    logger?: Logger;
   },
 ): Promise<ClaudeAgent | null> {
   const claude = await findClaude();
@@ -56,7 +59,11 @@ export async function startClaudeAgent(
     else delete sandbox.env[name];
   const config = claudeTemplateConfig(claude.bin, sandbox, MODEL) + (opts.extraConfig ?? '');
   // Reply capture compares delivery times with the transcript's real times; the ManualClock starts at real now.
-  const d = await startTestDaemon({ config, ...(opts.web ? { web: opts.web } : {}) });
+  const d = await startTestDaemon({
+    config,
+    ...(opts.web ? { web: opts.web } : {}),
+    ...(opts.logger ? { logger: opts.logger } : {}),
+  });
   const token = d.daemon.operatorToken;
   const views = agentViews(d, agent, token);
   const { pane, withPane } = views;

@@ -13,6 +13,7 @@ import { findOpencode, opencodeSandbox, opencodeTemplateConfig } from './opencod
 import { ResponsesServer, type ReplyScript as ResponsesReplyScript } from './responses-server.js';
 import { endProcessesIn } from './strays.js';
 import { alive, until } from './wait.js';
+import type { Logger } from '../../src/core/logger.js';
 
 export const HARNESS_MODEL = 'gpt-test';
 
@@ -47,6 +48,8 @@ interface CommonOptions {
   waitForReady?: boolean;
   /** The spawn request's first prompt. */
   prompt?: string;
+  /** The daemon's logger (default: warnings only). */
+  logger?: Logger;
 }
 
 export type HarnessAgentOptions = CommonOptions &
@@ -107,7 +110,10 @@ export async function startHarnessAgent(t: TestContext, opts: HarnessAgentOption
     [server, sandbox, prompts] = [api, box, () => api.prompts()];
     config = opencodeTemplateConfig(found.bin, box, { workspace: opts.workspace });
   }
-  const d = await startTestDaemon({ config: config + (opts.extraConfig ?? '') });
+  const d = await startTestDaemon({
+    config: config + (opts.extraConfig ?? ''),
+    ...(opts.logger ? { logger: opts.logger } : {}),
+  });
   const token = d.daemon.operatorToken;
   const views = agentViews(d, agent, token);
   t.after(async () => {

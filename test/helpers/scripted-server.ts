@@ -14,6 +14,8 @@ export interface RecordedRequest {
   body: any;
   /** Real time it arrived (Date.now()). */
   at: number;
+  /** Real time its answer was sent in full (performance.timeOrigin + performance.now()), once it was. */
+  finished?: number;
 }
 
 export interface ListenOptions {
@@ -154,6 +156,7 @@ export abstract class ScriptedServer<Reply> {
         at: Date.now(),
       };
       this.requests.push(rec);
+      res.on('finish', () => (rec.finished = performance.timeOrigin + performance.now()));
       this.route(rec, res);
     });
   }

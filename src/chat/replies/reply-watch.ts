@@ -5,6 +5,7 @@ import type { Captured, CaptureResult, EndedTurn, ReplyCaptureInput } from './re
 import type { TranscriptFormat } from '../../harnesses/transcript-format.js';
 import type { ReplyStore } from './reply-store.js';
 import type { TurnFailure } from './turn-failure.js';
+import { StepTimes } from '../../delivery/step-times.js';
 
 /** A delivered prompt not in the transcript yet waits at most this long for its turn to show up. */
 export const REPLY_WAIT_MS = 30 * 60_000;
@@ -57,8 +58,8 @@ export interface ReplyWatchDeps {
  */
 export class ReplyWatch {
   private readonly checks = new KeyedQueue();
-  /** Messages being typed when a Stop came, with the turn that Stop ended. */
-  private readonly stopsWhileTyping = new Map<string, EndedTurn>();
+  /** Messages being typed when a Stop came, with the turn that Stop ended and the time since it came. */
+  private readonly stopsWhileTyping = new Map<string, { ended: EndedTurn; times: StepTimes }>();
   private closed = false;
 
   constructor(private readonly deps: ReplyWatchDeps) {}
@@ -71,10 +72,12 @@ export class ReplyWatch {
   /** Called once the message's delivered state is published: from now on its reply can be posted. */
   delivered(agent: string, messageId: string): void {
     if (!this.deps.store.markDelivered(messageId)) return;
-    const ended = this.stopsWhileTyping.get(messageId);
-    if (ended === undefined) return;
+    const stop = this.stopsWhileTyping.get(messageId);
+    if (stop === undefined) return;
     this.stopsWhileTyping.delete(messageId);
-    void this.check(agent, ended);
+    // The Stop waited for the delivery to be recorded.
+    stop.times.lap('typing');
+    void this.check(agent, stop.ended, stop.times);
   }
 
   failed(_agent: string, messageId: string): void {
@@ -88,14 +91,16 @@ export class ReplyWatch {
   }
 
   onStop(agent: string, payload: Record<string, unknown>): Promise<void> {
+    const times = new StepTimes();
     this.notePath(agent, payload);
     // Without a turn's id the Stop cannot say which turn ended, and a message typed meanwhile may have begun the last.
     // Claude names it prompt_id, Codex turn_id; each transcript reader files prompts under the same id.
     const id = [payload.prompt_id, payload.turn_id].find((v) => typeof v === 'string');
     const ended: EndedTurn = id !== undefined ? { promptId: id } : 'last';
     if (ended !== 'last')
-      for (const a of this.deps.store.awaiting(agent)) if (!a.delivered) this.stopsWhileTyping.set(a.messageId, ended);
-    return this.check(agent, ended);
+      for (const a of this.deps.store.awaiting(agent))
+        if (!a.delivered) this.stopsWhileTyping.set(a.messageId, { ended, times });
+    return this.check(agent, ended, times);
   }
 
   /**
@@ -135,9 +140,9 @@ export class ReplyWatch {
     if (typeof payload.transcript_path === 'string') this.deps.store.setPath(agent, payload.transcript_path);
   }
 
-  private check(agent: string, ended: EndedTurn): Promise<void> {
+  private check(agent: string, ended: EndedTurn, times = new StepTimes()): Promise<void> {
     return this.checks
-      .run(agent, () => this.settle(agent, ended))
+      .run(agent, () => this.settle(agent, ended, times))
       .catch((err) => this.deps.logger.warn({ agent, err: (err as Error).message }, 'reply capture failed'));
   }
 
@@ -152,9 +157,12 @@ export class ReplyWatch {
     return true;
   }
 
-  private async settle(agent: string, ended: EndedTurn): Promise<void> {
+  /** `times` runs from the Stop (or whatever asked for the check); a posted reply logs its steps at debug level. */
+  private async settle(agent: string, ended: EndedTurn, times: StepTimes): Promise<void> {
     const { store, logger } = this.deps;
     if (this.closed) return;
+    // Behind the agent's earlier checks.
+    times.lap('queued');
     const { path, settled } = store.transcript(agent);
     const awaiting = store.awaiting(agent).filter((a) => a.delivered);
     if (!path || !awaiting.length) return;
@@ -165,6 +173,7 @@ export class ReplyWatch {
       ...(settled ? { after: settled } : {}),
       ended,
     });
+    times.lap('capture');
     const now = this.deps.clock.now();
     awaiting.forEach((a, i) => {
       const { result, at } = results[i]!;
@@ -182,8 +191,11 @@ export class ReplyWatch {
         if (result.kind === 'none' && result.reason === 'interrupted')
           return this.deps.unanswered(agent, a.messageId, 'interrupted');
         const text = result.kind === 'reply' || this.postFailed(agent, a.messageId, result) ? result.text : '';
-        if (text) this.deps.post(agent, text, a.messageId);
-        else logger.debug({ agent, message: a.messageId, reason: reasonOf(result) }, 'no reply to post');
+        if (text) {
+          this.deps.post(agent, text, a.messageId);
+          times.lap('post');
+          logger.debug({ agent, message: a.messageId, ms: times.ms }, 'reply steps');
+        } else logger.debug({ agent, message: a.messageId, reason: reasonOf(result) }, 'no reply to post');
       });
     });
   }
