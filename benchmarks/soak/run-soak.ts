@@ -120,11 +120,12 @@ function config(model: string): string {
   // every message once and never the load generator's marker: pane lines feed agent_activity events, and a marker
   // there would count as one more (late) delivery.
   // Its subscribers all use the operator token: the stream caps (32 per token, 256 in all) and the connection caps
-  // (64 per token, half the cap at most) are lifted, as the fan-out benchmark lifts them.
+  // (64 per token, half the cap at most: 1 000 subscribers and the runner's own requests need a cap over 2 000) are
+  // lifted, as the fan-out benchmark lifts them.
   return [
     'web:',
     '  listen: 127.0.0.1:0',
-    '  max_connections: 2000',
+    '  max_connections: 4000',
     '  max_connections_per_token: 5000',
     '  sse_max_subscribers: 5000',
     '  sse_max_per_token: 5000',
