@@ -21,6 +21,33 @@ function tempDir(t: { after(fn: () => void): void }): string {
   return dir;
 }
 
+/**
+ * A daemon with one template whose program exits at every start: the agent spawned from it, once the daemon gave up
+ * on it (each look moves the manual clock past the crash back-off).
+ */
+async function spawnUntilStopped(t: { after(fn: () => Promise<void>): void }, template: string, command: string) {
+  const d = await startTestDaemon({
+    config: `templates:\n  ${template}:\n    harness: shell\n    command: ${JSON.stringify(command)}\n`,
+  });
+  t.after(() => d.stop());
+  const token = d.daemon.operatorToken;
+  const clock = d.clock as ManualClock;
+  const spawned = await request(d.tcp, 'POST', '/api/v1/agents/spawn', { token, body: { template, name: template } });
+  assert.equal(spawned.status, 201, spawned.text);
+  const agent = await until(
+    `the daemon to give up on ${template}`,
+    async () => {
+      clock.advance(10_000);
+      const s = await request(d.tcp, 'GET', '/api/v1/state', { token });
+      const a = s.json.data.agents.find((x: { name: string }) => x.name === template);
+      return a.status === 'stopped' ? a : undefined;
+    },
+    40_000,
+    200,
+  );
+  return { d, token, agent };
+}
+
 describe('harness programs', () => {
   it('a spawn is refused with 400 naming the missing program and how to install it; a template command is the program run', async (t) => {
     const dir = tempDir(t);
@@ -108,28 +135,10 @@ describe('harness programs', () => {
   });
 
   it('an agent whose program exits at every start ends stopped, with the reason in its thread, /state and leo agent list', async (t) => {
-    const d = await startTestDaemon({
-      config:
-        'templates:\n  broken:\n    harness: shell\n    command: "echo \'fatal: cannot open ~/.config/tool.toml\' >&2; exit 3"\n',
-    });
-    t.after(() => d.stop());
-    const token = d.daemon.operatorToken;
-    const clock = d.clock as ManualClock;
-    const spawned = await request(d.tcp, 'POST', '/api/v1/agents/spawn', {
-      token,
-      body: { template: 'broken', name: 'brk' },
-    });
-    assert.equal(spawned.status, 201, spawned.text);
-    const agent = await until(
-      'the daemon to give up on brk',
-      async () => {
-        clock.advance(10_000);
-        const s = await request(d.tcp, 'GET', '/api/v1/state', { token });
-        const a = s.json.data.agents.find((x: { name: string }) => x.name === 'brk');
-        return a.status === 'stopped' ? a : undefined;
-      },
-      30_000,
-      200,
+    const { d, token, agent } = await spawnUntilStopped(
+      t,
+      'brk',
+      "echo 'fatal: cannot open ~/.config/tool.toml' >&2; exit 3",
     );
     assert.equal(agent.wake_on_message, false);
     // (The status is there when tmux had marked the pane dead by the time it was read.)
@@ -148,28 +157,7 @@ describe('harness programs', () => {
     const count = path.join(dir, 'starts');
     // Says why at its first four starts only, as a pty that lost the last write would show it.
     const command = `n=$(cat ${count} 2>/dev/null || echo 0); echo $((n+1)) > ${count}; [ $n -lt 4 ] && echo 'fatal: no token' >&2; exit 4`;
-    const d = await startTestDaemon({
-      config: `templates:\n  quiet:\n    harness: shell\n    command: ${JSON.stringify(command)}\n`,
-    });
-    t.after(() => d.stop());
-    const token = d.daemon.operatorToken;
-    const clock = d.clock as ManualClock;
-    const spawned = await request(d.tcp, 'POST', '/api/v1/agents/spawn', {
-      token,
-      body: { template: 'quiet', name: 'qt' },
-    });
-    assert.equal(spawned.status, 201, spawned.text);
-    const agent = await until(
-      'the daemon to give up on qt',
-      async () => {
-        clock.advance(10_000);
-        const s = await request(d.tcp, 'GET', '/api/v1/state', { token });
-        const a = s.json.data.agents.find((x: { name: string }) => x.name === 'qt');
-        return a.status === 'stopped' ? a : undefined;
-      },
-      40_000,
-      200,
-    );
+    const { agent } = await spawnUntilStopped(t, 'qt', command);
     assert.equal(fs.readFileSync(count, 'utf8').trim(), '5');
     assert.match(agent.stop_reason, /exited 5 times in a row soon after starting \((exit 4: )?fatal: no token\)/);
   });
