@@ -1,4 +1,4 @@
-import PQueue from 'p-queue';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Piscina } from 'piscina';
 import type * as Tasks from '../../workers/pool-worker.js';
 
@@ -10,6 +10,12 @@ export type TaskOutput<K extends TaskName> = Awaited<ReturnType<TaskTable[K]>>;
 
 /** Each worker's young generation at most (V8 splits it into its semi-spaces). */
 const YOUNG_GENERATION_MB = 3;
+
+/**
+ * The longest a timer task waits for the one before it: past that it takes a thread of its own, so a slow change
+ * summary (a huge tree) or a loaded machine never holds the sweep or a summary back by more.
+ */
+const BACKGROUND_WAIT_MS = 150;
 
 /** Where the compiled pool worker lives: dist/workers/pool-worker.js, next to dist/src. */
 const WORKER_FILE = new URL('../../workers/pool-worker.js', import.meta.url).href;
@@ -31,20 +37,28 @@ export interface PoolReadout {
  */
 export class WorkerPool {
   private readonly piscina: Piscina;
-  private readonly lane = new PQueue({ concurrency: 1 });
+  /** Settles when the last timer task asked for has ended (or waited its longest). */
+  private backgroundTail: Promise<unknown> = Promise.resolve();
 
   /**
-   * The pool for work that recurs on a timer (the activity sweep, the change summaries): one such task at a time.
-   * Each second both came due together, so two threads stayed busy at idle and the second never reached its idle
-   * timeout (~10 MB of RSS: benchmarks/idle-rss.ts); one after the other they take a few ms more and one thread. A
-   * task asked for on demand (a voice note, a reply) still gets a thread of its own.
+   * The pool for work that recurs on a timer (the activity sweep, the change summaries): each such task starts once
+   * the one before it ended, or after BACKGROUND_WAIT_MS. Each second both came due together, so two threads stayed
+   * busy at idle and the second never reached its idle timeout (~18 MB of RSS: benchmarks/idle-rss.ts); one after the
+   * other they take a few ms more and one thread. A task asked for on demand (a voice note, a reply) is not queued.
    */
   readonly background = {
-    run: <K extends TaskName>(task: K, input: TaskInput<K>): Promise<TaskOutput<K>> =>
-      this.lane.add(() => this.run(task, input)),
+    run: <K extends TaskName>(task: K, input: TaskInput<K>): Promise<TaskOutput<K>> => {
+      const turn = Promise.race([this.backgroundTail, sleep(this.backgroundWaitMs, undefined, { ref: false })]);
+      const result = turn.then(() => this.run(task, input));
+      this.backgroundTail = result.catch(() => undefined);
+      return result;
+    },
   };
 
-  constructor(opts: { threads: number; maxQueue: number }) {
+  private readonly backgroundWaitMs: number;
+
+  constructor(opts: { threads: number; maxQueue: number; backgroundWaitMs?: number }) {
+    this.backgroundWaitMs = opts.backgroundWaitMs ?? BACKGROUND_WAIT_MS;
     this.piscina = new Piscina({
       filename: WORKER_FILE,
       minThreads: 1,

@@ -107,6 +107,14 @@ describe('crash: SIGKILL during a burst of sends to several agents', () => {
             ),
           );
 
+        // Delivered means typed and entered: the sink prints the line a moment later, and a kill's un-entered text
+        // comes out on the probe's line. What each agent read is counted once its probe's line is there.
+        await until(
+          'the sinks to print their probes',
+          () => AGENTS.every((a) => h.linesRead(a).some((l) => l.includes(`probe for ${a}`))),
+          10_000,
+        );
+
         // Why each one failed is the daemon's own record (delivery_note); the wire only carries the notes.
         const failedBecause = h.readDb(
           (db) =>

@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import { WorkerPool } from '../../src/pool/worker-pool.js';
 
 describe('WorkerPool', () => {
-  it('runs background tasks one at a time, so timer work keeps one thread; on-demand tasks get more', async (t) => {
-    const pool = new WorkerPool({ threads: 2, maxQueue: 100 });
+  it('runs background tasks one after the other, so timer work keeps one thread; on-demand tasks get more', async (t) => {
+    // A wait longer than the test, so a loaded machine's slow ping cannot let the next one start beside it.
+    const pool = new WorkerPool({ threads: 2, maxQueue: 100, backgroundWaitMs: 60_000 });
     t.after(() => pool.close());
     const order: string[] = [];
     const background = (i: number) =>
@@ -23,5 +24,12 @@ describe('WorkerPool', () => {
     // The same burst asked for on demand overflows the one thread: the pool starts its second.
     await Promise.all(Array.from({ length: 20 }, (_, i) => pool.run('ping', { at: i })));
     assert.equal(pool.readout().threads, 2);
+  });
+
+  it('a background task waits for the one before it at most its wait, then takes a thread of its own', async (t) => {
+    const pool = new WorkerPool({ threads: 2, maxQueue: 100, backgroundWaitMs: 0 });
+    t.after(() => pool.close());
+    await Promise.all(Array.from({ length: 20 }, (_, i) => pool.background.run('ping', { at: i })));
+    assert.equal(pool.readout().threads, 2, 'no waiting: the burst overflowed one thread');
   });
 });
