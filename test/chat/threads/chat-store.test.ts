@@ -131,4 +131,30 @@ describe('delivery text format', () => {
         'Answer: {"message_id":"01JABC","values":["y"],"labels":["Yes"],"text":""}',
     );
   });
+
+  it('finds what waits (open prompts and asks, pending sends) through the waiting index, never a scan of the thread', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-chat-'));
+    const db = openDatabase(path.join(dir, 'chat.db'));
+    try {
+      const asked: string[] = [];
+      const prepare = db.prepare.bind(db);
+      db.prepare = ((sql: string) => (asked.push(sql), prepare(sql))) as typeof db.prepare;
+      const s = new ChatStore(db, new ManualClock(Date.UTC(2026, 9, 15, 18)));
+      s.openPrompts();
+      s.openPrompts('den');
+      s.openAsks();
+      s.openAsks('den');
+      s.pendingInbound();
+      assert.equal(asked.length, 5);
+      for (const sql of asked) {
+        const explain = prepare(`EXPLAIN QUERY PLAN ${sql}`);
+        const args = sql.includes('@agent') ? [{ agent: 'den' }] : sql.includes('?') ? ['den'] : [];
+        const plan = (explain.all(...args) as { detail: string }[]).map((r) => r.detail).join(' | ');
+        assert.match(plan, /USING INDEX messages_pending/, `${sql}\n${plan}`);
+      }
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
