@@ -31,15 +31,19 @@ export class ReplyStore {
 
   /** Records a message being typed into `agent`; only the newest `keep` of the agent's stay. */
   add(agent: string, messageId: string, prompt: string, since: number, keep: number): void {
-    this.db
-      .prepare('INSERT OR REPLACE INTO reply_awaiting (message_id, agent, prompt, since_ms) VALUES (?, ?, ?, ?)')
-      .run(messageId, agent, prompt, since);
-    this.db
-      .prepare(
-        `DELETE FROM reply_awaiting WHERE agent = ? AND seq NOT IN
-           (SELECT seq FROM reply_awaiting WHERE agent = ? ORDER BY seq DESC LIMIT ?)`,
-      )
-      .run(agent, agent, keep);
+    // One transaction, and the rows past `keep` cut below one index seek: deleting those NOT IN the newest `keep`
+    // built that list on every send (the soak's profile: ~10 % of the main thread with 100 agents that never reply).
+    this.db.transaction(() => {
+      this.db
+        .prepare('INSERT OR REPLACE INTO reply_awaiting (message_id, agent, prompt, since_ms) VALUES (?, ?, ?, ?)')
+        .run(messageId, agent, prompt, since);
+      this.db
+        .prepare(
+          `DELETE FROM reply_awaiting WHERE agent = ? AND seq <=
+             (SELECT seq FROM reply_awaiting WHERE agent = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
+        )
+        .run(agent, agent, keep);
+    })();
   }
 
   markDelivered(messageId: string): boolean {
