@@ -46,9 +46,14 @@ describe('late answers to a real claude agent’s permission prompt', () => {
           ),
         );
 
+      // Chat's deadline passes minutes after the dialog was drawn; a loaded TUI can draw it seconds after the hook.
+      const dialogDrawn = () =>
+        withPane(until('Claude to draw its dialog', () => /Do you want/.test(c.pane()), 30_000, 200));
+
       // Chat's wait ends unanswered; the owner answers from the app seconds later.
       const late = await begin('LATE-ALLOW', 'permission');
       assert.ok(Date.parse(late.permission!.deadline!) > clock.now(), 'the prompt says when chat lets go');
+      await dialogDrawn();
       clock.advance(120_000);
       const expired = await waiting(late.id);
       assert.equal(expired.state, 'expired');
@@ -68,6 +73,7 @@ describe('late answers to a real claude agent’s permission prompt', () => {
 
       // Answered in the terminal after chat let go: the prompt stops offering an answer, and a late one is told why.
       const term = await begin('LATE-TERMINAL', 'permission');
+      await dialogDrawn();
       clock.advance(120_000);
       await waiting(term.id);
       await sleep(PERSON_PACE_MS);
@@ -90,6 +96,7 @@ describe('late answers to a real claude agent’s permission prompt', () => {
 
       // The daemon restarts while the prompt is open: its hook died with it, Claude's dialog did not.
       const held = await begin('RESTART-ALLOW', 'permission');
+      await dialogDrawn();
       await sleep(2_000);
       await d.restart();
       const restarted = await waiting(held.id);
