@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../core/clock.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
@@ -88,6 +89,12 @@ interface DeliveryOptions {
 export const OUTBOX_MAX_AGE_MS = 10 * 60_000;
 
 /**
+ * How long a program gets to read a line after its Enter before a park may stop it. Real time, not the Clock seam:
+ * it paces a program, like a look at its terminal.
+ */
+const TAKE_MS = 500;
+
+/**
  * The thread side of Leo Chat: stores messages, publishes chat.message / chat.updated, and drives an inbound
  * message from pending to delivered or failed.
  */
@@ -96,6 +103,8 @@ export class ChatService {
   private readonly lanes = new KeyedQueue();
   /** The delivery typing into each agent now, past its hold check (typingDone). */
   private readonly typing = new Map<string, Promise<void>>();
+  /** When each agent was last typed a message in full (Date.now()), for typingDone's grace. */
+  private readonly lastTyped = new Map<string, number>();
   /** Every delivery waits on this: held at start-up until the agents are restored (recoverLeftovers). */
   private gate: Promise<void> = Promise.resolve();
   private openGate = (): void => {};
@@ -111,9 +120,13 @@ export class ChatService {
   /**
    * Resolves once no message is being typed into `agent` (at once when none is). A move parks an agent by holding it
    * (what comes next waits) and then this: stopping it mid-typing would fail a message the owner sent before the move.
+   * A message whose Enter was just pressed gets TAKE_MS more: the program reads it after the key, and stopped before
+   * that, it never had what the thread calls delivered.
    */
-  typingDone(agent: string): Promise<void> {
-    return this.typing.get(agent) ?? Promise.resolve();
+  async typingDone(agent: string): Promise<void> {
+    await this.typing.get(agent);
+    const left = (this.lastTyped.get(agent) ?? -Infinity) + TAKE_MS - Date.now();
+    if (left > 0) await sleep(left);
   }
 
   /** For shutdown: resolves once every delivery already started has ended (delivered or failed). */
@@ -412,6 +425,7 @@ export class ChatService {
         const now = this.setState(message.id, 'delivered');
         if (afterRestart) this.note(now?.agent ?? message.agent, typedAfterRestartNote(message, this.deps.clock.now()));
       });
+      this.lastTyped.set(message.agent, Date.now());
       for (const l of this.deliveryListeners) l.delivered(message.agent, message.id);
       logger.debug({ agent: message.agent, id: message.id, route }, 'chat message delivered');
     } catch (err) {

@@ -1,57 +1,11 @@
 // chat.db as the durable outbox (issue 15 item 9): what a restart does with the messages it caught pending. The crash
 // suite (test/crash/burst.test.ts) drives the same through SIGKILLed daemons; this pins each outcome and the hold.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { describe, it, type TestContext } from 'node:test';
-import { ChatService, OUTBOX_MAX_AGE_MS, type ChatServiceDeps } from '../../../src/chat/threads/chat-service.js';
-import { ChatStore } from '../../../src/chat/threads/chat-store.js';
+import { describe, it } from 'node:test';
+import { OUTBOX_MAX_AGE_MS } from '../../../src/chat/threads/chat-service.js';
 import { typedAfterRestartNote } from '../../../src/chat/threads/restart-note.js';
-import { Deliverer } from '../../../src/delivery/deliverer.js';
-import { ThreadNotes } from '../../../src/chat/threads/thread-notes.js';
-import { ManualClock } from '../../../src/core/clock.js';
 import { formatLocal } from '../../../src/core/local-time.js';
-import { createLogger } from '../../../src/core/logger.js';
-import { EventBus } from '../../../src/events/bus.js';
-import { openDatabase } from '../../../src/store/database.js';
-import { PendingLimit } from '../../../src/chat/threads/pending-limit.js';
-
-function restartedDaemon(t: TestContext) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-outbox-'));
-  const db = openDatabase(path.join(dir, 'chat.db'));
-  t.after(() => {
-    db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  const clock = new ManualClock(Date.parse('2026-12-01T10:00:00Z'));
-  const store = new ChatStore(db, clock);
-  const bus = new EventBus(clock);
-  const typed: string[] = [];
-  const asked: string[] = [];
-  const chat = new ChatService({
-    store,
-    notes: new ThreadNotes(store, bus),
-    bus,
-    clock,
-    deliverer: new Deliverer([
-      { name: 'tmux', available: () => true, deliver: async (_agent, text) => void typed.push(text) },
-    ]),
-    agents: {
-      isRunning: (a: string) => (asked.push(`isRunning ${a}`), true),
-      start: async (a: string) => void asked.push(`start ${a}`),
-      movedError: () => null,
-      sendError: () => null,
-      unheld: async () => true,
-    },
-    attachments: { pathsOf: () => [] },
-    pending: new PendingLimit(() => 1000),
-    logger: createLogger('silent'),
-  } as unknown as ChatServiceDeps);
-  const pending = (text: string) =>
-    store.insert({ agent: 'den', direction: 'in', kind: 'text', text, state: 'pending' });
-  return { store, clock, chat, typed, asked, pending };
-}
+import { fakeChat } from '../../helpers/chat-service.js';
 
 const flush = () => new Promise((r) => setTimeout(r, 20));
 
@@ -73,7 +27,7 @@ describe('messages a restart caught pending', () => {
   });
 
   it('one never started and recent is delivered after the restart, once the agents are restored, ahead of newer sends', async (t) => {
-    const d = restartedDaemon(t);
+    const d = fakeChat(t);
     const old = d.pending('sent 11 minutes before the restart');
     d.clock.advance(OUTBOX_MAX_AGE_MS + 60_000 - 5 * 60_000);
     const first = d.pending('first, 5 minutes before');
