@@ -11,10 +11,16 @@ import { ManualClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { Deliverer } from '../../src/delivery/deliverer.js';
 import { EventBus } from '../../src/events/bus.js';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase, type Database } from '../../src/store/database.js';
 
-/** `typing`: how long each delivery takes, in real ms (0: at once). */
-export function fakeChat(t: TestContext, { typingMs = 0 } = {}) {
+/**
+ * `typingMs`: how long each delivery takes, in real ms (0: at once). `deliver`: what typing does instead of recording
+ * the text (it may throw, as a failed delivery does).
+ */
+export function fakeChat(
+  t: TestContext,
+  { typingMs = 0, deliver }: { typingMs?: number; deliver?: (db: Database) => Promise<void> } = {},
+) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-chat-'));
   const db = openDatabase(path.join(dir, 'chat.db'));
   t.after(() => {
@@ -37,6 +43,7 @@ export function fakeChat(t: TestContext, { typingMs = 0 } = {}) {
         available: () => true,
         deliver: async (_agent, text) => {
           if (typingMs) await new Promise((r) => setTimeout(r, typingMs));
+          await deliver?.(db);
           typed.push(text);
         },
       },
@@ -54,5 +61,5 @@ export function fakeChat(t: TestContext, { typingMs = 0 } = {}) {
   } as unknown as ChatServiceDeps);
   const pending = (text: string) =>
     store.insert({ agent: 'den', direction: 'in', kind: 'text', text, state: 'pending' });
-  return { store, clock, chat, typed, asked, pending };
+  return { db, store, clock, chat, typed, asked, pending };
 }
