@@ -32,6 +32,7 @@ const BENCHMARKS = [
   { name: 'hosts fan-in', file: 'dist/benchmarks/hosts/fan-in.js', args: ['--seconds', '3'] },
   { name: 'hosts hop', file: 'dist/benchmarks/hosts/hop.js', args: ['--posts', '200'] },
   { name: 'hosts link cut', file: 'dist/benchmarks/hosts/link-cut.js', args: ['--cuts', '3'] },
+  { name: 'wal checkpoint', file: 'dist/benchmarks/wal-checkpoint.js', args: [] },
   { name: 'idle rss', file: 'dist/benchmarks/idle-rss.js', args: ['--settle', '30', '--samples', '4'] },
   { name: 'hosts move', file: 'dist/benchmarks/hosts/move.js', args: [] },
 ];

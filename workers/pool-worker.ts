@@ -17,3 +17,4 @@ export { transcribe } from './transcribe.js';
 export { judgeAudio } from './audio-judge.js';
 export { readTurnUsage } from './turn-usage.js';
 export { changeSummaries } from './change-summary.js';
+export { checkpointWal } from './wal-checkpoint.js';

@@ -34,6 +34,7 @@ import { PresenceBoard } from '../push/presence-board.js';
 import { shouldDropNeedsInput } from '../push/push-payload.js';
 import { doctorWarnings } from '../status/status-report.js';
 import { openDatabase, type Database } from '../store/database.js';
+import { MAIN_CHECKPOINT_PAGES } from '../store/wal-checkpoint.js';
 import { RunHistory } from '../tasks/run-history.js';
 import { RunLog } from '../tasks/run-log.js';
 import { RunPublisher } from '../tasks/run-publisher.js';
@@ -46,6 +47,7 @@ import type { ThreadCarrier } from '../chat/threads/transfer/thread-carrier.js';
 import { buildAttachments, wireChat } from './chat-wiring.js';
 import { wireConfig } from './config-wiring.js';
 import type { Domain } from './domain.js';
+import { wireStore } from './store-wiring.js';
 import { wireMoves, wireMoveSides } from './moves-wiring.js';
 import { wireObserve } from './observe-wiring.js';
 import { wirePush } from './push-wiring.js';
@@ -124,7 +126,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
     throw err;
   }
 
-  const db = openDatabase(paths.database);
+  const db = openDatabase(paths.database, undefined, { checkpointPages: MAIN_CHECKPOINT_PAGES });
   const tokens = new TokenStore(db, clock);
   const operatorToken = ensureTokenFile(paths.operatorTokenFile, 'leo_op');
   const agentToken = ensureTokenFile(paths.agentTokenFile, 'leo_ag');
@@ -137,6 +139,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
   const hub = new SseHub({ bus, clock, features, bootId, maxQueued: () => config().web.sse_queue });
   const pool = new WorkerPool({ threads: config().pool.threads, maxQueue: config().pool.max_queue });
   await pool.run('ping', { at: clock.now() });
+  const store = wireStore({ db, file: paths.database, pool, logger });
   const pending = new PendingLimit(() => config().chat.max_pending_messages);
   const attachments = buildAttachments({ db, clock, paths, pool, config });
   const http = buildHttp({ clock, logger, config, tls, certificates, auth, bus, hub, pool, pending, attachments });
@@ -318,6 +321,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<Daemon> {
 
   // Every phase runs in this order (domain.ts says why stop does not run in reverse).
   const domains: Domain[] = [
+    store,
     authWiring.domain,
     hosts,
     agents,

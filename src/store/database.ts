@@ -7,9 +7,14 @@ export type { Database };
 
 /**
  * Opens chat.db: checks the schema version before touching anything (a newer file is refused and left byte-for-byte
- * as it was), then WAL, foreign keys, a busy timeout, and the pending migrations.
+ * as it was), then WAL, foreign keys, a busy timeout, and the pending migrations. `checkpointPages`: the WAL pages past
+ * which a commit checkpoints itself (SQLite's 1 000 unless given; the daemon checkpoints from its pool: wal-checkpoint.ts).
  */
-export function openDatabase(file: string, migrations: readonly Migration[] = leoMigrations): Database {
+export function openDatabase(
+  file: string,
+  migrations: readonly Migration[] = leoMigrations,
+  { checkpointPages }: { checkpointPages?: number } = {},
+): Database {
   if (!fs.existsSync(file)) {
     // Created 0600 before SQLite touches it; SQLite gives the -wal and -shm files the same mode.
     fs.writeFileSync(file, '', { mode: 0o600 });
@@ -29,6 +34,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = le
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    if (checkpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${checkpointPages}`);
     migrate(db, migrations, file);
     reusePreparedStatements(db);
     return db;
