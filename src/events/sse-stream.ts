@@ -89,11 +89,7 @@ export class SseStream implements Subscriber {
   flush(): void {
     this.flushScheduled = false;
     if (this.closed || this.waitingForDrain || this.queue.length === 0) return;
-    const chunk = this.opts.join
-      ? this.opts.join(this.queue)
-      : this.queue.length === 1
-        ? this.queue[0]!
-        : this.queue.join('');
+    const chunk = (this.opts.join ?? joinFrames)(this.queue);
     this.queue = [];
     if (!this.res.write(chunk)) this.waitingForDrain = true;
   }
@@ -112,3 +108,6 @@ export class SseStream implements Subscriber {
     this.opts.onClosed();
   }
 }
+
+/** One frame as it is; several as one string. */
+const joinFrames = (frames: readonly string[]): string => (frames.length === 1 ? frames[0]! : frames.join(''));
