@@ -108,7 +108,7 @@ describe('crash: SIGKILL while asks with deadlines are open', () => {
           );
           // Only a delivery's first line: the Answer: line below it repeats the text.
           const read = countMarkers(
-            h.linesRead(AGENT).filter((l) => l.startsWith('GOT [Leo Chat] ')),
+            (await h.linesReadShowing(AGENT, [...answered.values()])).filter((l) => l.startsWith('GOT [Leo Chat] ')),
             ANSWER,
           );
           for (const m of final.filter((x) => x.kind === 'ask')) {

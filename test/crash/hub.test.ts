@@ -16,7 +16,7 @@ import { until } from '../helpers/wait.js';
 import {
   amend,
   countMarkers,
-  linesRead,
+  linesReadShowing,
   readThread,
   runSeeds,
   sinkReady,
@@ -322,14 +322,19 @@ async function check(plan: Plan, run: Run, hub: HostDaemon, host: HostDaemon, ag
   assert.equal(inbound.length, mine.length, `${address}: nothing stored that was not sent`);
   tally['stored once'] += mine.length;
 
-  const read = countMarkers(linesRead(host.home, agent), MARKER);
+  const lines = await linesReadShowing(
+    host.home,
+    agent,
+    mine.map((s) => s.marker),
+  );
+  const read = countMarkers(lines, MARKER);
   for (const s of mine) assert.equal(read.get(s.marker), 1, `${s.marker} typed into ${address} exactly once`);
   assert.equal(read.size, mine.length, `${address} read only its own messages`);
   tally['typed once'] += mine.length;
   // The host types an agent's messages in the order it stored them. That is the client's order only as far as
   // the client decided it: with several sends in flight, and retries, a later send can be stored first.
   assert.deepEqual(
-    linesRead(host.home, agent).flatMap((l) => l.match(MARKER) ?? []),
+    lines.flatMap((l) => l.match(MARKER) ?? []),
     inbound.map((m) => markerOf(m.text)),
     `${address} read its messages in the order its host stored them`,
   );

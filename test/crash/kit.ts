@@ -248,6 +248,10 @@ export class CrashHome {
     return linesRead(this.home, agent);
   }
 
+  linesReadShowing(agent: string, texts: readonly string[]): Promise<string[]> {
+    return linesReadShowing(this.home, agent, texts);
+  }
+
   /** chat.db read-only, beside the live daemon (WAL), for what the wire does not show. */
   readDb<T>(read: (db: Database) => T): T {
     const db = openSqlite(path.join(this.home, 'state', 'chat.db'), { readonly: true });
@@ -329,6 +333,24 @@ export function linesRead(home: string, agent: string): string[] {
   return paneText(home, agent, 100_000)
     .split('\n')
     .filter((l) => l.startsWith('GOT '));
+}
+
+/**
+ * linesRead once the sink has printed a line holding each of `texts`, or after `timeoutMs` (the checks that follow
+ * then name what is missing): a message is `delivered` once its Enter is pressed, and the sink prints it a moment later.
+ */
+export async function linesReadShowing(
+  home: string,
+  agent: string,
+  texts: readonly string[],
+  timeoutMs = 5_000,
+): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const lines = linesRead(home, agent);
+    if (texts.every((t) => lines.some((l) => l.includes(t))) || Date.now() >= deadline) return lines;
+    await sleep(100);
+  }
 }
 
 /** A whole thread, oldest first, paged (a burst bigger than one page is read completely) with `get`. */

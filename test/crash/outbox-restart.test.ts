@@ -47,14 +47,14 @@ describe('crash: SIGKILL with messages waiting in the outbox', () => {
       );
       const notes = thread.filter((m) => m.kind === 'system' && NOTE.test(m.text));
       assert.equal(notes.length, waiting.length, 'one note per message typed after the restart');
+      const read = await h.linesReadShowing(
+        'den',
+        waiting.map((id) => thread.find((x) => x.id === id)!.text),
+      );
       for (const id of waiting) {
         const m = thread.find((x) => x.id === id)!;
         assert.equal(m.state, 'delivered', `${m.text} is delivered after the restart`);
-        assert.equal(
-          h.linesRead('den').filter((l) => l.includes(m.text)).length,
-          1,
-          `${m.text} was typed into den once`,
-        );
+        assert.equal(read.filter((l) => l.includes(m.text)).length, 1, `${m.text} was typed into den once`);
         const note = notes.find((n) => NOTE.exec(n.text)![1] === m.text);
         assert.ok(note, `a note names “${m.text}”: ${JSON.stringify(notes.map((n) => n.text))}`);
         const [, , sent, typed] = NOTE.exec(note.text)!;
