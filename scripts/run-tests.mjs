@@ -92,7 +92,13 @@ const env = {
 // open), and no file may run longer than FILE_TIMEOUT_MS: node's --test-timeout bounds each file as a whole.
 const FILE_TIMEOUT_MS = 600_000;
 const concurrency = Number(process.env.LEO_TEST_CONCURRENCY) || 2;
-const flags = ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-force-exit'];
+const flags = [
+  `--import=${pathToFileURL(path.join(root, 'scripts', 'force-exit-drain.mjs')).href}`,
+  '--test',
+  `--test-concurrency=${concurrency}`,
+  '--test-reporter=spec',
+  '--test-force-exit',
+];
 const recorded = path.join(suite, 'durations.jsonl');
 if (record) {
   const reporter = path.join(root, 'scripts', 'durations-reporter.mjs');

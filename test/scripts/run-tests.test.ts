@@ -101,7 +101,8 @@ describe('the test runner checks that the tests left nothing behind', () => {
         const t = makeTempHome();
         fs.mkdirSync(path.join(t.home, 'state'));
         const sock = path.join(t.home, 'state', 'tmux.sock');
-        spawnSync('tmux', ['-S', sock, '-f', '/dev/null', 'new-session', '-d', '-s', '_leo-control']);
+        // A program, not the default login shell: one still reading its profile outlives the hangup for a moment.
+        spawnSync('tmux', ['-S', sock, '-f', '/dev/null', 'new-session', '-d', '-s', '_leo-control', 'sleep 300']);
         const pid = spawnSync('tmux', ['-S', sock, 'display-message', '-p', '#{pid}'], { encoding: 'utf8' }).stdout.trim();
         fs.writeFileSync(process.env.PIDS_OUT, pid);
         throw new Error('boom');
