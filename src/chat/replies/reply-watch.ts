@@ -17,6 +17,12 @@ export const REPLY_WAIT_MS = 30 * 60_000;
 export const MAX_AWAITING_PER_AGENT = 100;
 /** Transcript timestamps and the daemon clock can disagree a little; look back this much before the delivery. */
 const SINCE_SLACK_MS = 5_000;
+/**
+ * When a Stop that named its turn is looked at again (ms after it): a loaded CLI can run its hook before the turn's
+ * last entry is in the transcript, and nothing else would look before the screen goes still. Real time: it paces
+ * reads of a file, not the daemon's clock.
+ */
+export const STOP_LOOKS_AGAIN_MS = [1_000, 3_000];
 
 export interface ReplyWatchDeps {
   clock: Clock;
@@ -97,10 +103,18 @@ export class ReplyWatch {
     // Claude names it prompt_id, Codex turn_id; each transcript reader files prompts under the same id.
     const id = [payload.prompt_id, payload.turn_id].find((v) => typeof v === 'string');
     const ended: EndedTurn = id !== undefined ? { promptId: id } : 'last';
-    if (ended !== 'last')
+    if (ended !== 'last') {
       for (const a of this.deps.store.awaiting(agent))
         if (!a.delivered) this.stopsWhileTyping.set(a.messageId, { ended, times });
+      // Only a named turn: "the last" looked at later could be a turn begun since, still running.
+      for (const ms of STOP_LOOKS_AGAIN_MS) setTimeout(() => this.lookAgain(agent, ended), ms).unref();
+    }
     return this.check(agent, ended, times);
+  }
+
+  /** The Stop's check once more, while a delivered prompt still waits (a check that finds it settled posts nothing). */
+  private lookAgain(agent: string, ended: EndedTurn): void {
+    if (!this.closed && this.deps.store.awaiting(agent).some((a) => a.delivered)) void this.check(agent, ended);
   }
 
   /**

@@ -113,6 +113,29 @@ describe('Stop hook → reply captured from the transcript (worker pool) → pos
     assert.equal(reply.reply_to, id);
   });
 
+  it('a Stop whose turn reaches the transcript only after the hook ran: looked at again, the reply comes once', async () => {
+    const id = await send('Written late?');
+    const file = path.join(t.home, `late-${Date.now()}.jsonl`);
+    const lines = freshTranscriptLines('plain', { swap: ['[Leo Chat] What is 2+2?', '[Leo Chat] Written late?'] });
+    // The hook runs with the turn's opening prompt written and its answer not yet.
+    writeTranscript(file, lines.slice(0, lines.findIndex((l) => l.includes('Written late?')) + 1));
+    const before = await lastOut();
+    await stop(file, promptIdOf(lines, '[Leo Chat] Written late?'));
+    assert.equal((await lastOut()).id, before.id, 'nothing to post yet');
+    writeTranscript(file, lines);
+    const reply = await until(
+      'the reply without another Stop',
+      async () => {
+        const last = await lastOut();
+        return last.reply_to === id && last;
+      },
+      6_000,
+    );
+    assert.equal(reply.text, '2 + 2 = 4.');
+    await sleep(3_500);
+    assert.equal((await messages()).filter((m) => m.reply_to === id).length, 1, 'posted once');
+  });
+
   it('a Stop that comes while the message is still being typed: the reply comes after the delivered event', async () => {
     const events: BusEvent[] = [];
     const sub = t.daemon.bus.subscribe({ deliver: (e) => void events.push(e) });
