@@ -39,12 +39,11 @@ export class WalCheckpoints {
       checkpoint(file: string): Promise<CheckpointResult>;
       onError(err: unknown): void;
       everyRows?: number;
-      lookEveryMs?: number;
     },
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => this.look(), this.deps.lookEveryMs ?? LOOK_EVERY_MS);
+    this.timer = setInterval(() => this.look(), LOOK_EVERY_MS);
     this.timer.unref();
   }
 
