@@ -20,10 +20,10 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-reply-restart-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 
 /** One daemon life: a watch on the home's chat.db; `posted` lists what it posted, as [text, reply_to]. */
-function daemonLife(home: string, posted: [string, string][], opened: Database[], format: TranscriptFormat) {
+function daemonLife(home: string, posted: [string, string][], opened: Opened, format: TranscriptFormat) {
   const db = openDatabase(path.join(home, 'chat.db'));
-  opened.push(db);
-  return new ReplyWatch({
+  opened.dbs.push(db);
+  const watch = new ReplyWatch({
     clock: new ManualClock(Date.now()),
     logger: createLogger('silent'),
     store: new ReplyStore(db),
@@ -35,13 +35,21 @@ function daemonLife(home: string, posted: [string, string][], opened: Database[]
     unanswered: (_agent, id, why) =>
       void posted.push([why === 'interrupted' ? '(interrupted)' : `(failed) ${why.failure.text}`, id]),
   });
+  opened.watches.push(watch);
+  return watch;
 }
+
+/** What one home's lives opened: the watches close before their databases, as in the daemon's shutdown. */
+type Opened = { dbs: Database[]; watches: ReplyWatch[] };
 
 function home() {
   const dir = fs.mkdtempSync(path.join(root, 'home-'));
   const posted: [string, string][] = [];
-  const opened: Database[] = [];
-  after(() => opened.forEach((db) => db.open && db.close()));
+  const opened: Opened = { dbs: [], watches: [] };
+  after(async () => {
+    await Promise.all(opened.watches.map((w) => w.close()));
+    opened.dbs.forEach((db) => db.open && db.close());
+  });
   return {
     dir,
     posted,
