@@ -4,16 +4,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export const ANSWER_RETRY_MS = 2_000;
 const MAX_ANSWERS = 3;
 
-/** Presses each dialog's answer once, again if the dialog is still up after a while, a bounded number of times. */
+/**
+ * Presses the keys a dialog's screen asks for once, again if that same screen is still up after a while, a bounded
+ * number of times. A screen that moved on (the highlight a step further) asks for its own keys.
+ */
 export class DialogAnswers {
   private readonly pressed = new Map<string, { at: number; times: number }>();
 
   constructor(private readonly press: (keys: readonly string[]) => Promise<void>) {}
 
   async offer(question: string, keys: readonly string[]): Promise<void> {
-    const last = this.pressed.get(question);
+    const screen = JSON.stringify([question, keys]);
+    const last = this.pressed.get(screen);
     if (last && (last.times >= MAX_ANSWERS || Date.now() - last.at < ANSWER_RETRY_MS)) return;
-    this.pressed.set(question, { at: Date.now(), times: (last?.times ?? 0) + 1 });
+    this.pressed.set(screen, { at: Date.now(), times: (last?.times ?? 0) + 1 });
     await this.press(keys);
   }
 }

@@ -21,6 +21,16 @@ export function choose(menu: Pick<Menu, 'selected'>, to: number): string[] {
 }
 
 /**
+ * The one key that brings a menu's highlight a step nearer option `to`, or Enter once it is there. A TUI busy starting
+ * can read Down and Enter as one chunk and take the Enter on the old highlight ("No, exit"); a key per look, each
+ * pressed on the screen it was read from, cannot choose anything but `to`.
+ */
+export function stepToward(menu: Pick<Menu, 'selected'>, to: number): string[] {
+  if (to === menu.selected) return ['Enter'];
+  return [to > menu.selected ? 'Down' : 'Up'];
+}
+
+/**
  * The keys that allow and deny a permission dialog: its plain yes (the first option starting with `yes`, not one
  * that also remembers the answer) and its no. Null when the menu has no such pair: then it is no permission dialog.
  */

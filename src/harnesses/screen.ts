@@ -17,7 +17,8 @@ export type Screen =
   | { kind: 'input'; text: string; replacedOnSubmit?: true }
   /**
    * A menu or question the harness waits on: typed text or an Enter would answer it. `answer` is set for the few
-   * dialogs Leo answers itself (the keys to press), because Leo already gave that answer through the harness's config.
+   * dialogs Leo answers itself, because Leo already gave that answer through the harness's config: the next key to
+   * press on this screen (the highlight moves a step per look, and Enter is pressed only on the answer).
    * `permission` is set on a tool's permission dialog (the harness asks before it runs a command or edits a file): the
    * keys that allow and that deny it, for an answer given in Leo Chat that no hook can hand over.
    */

@@ -7,8 +7,10 @@ const TRUST: Screen = {
   kind: 'dialog',
   question: 'Is this a project you created or one you trust?',
   options: ['No, exit', 'Yes, I trust this folder'],
-  answer: ['Down', 'Enter'],
+  answer: ['Down'],
 };
+/** The same dialog once the Down took: its highlight on the answer. */
+const TRUST_ON_YES: Screen = { ...TRUST, answer: ['Enter'] };
 const KEY: Screen = {
   kind: 'dialog',
   question: 'Do you want to use this API key?',
@@ -23,13 +25,13 @@ function screens(...list: Screen[]) {
 
 // Each test watches its own scripted screens through the real look interval: side by side they take the slowest's time.
 describe('start-up dialogs', { concurrency: true }, () => {
-  it("answers Leo's own dialog once, however long it stays drawn, and stops at the input box", async () => {
+  it("answers Leo's own dialog a key per screen, each once however long it stays drawn, and stops at the input box", async () => {
     const pressed: string[][] = [];
     await answerStartupDialogs(
-      screens({ kind: 'starting' }, TRUST, TRUST, TRUST, { kind: 'input', text: '' }),
+      screens({ kind: 'starting' }, TRUST, TRUST, TRUST, TRUST_ON_YES, TRUST_ON_YES, { kind: 'input', text: '' }),
       async (k) => void pressed.push([...k]),
     );
-    assert.deepEqual(pressed, [['Down', 'Enter']]);
+    assert.deepEqual(pressed, [['Down'], ['Enter']]);
   });
 
   it('leaves every other dialog to the person, and gives up after its time', async () => {

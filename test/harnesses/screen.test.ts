@@ -36,8 +36,21 @@ describe('claude screen', () => {
       kind: 'dialog',
       question: 'Is this a project you created or one you trust?',
       options: ['No, exit', 'Yes, I trust this folder'],
-      answer: ['Down', 'Enter'],
+      answer: ['Down'],
     });
+  });
+
+  it("answers the trust dialog a key per look: Enter only once the highlight is on the folder's Yes", () => {
+    const onYes = pane('claude-trust-dialog.txt')
+      .replace('❯ No, exit', '  No, exit')
+      .replace('  Yes, I trust this folder', '❯ Yes, I trust this folder');
+    const s = claude(onYes);
+    assert.deepEqual(s.kind === 'dialog' && s.answer, ['Enter']);
+    const past = pane('claude-trust-dialog.txt')
+      .replace('❯ No, exit', '  No, exit')
+      .replace('  Yes, I trust this folder', '  Yes, I trust this folder\n ❯ Something else');
+    const beyond = claude(past);
+    assert.deepEqual(beyond.kind === 'dialog' && beyond.answer, ['Up'], 'a highlight carried past comes back');
   });
 
   it('a tool permission dialog, whose Enter would answer Yes, is a dialog', () => {

@@ -1,7 +1,7 @@
 // Claude Code's screen (measured on 2.1.328): the input box is the `❯` line(s) between the last two full-width rules,
 // with a footer under it ("⏸ manual mode on · ? for shortcuts"). Dialogs (workspace trust, a tool's permission, API
 // key approval) replace the box with a menu whose highlighted entry is a `❯` line that no rule pair encloses.
-import { choose, dialogQuestion, findMenu, yesNoKeys } from '../menu.js';
+import { dialogQuestion, findMenu, stepToward, yesNoKeys } from '../menu.js';
 import { paneLines } from '../pane-lines.js';
 import type { Screen } from '../screen.js';
 
@@ -39,7 +39,7 @@ export function readClaudeScreen(pane: string): Screen {
   // Leo marks its agents' workspaces trusted in Claude's config before each start, but a Claude already running for
   // another agent can write its older copy of that file back over the mark in between; the answer is Leo's to give.
   const trust = menu.options.indexOf(TRUST_YES);
-  if (TRUST_QUESTION.test(question) && trust >= 0) return { ...dialog, answer: choose(menu, trust) };
+  if (TRUST_QUESTION.test(question) && trust >= 0) return { ...dialog, answer: stepToward(menu, trust) };
   const permission = PERMISSION_QUESTION.test(question) ? yesNoKeys(menu, PERMISSION_YES, PERMISSION_NO) : null;
   return permission ? { ...dialog, permission } : dialog;
 }
