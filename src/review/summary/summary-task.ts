@@ -7,8 +7,9 @@ export interface SummaryInput {
 
 /**
  * One workspace's answer. `signature` fingerprints what the status showed (its output, and each changed file's size
- * and mtime): the same as the one sent means nothing changed and `summary` is `'same'` (no diff was run). null: the
- * workspace is no git repository, or is missing.
+ * and mtime): the same as the one sent means nothing changed and `summary` is `'same'` (no diff was run). A folder in
+ * no repository, or missing, has summary null and for signature where git would look for one (`'same'` until that
+ * moves, and no git run); a look git failed otherwise, null.
  */
 export interface WorkspaceSummary {
   path: string;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ManualClock } from '../../../src/core/clock.js';
-import { realExec } from '../../../src/core/exec.js';
+import { realExec, type Exec } from '../../../src/core/exec.js';
 import { WorkerPool } from '../../../src/pool/worker-pool.js';
 import { ChangeSummaries } from '../../../src/review/summary/change-summaries.js';
 import type { ChangeSummary } from '../../../src/wire/changes.js';
@@ -73,6 +73,34 @@ describe('change summary: one look at a workspace', () => {
     const plain = tempDir('leo-plain-');
     assert.equal((await summarize(realExec, plain, null)).summary, null);
     assert.equal((await summarize(realExec, path.join(plain, 'gone'), null)).summary, null);
+  });
+
+  it('a folder in no repository is looked at again by git only once a repository could be there', async () => {
+    const root = tempDir('leo-plain-');
+    const ws = path.join(root, 'project');
+    const runs: string[] = [];
+    const exec: Exec = (file, args, opts) => (runs.push(String(opts?.cwd)), realExec(file, args, opts));
+    let look = await summarize(exec, ws, null);
+    assert.equal(look.summary, null);
+    const step = async (why: string, expect: { git: boolean; summary?: unknown }) => {
+      runs.length = 0;
+      look = await summarize(exec, ws, look.signature);
+      assert.equal(runs.length > 0, expect.git, `${why}: git ran`);
+      if ('summary' in expect) assert.deepEqual(look.summary, expect.summary, why);
+    };
+    await step('still missing', { git: false, summary: 'same' });
+    fs.mkdirSync(ws);
+    await step('made', { git: true, summary: null });
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'one\n');
+    await step('a file written in a plain folder', { git: false, summary: 'same' });
+    // A repository begun above it takes the folder in: its file is untracked there.
+    await realExec('git', ['init', '-q'], { cwd: root });
+    await step('a git init above it', { git: true });
+    assert.equal((look.summary as ChangeSummary | null)?.files, 1, 'a summary of the repository above');
+    fs.rmSync(path.join(root, '.git'), { recursive: true });
+    await step('the repository gone', { git: true, summary: null });
+    await realExec('git', ['init', '-q'], { cwd: ws });
+    await step('a git init in it', { git: true, summary: figures(1, 1, 0, null) });
   });
 });
 
