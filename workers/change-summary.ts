@@ -14,7 +14,7 @@ import {
   type SummaryOutput,
   type WorkspaceSummary,
 } from '../src/review/summary/summary-task.js';
-import { GIT_FLAGS } from '../src/review/workspace-changes.js';
+import { GIT_FLAGS } from '../src/review/git-flags.js';
 
 /** Workspaces looked at together: git is mostly waiting on the disk and on its start. */
 const PARALLEL = 4;

@@ -14,13 +14,16 @@ export type SweepOutput = SweepObservation;
 /** The sweep over any Tmux (tests hand it one over a recorded exec). */
 export async function runSweep(
   tmux: Tmux,
-  input: Pick<SweepInput, 'previous' | 'captureLines' | 'harnesses'>,
+  input: Pick<SweepInput, 'previous' | 'captureLines' | 'harnesses' | 'chrome'>,
 ): Promise<SweepOutput> {
   const sessions = await tmux.listSessions();
   const captured = await tmux.capturePanes(sessionsToCapture(sessions, input.previous), input.captureLines ?? 0);
   const panes: Record<string, string | null> = {};
   // A session missing from `captured` ended between the list and the capture; the tracker keeps its last line.
-  for (const [name, text] of captured) panes[name] = lastPaneLine(text, input.harnesses?.[name]);
+  for (const [name, text] of captured) {
+    const harness = input.harnesses?.[name];
+    panes[name] = lastPaneLine(text, harness && input.chrome?.[harness]);
+  }
   return { sessions, panes };
 }
 

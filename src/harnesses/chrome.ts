@@ -5,19 +5,17 @@
  * furniture was read off real captures of the pinned CLIs (test/fixtures/panes/): a new CLI version may draw other
  * lines, and the worst that does is a less useful detail.
  */
-import type { Harness } from '../config/schema.js';
 import type { Chrome } from './chrome-parts.js';
-import { adapterOf } from './index.js';
 
 /** Lines without a letter or a digit: rules, box borders, logos, a bare bullet or spinner frame. */
 const NO_TEXT = /^[^\p{L}\p{N}]*$/u;
 
 /**
- * The pane's lines with the harness's furniture blanked (a sidebar cut off, a border dropped), index for index. A
- * harness without known furniture (`shell`, or none given) gets its lines back unchanged.
+ * The pane's lines with a harness's furniture (its adapter's `chrome`) blanked (a sidebar cut off, a border dropped),
+ * index for index. Without known furniture (`shell`, or none given) the lines come back unchanged. It takes the
+ * furniture, not the harness, so the pool thread's sweep loads no adapter: they bring zod, ~10 MB a thread.
  */
-export function withoutChrome(harness: Harness | undefined, lines: readonly string[]): string[] {
-  const c = adapterOf(harness)?.chrome;
+export function withoutChrome(c: Chrome | undefined, lines: readonly string[]): string[] {
   if (!c) return [...lines];
   let out = c.sidebarAnchor ? cutSidebar(lines, c.sidebarAnchor) : [...lines];
   const trimmed = out.map((l) => l.trim());

@@ -1,5 +1,7 @@
 import type { Harness } from '../config/schema.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
+import type { Chrome } from '../harnesses/chrome-parts.js';
+import { adapterOf } from '../harnesses/index.js';
 import type {
   ActivityChange,
   ActivityTracker,
@@ -108,7 +110,7 @@ export class ActivitySweeper {
             socketPath: this.opts.tmuxSocket,
             ...(this.opts.tmuxBin ? { tmuxBin: this.opts.tmuxBin } : {}),
             previous: tracker.baselines(before),
-            harnesses: harnessesOf(before),
+            ...furnitureOf(before),
           })
         : { sessions: [], panes: {} };
       if (this.stopped) return;
@@ -156,8 +158,15 @@ export class ActivitySweeper {
   }
 }
 
-function harnessesOf(agents: readonly AgentSession[]): Record<string, Harness> {
-  const out: Record<string, Harness> = {};
-  for (const a of agents) if (a.harness) out[a.session] = a.harness;
-  return out;
+/** Each session's harness, and each of those harnesses' furniture once (the sweep's regular expressions are cloned). */
+function furnitureOf(agents: readonly AgentSession[]): Pick<SweepInput, 'harnesses' | 'chrome'> {
+  const harnesses: Record<string, Harness> = {};
+  const chrome: Partial<Record<Harness, Chrome>> = {};
+  for (const a of agents) {
+    if (!a.harness) continue;
+    harnesses[a.session] = a.harness;
+    const c = adapterOf(a.harness)?.chrome;
+    if (c) chrome[a.harness] = c;
+  }
+  return { harnesses, chrome };
 }

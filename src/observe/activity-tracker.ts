@@ -1,4 +1,5 @@
 import type { Harness } from '../config/schema.js';
+import type { Chrome } from '../harnesses/chrome-parts.js';
 import type { SessionInfo } from '../tmux/list-format.js';
 import { rfc3339 } from '../core/time.js';
 import type { Activity, AgentActivityEvent, CurrentAction } from '../wire/fleet.js';
@@ -55,6 +56,8 @@ export interface SweepInput {
   captureLines?: number;
   /** Session → its agent's harness, whose furniture is not the pane line (a session missing here: none skipped). */
   harnesses?: Record<string, Harness>;
+  /** Those harnesses' furniture, from their adapters, which the pool thread does not load (chrome.ts). */
+  chrome?: Partial<Record<Harness, Chrome>>;
 }
 
 /** What one sweep saw: every session, and the last pane line of those captured (null: nothing visible). */

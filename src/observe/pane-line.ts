@@ -3,7 +3,7 @@
  * own furniture (harnesses/chrome.ts), reduced to plain display text. Pure; the input is whatever an agent's harness
  * printed, so nothing in it is trusted.
  */
-import type { Harness } from '../config/schema.js';
+import type { Chrome } from '../harnesses/chrome-parts.js';
 import { withoutChrome } from '../harnesses/chrome.js';
 
 export const PANE_LINE_MAX = 120;
@@ -106,11 +106,11 @@ export function truncateCodePoints(text: string, max: number): string {
 }
 
 /**
- * The last line with any visible text that is not `harness`'s furniture, sanitized, trimmed and cut to 120 code
- * points; null when there is none.
+ * The last line with any visible text that is not the harness's furniture (`chrome`), sanitized, trimmed and cut to
+ * 120 code points; null when there is none.
  */
-export function lastPaneLine(captured: string, harness?: Harness): string | null {
-  const lines = withoutChrome(harness, stripTerminalControls(captured).split('\n'));
+export function lastPaneLine(captured: string, chrome?: Chrome): string | null {
+  const lines = withoutChrome(chrome, stripTerminalControls(captured).split('\n'));
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!.trim();
     if (line !== '') return truncateCodePoints(line, PANE_LINE_MAX).trimEnd();

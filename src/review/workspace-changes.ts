@@ -1,13 +1,8 @@
 import type { Exec, ExecResult } from '../core/exec.js';
 import { LeoError } from '../core/leo-error.js';
 import { CHANGES_MAX_FILES, DIFF_MAX_BYTES, type ChangedFile } from '../wire/changes.js';
+import { GIT_FLAGS } from './git-flags.js';
 import { parsePorcelainV2 } from './git-status.js';
-
-/**
- * Before every git command on a workspace: paths are taken literally (no `*` or `:(magic)` from a file name), printed
- * verbatim, and no fsmonitor daemon the repository names is started.
- */
-export const GIT_FLAGS = ['--literal-pathspecs', '-c', 'core.quotePath=false', '-c', 'core.fsmonitor=false'];
 
 /** git refused the workspace (not a repository, or one it cannot read): `reason` is git's first line. */
 export class NotARepoError extends LeoError {

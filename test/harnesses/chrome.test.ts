@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Harness } from '../../src/config/schema.js';
 import { withoutChrome } from '../../src/harnesses/chrome.js';
+import { adapterOf } from '../../src/harnesses/index.js';
 import { lastPaneLine } from '../../src/observe/pane-line.js';
 
 /** test/fixtures/panes, from dist/test/observe or test/observe alike. */
@@ -69,7 +70,7 @@ describe('the pane line skips harness furniture', () => {
   for (const [file, expected] of Object.entries(EXPECTED)) {
     const harness = file.split('-')[0] as Harness;
     it(`${file}: ${JSON.stringify(expected)}`, () => {
-      const detail = lastPaneLine(pane(file), harness);
+      const detail = lastPaneLine(pane(file), adapterOf(harness)?.chrome);
       assert.equal(detail, expected);
       for (const f of FURNITURE) if (detail !== null) assert.doesNotMatch(detail, f);
     });
@@ -78,27 +79,27 @@ describe('the pane line skips harness furniture', () => {
   it('no furniture line of any fixture survives, whichever line is last', () => {
     for (const file of Object.keys(EXPECTED)) {
       const harness = file.split('-')[0] as Harness;
-      for (const line of withoutChrome(harness, pane(file).split('\n')))
+      for (const line of withoutChrome(adapterOf(harness)?.chrome, pane(file).split('\n')))
         for (const f of FURNITURE) assert.doesNotMatch(line, f, `${file}: ${JSON.stringify(line)}`);
     }
   });
 
   it('a harness without known furniture, and none given, keep the plain last line', () => {
     const text = 'step 1 done\n────────\n  ⏸ manual mode on · ? for shortcuts\n';
-    assert.equal(lastPaneLine(text, 'shell'), '⏸ manual mode on · ? for shortcuts');
+    assert.equal(lastPaneLine(text, adapterOf('shell')?.chrome), '⏸ manual mode on · ? for shortcuts');
     assert.equal(lastPaneLine(text), '⏸ manual mode on · ? for shortcuts');
   });
 
   it('a spinner whose verb is hyphenated is furniture too', () => {
     const claude =
       '● The plan: probe, script, stream.\n\n✽ Fiddle-faddling… (3s · ↓ 12 tokens)\n\n✽ Fiddle-faddling…\n';
-    assert.equal(lastPaneLine(claude, 'claude'), '● The plan: probe, script, stream.');
+    assert.equal(lastPaneLine(claude, adapterOf('claude')?.chrome), '● The plan: probe, script, stream.');
   });
 
   it('a line typed into the input box is the user’s, not the agent’s', () => {
     const claude = 'Compiling the parser\n────\n❯ fix the tests please\n────\n  ? for shortcuts\n';
-    assert.equal(lastPaneLine(claude, 'claude'), 'Compiling the parser');
+    assert.equal(lastPaneLine(claude, adapterOf('claude')?.chrome), 'Compiling the parser');
     const codex = '• Ran npm test\n  └ 3 passed\n\n› also update the docs\n\n  gpt-5 default · ~/work\n';
-    assert.equal(lastPaneLine(codex, 'codex'), '└ 3 passed');
+    assert.equal(lastPaneLine(codex, adapterOf('codex')?.chrome), '└ 3 passed');
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setImmediate as tick } from 'node:timers/promises';
 import { ManualClock } from '../../src/core/clock.js';
+import { claudeChrome } from '../../src/harnesses/claude/chrome.js';
 import { ActivitySweeper, type SweepPool } from '../../src/observe/activity-sweeper.js';
 import {
   ActivityTracker,
@@ -63,7 +64,12 @@ describe('ActivitySweeper', () => {
     assert.deepEqual(pool.calls, [
       {
         task: 'sweep',
-        input: { socketPath: '/run/leo/tmux.sock', previous: {}, harnesses: { 'leo-den': 'claude' } },
+        input: {
+          socketPath: '/run/leo/tmux.sock',
+          previous: {},
+          harnesses: { 'leo-den': 'claude' },
+          chrome: { claude: claudeChrome },
+        },
       },
     ]);
     assert.deepEqual(published, []);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Exec } from '../../src/core/exec.js';
+import { claudeChrome } from '../../src/harnesses/claude/chrome.js';
 import { WorkerPool } from '../../src/pool/worker-pool.js';
 import { Tmux } from '../../src/tmux/tmux.js';
 import { runSweep, sweep } from '../../workers/sweep.js';
@@ -49,7 +50,11 @@ describe('sweep worker task', () => {
     };
     const previous = { busy: 12, quiet: 10, dead: 10, vanished: 12, blank: 10, busy2: 10 };
     // busy2 runs Claude: its input box and status line are furniture, not what it is doing.
-    const out = await runSweep(new Tmux({ socketPath: '/s', exec }), { previous, harnesses: { busy2: 'claude' } });
+    const out = await runSweep(new Tmux({ socketPath: '/s', exec }), {
+      previous,
+      harnesses: { busy2: 'claude' },
+      chrome: { claude: claudeChrome },
+    });
     assert.deepEqual(
       calls.map((c) => c[0]),
       ['list-sessions', 'display-message', 'display-message'],

@@ -2,7 +2,8 @@ import type { Exec, ExecResult } from '../../core/exec.js';
 import { LeoError } from '../../core/leo-error.js';
 import type { CommitResult, DiscardResult, PullRequestResult, PushResult } from '../../wire/changes.js';
 import { refProblem } from '../../wire/git-args.js';
-import { GIT_FLAGS, type WorkspaceChanges } from '../workspace-changes.js';
+import { GIT_FLAGS } from '../git-flags.js';
+import type { WorkspaceChanges } from '../workspace-changes.js';
 import { compareUrl, remoteRepo } from './forge-url.js';
 import { maskSecrets } from './mask-secrets.js';
 
