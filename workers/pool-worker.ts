@@ -10,11 +10,20 @@ export async function ping(input: { at: number }): Promise<{ at: number; threadI
   return { at: input.at, threadId };
 }
 
+/**
+ * A task whose module is loaded on its first run. A thread of an idle daemon runs only the sweep and the change
+ * summaries; the transcript readers behind reply capture and usage bring the harness adapters and zod, ~10 MB a
+ * thread (benchmarks/idle-rss.ts), which a daemon whose agents take no turns never needs.
+ */
+function onFirstRun<M, K extends keyof M>(load: () => Promise<M>, name: K): M[K] {
+  return (async (input: unknown) => ((await load())[name] as (input: unknown) => unknown)(input)) as M[K];
+}
+
 export { sweep } from './sweep.js';
-export { captureReplyTask } from './reply-capture.js';
-export { pruneFiles } from './prune.js';
-export { transcribe } from './transcribe.js';
-export { judgeAudio } from './audio-judge.js';
-export { readTurnUsage } from './turn-usage.js';
 export { changeSummaries } from './change-summary.js';
-export { checkpointWal } from './wal-checkpoint.js';
+export const captureReplyTask = onFirstRun(() => import('./reply-capture.js'), 'captureReplyTask');
+export const pruneFiles = onFirstRun(() => import('./prune.js'), 'pruneFiles');
+export const transcribe = onFirstRun(() => import('./transcribe.js'), 'transcribe');
+export const judgeAudio = onFirstRun(() => import('./audio-judge.js'), 'judgeAudio');
+export const readTurnUsage = onFirstRun(() => import('./turn-usage.js'), 'readTurnUsage');
+export const checkpointWal = onFirstRun(() => import('./wal-checkpoint.js'), 'checkpointWal');
