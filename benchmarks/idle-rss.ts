@@ -16,6 +16,7 @@ import { spawnDaemon, waitForExit } from '../test/helpers/cli.js';
 import { request, type Target } from '../test/helpers/http.js';
 import { SseClient } from '../test/helpers/sse-client.js';
 import { makeTempHome, testConfig } from '../test/helpers/temp-home.js';
+import { freshTranscriptLines, promptIdOf, writeTranscript } from '../test/helpers/transcripts.js';
 import { int, options, text } from './lib/options.js';
 import { fmt, machineLine, quantile, table } from './lib/report.js';
 import { HeapInspector } from './soak/inspector.js';
@@ -27,10 +28,13 @@ interface Variant {
   name: string;
   nodeOptions: string;
   poolThreads?: number;
+  /** Each agent is sent a message and its turn ends (a Stop with a transcript) before the daemon is left to settle. */
+  turns?: boolean;
 }
 
 const VARIANTS: Record<string, Variant> = {
   shipped: { name: 'shipped', nodeOptions: '' },
+  'after-turns': { name: 'after a turn each', nodeOptions: '', turns: true },
   'semi-1': { name: 'semi-space 1 MB', nodeOptions: '--max-semi-space-size=1' },
   'pool-1': { name: 'pool 1 thread', nodeOptions: '', poolThreads: 1 },
   size: { name: 'optimize for size', nodeOptions: '--optimize-for-size' },
@@ -77,6 +81,35 @@ function sample(pid: number): Sample {
   };
 }
 
+/**
+ * What a day of work leaves in the daemon: each agent is typed a message and its Stop hook names a transcript whose
+ * turn answered it, so the pool has captured replies and read turns' usage (their code loads on first use).
+ */
+async function takeTurns(tcp: Target, token: string, socketPath: string, dir: string): Promise<void> {
+  for (let i = 0; i < o.agents; i++) {
+    const agent = `a${i}`;
+    const text = `What is 2+2? (${agent})`;
+    const sent = await request(tcp, 'POST', `/api/v1/chat/${agent}/messages`, { token, body: { text } });
+    if (sent.status !== 201) throw new Error(`send to ${agent}: ${sent.status} ${sent.text}`);
+    const lines = freshTranscriptLines('plain', { swap: ['[Leo Chat] What is 2+2?', `[Leo Chat] ${text}`] });
+    const transcript = writeTranscript(path.join(dir, `${agent}.jsonl`), lines);
+    for (let n = 0; ; n++) {
+      const page = await request(tcp, 'GET', `/api/v1/chat/${agent}/messages`, { token });
+      const state = page.json.data.messages.find((m: { id: string }) => m.id === sent.json.data.id)?.state;
+      if (state === 'delivered') break;
+      if (n > 100) throw new Error(`the message to ${agent} was not delivered (${state})`);
+      await sleep(100);
+    }
+    const stop = await request({ socketPath }, 'POST', '/hooks/stop', {
+      body: {
+        agent,
+        payload: { transcript_path: transcript, hook_event_name: 'Stop', prompt_id: promptIdOf(lines, text) },
+      },
+    });
+    if (stop.status !== 200) throw new Error(`stop of ${agent}: ${stop.status} ${stop.text}`);
+  }
+}
+
 interface Row {
   variant: Variant;
   samples: Sample[];
@@ -105,6 +138,7 @@ async function measure(variant: Variant): Promise<Row> {
       const r = await request(tcp, 'POST', '/api/v1/agents/spawn', { token, body: { template: 'cat', name: `a${i}` } });
       if (r.status !== 201) throw new Error(`spawn a${i}: ${r.status} ${r.text}`);
     }
+    if (variant.turns) await takeTurns(tcp, token, path.join(home.home, 'state', 'leo.sock'), home.home);
     // The app as it opens: the shell, the fleet, then its event stream left open.
     await request(tcp, 'GET', '/');
     await request(tcp, 'GET', '/api/v1/state', { token });
