@@ -33,7 +33,11 @@ const BENCHMARKS = [
   { name: 'hosts hop', file: 'dist/benchmarks/hosts/hop.js', args: ['--posts', '200'] },
   { name: 'hosts link cut', file: 'dist/benchmarks/hosts/link-cut.js', args: ['--cuts', '3'] },
   { name: 'wal checkpoint', file: 'dist/benchmarks/wal-checkpoint.js', args: [] },
-  { name: 'idle rss', file: 'dist/benchmarks/idle-rss.js', args: ['--settle', '30', '--samples', '4'] },
+  {
+    name: 'idle rss',
+    file: 'dist/benchmarks/idle-rss.js',
+    args: ['--settle', '30', '--samples', '4', '--variants', 'shipped,after-turns'],
+  },
   { name: 'hosts move', file: 'dist/benchmarks/hosts/move.js', args: [] },
 ];
 
