@@ -47,7 +47,13 @@ export interface TranscriptMark {
  * prompt, an interrupt): the one a Stop names by its `prompt_id`, the transcript's last (a Stop that names none), or
  * none at all (catching up without a Stop: a turn whose end is not recorded may still be running).
  */
-export type EndedTurn = { promptId: string } | 'last' | 'none';
+/**
+ * Which turn a check may take as ended: the one a Stop named (`promptId`), the last one (a Stop that named none), or
+ * only those whose end the transcript records. `stoppedAt`: when that Stop reached Leo, in wall time as the CLI stamps
+ * its transcript. Codex keeps the turn open while its Stop hook runs, so a prompt typed in that moment joins the ended
+ * turn's id; one recorded after the Stop came did not take over what the Stop ended.
+ */
+export type EndedTurn = { promptId: string; stoppedAt?: number } | 'last' | 'none';
 
 export interface CaptureOptions {
   /**
@@ -148,7 +154,7 @@ function turnResult(
     const e = entries[i]!;
     if (e.kind === 'user_prompt') {
       const sameTurn = e.midTurn || (prompt.turnIndex !== undefined && e.turnIndex === prompt.turnIndex);
-      if (!sameTurn) {
+      if (!sameTurn || typedAfterStop(e, ended)) {
         bounded = true;
         break;
       }
@@ -181,6 +187,11 @@ function turnResult(
  * start the next turn before an asynchronous capture reads the file: that later turn has not ended, and its reply
  * would be partial. A prompt without an id (older versions) takes the Stop's word.
  */
+function typedAfterStop(e: TranscriptEntry, ended: EndedTurn): boolean {
+  if (typeof ended !== 'object' || ended.stoppedAt === undefined || e.timestamp === undefined) return false;
+  return e.promptId === ended.promptId && Date.parse(e.timestamp) > ended.stoppedAt;
+}
+
 function endedByStop(prompt: TranscriptEntry, ended: EndedTurn): boolean {
   if (ended === 'none') return false;
   if (ended === 'last') return true;

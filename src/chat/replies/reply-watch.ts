@@ -102,7 +102,8 @@ export class ReplyWatch {
     // Without a turn's id the Stop cannot say which turn ended, and a message typed meanwhile may have begun the last.
     // Claude names it prompt_id, Codex turn_id; each transcript reader files prompts under the same id.
     const id = [payload.prompt_id, payload.turn_id].find((v) => typeof v === 'string');
-    const ended: EndedTurn = id !== undefined ? { promptId: id } : 'last';
+    // Wall time, not the daemon's clock: it is compared with the times the CLI wrote into its transcript.
+    const ended: EndedTurn = id !== undefined ? { promptId: id, stoppedAt: Date.now() } : 'last';
     if (ended !== 'last') {
       for (const a of this.deps.store.awaiting(agent))
         if (!a.delivered) this.stopsWhileTyping.set(a.messageId, { ended, times });

@@ -320,6 +320,36 @@ describe('captureReplies on synthetic turns', () => {
     }
   });
 
+  it('a prompt that joined the turn after its Stop came (Codex holds it open for the hook) does not take it over', () => {
+    const t0 = Date.parse('2026-12-06T09:00:00.000Z');
+    const at = (s: number) => new Date(t0 + s * 1000).toISOString();
+    const prompt = (text: string, s: number): TranscriptEntry => ({
+      kind: 'user_prompt',
+      text,
+      promptId: 'turn-1',
+      turnIndex: 0,
+      timestamp: at(s),
+    });
+    const entries: TranscriptEntry[] = [
+      prompt('[Leo Chat] allow it', 0),
+      { kind: 'assistant_text', text: 'Allowed, done.', messageId: 'm1', timestamp: at(5) },
+      prompt('[Leo Chat] deny the next', 6),
+      { kind: 'assistant_text', text: 'Denied.', messageId: 'm2', timestamp: at(9) },
+      { kind: 'other', detail: 'event_msg:task_complete', timestamp: at(9) },
+    ];
+    const stopped = (s: number) => ({ ended: { promptId: 'turn-1', stoppedAt: t0 + s * 1000 } });
+    assert.deepEqual(captureReply(entries, '[Leo Chat] allow it', stopped(5.5)), {
+      kind: 'reply',
+      text: 'Allowed, done.',
+    });
+    // Typed before the Stop came: it did join the turn, whose answer is then shared.
+    assert.deepEqual(captureReply(entries, '[Leo Chat] allow it', stopped(7)), { kind: 'none', reason: 'taken_over' });
+    assert.deepEqual(captureReply(entries, '[Leo Chat] allow it', { ended: { promptId: 'turn-1' } }), {
+      kind: 'none',
+      reason: 'taken_over',
+    });
+  });
+
   it('a later user line of the same turn index is a takeover too', () => {
     const pos = (turnIndex: number) => ({ turnPosition: { promptIndex: 0, turnIndex } });
     const entries = parse(user('[Leo Chat] hi', pos(4)), user('another', pos(4)), text('m', 'x'));
