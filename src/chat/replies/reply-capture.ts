@@ -45,13 +45,8 @@ export interface TranscriptMark {
 /**
  * Which turn is known to have ended besides those whose end the transcript records (a turn-end line, the next turn's
  * prompt, an interrupt): the one a Stop names by its `prompt_id`, the transcript's last (a Stop that names none), or
- * none at all (catching up without a Stop: a turn whose end is not recorded may still be running).
- */
-/**
- * Which turn a check may take as ended: the one a Stop named (`promptId`), the last one (a Stop that named none), or
- * only those whose end the transcript records. `stoppedAt`: when that Stop reached Leo, in wall time as the CLI stamps
- * its transcript. Codex keeps the turn open while its Stop hook runs, so a prompt typed in that moment joins the ended
- * turn's id; one recorded after the Stop came did not take over what the Stop ended.
+ * none at all (catching up without a Stop: a turn whose end is not recorded may still be running). `stoppedAt`: when
+ * the naming Stop reached Leo, in wall time as the CLI stamps its transcript (see typedAfterStop).
  */
 export type EndedTurn = { promptId: string; stoppedAt?: number } | 'last' | 'none';
 
@@ -183,15 +178,19 @@ function turnResult(
 }
 
 /**
- * Whether a turn with no recorded end has ended all the same. A Stop names the turn it ends, but a queued prompt can
- * start the next turn before an asynchronous capture reads the file: that later turn has not ended, and its reply
- * would be partial. A prompt without an id (older versions) takes the Stop's word.
+ * A prompt of the turn a Stop named, recorded after that Stop came. Codex keeps a turn open while its Stop hook runs,
+ * so a message typed in that moment joins the ended turn's id; it did not take over what the Stop ended.
  */
 function typedAfterStop(e: TranscriptEntry, ended: EndedTurn): boolean {
   if (typeof ended !== 'object' || ended.stoppedAt === undefined || e.timestamp === undefined) return false;
   return e.promptId === ended.promptId && Date.parse(e.timestamp) > ended.stoppedAt;
 }
 
+/**
+ * Whether a turn with no recorded end has ended all the same. A Stop names the turn it ends, but a queued prompt can
+ * start the next turn before an asynchronous capture reads the file: that later turn has not ended, and its reply
+ * would be partial. A prompt without an id (older versions) takes the Stop's word.
+ */
 function endedByStop(prompt: TranscriptEntry, ended: EndedTurn): boolean {
   if (ended === 'none') return false;
   if (ended === 'last') return true;
