@@ -128,13 +128,33 @@ describe('Leo Web: tasks', () => {
     page.on('request', (r) => {
       if (r.method() === 'GET' && new URL(r.url()).pathname === '/api/v1/tasks') reads++;
     });
+    // The opening read is answered before the run starts and reaches the page after the run's start event: the
+    // list it carries must not take the running run back.
+    let answered = false;
+    let deliver = () => {};
+    const delivered = new Promise<void>((resolve) => (deliver = resolve));
+    await page.route('**/api/v1/tasks', async (route) => {
+      const response = await route.fetch();
+      answered = true;
+      await delivered;
+      await route.fulfill({ response });
+    });
     await page.goto(`${t.daemon.appUrl}#/tasks/slow`);
     await page.locator('[data-screen="task"][data-task="slow"] .run-list').waitFor();
-    await until('the opening read', async () => reads === 1 || null, 5_000);
+    await until('the opening read answered', async () => reads === 1 && answered, 5_000);
     // Started elsewhere (the operator's API), so only the stream can tell this screen.
-    assert.equal((await t.op('POST', '/api/v1/tasks/slow/run')).status, 202);
+    const started = await t.op('POST', '/api/v1/tasks/slow/run');
+    assert.equal(started.status, 202);
+    const { run_id } = started.json.data as { run_id: string };
     const runs = page.locator('.run-list [data-run-status="running"]');
     await runs.waitFor({ timeout: 10_000 });
+    const late = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/tasks');
+    deliver();
+    await late;
+    await page.unroute('**/api/v1/tasks');
+    await new Promise((r) => setTimeout(r, 300));
+    const run = page.locator(`.run-list [data-run="${run_id}"]`);
+    assert.equal(await run.count(), 1, 'the late answer did not take the run back');
     await shots.take(page, 'task-run-started-live');
     await runs.waitFor({ state: 'detached', timeout: 20_000 });
     await page.getByRole('button', { name: 'Run now' }).waitFor();

@@ -14,12 +14,23 @@ export const tasksError = signal<string | null>(null);
 /** How many task screens are open: a reconnect reads the list again only for them. */
 let watchers = 0;
 
+/**
+ * The runs heard on the stream while each read of the list is in flight: the daemon may have answered the read
+ * before those runs began or ended, and its answer must not take them back.
+ */
+const heardDuringReads = new Set<TaskRun[]>();
+
 export async function loadTasks(): Promise<void> {
+  const heard: TaskRun[] = [];
+  heardDuringReads.add(heard);
   try {
-    tasks.value = await api.tasks();
+    const list = await api.tasks();
+    tasks.value = heard.reduce(withRun, list);
     tasksError.value = null;
   } catch (err) {
     if (!(await onUnpaired(err))) tasksError.value = err instanceof Error ? err.message : String(err);
+  } finally {
+    heardDuringReads.delete(heard);
   }
 }
 
@@ -37,10 +48,15 @@ export function refreshTasks(): void {
   if (watchers > 0) void loadTasks();
 }
 
-/** A run's event patched into its task: the run replaces its older self by id, newest first, as the daemon lists. */
+/**
+ * A run's event patched into its task: the run replaces its older self by id, newest first, as the daemon lists. A
+ * run known to have ended stays ended: a "started" heard late is older news.
+ */
 export function withRun(list: TaskDetail[], run: TaskRun): TaskDetail[] {
   return list.map((t) => {
     if (t.name !== run.task) return t;
+    const known = t.runs.find((r) => r.id === run.id);
+    if (known && known.status !== 'running' && run.status === 'running') return t;
     const runs = [run, ...t.runs.filter((r) => r.id !== run.id)]
       .sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at))
       .slice(0, TASK_RUNS_SHOWN);
@@ -52,9 +68,10 @@ export function withRun(list: TaskDetail[], run: TaskRun): TaskDetail[] {
 
 export function applyTaskEvent(e: FleetEvent): void {
   if (e.type !== 'task_run_started' && e.type !== 'task_run_succeeded' && e.type !== 'task_run_failed') return;
+  const { run } = e.data;
+  for (const heard of heardDuringReads) heard.push(run);
   const list = tasks.value;
   if (!list) return;
-  const { run } = e.data;
   // A scheduled run starting means its task's next run moved on, which the event does not carry.
   const due = list.find((t) => t.name === run.task)?.next_run_at;
   tasks.value = withRun(list, run);
