@@ -12,8 +12,8 @@ export async function ping(input: { at: number }): Promise<{ at: number; threadI
 
 /**
  * A task whose module is loaded on its first run. A thread of an idle daemon runs only the sweep and the change
- * summaries; the transcript readers behind reply capture and usage bring the harness adapters and zod, ~10 MB a
- * thread (benchmarks/idle-rss.ts), which a daemon whose agents take no turns never needs.
+ * summaries; the rest (transcript readers, audio, pruning, checkpoints) waits until a turn, a voice note or a timer
+ * needs it. None of them may bring zod, ~10 MB a thread (test/pool/pool-thread-modules.test.ts).
  */
 function onFirstRun<M, K extends keyof M>(load: () => Promise<M>, name: K): M[K] {
   return (async (input: unknown) => ((await load())[name] as (input: unknown) => unknown)(input)) as M[K];

@@ -10,8 +10,7 @@ import type { HarnessTurn } from '../wire/usage.js';
 import type { Chrome } from './chrome-parts.js';
 import type { ScreenReader } from './screen.js';
 import type { HeadlessPart, Prompted } from './task-run.js';
-import type { TranscriptEntry } from './transcript-entry.js';
-import type { TranscriptFormat } from './transcript-format.js';
+import type { TranscriptFormat } from './transcript-readers.js';
 import type { LaunchContext, LaunchPlan } from './types.js';
 
 export interface HarnessAdapter {
@@ -50,10 +49,8 @@ export interface HarnessAdapter {
   interruptKey: TerminalKey;
   /** The CLI's TUI furniture, skipped in current_action.detail; absent: every line is the agent's. */
   chrome?: Chrome;
-  /** Whose reader the transcript its Stop hook names needs (reply capture). */
+  /** Whose reader the transcript its Stop hook names needs (reply capture, turn usage). */
   transcriptFormat: TranscriptFormat;
-  /** Its own transcript format's reader, for the harness whose format it is. Pure over JSONL lines. */
-  parseTranscript?(lines: readonly string[]): TranscriptEntry[];
   /** Where its turns' token usage is; absent: none is counted. */
   usage?: TurnUsageReader;
   /** How its permission hook reads chat's answer. */
@@ -96,10 +93,9 @@ export interface AgentHome {
 export interface TurnUsageReader {
   /** The turn's usage carried by the Stop payload itself (opencode's plugin puts it there). */
   fromStop?(payload: Record<string, unknown>): HarnessTurn | null;
-  /** The Stop payload's field naming the ended turn in the transcript at its transcript_path. */
+  /**
+   * Without fromStop, the usage is read on the pool from the transcript at the Stop's transcript_path, by its
+   * transcript format's reader; this field of the Stop payload names the ended turn there.
+   */
   turnField?: string;
-  /** The usage of turn `turn` in the transcript's lines (or of its last turn with usage). Read on the pool. */
-  fromTranscript?(lines: readonly string[], turn?: string): HarnessTurn | null;
-  /** The last turn, only once the transcript shows it ended: the start-up catch-up for a Stop the daemon missed. */
-  lastEnded?(lines: readonly string[]): HarnessTurn | null;
 }

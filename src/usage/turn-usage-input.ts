@@ -1,7 +1,7 @@
-import type { Harness } from '../harnesses/types.js';
-/** What the pool's usage read (workers/turn-usage.ts) is sent: one transcript tail, read by its harness's reader. */
+import type { TranscriptFormat } from '../harnesses/transcript-readers.js';
+/** What the pool's usage read (workers/turn-usage.ts) is sent: one transcript tail, read by its format's reader. */
 export interface TurnUsageInput {
-  harness: Harness;
+  format: TranscriptFormat;
   /** The Stop hook's transcript_path: Claude's transcript or Codex's rollout. */
   transcript: string;
   /** The turn the Stop ended (Claude's prompt_id, Codex's turn_id), when it said. */

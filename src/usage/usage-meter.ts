@@ -5,6 +5,7 @@ import type { Harness } from '../config/schema.js';
 import type { TurnUsageInput } from './turn-usage-input.js';
 import type { TurnUsageReader } from '../harnesses/adapter.js';
 import { HARNESSES } from '../harnesses/index.js';
+import { TRANSCRIPT_READERS } from '../harnesses/transcript-readers.js';
 import { pricedUsage, type ModelPrices } from './pricing.js';
 import { addTurn, emptyTotals, type AgentUsageEvent, type HarnessTurn, type UsageTotals } from '../wire/usage.js';
 import type { DayUsage, UsageStore } from './usage-store.js';
@@ -68,9 +69,10 @@ export class UsageMeter {
    * nothing (the turn's key). Only for a harness whose transcript shows a turn ended (Claude's).
    */
   async catchUp(agent: string, harness: Harness, transcript: string): Promise<void> {
-    if (!HARNESSES[harness].usage?.lastEnded) return;
+    const { usage, transcriptFormat: format } = HARNESSES[harness];
+    if (!usage || usage.fromStop || !TRANSCRIPT_READERS[format].lastEnded) return;
     try {
-      const turn = await this.deps.read({ harness, transcript, ended: true });
+      const turn = await this.deps.read({ format, transcript, ended: true });
       if (turn) this.count(agent, harness, turn);
     } catch (err) {
       this.deps.logger.warn({ agent, err: (err as Error).message }, 'turn usage unreadable');
@@ -105,7 +107,7 @@ export class UsageMeter {
     // The turn the Stop ended, as each harness names it: Claude's prompt_id, Codex's turn_id.
     const turn = usage.turnField === undefined ? undefined : payload[usage.turnField];
     return this.deps.read({
-      harness,
+      format: HARNESSES[harness].transcriptFormat,
       transcript: payload.transcript_path,
       ...(typeof turn === 'string' ? { turn } : {}),
     });

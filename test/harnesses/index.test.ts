@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HARNESSES as NAMES } from '../../src/config/schema.js';
 import { adapterOf, HARNESSES, interruptKey } from '../../src/harnesses/index.js';
-import { transcriptFormat, transcriptParser } from '../../src/harnesses/transcript-format.js';
+import { transcriptFormat } from '../../src/harnesses/transcript-format.js';
+import { TRANSCRIPT_READERS } from '../../src/harnesses/transcript-readers.js';
 
 describe('HARNESSES', () => {
   it('has one row per harness the config accepts', () => {
@@ -18,7 +19,7 @@ describe('HARNESSES', () => {
   });
 
   it("reads every harness's transcript with a reader it has, and an unknown one's as Claude's", () => {
-    for (const h of NAMES) assert.equal(typeof transcriptParser(transcriptFormat(h)), 'function', h);
+    for (const h of NAMES) assert.equal(typeof TRANSCRIPT_READERS[transcriptFormat(h)].parse, 'function', h);
     assert.equal(transcriptFormat('gemini'), 'claude');
   });
 

@@ -80,8 +80,8 @@ describe('usage meter', () => {
     await s.meter.onStop('sh', 'shell', { transcript_path: '/x' });
     await s.meter.onStop('gone', null, { transcript_path: '/x' });
     assert.deepEqual(s.reads, [
-      { harness: 'codex', transcript: '/r.jsonl', turn: 't-9' },
-      { harness: 'claude', transcript: '/t.jsonl', turn: 'p-3' },
+      { format: 'codex', transcript: '/r.jsonl', turn: 't-9' },
+      { format: 'claude', transcript: '/t.jsonl', turn: 'p-3' },
     ]);
     assert.equal(s.meter.totals('cx').cost_usd, (1_000_000 + 4 * 2 + 100 + 1) / 1e6);
     s.db.close();

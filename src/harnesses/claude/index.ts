@@ -10,9 +10,7 @@ import { locateClaudeHome } from './home.js';
 import { claudeLogin } from './login.js';
 import { planClaude } from './plan.js';
 import { readClaudeScreen } from './screen.js';
-import { parseTranscriptLines } from './transcript.js';
 import { trustWorkspace } from './trust.js';
-import { claudeLastTurnEnded, claudeTurnUsage } from './usage.js';
 
 export const claude = {
   plan: planClaude,
@@ -27,12 +25,7 @@ export const claude = {
   interruptKey: 'Escape',
   chrome: claudeChrome,
   transcriptFormat: 'claude',
-  parseTranscript: parseTranscriptLines,
-  usage: {
-    turnField: 'prompt_id',
-    fromTranscript: claudeTurnUsage,
-    lastEnded: (lines) => (claudeLastTurnEnded(lines) ? claudeTurnUsage(lines) : null),
-  },
+  usage: { turnField: 'prompt_id' },
   decisions: CLAUDE_DECISIONS,
   reportsTurnEnd: true,
   repliesCaptured: true,

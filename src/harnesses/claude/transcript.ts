@@ -20,9 +20,9 @@
  *   Also `system` (`subtype` stop_hook_summary, turn_duration, …), `summary`, `mode`, `permission-mode`,
  *   `file-history-snapshot`, `api-request`, `api-request-shape`, `tools-used`, `atis-latch`, `cost-state`.
  */
-import { z } from 'zod';
 import { jsonlObjects } from '../../core/jsonl.js';
-import { INTERRUPTED, LEO_LINE_TYPE, type TranscriptEntry } from '../transcript-entry.js';
+import { bool, fields, list, num, str, type Fields } from '../../core/lenient.js';
+import { INTERRUPTED, LEO_LINE_TYPE, type TranscriptEntry, type TranscriptEntryKind } from '../transcript-entry.js';
 import { readTailLines } from '../tail-lines.js';
 
 export { INTERRUPTED, type TranscriptEntry, type TranscriptEntryKind } from '../transcript-entry.js';
@@ -44,78 +44,127 @@ export function parseTranscriptLines(lines: readonly string[]): TranscriptEntry[
   const out: TranscriptEntry[] = [];
   const turn: TurnState = {};
   for (const value of jsonlObjects(lines)) {
-    const head = LineHead.safeParse(value);
-    if (!head.success) continue;
-    parseLine(head.data, out, turn);
+    const head = lineHead(value as Fields);
+    if (head) parseLine(head, out, turn);
   }
   return out;
 }
 
-// Every field but `type` is read leniently: a field of an unexpected type reads as absent rather than losing the line.
-// Only the fields read are kept (z.object drops the rest), which keeps the many large lines of a tail cheap.
-const opt = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+/** Prompt content: the typed string, or blocks. */
+type Content = string | readonly unknown[];
 
-const LineHead = z.object({
-  type: z.string(),
-  uuid: opt(z.string()),
-  timestamp: opt(z.string()),
-  isSidechain: opt(z.boolean()),
-  isMeta: opt(z.boolean()),
-  isCompactSummary: opt(z.boolean()),
-  isVisibleInTranscriptOnly: opt(z.boolean()),
-  interruptedMessageId: opt(z.string()),
-  promptId: opt(z.string()),
-  subtype: opt(z.string()),
-  isApiErrorMessage: opt(z.boolean()),
-  error: opt(z.string()),
-  origin: opt(z.object({ kind: opt(z.string()) })),
-  turnPosition: opt(z.object({ turnIndex: opt(z.number()) })),
-  message: opt(
-    z.object({
-      id: opt(z.string()),
-      role: opt(z.string()),
-      content: opt(z.union([z.string(), z.array(z.unknown())])),
-    }),
-  ),
-  // Loose: a queued_command is read from it whole.
-  attachment: opt(z.looseObject({ type: opt(z.string()) })),
-  entry: opt(z.unknown()),
-});
-type LineHead = z.infer<typeof LineHead>;
+/** The fields of a line that are read. Every one but `type` reads leniently: of an unexpected type, it is absent. */
+interface LineHead {
+  type: string;
+  uuid?: string;
+  timestamp?: string;
+  isSidechain?: boolean;
+  isMeta?: boolean;
+  isCompactSummary?: boolean;
+  isVisibleInTranscriptOnly?: boolean;
+  interruptedMessageId?: string;
+  promptId?: string;
+  subtype?: string;
+  isApiErrorMessage?: boolean;
+  error?: string;
+  originKind?: string;
+  turnIndex?: number;
+  message?: { id?: string; role?: string; content?: Content };
+  attachment?: Fields;
+  entry?: unknown;
+}
 
-/** An entry Leo's own plugin wrote (LEO_LINE_TYPE): already normalized, so only checked. */
-const LeoEntry = z.object({
-  kind: z.enum(['user_prompt', 'assistant_text', 'tool_use', 'tool_result', 'turn_error', 'other']),
-  text: opt(z.string()),
-  error: opt(z.string()),
-  toolName: opt(z.string()),
-  toolUseId: opt(z.string()),
-  isError: opt(z.boolean()),
-  messageId: opt(z.string()),
-  midTurn: opt(z.boolean()),
-  origin: opt(z.string()),
-  promptId: opt(z.string()),
-  detail: opt(z.string()),
-  uuid: opt(z.string()),
-  timestamp: opt(z.string()),
-});
+function lineHead(v: Fields): LineHead | null {
+  const type = str(v.type);
+  if (type === undefined) return null;
+  const message = fields(v.message);
+  return {
+    type,
+    uuid: str(v.uuid),
+    timestamp: str(v.timestamp),
+    isSidechain: bool(v.isSidechain),
+    isMeta: bool(v.isMeta),
+    isCompactSummary: bool(v.isCompactSummary),
+    isVisibleInTranscriptOnly: bool(v.isVisibleInTranscriptOnly),
+    interruptedMessageId: str(v.interruptedMessageId),
+    promptId: str(v.promptId),
+    subtype: str(v.subtype),
+    isApiErrorMessage: bool(v.isApiErrorMessage),
+    error: str(v.error),
+    originKind: str(fields(v.origin)?.kind),
+    turnIndex: num(fields(v.turnPosition)?.turnIndex),
+    message: message && { id: str(message.id), role: str(message.role), content: content(message.content) },
+    attachment: fields(v.attachment),
+    entry: v.entry,
+  };
+}
 
-const TextBlock = z.object({ type: z.literal('text'), text: z.string() });
-const ToolUseBlock = z.object({ type: z.literal('tool_use'), name: z.string(), id: opt(z.string()) });
-const ToolResultBlock = z.object({
-  type: z.literal('tool_result'),
-  tool_use_id: opt(z.string()),
-  content: z.unknown(),
-  is_error: opt(z.boolean()),
-});
-const AnyBlock = z.object({ type: z.string() });
+function content(v: unknown): Content | undefined {
+  return str(v) ?? list(v);
+}
 
-const QueuedCommand = z.object({
-  type: z.literal('queued_command'),
-  prompt: z.union([z.string(), z.array(z.unknown())]),
-  commandMode: opt(z.string()),
-  origin: opt(z.object({ kind: opt(z.string()) })),
-});
+const ENTRY_KINDS: ReadonlySet<string> = new Set<TranscriptEntryKind>([
+  'user_prompt',
+  'assistant_text',
+  'tool_use',
+  'tool_result',
+  'turn_error',
+  'other',
+]);
+/** The fields of an entry besides its kind, each with its reader. */
+const ENTRY_FIELDS = {
+  text: str,
+  error: str,
+  toolName: str,
+  toolUseId: str,
+  isError: bool,
+  messageId: str,
+  midTurn: bool,
+  origin: str,
+  promptId: str,
+  detail: str,
+  uuid: str,
+  timestamp: str,
+} satisfies { [K in Exclude<keyof TranscriptEntry, 'kind' | 'turnIndex'>]-?: (v: unknown) => TranscriptEntry[K] };
+
+/** An entry Leo's own plugin wrote (LEO_LINE_TYPE): already normalized, so only checked; null when its kind is not one. */
+function leoEntry(v: unknown): TranscriptEntry | null {
+  const entry = fields(v);
+  const kind = str(entry?.kind);
+  if (!entry || kind === undefined || !ENTRY_KINDS.has(kind)) return null;
+  const out: TranscriptEntry = { kind: kind as TranscriptEntryKind };
+  // A field of the wrong type reads as absent, and absent fields stay out of the entry.
+  for (const [k, read] of Object.entries(ENTRY_FIELDS)) {
+    const value = read(entry[k]);
+    if (value !== undefined) Object.assign(out, { [k]: value });
+  }
+  return out;
+}
+
+/** A `text` block's text. */
+function blockText(b: unknown): string | undefined {
+  const block = fields(b);
+  return block?.type === 'text' ? str(block.text) : undefined;
+}
+
+function toolUse(b: unknown): { name: string; id?: string } | null {
+  const block = fields(b);
+  const name = str(block?.name);
+  return block?.type === 'tool_use' && name !== undefined ? { name, id: str(block.id) } : null;
+}
+
+function toolResult(b: unknown): { toolUseId?: string; content: unknown; isError?: boolean } | null {
+  const block = fields(b);
+  if (block?.type !== 'tool_result') return null;
+  return { toolUseId: str(block.tool_use_id), content: block.content, isError: bool(block.is_error) };
+}
+
+/** A queued_command attachment: a prompt typed while a turn ran. */
+function queuedCommand(a: Fields | undefined): { prompt: Content; commandMode?: string; originKind?: string } | null {
+  const prompt = content(a?.prompt);
+  if (a?.type !== 'queued_command' || prompt === undefined) return null;
+  return { prompt, commandMode: str(a.commandMode), originKind: str(fields(a.origin)?.kind) };
+}
 
 /** The running turn's prompt id: user lines carry it (tool results too), a queued_command attachment does not. */
 interface TurnState {
@@ -130,11 +179,9 @@ function parseLine(line: LineHead, out: TranscriptEntry[], turn: TurnState): voi
   if (line.isSidechain) return other(`${line.type}:sidechain`);
 
   if (line.type === LEO_LINE_TYPE) {
-    const entry = LeoEntry.safeParse(line.entry);
-    if (!entry.success) return other('leo:invalid');
-    // A field of the wrong type reads as absent (see opt), and absent fields stay out of the entry.
-    const fields = Object.entries(entry.data).filter(([, v]) => v !== undefined);
-    out.push({ ...Object.fromEntries(fields), kind: entry.data.kind });
+    const entry = leoEntry(line.entry);
+    if (!entry) return other('leo:invalid');
+    out.push(entry);
     return;
   }
   if (line.type === 'user') {
@@ -143,12 +190,11 @@ function parseLine(line: LineHead, out: TranscriptEntry[], turn: TurnState): voi
   }
   if (line.type === 'assistant') return parseAssistant(line, base, out);
   if (line.type === 'attachment') {
-    const queued = QueuedCommand.safeParse(line.attachment);
-    if (!queued.success) return other(`attachment:${line.attachment?.type ?? 'unknown'}`);
-    const text = promptText(queued.data.prompt);
+    const queued = queuedCommand(line.attachment);
+    if (!queued) return other(`attachment:${str(line.attachment?.type) ?? 'unknown'}`);
+    const text = promptText(queued.prompt);
     if (!text) return other('attachment:queued_command');
-    const origin =
-      queued.data.origin?.kind ?? (queued.data.commandMode === 'task-notification' ? 'task-notification' : undefined);
+    const origin = queued.originKind ?? (queued.commandMode === 'task-notification' ? 'task-notification' : undefined);
     out.push({
       kind: 'user_prompt',
       text,
@@ -174,20 +220,20 @@ function parseUser(line: LineHead, base: Partial<TranscriptEntry>, out: Transcri
   if (line.interruptedMessageId) return other(INTERRUPTED);
 
   const content = msg.content;
-  if (typeof content !== 'string' && content.some((b) => ToolResultBlock.safeParse(b).success)) {
+  if (typeof content !== 'string' && content.some((b) => toolResult(b) !== null)) {
     // A tool-result line is the turn continuing, not a prompt. Any text beside the results is left as `other`: taking
     // it for a prompt would wrongly mark the turn taken over, and a missed takeover only posts a reply anyway.
     for (const b of content) {
-      const r = ToolResultBlock.safeParse(b);
-      if (!r.success) {
+      const r = toolResult(b);
+      if (!r) {
         other('user:beside-tool-result');
         continue;
       }
       out.push({
         kind: 'tool_result',
-        text: resultText(r.data.content),
-        ...(r.data.tool_use_id ? { toolUseId: r.data.tool_use_id } : {}),
-        ...(r.data.is_error ? { isError: true } : {}),
+        text: resultText(r.content),
+        ...(r.toolUseId ? { toolUseId: r.toolUseId } : {}),
+        ...(r.isError ? { isError: true } : {}),
         ...base,
       });
     }
@@ -198,8 +244,8 @@ function parseUser(line: LineHead, base: Partial<TranscriptEntry>, out: Transcri
   if (!text) return other('user:empty');
   if (INTERRUPT_TEXT.test(text)) return other(INTERRUPTED);
   if (SYSTEM_TEXT.test(text)) return other('user:system-text');
-  const origin = line.origin?.kind ?? (text.startsWith('<task-notification>') ? 'task-notification' : undefined);
-  const turnIndex = line.turnPosition?.turnIndex;
+  const origin = line.originKind ?? (text.startsWith('<task-notification>') ? 'task-notification' : undefined);
+  const turnIndex = line.turnIndex;
   out.push({
     kind: 'user_prompt',
     text,
@@ -218,10 +264,7 @@ function parseAssistant(line: LineHead, base: Partial<TranscriptEntry>, out: Tra
   }
   // The turn failed (no key, the provider refused or erred): Claude writes its own words for it as the answer.
   if (line.isApiErrorMessage) {
-    const text =
-      typeof msg.content === 'string'
-        ? msg.content
-        : msg.content.map((b) => TextBlock.safeParse(b).data?.text ?? '').join('\n');
+    const text = typeof msg.content === 'string' ? msg.content : msg.content.map((b) => blockText(b) ?? '').join('\n');
     out.push({ kind: 'turn_error', text: text.trim(), ...(line.error ? { error: line.error } : {}), ...base });
     return;
   }
@@ -230,23 +273,17 @@ function parseAssistant(line: LineHead, base: Partial<TranscriptEntry>, out: Tra
   const withId = { ...(messageId ? { messageId } : {}), ...base };
   const blocks = typeof msg.content === 'string' ? [{ type: 'text', text: msg.content }] : msg.content;
   for (const b of blocks) {
-    const text = TextBlock.safeParse(b);
-    if (text.success) {
-      out.push({ kind: 'assistant_text', text: text.data.text, ...withId });
+    const text = blockText(b);
+    if (text !== undefined) {
+      out.push({ kind: 'assistant_text', text, ...withId });
       continue;
     }
-    const tool = ToolUseBlock.safeParse(b);
-    if (tool.success) {
-      out.push({
-        kind: 'tool_use',
-        toolName: tool.data.name,
-        ...(tool.data.id ? { toolUseId: tool.data.id } : {}),
-        ...withId,
-      });
+    const tool = toolUse(b);
+    if (tool) {
+      out.push({ kind: 'tool_use', toolName: tool.name, ...(tool.id ? { toolUseId: tool.id } : {}), ...withId });
       continue;
     }
-    const any = AnyBlock.safeParse(b);
-    out.push({ kind: 'other', detail: `assistant:${any.success ? any.data.type : 'unknown'}`, ...withId });
+    out.push({ kind: 'other', detail: `assistant:${str(fields(b)?.type) ?? 'unknown'}`, ...withId });
   }
 }
 
@@ -267,7 +304,7 @@ const PASTE_TAG = /<\/?pasted_content(?:\s+id="[^"]*")?\s*>/g;
 function promptText(content: string | readonly unknown[]): string {
   const parts: string[] = [];
   for (const b of typeof content === 'string' ? [content] : content) {
-    const t = typeof b === 'string' ? b : TextBlock.safeParse(b).data?.text;
+    const t = typeof b === 'string' ? b : blockText(b);
     if (t === undefined) continue;
     const clean = t.replace(REMINDER, '').replace(PASTE_TAG, '').trim();
     if (clean) parts.push(clean);
@@ -279,7 +316,7 @@ function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((b) => TextBlock.safeParse(b).data?.text)
+    .map(blockText)
     .filter((t): t is string => t !== undefined)
     .join('\n');
 }

@@ -7,33 +7,16 @@
 // `message.model`. So a turn's usage is the sum over its distinct assistant messages. Claude's own side requests
 // (titles, summaries) are not in the transcript and are not counted; the transcript holds no cost for an interactive
 // session (a `cost-state` line is written by `claude -p` only), so cost comes from `usage.prices`.
-import { z } from 'zod';
 import { jsonlObject } from '../../core/jsonl.js';
+import { count, fields, str, type Fields } from '../../core/lenient.js';
 import type { HarnessTurn, TokenCounts } from '../../wire/usage.js';
 
-const count = z.number().int().nonnegative().catch(0);
-
-const Line = z.object({
-  type: z.string(),
-  promptId: z.string().optional().catch(undefined),
-  message: z
-    .object({
-      id: z.string().optional().catch(undefined),
-      model: z.string().optional().catch(undefined),
-      stop_reason: z.string().nullable().optional().catch(undefined),
-      usage: z
-        .object({
-          input_tokens: count,
-          output_tokens: count,
-          cache_read_input_tokens: count.optional(),
-          cache_creation_input_tokens: count.optional(),
-        })
-        .optional()
-        .catch(undefined),
-    })
-    .optional()
-    .catch(undefined),
-});
+/** What a line says of usage; every field but `type` is absent when of an unexpected type. */
+interface Line {
+  type: string;
+  promptId?: string;
+  message?: { id?: string; model?: string; stopReason?: string; usage?: TokenCounts };
+}
 
 interface Turn {
   model: string | null;
@@ -61,12 +44,7 @@ export function claudeTurnUsage(lines: readonly string[], promptId?: string): Ha
     // Without an API message id each line stands for its own message (the transcript's line count keys it).
     const id = line.message?.id ?? `line-${current.messages.size}`;
     current.model = line.message?.model ?? current.model;
-    current.messages.set(id, {
-      input_tokens: usage.input_tokens,
-      output_tokens: usage.output_tokens,
-      cache_read_tokens: usage.cache_read_input_tokens ?? 0,
-      cache_write_tokens: usage.cache_creation_input_tokens ?? 0,
-    });
+    current.messages.set(id, usage);
   }
   const key = promptId !== undefined && turns.has(promptId) ? promptId : promptId === undefined ? currentId : undefined;
   const turn = key === undefined ? undefined : turns.get(key);
@@ -83,7 +61,7 @@ export function claudeLastTurnEnded(lines: readonly string[]): boolean {
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = parse(lines[i]!);
     if (!line || (line.type !== 'user' && line.type !== 'assistant')) continue;
-    const reason = line.message?.stop_reason;
+    const reason = line.message?.stopReason;
     return line.type === 'assistant' && typeof reason === 'string' && reason !== 'tool_use';
   }
   return false;
@@ -100,8 +78,25 @@ function sumCounts(all: readonly TokenCounts[]): TokenCounts {
   return out;
 }
 
-function parse(raw: string): z.infer<typeof Line> | null {
-  const value = jsonlObject(raw);
-  const r = value && Line.safeParse(value);
-  return r?.success ? r.data : null;
+function parse(raw: string): Line | null {
+  const value = jsonlObject(raw) as Fields | null;
+  const type = str(value?.type);
+  if (!value || type === undefined) return null;
+  const message = fields(value.message);
+  const usage = fields(message?.usage);
+  return {
+    type,
+    promptId: str(value.promptId),
+    message: message && {
+      id: str(message.id),
+      model: str(message.model),
+      stopReason: str(message.stop_reason),
+      usage: usage && {
+        input_tokens: count(usage.input_tokens),
+        output_tokens: count(usage.output_tokens),
+        cache_read_tokens: count(usage.cache_read_input_tokens),
+        cache_write_tokens: count(usage.cache_creation_input_tokens),
+      },
+    },
+  };
 }

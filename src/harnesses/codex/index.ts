@@ -6,10 +6,8 @@ import { CODEX_DECISIONS } from './decisions.js';
 import { codexHeadless, codexHeadlessFailure } from './headless.js';
 import { codexLogin } from './login.js';
 import { planCodex } from './plan.js';
-import { parseRolloutLines } from './rollout.js';
 import { readCodexScreen } from './screen.js';
 import { codexSessionExists, locateCodexSessions } from './sessions.js';
-import { codexTurnUsage } from './usage.js';
 
 export const codex: HarnessAdapter = {
   plan: planCodex,
@@ -24,8 +22,7 @@ export const codex: HarnessAdapter = {
   interruptKey: 'Escape',
   chrome: codexChrome,
   transcriptFormat: 'codex',
-  parseTranscript: parseRolloutLines,
-  usage: { turnField: 'turn_id', fromTranscript: codexTurnUsage },
+  usage: { turnField: 'turn_id' },
   decisions: CODEX_DECISIONS,
   reportsTurnEnd: false,
   repliesCaptured: true,

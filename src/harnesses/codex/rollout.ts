@@ -17,63 +17,44 @@
  * - `session_meta`, `turn_context`, `world_state`, `token_usage_record` (per response: `usage`, `turn_token_usage`),
  *   `event_msg` `token_count`, `thread_settings_applied` and more: bookkeeping.
  */
-import { z } from 'zod';
 import { jsonlObjects } from '../../core/jsonl.js';
+import { fields, list, num, str, type Fields } from '../../core/lenient.js';
 import { INTERRUPTED, type TranscriptEntry } from '../transcript-entry.js';
 
 /** The `other` detail of a turn's recorded end: the turn's reply is final. */
 export const CODEX_TURN_END = 'event_msg:task_complete';
 
-const opt = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+/** What the person typed: an `item_completed` event of a `UserMessage` item. */
+function userMessage(p: Fields): { turnId?: string; id?: string; content: readonly unknown[] } | null {
+  const item = fields(p.item);
+  const content = list(item?.content);
+  if (p.type !== 'item_completed' || item?.type !== 'UserMessage' || !content) return null;
+  return { turnId: str(p.turn_id), id: str(item.id), content };
+}
 
-const Line = z.object({
-  type: z.string(),
-  timestamp: opt(z.string()),
-  payload: opt(z.looseObject({ type: opt(z.string()) })),
-});
+function assistantMessage(p: Fields): { id?: string; content: readonly unknown[] } | null {
+  const content = list(p.content);
+  return p.type === 'message' && p.role === 'assistant' && content ? { id: str(p.id), content } : null;
+}
 
-const UserMessageEvent = z.object({
-  type: z.literal('item_completed'),
-  turn_id: opt(z.string()),
-  item: z.object({
-    type: z.literal('UserMessage'),
-    id: opt(z.string()),
-    content: z.array(z.unknown()),
-  }),
-});
-
-const AssistantMessage = z.object({
-  type: z.literal('message'),
-  role: z.literal('assistant'),
-  id: opt(z.string()),
-  content: z.array(z.unknown()),
-});
-
-const FunctionCall = z.object({
-  type: z.literal('function_call'),
-  name: z.string(),
-  namespace: opt(z.string()),
-  call_id: opt(z.string()),
-});
-
-const FunctionCallOutput = z.object({
-  type: z.literal('function_call_output'),
-  call_id: opt(z.string()),
-  output: opt(z.unknown()),
-});
+function functionCall(p: Fields): { name: string; namespace?: string; callId?: string } | null {
+  const name = str(p.name);
+  return p.type === 'function_call' && name !== undefined
+    ? { name, namespace: str(p.namespace), callId: str(p.call_id) }
+    : null;
+}
 
 /** What Codex answers a call of a tool it does not have (Leo's MCP server missing, say): the post never happened. */
 const UNSUPPORTED_CALL = /^unsupported call: /;
 
-const Text = z.object({ type: z.string(), text: z.string() });
-
-const FailedTurn = z.object({
-  type: z.literal('task_complete'),
-  error: z.object({
-    message: z.string(),
-    codex_error_info: opt(z.object({ http_connection_failed: opt(z.object({ http_status_code: opt(z.number()) })) })),
-  }),
-});
+/** A turn that ended in the provider's refusal: its message, and the HTTP status when Codex names one. */
+function failedTurn(p: Fields): { message: string; status?: number } | null {
+  const error = fields(p.error);
+  const message = str(error?.message);
+  if (p.type !== 'task_complete' || message === undefined) return null;
+  const failed = fields(fields(error?.codex_error_info)?.http_connection_failed);
+  return { message, status: num(failed?.http_status_code) };
+}
 
 /** Pure: rollout lines (in file order) to entries (in file order). */
 export function parseRolloutLines(lines: readonly string[]): TranscriptEntry[] {
@@ -81,69 +62,72 @@ export function parseRolloutLines(lines: readonly string[]): TranscriptEntry[] {
   // Codex numbers nothing per turn; the order turn ids first appear in stands for Claude's turn index.
   const turns = new Map<string, number>();
   for (const value of jsonlObjects(lines)) {
-    const head = Line.safeParse(value);
-    if (!head.success || !head.data.payload) continue;
-    const { type, payload } = head.data;
-    const base = head.data.timestamp ? { timestamp: head.data.timestamp } : {};
+    const line = value as Fields;
+    const type = str(line.type);
+    const payload = fields(line.payload);
+    if (type === undefined || !payload) continue;
+    const timestamp = str(line.timestamp);
+    const payloadType = str(payload.type);
+    const base = timestamp ? { timestamp } : {};
     const other = (detail: string) => void out.push({ kind: 'other', detail, ...base });
     if (type === 'event_msg') {
-      const user = UserMessageEvent.safeParse(payload);
-      if (user.success) {
-        const text = texts(user.data.item.content);
-        const turn = user.data.turn_id;
+      const user = userMessage(payload);
+      if (user) {
+        const text = texts(user.content);
+        const turn = user.turnId;
         if (turn !== undefined && !turns.has(turn)) turns.set(turn, turns.size);
         if (!text) other('event_msg:user_message_empty');
         else
           out.push({
             kind: 'user_prompt',
             text,
-            ...(user.data.item.id ? { uuid: user.data.item.id } : {}),
+            ...(user.id ? { uuid: user.id } : {}),
             ...(turn !== undefined ? { promptId: turn, turnIndex: turns.get(turn) as number } : {}),
             ...base,
           });
         continue;
       }
-      const failed = FailedTurn.safeParse(payload);
-      if (failed.success) {
-        const status = failed.data.error.codex_error_info?.http_connection_failed?.http_status_code;
+      const failed = failedTurn(payload);
+      if (failed) {
+        const { status } = failed;
         out.push({
           kind: 'turn_error',
-          text: failed.data.error.message,
+          text: failed.message,
           ...(status !== undefined ? { error: `http_${status}` } : {}),
           ...base,
         });
       }
-      if (payload.type === 'turn_aborted') other(INTERRUPTED);
-      else other(`event_msg:${payload.type ?? 'unknown'}`);
+      if (payloadType === 'turn_aborted') other(INTERRUPTED);
+      else other(`event_msg:${payloadType ?? 'unknown'}`);
       continue;
     }
     if (type === 'response_item') {
-      const message = AssistantMessage.safeParse(payload);
-      if (message.success) {
-        const text = texts(message.data.content);
+      const message = assistantMessage(payload);
+      if (message) {
+        const text = texts(message.content);
         out.push({
           kind: 'assistant_text',
           text,
-          ...(message.data.id ? { messageId: message.data.id } : {}),
+          ...(message.id ? { messageId: message.id } : {}),
           ...base,
         });
         continue;
       }
-      const call = FunctionCall.safeParse(payload);
-      if (call.success) {
-        const { name, namespace } = call.data;
+      const call = functionCall(payload);
+      if (call) {
+        const { name, namespace } = call;
         out.push({
           kind: 'tool_use',
           // Spelled as Claude names MCP tools (mcp__<server>__<tool>), so one rule finds Leo's post tool in both.
           toolName: namespace && !name.startsWith(`${namespace}__`) ? `${namespace}__${name}` : name,
-          ...(call.data.call_id ? { toolUseId: call.data.call_id } : {}),
+          ...(call.callId ? { toolUseId: call.callId } : {}),
           ...base,
         });
         continue;
       }
-      const result = FunctionCallOutput.safeParse(payload);
-      if (result.success) {
-        const { call_id, output } = result.data;
+      if (payloadType === 'function_call_output') {
+        const call_id = str(payload.call_id);
+        const output = payload.output;
         out.push({
           kind: 'tool_result',
           ...(typeof output === 'string' ? { text: output } : {}),
@@ -153,7 +137,7 @@ export function parseRolloutLines(lines: readonly string[]): TranscriptEntry[] {
         });
         continue;
       }
-      other(`response_item:${payload.type ?? 'unknown'}`);
+      other(`response_item:${payloadType ?? 'unknown'}`);
       continue;
     }
     other(type);
@@ -161,12 +145,16 @@ export function parseRolloutLines(lines: readonly string[]): TranscriptEntry[] {
   return out;
 }
 
+const TEXT_PARTS = /^(text|input_text|output_text|Text)$/;
+
 /** The text parts of a content array (`text`, `input_text`, `output_text`), joined by newlines. */
 function texts(content: readonly unknown[]): string {
-  return content
-    .map((part) => Text.safeParse(part).data)
-    .filter((p) => p !== undefined && /^(text|input_text|output_text|Text)$/.test(p.type))
-    .map((p) => p!.text.trim())
-    .filter(Boolean)
-    .join('\n');
+  const out: string[] = [];
+  for (const part of content) {
+    const p = fields(part);
+    const text = str(p?.text);
+    if (text === undefined || !TEXT_PARTS.test(str(p?.type) ?? '')) continue;
+    if (text.trim()) out.push(text.trim());
+  }
+  return out.join('\n');
 }

@@ -7,30 +7,14 @@
 // cache_write_input_tokens, output_tokens, reasoning_output_tokens, total_tokens}); `turn_context` lines carry the
 // turn's `model`. OpenAI counts cached input inside input_tokens, so it is taken out here (TurnUsage counts it once, as
 // cache_read_tokens); reasoning is inside output_tokens already. The rollout holds no cost.
-import { z } from 'zod';
 import { jsonlObject } from '../../core/jsonl.js';
+import { count, fields, str, type Fields } from '../../core/lenient.js';
 import type { HarnessTurn } from '../../wire/usage.js';
 
-const count = z.number().int().nonnegative().catch(0);
-
-const Line = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('token_usage_record'),
-    payload: z.object({
-      turn_id: z.string(),
-      turn_token_usage: z.object({
-        input_tokens: count,
-        cached_input_tokens: count.optional(),
-        cache_write_input_tokens: count.optional(),
-        output_tokens: count,
-      }),
-    }),
-  }),
-  z.object({
-    type: z.literal('turn_context'),
-    payload: z.object({ turn_id: z.string(), model: z.string().optional().catch(undefined) }),
-  }),
-]);
+/** The turn's running sum of a token_usage_record, or the model of a turn_context. */
+type Line =
+  | { type: 'token_usage_record'; turnId: string; usage: Fields }
+  | { type: 'turn_context'; turnId: string; model?: string };
 
 /** The usage of turn `turnId` (the Stop's turn_id), or of the rollout's last turn with usage without one. */
 export function codexTurnUsage(lines: readonly string[], turnId?: string): HarnessTurn | null {
@@ -39,32 +23,36 @@ export function codexTurnUsage(lines: readonly string[], turnId?: string): Harne
   for (const raw of lines) {
     const line = parse(raw);
     if (!line) continue;
-    const id = line.payload.turn_id;
+    const id = line.turnId;
     if (line.type === 'turn_context') {
-      if (line.payload.model !== undefined) models.set(id, line.payload.model);
+      if (line.model !== undefined) models.set(id, line.model);
       continue;
     }
     if (turnId !== undefined && id !== turnId) continue;
-    const u = line.payload.turn_token_usage;
-    const cached = Math.min(u.cached_input_tokens ?? 0, u.input_tokens);
+    const input = count(line.usage.input_tokens);
+    const cached = Math.min(count(line.usage.cached_input_tokens), input);
     found = {
       key: id,
       model: models.get(id) ?? null,
       tokens: {
-        input_tokens: u.input_tokens - cached,
-        output_tokens: u.output_tokens,
+        input_tokens: input - cached,
+        output_tokens: count(line.usage.output_tokens),
         cache_read_tokens: cached,
-        cache_write_tokens: u.cache_write_input_tokens ?? 0,
+        cache_write_tokens: count(line.usage.cache_write_input_tokens),
       },
     };
   }
   return found;
 }
 
-function parse(raw: string): z.infer<typeof Line> | null {
+function parse(raw: string): Line | null {
   // Most rollout lines are other types: skip them before paying for JSON.parse.
   if (!(raw.includes('"token_usage_record"') || raw.includes('"turn_context"'))) return null;
-  const value = jsonlObject(raw);
-  const r = value && Line.safeParse(value);
-  return r?.success ? r.data : null;
+  const value = jsonlObject(raw) as Fields | null;
+  const payload = fields(value?.payload);
+  const turnId = str(payload?.turn_id);
+  if (!payload || turnId === undefined) return null;
+  if (value?.type === 'turn_context') return { type: 'turn_context', turnId, model: str(payload.model) };
+  const usage = fields(payload.turn_token_usage);
+  return value?.type === 'token_usage_record' && usage ? { type: 'token_usage_record', turnId, usage } : null;
 }
