@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { realExec, type Exec } from '../src/core/exec.js';
+import { realExec, type Exec, type ExecResult } from '../src/core/exec.js';
 import { countLines, parseNumstat, parseStatus } from '../src/review/summary/summary-parse.js';
 import {
   UNTRACKED_LINES,
@@ -52,18 +52,21 @@ export async function summarize(exec: Exec, workspace: string, previous: string 
   const where = await discovery(workspace);
   if (previous === where) return done(where, 'same');
   // A missing folder cannot be git's cwd at all (the exec rejects): no summary, like a folder git refuses.
-  const status = await git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']).catch(() => null);
+  // The workspace's own folder, as the changes route lists it (below its repository's top: a package of a monorepo).
+  const status = await git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--', '.']).catch(
+    () => null,
+  );
   if (!status) return done(where, null);
   if (status.code !== 0 && !status.truncated) return done(NOT_A_REPOSITORY.test(status.stderr) ? where : null, null);
   // Past what the exec takes: the whole records before the cut, and no signature, so the next look counts again.
   const out = status.truncated ? status.stdout.slice(0, status.stdout.lastIndexOf('\0') + 1) : status.stdout;
-  const figures = parseStatus(out);
+  const figures = parseStatus(out, await prefixOf(git, workspace, where));
   const signature = status.truncated ? null : await signatureOf(workspace, out, figures.paths);
   if (signature !== null && signature === previous) return done(signature, 'same');
 
   // Before the first commit everything is measured against the empty tree.
   const base = figures.head ?? (await git(['hash-object', '-t', 'tree', '/dev/null'])).stdout.trim();
-  const diff = await git(['diff', '--numstat', '-z', '--no-ext-diff', '--no-textconv', base]);
+  const diff = await git(['diff', '--numstat', '-z', '--no-ext-diff', '--no-textconv', '--relative', base]);
   const lines = diff.code === 0 ? parseNumstat(diff.stdout) : { insertions: 0, deletions: 0 };
   return done(signature, {
     files: figures.paths.length,
@@ -72,6 +75,22 @@ export async function summarize(exec: Exec, workspace: string, previous: string 
     ahead: figures.ahead,
     behind: figures.behind,
   });
+}
+
+/** Each workspace's place in its repository, kept while git's discovery of it (`discovery`) stays the same. */
+const prefixes = new Map<string, { where: string; prefix: string }>();
+
+/**
+ * Where the workspace lies in its repository ('' at the top, else `dir/sub/`), which git's porcelain paths start
+ * with. Asked of git once, and again only when a `.git` on the way up moved.
+ */
+async function prefixOf(git: (args: string[]) => Promise<ExecResult>, workspace: string, where: string) {
+  const known = prefixes.get(workspace);
+  if (known?.where === where) return known.prefix;
+  const r = await git(['rev-parse', '--show-prefix']);
+  const prefix = r.code === 0 ? r.stdout.replace(/\n$/, '') : '';
+  prefixes.set(workspace, { where, prefix });
+  return prefix;
 }
 
 /** What git says of a folder in no repository (its fatal line names the folder too). */

@@ -22,20 +22,33 @@ export class WorkspaceChanges {
     private readonly caps = { files: CHANGES_MAX_FILES, diffBytes: DIFF_MAX_BYTES },
   ) {}
 
-  /** The changed files, or only those under `paths` (checked by the caller). */
+  /**
+   * The changed files under the workspace, or only those under `paths` (checked by the caller), relative to it. A
+   * workspace below its repository's top (a package of a monorepo) lists its own folder: other agents may work in
+   * the others.
+   */
   async status(
     workspace: string,
     paths: readonly string[] = [],
   ): Promise<{ files: ChangedFile[]; truncated: boolean }> {
-    const only = paths.length ? ['--', ...paths] : [];
-    const r = await this.git(workspace, ['status', '--porcelain=v2', '-z', '--untracked-files=all', ...only]);
+    const only = ['--', ...(paths.length ? paths : ['.'])];
+    const [r, prefix] = await Promise.all([
+      this.git(workspace, ['status', '--porcelain=v2', '-z', '--untracked-files=all', ...only]),
+      this.prefix(workspace),
+    ]);
     if (r.truncated) {
       // More than the exec seam takes: the whole records before the cut, said to be a part.
-      const listed = parsePorcelainV2(r.stdout.slice(0, r.stdout.lastIndexOf('\0') + 1), this.caps.files);
-      return { files: listed.files, truncated: true };
+      const cut = r.stdout.slice(0, r.stdout.lastIndexOf('\0') + 1);
+      return { files: parsePorcelainV2(cut, this.caps.files, prefix).files, truncated: true };
     }
     if (r.code !== 0) throw new NotARepoError(firstLine(r.stderr) || `git status exited with ${r.code}`);
-    return parsePorcelainV2(r.stdout, this.caps.files);
+    return parsePorcelainV2(r.stdout, this.caps.files, prefix);
+  }
+
+  /** Where the workspace lies in its repository: '' at the top, else `dir/sub/` (git's porcelain paths start so). */
+  private async prefix(workspace: string): Promise<string> {
+    const r = await this.git(workspace, ['rev-parse', '--show-prefix']);
+    return r.code === 0 ? r.stdout.replace(/\n$/, '') : '';
   }
 
   /** The last commit's id and subject, or null before the first commit. */
@@ -52,7 +65,8 @@ export class WorkspaceChanges {
    */
   async diff(workspace: string, rel: string): Promise<{ diff: string; truncated: boolean }> {
     const flags = ['--no-color', '--no-ext-diff', '--no-textconv'];
-    const tracked = await this.git(workspace, ['diff', ...flags, 'HEAD', '--', rel]);
+    // --relative: the diff's headers name the file as the workspace does, below its repository's top too.
+    const tracked = await this.git(workspace, ['diff', ...flags, '--relative', 'HEAD', '--', rel]);
     // A diff longer than the exec seam takes is cut here as any long diff is.
     if (tracked.truncated) return { ...cap(tracked.stdout, this.caps.diffBytes), truncated: true };
     if (tracked.code !== 0)

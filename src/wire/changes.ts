@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Wire shapes of the review API (GET /api/v1/agents/:name/changes[/diff]): pure zod, so Leo Web imports them.
- * `index` and `worktree` are git's two status letters (`.` unchanged); paths are relative to the workspace.
+ * `index` and `worktree` are git's two status letters (`.` unchanged); paths are relative to the workspace, and a
+ * workspace below its repository's top lists its own folder only.
  */
 export const ChangeKind = z.enum([
   'modified',

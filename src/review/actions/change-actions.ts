@@ -33,17 +33,20 @@ export class ChangeActions {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** Stages `paths` (all changes when absent), then commits them alone as the repository's configured identity. */
+  /**
+   * Stages `paths` (all the workspace's changes when absent), then commits them alone as the repository's configured
+   * identity. All is the workspace's folder: below its repository's top, what other agents changed elsewhere stays out.
+   */
   async commit(ws: string, message: string, paths?: readonly string[]): Promise<Answer<CommitResult>> {
-    const only = paths ? ['--', ...paths] : [];
+    const only = ['--', ...(paths ?? ['.'])];
     const add = await this.git(ws, ['add', '-A', ...only]);
     if (add.code !== 0) throw failed('git add', add);
     const staged = await this.git(ws, ['diff', '--cached', '--quiet', ...only]);
     if (staged.code === 0) throw new LeoError(409, 'there is nothing to commit', 'nothing_to_commit');
-    // With paths, --only leaves whatever else the agent staged staged and out of this commit.
     const commit = await this.git(
       ws,
-      ['commit', `--message=${message}`, ...(paths ? ['--only'] : []), ...only],
+      // --only leaves whatever else the agent staged (elsewhere in the repository too) staged and out of this commit.
+      ['commit', `--message=${message}`, '--only', ...only],
       120_000,
     );
     if (commit.code !== 0) throw failed('git commit', commit);

@@ -14,11 +14,12 @@ export interface StatusFigures {
 }
 
 /**
- * Reads the status's files and its `# branch.*` headers. `# branch.ab +A -B` is there only when the branch has an
- * upstream that exists: without it ahead and behind are null.
+ * Reads the status's files (relative to the workspace at `prefix`, as parsePorcelainV2 makes them) and its
+ * `# branch.*` headers. `# branch.ab +A -B` is there only when the branch has an upstream that exists: without it
+ * ahead and behind are null.
  */
-export function parseStatus(out: string): StatusFigures {
-  const { files } = parsePorcelainV2(out, Number.MAX_SAFE_INTEGER);
+export function parseStatus(out: string, prefix = ''): StatusFigures {
+  const { files } = parsePorcelainV2(out, Number.MAX_SAFE_INTEGER, prefix);
   let head: string | null = null;
   let ahead: number | null = null;
   let behind: number | null = null;
