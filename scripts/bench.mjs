@@ -36,7 +36,7 @@ const BENCHMARKS = [
   {
     name: 'idle rss',
     file: 'dist/benchmarks/idle-rss.js',
-    args: ['--settle', '30', '--samples', '4', '--variants', 'shipped,after-turns'],
+    args: ['--settle', '60', '--samples', '4', '--variants', 'shipped,after-turns'],
   },
   { name: 'hosts move', file: 'dist/benchmarks/hosts/move.js', args: [] },
 ];
